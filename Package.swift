@@ -1,0 +1,54 @@
+// swift-tools-version:6.0
+import PackageDescription
+
+let settings: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+    .enableUpcomingFeature("MemberImportVisibility"),
+    .enableUpcomingFeature("InternalImportsByDefault"),
+]
+
+let package = Package(
+    name: "DialogMock",
+    products: [
+        .executable(name: "mock-server", targets: ["MockServerCLI"]),
+        .executable(name: "conformance", targets: ["ConformanceCLI"]),
+        .executable(name: "dialogmock-bench", targets: ["BenchmarkCLI"]),
+        /// Start the mock in-process from another package's tests.
+        .library(name: "DialogMock", targets: ["MockServer"]),
+    ],
+    targets: [
+        // MARK: - C system libraries (module map + shim.h only)
+        .systemLibrary(name: "CLibWebSockets", pkgConfig: "libwebsockets", providers: [.apt(["libwebsockets-dev"])]),
+        .systemLibrary(name: "CJansson", pkgConfig: "jansson", providers: [.apt(["libjansson-dev"])]),
+        .systemLibrary(name: "COpus", pkgConfig: "opus", providers: [.apt(["libopus-dev"])]),
+        .systemLibrary(name: "COgg", pkgConfig: "ogg", providers: [.apt(["libogg-dev"])]),
+        .systemLibrary(name: "CLame", pkgConfig: "lame", providers: [.apt(["libmp3lame-dev"])]),
+
+        // MARK: - Wire layer (the only importers of C)
+        .target(name: "WireJSON", dependencies: ["CJansson"], swiftSettings: settings, linkerSettings: [.linkedLibrary("m")]),
+        .target(name: "WireAudio", dependencies: ["COpus", "COgg", "CLame"], swiftSettings: settings),
+        .target(name: "WireSocket", dependencies: ["CLibWebSockets"], swiftSettings: settings),
+
+        // MARK: - Domain
+        .target(name: "JSONSchema", dependencies: ["WireJSON"], swiftSettings: settings),
+        .target(name: "CLISupport", swiftSettings: settings),
+
+        // MARK: - Engines
+        .target(name: "MockServer", dependencies: ["WireSocket", "WireAudio", "WireJSON"], swiftSettings: settings),
+
+        // MARK: - Executables
+        .executableTarget(name: "MockServerCLI", dependencies: ["MockServer", "CLISupport"], swiftSettings: settings),
+        .executableTarget(name: "ConformanceCLI", dependencies: ["JSONSchema", "WireJSON", "CLISupport"], swiftSettings: settings),
+        .executableTarget(name: "BenchmarkCLI", dependencies: ["WireSocket", "CLISupport", "EchoFloor"], swiftSettings: settings),
+        /// A minimal blocking C WebSocket echo: the latency floor the benchmark compares against.
+        .target(name: "EchoFloor"),
+
+        // MARK: - Tests
+        .testTarget(name: "WireJSONTests", dependencies: ["WireJSON"], swiftSettings: settings),
+        .testTarget(name: "WireAudioTests", dependencies: ["WireAudio"], swiftSettings: settings),
+        .testTarget(name: "WireSocketTests", dependencies: ["WireSocket"], swiftSettings: settings),
+        .testTarget(name: "JSONSchemaTests", dependencies: ["JSONSchema", "WireJSON"], swiftSettings: settings),
+        .testTarget(name: "CLISupportTests", dependencies: ["CLISupport"], swiftSettings: settings),
+        .testTarget(name: "MockServerTests", dependencies: ["MockServer", "WireSocket", "WireJSON"], swiftSettings: settings),
+    ]
+)

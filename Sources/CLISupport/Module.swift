@@ -1,0 +1,1 @@
+// CLISupport module: see README architecture section.

@@ -1,0 +1,2 @@
+#include "EchoFloor.h"
+int echo_floor_placeholder(void) { return 0; }

@@ -1,0 +1,2 @@
+#pragma once
+int echo_floor_placeholder(void);

@@ -1,0 +1,1 @@
+// JSONSchema module: see README architecture section.

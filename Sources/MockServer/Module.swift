@@ -1,0 +1,1 @@
+// MockServer module: see README architecture section.

@@ -1,0 +1,1 @@
+// WireAudio module: see README architecture section.

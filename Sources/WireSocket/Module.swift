@@ -1,0 +1,1 @@
+// WireSocket module: see README architecture section.
