@@ -32,9 +32,10 @@ let package = Package(
         // MARK: - Domain
         .target(name: "JSONSchema", dependencies: ["WireJSON"], swiftSettings: settings),
         .target(name: "CLISupport", swiftSettings: settings),
+        .target(name: "ScenarioEngine", dependencies: ["WireJSON"], swiftSettings: settings),
 
         // MARK: - Engines
-        .target(name: "MockServer", dependencies: ["WireSocket", "WireAudio", "WireJSON"], swiftSettings: settings),
+        .target(name: "MockServer", dependencies: ["ScenarioEngine", "WireSocket", "WireAudio", "WireJSON"], swiftSettings: settings),
 
         // MARK: - Executables
         .executableTarget(name: "MockServerCLI", dependencies: ["MockServer", "CLISupport"], swiftSettings: settings),
@@ -48,6 +49,7 @@ let package = Package(
         .testTarget(name: "WireAudioTests", dependencies: ["WireAudio"], swiftSettings: settings),
         .testTarget(name: "WireSocketTests", dependencies: ["WireSocket"], swiftSettings: settings),
         .testTarget(name: "JSONSchemaTests", dependencies: ["JSONSchema", "WireJSON"], swiftSettings: settings),
+        .testTarget(name: "ScenarioEngineTests", dependencies: ["ScenarioEngine", "WireJSON"], swiftSettings: settings),
         .testTarget(name: "CLISupportTests", dependencies: ["CLISupport"], swiftSettings: settings),
         .testTarget(name: "MockServerTests", dependencies: ["MockServer", "WireSocket", "WireJSON"], swiftSettings: settings),
     ]

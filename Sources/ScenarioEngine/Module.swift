@@ -1,0 +1,1 @@
+// ScenarioEngine module: see README architecture section.
