@@ -10,7 +10,7 @@ package enum HelpFormatter {
     /// The result has no trailing newline.
     package static func render(_ spec: CommandSpec, commandPath: [String]) -> String {
         let path = commandPath.isEmpty ? [spec.name] : commandPath
-        let arguments = spec.positionals.map { ($0.usageToken, $0.help) }
+        let arguments = spec.positionals.map { ("<\($0.name)>", $0.help) }
         let options = spec.options.map { (label(for: $0), help(for: $0)) } + [("-h, --help", "Show help information.")]
         let subcommands = spec.subcommands.map { ($0.name, $0.abstract) }
         let width = min(maximumLabelWidth, (arguments + options + subcommands).map(\.0.count).max() ?? 0)
