@@ -31,7 +31,10 @@ package enum CommandLineRunner {
     /// Runs `body` (typically typed accessors) and exits as for a usage error if it throws.
     ///
     ///     let port = CommandLineRunner.valueOrExit(spec: spec) { try parsed.int("port", range: 0...65535) }
-    package static func valueOrExit<Value>(spec: CommandSpec, _ body: () throws(CommandLineError) -> Value) -> Value {
+    ///
+    /// `body` throws untyped because closures do not infer typed throws; an error other than
+    /// `CommandLineError` is reported with its description.
+    package static func valueOrExit<Value>(spec: CommandSpec, _ body: () throws -> Value) -> Value {
         do {
             return try body()
         } catch {
@@ -40,7 +43,10 @@ package enum CommandLineRunner {
     }
 
     /// Reports `error` (a usage error found after parsing, or a help request) and exits.
-    package static func exit(with error: CommandLineError, spec: CommandSpec) -> Never {
+    /// Takes any error so untyped `catch` blocks can pass theirs on; an error other than
+    /// `CommandLineError` is reported as a usage error with its description.
+    package static func exit(with error: any Error, spec: CommandSpec) -> Never {
+        let error = error as? CommandLineError ?? CommandLineError(String(describing: error))
         guard case .exit(let code, let stdout, let stderr) = outcome(for: error, spec: spec) else {
             preconditionFailure("an error always leads to an exit")
         }
