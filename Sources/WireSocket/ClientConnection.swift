@@ -104,7 +104,7 @@ func clientCallback(_ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ use
         }
         return 0
     case LWS_CALLBACK_CLIENT_ESTABLISHED:
-        let head = HTTPRequestHead(method: "GET", path: attempt.request.target.pathAndQuery, query: "", headers: [:])
+        let head = HTTPRequestHead(method: "GET", path: attempt.request.target.pathAndQuery, headers: [:])
         let connection = Connection(id: client.nextConnectionID(), request: head, handler: attempt,
                                     maxMessageBytes: attempt.request.maxMessageBytes, loop: client.loop, wsi: wsi)
         attempt.connection = connection
@@ -120,7 +120,7 @@ func clientCallback(_ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ use
             let detail = status > 0 ? "HTTP \(status): \(text)" : text
             attempt.request.outcome.put(.failure(WebSocketError(detail)))
         }
-        client.attempts[ObjectIdentifier(attempt)] = nil
+        client.forget(attempt, wsi)
         return 0
     case LWS_CALLBACK_CLIENT_RECEIVE:
         return attempt.connection?.receive(input, length) ?? -1
@@ -135,7 +135,7 @@ func clientCallback(_ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ use
             attempt.connection = nil
             attempt.connectionClosed(connection, peerCode: connection.peerCloseCode, peerReason: connection.peerCloseReason)
         }
-        client.attempts[ObjectIdentifier(attempt)] = nil
+        client.forget(attempt, wsi)
         return 0
     default:
         return lws_callback_http_dummy(wsi, reason, user, input, length)

@@ -47,7 +47,7 @@ extension WebSocketServer {
         }
         var peer = [CChar](repeating: 0, count: 64)
         lws_get_peer_simple(wsi, &peer, peer.count)
-        return HTTPRequestHead(method: method, path: path, query: copyHeader(wsi, WSI_TOKEN_HTTP_URI_ARGS),
+        return HTTPRequestHead(method: method, path: path, queryItems: queryItems(wsi),
                                headers: headers, peer: String(decoding: peer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
     }
 
@@ -59,6 +59,20 @@ extension WebSocketServer {
         let copied = lws_hdr_copy(wsi, &buffer, Int32(buffer.count), token)
         guard copied >= 0 else { return "" }
         return String(decoding: buffer.prefix(Int(copied)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    /// Each URI argument is a separate lws header fragment, already percent-decoded.
+    private func queryItems(_ wsi: OpaquePointer) -> [HTTPRequestHead.QueryItem] {
+        var items: [HTTPRequestHead.QueryItem] = []
+        var buffer = [CChar](repeating: 0, count: 4096)
+        var index: Int32 = 0
+        while true {
+            let copied = lws_hdr_copy_fragment(wsi, &buffer, Int32(buffer.count), WSI_TOKEN_HTTP_URI_ARGS, index)
+            if copied < 0 { break }
+            items.append(.init(parsing: String(decoding: buffer.prefix(Int(copied)).map { UInt8(bitPattern: $0) }, as: UTF8.self)))
+            index += 1
+        }
+        return items
     }
 
     func beginHTTP(_ wsi: OpaquePointer) -> Int32 {

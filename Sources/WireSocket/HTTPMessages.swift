@@ -2,30 +2,50 @@
 public struct HTTPRequestHead: Sendable {
     public let method: String
     public let path: String
-    /// The raw query string without `?` (`model=qwen&x=1`), or empty.
-    public let query: String
+    /// The query string as received, its parameters joined by `&` (lws has percent-decoded
+    /// each parameter already).
+    public var query: String { queryItems.map { $0.value.isEmpty && !$0.hadEquals ? $0.name : "\($0.name)=\($0.value)" }.joined(separator: "&") }
+    /// The decoded query parameters in order.
+    public let queryItems: [QueryItem]
     /// Header names lower-cased, without the trailing colon.
     public let headers: [String: String]
     /// The peer's address as text.
     public let peer: String
 
-    public init(method: String, path: String, query: String, headers: [String: String], peer: String = "") {
+    public struct QueryItem: Sendable, Equatable {
+        public let name: String
+        public let value: String
+        let hadEquals: Bool
+        public init(name: String, value: String) {
+            self.name = name
+            self.value = value
+            hadEquals = true
+        }
+        /// Splits `name=value` at the first `=`.
+        public init(parsing fragment: String) {
+            if let equals = fragment.firstIndex(of: "=") {
+                name = String(fragment[..<equals])
+                value = String(fragment[fragment.index(after: equals)...])
+                hadEquals = true
+            } else {
+                name = fragment
+                value = ""
+                hadEquals = false
+            }
+        }
+    }
+
+    public init(method: String, path: String, queryItems: [QueryItem] = [], headers: [String: String], peer: String = "") {
         self.method = method
         self.path = path
-        self.query = query
+        self.queryItems = queryItems
         self.headers = headers
         self.peer = peer
     }
 
-    /// The percent-decoded value of a query parameter, if present.
+    /// The value of the first query parameter called `name`, if present.
     public func queryItem(_ name: String) -> String? {
-        for pair in query.split(separator: "&", omittingEmptySubsequences: true) {
-            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
-            if percentDecoded(String(parts[0])) == name {
-                return parts.count > 1 ? percentDecoded(String(parts[1])) : ""
-            }
-        }
-        return nil
+        queryItems.first { $0.name == name }?.value
     }
 
     public func header(_ name: String) -> String? { headers[name.lowercased()] }
@@ -57,34 +77,5 @@ public struct HTTPResponse: Sendable {
 
     public init(status: Int, contentType: String = "application/json", text: String) {
         self.init(status: status, contentType: contentType, body: Array(text.utf8))
-    }
-}
-
-/// Decodes `%XX` escapes and `+` as space; invalid escapes are kept as written.
-func percentDecoded(_ text: String) -> String {
-    var bytes: [UInt8] = []
-    var iterator = Array(text.utf8)[...]
-    while let byte = iterator.popFirst() {
-        if byte == UInt8(ascii: "+") {
-            bytes.append(UInt8(ascii: " "))
-        } else if byte == UInt8(ascii: "%"), iterator.count >= 2,
-            let high = hexValue(iterator[iterator.startIndex]),
-            let low = hexValue(iterator[iterator.startIndex + 1])
-        {
-            bytes.append(high << 4 | low)
-            iterator = iterator.dropFirst(2)
-        } else {
-            bytes.append(byte)
-        }
-    }
-    return String(decoding: bytes, as: UTF8.self)
-}
-
-private func hexValue(_ byte: UInt8) -> UInt8? {
-    switch byte {
-    case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
-    case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
-    case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
-    default: nil
     }
 }

@@ -41,7 +41,7 @@ public final class WebSocketClient: @unchecked Sendable {
                 info.gid = -1
                 info.uid = -1
                 info.user = Unmanaged.passUnretained(self).toOpaque()
-                info.options = eventLoop == .libuv ? UInt64(LWS_SERVER_OPTION_LIBUV) : 0
+                info.options = eventLoop == .libuv ? UInt64(LWS_SERVER_OPTION_LIBUV) | UInt64(LWS_SERVER_OPTION_UV_NO_SIGSEGV_SIGFPE_SPIN) : 0
                 lws_set_log_level(Int32(LLL_ERR), nil)
                 guard let context = lws_create_context(&info) else { throw WebSocketError("cannot create a client context") }
                 return context
@@ -119,6 +119,13 @@ public final class WebSocketClient: @unchecked Sendable {
             attempts[ObjectIdentifier(attempt)] = nil
             request.outcome.put(.failure(WebSocketError("cannot connect to \(hostHeader)")))
         }
+    }
+
+    /// Drops the attempt; lws may still call back for this wsi (e.g. WSI_DESTROY), so the
+    /// opaque pointer to the attempt is cleared first.
+    func forget(_ attempt: ConnectAttempt, _ wsi: OpaquePointer) {
+        lws_set_opaque_user_data(wsi, nil)
+        attempts[ObjectIdentifier(attempt)] = nil
     }
 
     func nextConnectionID() -> UInt64 {

@@ -138,7 +138,9 @@ public final class WebSocketServer: @unchecked Sendable {
         info.timeout_secs = 10
         var options = UInt64(LWS_SERVER_OPTION_VALIDATE_UTF8)
         if !configuration.host.contains(":") { options |= UInt64(LWS_SERVER_OPTION_DISABLE_IPV6) }
-        if configuration.eventLoop == .libuv { options |= UInt64(LWS_SERVER_OPTION_LIBUV) }
+        if configuration.eventLoop == .libuv {
+            options |= UInt64(LWS_SERVER_OPTION_LIBUV) | UInt64(LWS_SERVER_OPTION_UV_NO_SIGSEGV_SIGFPE_SPIN)
+        }
         info.options = options
         let context = configuration.host.withCString { host -> OpaquePointer? in
             info.iface = host
