@@ -126,7 +126,7 @@ public final class WebSocketServer: @unchecked Sendable {
     public func cancelTimer(_ id: TimerID) { loop.cancelTimer(id) }
 
     private func createContext() throws(WebSocketError) -> OpaquePointer {
-        lws_set_log_level(Int32(LLL_ERR), nil)
+        LibWebSocketsLog.install()
         var info = lws_context_creation_info()
         info.port = Int32(configuration.port)
         info.protocols = UnsafePointer(protocols)
