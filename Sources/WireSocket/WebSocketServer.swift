@@ -106,6 +106,9 @@ public final class WebSocketServer: @unchecked Sendable {
     /// True when called on the service thread.
     public var isOnServiceThread: Bool { loop.isOnServiceThread }
 
+    /// The service thread's name (unique in the process).
+    public var serviceThreadName: String { loop.threadName }
+
     /// The open connections (service thread only).
     public var openConnections: [Connection] {
         loop.assertServiceThread()
