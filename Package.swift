@@ -52,5 +52,7 @@ let package = Package(
         .testTarget(name: "ScenarioEngineTests", dependencies: ["ScenarioEngine", "WireJSON"], swiftSettings: settings),
         .testTarget(name: "CLISupportTests", dependencies: ["CLISupport"], swiftSettings: settings),
         .testTarget(name: "MockServerTests", dependencies: ["MockServer", "WireSocket", "WireJSON"], swiftSettings: settings),
+        /// Runs the built `mock-server` binary as a user would (depends on it so it is built).
+        .testTarget(name: "MockServerCLITests", dependencies: ["MockServerCLI", "WireSocket"], swiftSettings: settings),
     ]
 )
