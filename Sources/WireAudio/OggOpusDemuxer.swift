@@ -4,6 +4,7 @@ internal import COgg
 /// of any size), get Opus audio packets out.
 ///
 /// The first packet must be `OpusHead` (parsed into `head`), the second `OpusTags` (skipped).
+/// Zero-byte packets (an end-of-stream marker as `OggOpusWriter.finish()` writes) are dropped.
 /// Only the first logical stream is followed; pages of other serial numbers are counted in
 /// `foreignPages` and ignored, and a new beginning-of-stream page after end-of-stream starts a
 /// chained stream (its headers are parsed again). Lost capture sync (garbage between pages) is
@@ -100,6 +101,7 @@ package final class OggOpusDemuxer {
                 sawTags = true
                 headerPackets = 2
             default:
+                guard !bytes.isEmpty else { continue }  // 0-byte packets are not Opus (e.g. an EOS marker)
                 audioPackets += 1
                 packets.append(bytes)
             }

@@ -57,7 +57,7 @@ package final class OpusDecoder {
 
     /// Decodes a sequence of packets and concatenates the audio.
     /// - Throws: the first `OpusError`.
-    package func decode(_ packets: [[UInt8]]) throws(OpusError) -> PCMBuffer {
+    package func decode(packets: [[UInt8]]) throws(OpusError) -> PCMBuffer {
         var out = PCMBuffer(sampleRate: sampleRate)
         for packet in packets {
             out.append(try decode(packet))
