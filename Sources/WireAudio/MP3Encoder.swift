@@ -24,6 +24,9 @@ package final class MP3Encoder {
     /// Requested constant bitrate in kbit/s.
     package let bitrateKbps: Int
 
+    /// The sample rates MPEG-1/2/2.5 Layer III defines (LAME would silently resample others).
+    package static let sampleRates = [8000, 11025, 12000, 16000, 22050, 24000, 32000, 44100, 48000]
+
     private let flags: OpaquePointer
     private var flushed = false
 
@@ -32,8 +35,11 @@ package final class MP3Encoder {
     ///   - sampleRate: 8000, 11025, 12000, 16000, 22050, 24000, 32000, 44100 or 48000.
     ///   - bitrateKbps: constant bitrate in kbit/s (e.g. 32 for speech at 16 kHz).
     ///   - quality: LAME's algorithm quality, 0 (best, slowest) … 9 (worst, fastest); 5 is a good default.
-    /// - Throws: `Failure` when LAME rejects the parameters.
+    /// - Throws: `Failure` for a rate MP3 does not define (code -1001) or when LAME rejects the parameters.
     package init(sampleRate: Int, bitrateKbps: Int = 32, quality: Int = 5) throws(Failure) {
+        guard Self.sampleRates.contains(sampleRate) else {
+            throw Failure(code: -1001, context: "MP3 has no \(sampleRate) Hz mode; use one of \(Self.sampleRates)")
+        }
         guard let flags = lame_init() else { throw Failure(code: -2, context: "lame_init") }
         self.flags = flags
         self.sampleRate = sampleRate
