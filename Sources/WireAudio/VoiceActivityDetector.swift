@@ -2,12 +2,14 @@
 /// deterministic: the same samples give the same events however they are chunked.
 ///
 /// Audio is cut into `frameMs` frames (10 ms); each frame's RMS level in dBFS is compared with
-/// the thresholds described in `VADConfiguration`. The noise floor starts at the lower of the
-/// first frame's level and the absolute threshold, drops immediately to any quieter frame and
-/// rises at most `noiseFloorRiseDBPerSecond`, so steady noise raises the bar above itself while
-/// speech, which has pauses, keeps it low. Times come from sample counts, not clocks, and are
-/// frame-accurate (10 ms). A stream that *starts* with loud steady noise above the absolute
-/// threshold can trigger once until the floor catches up.
+/// the thresholds described in `VADConfiguration`. The noise floor starts at the first frame's
+/// level, drops immediately to any quieter frame and rises at most `noiseFloorRiseDBPerSecond`,
+/// so steady background noise raises the bar above itself while speech, which has pauses, keeps
+/// it low. Times come from sample counts, not clocks, and are frame-accurate (10 ms).
+/// Limitations: a stream that starts *inside* a loud vowel detects it only after the first
+/// dip in level (usually within one syllable); noise that appears suddenly after digital
+/// silence and is louder than the absolute threshold is taken for speech until the floor has
+/// risen to it.
 package struct VoiceActivityDetector: Sendable {
     private enum State: Sendable {
         case silence
@@ -74,7 +76,7 @@ package struct VoiceActivityDetector: Sendable {
         let level = max(-100, PCMBuffer.decibels(PCMBuffer.rms(frame)))
         let frameStart = processedSamples
         processedSamples += frame.count
-        let floor = noiseFloorDBFS ?? min(level, configuration.thresholdDBFS)
+        let floor = noiseFloorDBFS ?? level
         let slack = isSpeaking ? configuration.hysteresisDB : 0
         let voiced = level >= configuration.thresholdDBFS - slack
             && level >= floor + configuration.marginAboveNoiseDB - slack
