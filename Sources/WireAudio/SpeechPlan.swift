@@ -1,7 +1,7 @@
 /// The timing skeleton of synthetic speech: text → syllables, word gaps and phrase pauses.
 ///
 /// Syllable counting: in a Latin-script word each run of vowel letters (a e i o u y) is one
-/// syllable (at least one per word); each digit is one syllable; every other letter-like
+/// syllable (at least one per word; a final consonant + "e" is silent); each digit is one syllable; every other letter-like
 /// character outside ASCII (CJK ideographs, kana, hangul …) is one syllable, as in Mandarin.
 /// Timing at `rate` 1.0: 250 ms per syllable (4 syllables/s), 60 ms between words, 250 ms at
 /// `, . ! ? ; :` and their full-width forms. All durations scale by 1/rate. There is no leading
@@ -75,6 +75,10 @@ package struct SpeechPlan: Sendable, Equatable {
                 count += 1
                 inVowel = false
             }
+        }
+        let lower = word.lowercased()
+        if count > 1, lower.hasSuffix("e"), let before = lower.dropLast().last, !"aeiouy".contains(before) {
+            count -= 1  // silent final e: "like", "time"
         }
         return count == 0 && latinLetters > 0 ? 1 : count
     }
