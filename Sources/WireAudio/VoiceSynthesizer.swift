@@ -1,5 +1,3 @@
-import Glibc
-
 /// Deterministic voice-like audio for the mock's TTS output: not real words, but audio with the
 /// structure of speech, so VADs, codecs and pacing checks see something realistic.
 ///
