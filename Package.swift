@@ -46,7 +46,7 @@ let package = Package(
 
         // MARK: - Tests
         .testTarget(name: "WireJSONTests", dependencies: ["WireJSON"], swiftSettings: settings),
-        .testTarget(name: "WireAudioTests", dependencies: ["WireAudio"], swiftSettings: settings),
+        .testTarget(name: "WireAudioTests", dependencies: ["WireAudio"], exclude: ["Fixtures"], swiftSettings: settings),
         .testTarget(name: "WireSocketTests", dependencies: ["WireSocket"], swiftSettings: settings),
         .testTarget(name: "JSONSchemaTests", dependencies: ["JSONSchema", "WireJSON"], swiftSettings: settings),
         .testTarget(name: "ScenarioEngineTests", dependencies: ["ScenarioEngine", "WireJSON"], swiftSettings: settings),
