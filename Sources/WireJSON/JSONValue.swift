@@ -50,6 +50,13 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
         }
     }
 
+    /// Appends a key the caller knows is not present yet (the decoder: Jansson already merged
+    /// duplicates), avoiding the linear search of the subscript setter.
+    mutating func appendUnchecked(key: String, value: JSONValue) {
+        keys.append(key)
+        values.append(value)
+    }
+
     public func makeIterator() -> some IteratorProtocol<Element> {
         zip(keys, values).lazy.map { (key: $0.0, value: $0.1) }.makeIterator()
     }

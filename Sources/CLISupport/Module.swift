@@ -1,1 +1,0 @@
-// CLISupport module: see README architecture section.

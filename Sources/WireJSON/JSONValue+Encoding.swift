@@ -1,0 +1,119 @@
+internal import CJansson
+
+extension JSONValue {
+    /// Compact UTF-8 JSON with object keys in their stored order, written by Jansson.
+    ///
+    /// Doubles are written as the shortest text that reads back to the same value (`0.1`, not
+    /// Jansson's `0.10000000000000001`); integral doubles keep a fraction (`100.0`) so they stay
+    /// doubles when decoded again. Non-finite doubles, which JSON cannot express, become `null`.
+    public func encoded() -> [UInt8] {
+        JanssonTreeWriter.dump(self, flags: Int(JSON_COMPACT))
+    }
+
+    /// The JSON text as a `String`; `pretty` indents nested values by two spaces.
+    public func encodedString(pretty: Bool = false) -> String {
+        let flags = pretty ? cjansson_flags_indent(2) : Int(JSON_COMPACT)
+        return String(decoding: JanssonTreeWriter.dump(self, flags: flags), as: UTF8.self)
+    }
+}
+
+/// Builds a Jansson tree from a ``JSONValue`` (without recursion) and dumps it.
+enum JanssonTreeWriter {
+    static func dump(_ value: JSONValue, flags: Int) -> [UInt8] {
+        let root = node(for: value)
+        defer { json_decref(root) }
+        let sink = DumpSink()
+        let allFlags = flags | Int(JSON_ENCODE_ANY) | cjansson_flags_real_precision(17)
+        withExtendedLifetime(sink) {
+            let context = Unmanaged.passUnretained(sink).toOpaque()
+            _ = json_dump_callback(root, { chunk, size, context in
+                guard let chunk, let context else { return -1 }
+                let sink = Unmanaged<DumpSink>.fromOpaque(context).takeUnretainedValue()
+                chunk.withMemoryRebound(to: UInt8.self, capacity: size) {
+                    sink.write(UnsafeBufferPointer(start: $0, count: size))
+                }
+                return 0
+            }, context, allFlags)
+        }
+        return sink.bytes
+    }
+
+    /// A new reference to a Jansson tree equal to `value`; the caller decrefs it.
+    static func node(for value: JSONValue) -> UnsafeMutablePointer<json_t> {
+        let root = shallowNode(for: value)
+        // Each frame is a container already linked into the tree (so owned by its parent)
+        // together with the JSON value whose children still have to be added.
+        var stack: [(node: UnsafeMutablePointer<json_t>, value: JSONValue, next: Int)] = []
+        if value.isContainer { stack.append((root, value, 0)) }
+        while let top = stack.last {
+            let index = top.next
+            let child: JSONValue
+            switch top.value {
+            case .array(let elements) where index < elements.count:
+                child = elements[index]
+                let childNode = shallowNode(for: child)
+                json_array_append_new(top.node, childNode)
+                stack[stack.count - 1].next += 1
+                if child.isContainer { stack.append((childNode, child, 0)) }
+            case .object(let members) where index < members.count:
+                child = members.values[index]
+                let childNode = shallowNode(for: child)
+                let key = members.keys[index]
+                // withCString keeps embedded NULs; the explicit length makes Jansson keep them too.
+                _ = key.withCString { json_object_setn_new(top.node, $0, key.utf8.count, childNode) }
+                stack[stack.count - 1].next += 1
+                if child.isContainer { stack.append((childNode, child, 0)) }
+            default:
+                stack.removeLast()
+            }
+        }
+        return root
+    }
+
+    /// A new node for a scalar, or an empty container for an array or object.
+    private static func shallowNode(for value: JSONValue) -> UnsafeMutablePointer<json_t> {
+        let node: UnsafeMutablePointer<json_t>? =
+            switch value {
+            case .null: json_null()
+            case .bool(let flag): flag ? json_true() : json_false()
+            case .int(let integer): json_integer(json_int_t(integer))
+            case .double(let real): real.isFinite ? json_real(real) : json_null()
+            case .string(let text): text.withCString { json_stringn($0, text.utf8.count) }
+            case .array: json_array()
+            case .object: json_object()
+            }
+        guard let node else { preconditionFailure("Jansson could not allocate a value") }
+        return node
+    }
+}
+
+/// Collects Jansson's output chunks, rewriting real numbers to their shortest round-trip text.
+///
+/// Jansson hands each real to the callback as one chunk, and a string's delimiting quotes as
+/// chunks of exactly `"` (a quote inside a string arrives escaped as `\"`), so a chunk outside
+/// a string that starts like a number and has a fraction or exponent is a real.
+private final class DumpSink {
+    var bytes: [UInt8] = []
+    private var insideString = false
+
+    func write(_ chunk: UnsafeBufferPointer<UInt8>) {
+        if chunk.count == 1, chunk[0] == UInt8(ascii: "\"") { insideString.toggle() }
+        if !insideString, let first = chunk.first, first == UInt8(ascii: "-") || (first >= 48 && first <= 57),
+            chunk.contains(where: { $0 == UInt8(ascii: ".") || $0 == UInt8(ascii: "e") || $0 == UInt8(ascii: "E") }),
+            let real = Double(String(decoding: chunk, as: UTF8.self))
+        {
+            bytes.append(contentsOf: real.description.utf8)
+        } else {
+            bytes.append(contentsOf: chunk)
+        }
+    }
+}
+
+extension JSONValue {
+    fileprivate var isContainer: Bool {
+        switch self {
+        case .array, .object: true
+        default: false
+        }
+    }
+}

@@ -1,0 +1,255 @@
+internal import CLibWebSockets
+import Glibc
+
+/// One accepted WebSocket connection. Confined to the service thread: every method must be
+/// called there (from a handler callback, a timer, or `WebSocketServer.execute`).
+public final class Connection {
+    /// Unique within the server, increasing from 1.
+    public let id: UInt64
+    /// The upgrade request this connection came from.
+    public let request: HTTPRequestHead
+    public let openedAt: Int64
+    public private(set) var isOpen = true
+
+    let handler: any ConnectionHandler
+    let maxMessageBytes: Int
+    unowned let loop: ServiceLoop
+    var wsi: OpaquePointer?
+
+    var receiveBuffer: [UInt8] = []
+    var receivingBinary = false
+    var messageInProgress = false
+    var peerCloseCode: CloseCode?
+    var peerCloseReason = ""
+
+    private var outbound: [OutboundItem] = []
+    private var outboundHead = 0
+    private var timers: Set<TimerID> = []
+    private var writesPaused = false
+    private var readsPaused = false
+    private var nextWriteAllowedAt: Int64 = 0
+    private var throttleTimer: TimerID?
+
+    /// Bytes per second the connection may write (nil = unlimited). Models a slow link.
+    public var writeRateLimit: Int? = nil
+    /// When set, every outbound message is split into WebSocket fragments of this many bytes.
+    public var fragmentSize: Int? = nil
+
+    init(id: UInt64, request: HTTPRequestHead, handler: any ConnectionHandler, maxMessageBytes: Int,
+         loop: ServiceLoop, wsi: OpaquePointer) {
+        self.id = id
+        self.request = request
+        self.handler = handler
+        self.maxMessageBytes = maxMessageBytes
+        self.loop = loop
+        self.wsi = wsi
+        self.openedAt = MonotonicClock.nowMicros()
+    }
+
+    enum OutboundItem {
+        /// Bytes laid out as `[LWS_PRE headroom | payload]`.
+        case frame(buffer: [UInt8], binary: Bool, first: Bool, final: Bool)
+        case close(CloseCode, String)
+    }
+
+    /// Messages and closes queued but not yet written.
+    public var pendingWrites: Int { outbound.count - outboundHead }
+
+    // MARK: - Sending
+
+    /// Queues a message; it is written when the socket is writable, in order.
+    public func send(_ message: WebSocketMessage) {
+        guard isOpen else { return }
+        let binary = !message.isText
+        let payload = message.bytes
+        if let size = fragmentSize, size > 0, payload.count > size {
+            var offset = 0
+            while offset < payload.count {
+                let end = min(offset + size, payload.count)
+                enqueue(.frame(buffer: Self.layout(payload[offset..<end]), binary: binary,
+                               first: offset == 0, final: end == payload.count))
+                offset = end
+            }
+        } else {
+            enqueue(.frame(buffer: Self.layout(payload[...]), binary: binary, first: true, final: true))
+        }
+    }
+
+    /// Queues raw fragments of one message (the caller decides the split).
+    public func sendFragments(_ fragments: [[UInt8]], binary: Bool) {
+        guard isOpen, !fragments.isEmpty else { return }
+        for (index, fragment) in fragments.enumerated() {
+            enqueue(.frame(buffer: Self.layout(fragment[...]), binary: binary,
+                           first: index == 0, final: index == fragments.count - 1))
+        }
+    }
+
+    /// Sends a close frame with `code` and `reason` after the queued messages, then closes.
+    public func close(code: CloseCode = .normal, reason: String = "") {
+        guard isOpen else { return }
+        enqueue(.close(code, reason))
+    }
+
+    /// Closes the TCP connection at once, without a close frame (a crashed or cut-off server).
+    /// With `reset`, the peer gets an RST instead of a FIN.
+    public func abort(reset: Bool = false) {
+        guard isOpen, let wsi else { return }
+        let fd = lws_get_socket_fd(wsi)
+        guard fd >= 0 else { return }
+        if reset {
+            var linger = Glibc.linger(l_onoff: 1, l_linger: 0)
+            setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
+        }
+        outbound.removeAll()
+        outboundHead = 0
+        writesPaused = true
+        shutdown(fd, Int32(SHUT_RDWR))
+        // lws notices the hang-up on its next poll and delivers CLOSED.
+        lws_set_timeout(wsi, PENDING_TIMEOUT_CLOSE_ACK, 1)
+    }
+
+    // MARK: - Flow control (faults)
+
+    /// Stops (or resumes) reading from the socket: the peer's sends back up in TCP buffers.
+    public func setReadsPaused(_ paused: Bool) {
+        guard isOpen, let wsi, paused != readsPaused else { return }
+        readsPaused = paused
+        lws_rx_flow_control(wsi, paused ? 0 : 1)
+    }
+
+    /// Stops (or resumes) writing: queued messages wait.
+    public func setWritesPaused(_ paused: Bool) {
+        guard isOpen, paused != writesPaused else { return }
+        writesPaused = paused
+        if !paused { requestWrite() }
+    }
+
+    // MARK: - Timers
+
+    /// Runs `action` on the service thread after `micros`; cancelled automatically on close.
+    @discardableResult
+    public func schedule(afterMicros micros: Int64, _ action: @escaping () -> Void) -> TimerID {
+        var id = TimerID(0)
+        id = loop.schedule(atMicros: MonotonicClock.nowMicros() + max(0, micros)) { [weak self] in
+            guard let self else { return }
+            self.timers.remove(id)
+            if self.isOpen { action() }
+        }
+        timers.insert(id)
+        return id
+    }
+
+    public func cancelTimer(_ id: TimerID) {
+        timers.remove(id)
+        loop.cancelTimer(id)
+    }
+
+    // MARK: - Service-thread internals
+
+    private static func layout(_ payload: ArraySlice<UInt8>) -> [UInt8] {
+        let pre = clws_pre()
+        var buffer = [UInt8](repeating: 0, count: pre + payload.count)
+        buffer.replaceSubrange(pre..<buffer.count, with: payload)
+        return buffer
+    }
+
+    private func enqueue(_ item: OutboundItem) {
+        outbound.append(item)
+        requestWrite()
+    }
+
+    private func requestWrite() {
+        guard let wsi, !writesPaused, pendingWrites > 0, throttleTimer == nil else { return }
+        let now = MonotonicClock.nowMicros()
+        if nextWriteAllowedAt > now {
+            throttleTimer = schedule(afterMicros: nextWriteAllowedAt - now) { [weak self] in
+                self?.throttleTimer = nil
+                self?.requestWrite()
+            }
+            return
+        }
+        lws_callback_on_writable(wsi)
+    }
+
+    /// Writes one queued item. Returns -1 when lws must close the connection.
+    func writeNext() -> Int32 {
+        guard let wsi, !writesPaused, outboundHead < outbound.count else { return 0 }
+        if nextWriteAllowedAt > MonotonicClock.nowMicros() {
+            requestWrite()
+            return 0
+        }
+        let item = outbound[outboundHead]
+        outboundHead += 1
+        if outboundHead > 64 && outboundHead * 2 > outbound.count {
+            outbound.removeFirst(outboundHead)
+            outboundHead = 0
+        }
+        switch item {
+        case .frame(var buffer, let binary, let first, let final):
+            let pre = clws_pre()
+            let length = buffer.count - pre
+            let written = buffer.withUnsafeMutableBytes { raw in
+                clws_write(wsi, raw.baseAddress!.advanced(by: pre).assumingMemoryBound(to: UInt8.self), length,
+                           binary ? 1 : 0, first ? 1 : 0, final ? 1 : 0)
+            }
+            if written < length { return -1 }
+            if let rate = writeRateLimit, rate > 0 {
+                nextWriteAllowedAt = MonotonicClock.nowMicros() + Int64(length) * 1_000_000 / Int64(rate)
+            }
+            requestWrite()
+            return 0
+        case .close(let code, let reason):
+            var reasonBytes = Array(reason.utf8.prefix(123))
+            reasonBytes.withUnsafeMutableBufferPointer { raw in
+                lws_close_reason(wsi, lws_close_status(UInt32(code.rawValue)), raw.baseAddress, raw.count)
+            }
+            return -1
+        }
+    }
+
+    /// Appends one RECEIVE chunk; delivers the message when it is complete. -1 closes (1009).
+    func receive(_ input: UnsafeMutableRawPointer?, _ length: Int) -> Int32 {
+        guard let wsi else { return -1 }
+        if !messageInProgress {
+            messageInProgress = true
+            receivingBinary = lws_frame_is_binary(wsi) != 0
+        }
+        if receiveBuffer.count + length > maxMessageBytes {
+            var reason = Array("message exceeds \(maxMessageBytes) bytes".utf8)
+            reason.withUnsafeMutableBufferPointer { raw in
+                lws_close_reason(wsi, LWS_CLOSE_STATUS_MESSAGE_TOO_LARGE, raw.baseAddress, raw.count)
+            }
+            receiveBuffer = []
+            return -1
+        }
+        if let input, length > 0 {
+            receiveBuffer.append(contentsOf: UnsafeRawBufferPointer(start: input, count: length))
+        }
+        guard lws_is_final_fragment(wsi) != 0 && lws_remaining_packet_payload(wsi) == 0 else { return 0 }
+        let bytes = receiveBuffer
+        receiveBuffer = []
+        messageInProgress = false
+        handler.connection(self, received: receivingBinary ? .binary(bytes) : .text(bytes))
+        return 0
+    }
+
+    /// Records the code and reason of the peer's close frame.
+    func notePeerClose(_ input: UnsafeMutableRawPointer?, _ length: Int) {
+        guard let input, length >= 2 else {
+            peerCloseCode = .noStatus
+            return
+        }
+        let bytes = UnsafeRawBufferPointer(start: input, count: length)
+        peerCloseCode = CloseCode(UInt16(bytes[0]) << 8 | UInt16(bytes[1]))
+        peerCloseReason = String(decoding: bytes.dropFirst(2), as: UTF8.self)
+    }
+
+    /// Called once when lws reports the connection closed.
+    func markClosed() {
+        isOpen = false
+        for id in timers { loop.cancelTimer(id) }
+        timers.removeAll()
+        outbound.removeAll()
+        wsi = nil
+    }
+}

@@ -1,1 +1,0 @@
-// WireSocket module: see README architecture section.

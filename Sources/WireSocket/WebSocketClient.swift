@@ -1,0 +1,174 @@
+internal import CLibWebSockets
+import Glibc
+
+/// A libwebsockets client on its own service thread, hosting any number of connections.
+/// Used by the project's tests, benchmarks and reference clients. `ws://` only.
+public final class WebSocketClient: @unchecked Sendable {
+    // @unchecked Sendable: `attempts` and the lws state are touched only on the service thread.
+
+    let loop: ServiceLoop
+    private let protocols: UnsafeMutablePointer<lws_protocols>
+    private let extensions: UnsafeMutablePointer<lws_extension>
+    private let cStrings: [UnsafeMutablePointer<CChar>]
+    var attempts: [ObjectIdentifier: ConnectAttempt] = [:]
+    private var started = false
+    private var nextID: UInt64 = 1
+
+    public init(eventLoop: WebSocketServer.EventLoop = .poll, perMessageDeflate: Bool = false) {
+        loop = ServiceLoop(usesLibuv: eventLoop == .libuv)
+        let protocolName = strdup("dialogmock-client")!
+        let deflateName = strdup("permessage-deflate")!
+        let deflateOffer = strdup("permessage-deflate; client_max_window_bits")!
+        cStrings = [protocolName, deflateName, deflateOffer]
+        protocols = .allocate(capacity: 2)
+        protocols.initialize(repeating: lws_protocols(), count: 2)
+        protocols[0].name = UnsafePointer(protocolName)
+        protocols[0].callback = clientCallback
+        protocols[0].rx_buffer_size = 65536
+        extensions = .allocate(capacity: 2)
+        extensions.initialize(repeating: lws_extension(), count: 2)
+        if perMessageDeflate {
+            extensions[0].name = UnsafePointer(deflateName)
+            extensions[0].callback = lws_extension_callback_pm_deflate
+            extensions[0].client_offer = UnsafePointer(deflateOffer)
+        }
+        do {
+            try loop.start { [self] () throws(WebSocketError) -> OpaquePointer in
+                var info = lws_context_creation_info()
+                info.port = CONTEXT_PORT_NO_LISTEN
+                info.protocols = UnsafePointer(protocols)
+                info.extensions = UnsafePointer(extensions)
+                info.gid = -1
+                info.uid = -1
+                info.user = Unmanaged.passUnretained(self).toOpaque()
+                info.options = eventLoop == .libuv ? UInt64(LWS_SERVER_OPTION_LIBUV) | UInt64(LWS_SERVER_OPTION_UV_NO_SIGSEGV_SIGFPE_SPIN) : 0
+                lws_set_log_level(Int32(LLL_ERR), nil)
+                guard let context = lws_create_context(&info) else { throw WebSocketError("cannot create a client context") }
+                return context
+            }
+        } catch {
+            preconditionFailure("libwebsockets client context: \(error)")
+        }
+    }
+
+    deinit {
+        shutdown()
+        protocols.deallocate()
+        extensions.deallocate()
+        for string in cStrings { free(string) }
+    }
+
+    /// Closes every connection (code 1001) and stops the service thread.
+    public func shutdown() {
+        loop.stop { [self] in
+            for attempt in attempts.values { attempt.connection?.close(code: .goingAway) }
+            drain(deadline: MonotonicClock.nowMicros() + 500_000)
+        }
+    }
+
+    private func drain(deadline: Int64) {
+        if attempts.values.allSatisfy({ $0.connection == nil }) || MonotonicClock.nowMicros() > deadline {
+            loop.finish()
+        } else {
+            _ = loop.schedule(atMicros: MonotonicClock.nowMicros() + 5_000) { [self] in drain(deadline: deadline) }
+        }
+    }
+
+    /// Opens `url` (`ws://host:port/path?query`) with extra handshake headers.
+    /// - Throws: `WebSocketError` naming the HTTP status when the server refused the upgrade.
+    public func connect(_ url: String, headers: [(String, String)] = [], maxMessageBytes: Int = 64 << 20,
+                        timeoutMillis: Int = 5000) async throws(WebSocketError) -> ClientConnection {
+        guard let target = ClientURL(url) else { throw WebSocketError("not a ws:// URL: \(url)") }
+        let mailbox = Mailbox<ClientEvent>()
+        let outcome = Mailbox<Result<ClientConnection, WebSocketError>>()
+        let request = SendableBox(ConnectRequest(target: target, headers: headers, maxMessageBytes: maxMessageBytes,
+                                                 mailbox: mailbox, outcome: outcome))
+        loop.execute { [self] in begin(request.value) }
+        guard let result = await outcome.take(timeoutMillis: timeoutMillis) else {
+            throw WebSocketError("connecting to \(url) timed out after \(timeoutMillis) ms")
+        }
+        return try result.get()
+    }
+
+    private func begin(_ request: ConnectRequest) {
+        guard let context = loop.context else {
+            request.outcome.put(.failure(WebSocketError("client is shut down")))
+            return
+        }
+        let attempt = ConnectAttempt(request: request, client: self)
+        attempts[ObjectIdentifier(attempt)] = attempt
+        var info = lws_client_connect_info()
+        info.context = context
+        info.port = Int32(request.target.port)
+        info.ietf_version_or_minus_one = -1
+        info.opaque_user_data = Unmanaged.passUnretained(attempt).toOpaque()
+        let hostHeader = "\(request.target.host):\(request.target.port)"
+        let wsi = request.target.host.withCString { host in
+            request.target.pathAndQuery.withCString { path in
+                hostHeader.withCString { hostValue in
+                    info.address = host
+                    info.path = path
+                    info.host = hostValue
+                    info.origin = hostValue
+                    info.protocol = nil
+                    return lws_client_connect_via_info(&info)
+                }
+            }
+        }
+        if wsi == nil {
+            attempts[ObjectIdentifier(attempt)] = nil
+            request.outcome.put(.failure(WebSocketError("cannot connect to \(hostHeader)")))
+        }
+    }
+
+    /// Drops the attempt; lws may still call back for this wsi (e.g. WSI_DESTROY), so the
+    /// opaque pointer to the attempt is cleared first.
+    func forget(_ attempt: ConnectAttempt, _ wsi: OpaquePointer) {
+        lws_set_opaque_user_data(wsi, nil)
+        attempts[ObjectIdentifier(attempt)] = nil
+    }
+
+    func nextConnectionID() -> UInt64 {
+        defer { nextID += 1 }
+        return nextID
+    }
+}
+
+/// Carries a value to the service thread; the value is used only there.
+struct SendableBox<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
+}
+
+struct ConnectRequest {
+    let target: ClientURL
+    let headers: [(String, String)]
+    let maxMessageBytes: Int
+    let mailbox: Mailbox<ClientEvent>
+    let outcome: Mailbox<Result<ClientConnection, WebSocketError>>
+}
+
+/// `ws://host:port/path?query`, split.
+struct ClientURL {
+    let host: String
+    let port: Int
+    let pathAndQuery: String
+
+    init?(_ url: String) {
+        guard url.hasPrefix("ws://") else { return nil }
+        let rest = url.dropFirst(5)
+        let authority = rest.prefix { $0 != "/" && $0 != "?" }
+        var path = String(rest.dropFirst(authority.count))
+        if path.isEmpty || path.hasPrefix("?") { path = "/" + path }
+        let parts = authority.split(separator: ":", maxSplits: 1)
+        guard let hostPart = parts.first, !hostPart.isEmpty else { return nil }
+        host = String(hostPart)
+        if parts.count == 2 {
+            guard let port = Int(parts[1]), (1...65535).contains(port) else { return nil }
+            self.port = port
+        } else {
+            port = 80
+        }
+        pathAndQuery = path
+    }
+}

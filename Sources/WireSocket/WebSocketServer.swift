@@ -1,0 +1,170 @@
+internal import CLibWebSockets
+import Dispatch
+import Glibc
+import Synchronization
+
+/// A libwebsockets server on one dedicated service thread.
+///
+/// Every lws call, every `Connection`, every delegate and handler callback and every timer runs
+/// on that thread. Other threads reach it only through `execute(_:)`, which queues a closure and
+/// wakes the loop with `lws_cancel_service` (the one lws call documented as thread-safe).
+public final class WebSocketServer: @unchecked Sendable {
+    // @unchecked Sendable: all mutable state below `// MARK: service thread` is confined to the
+    // service thread; `inbox` and `stopRequested` are the only cross-thread state and are locked.
+
+    public enum EventLoop: String, Sendable, CaseIterable {
+        /// lws' own poll() loop: best timer precision; each wake-up scans every descriptor.
+        case poll
+        /// libuv through the lws plugin: scales to thousands of idle connections.
+        case libuv
+    }
+
+    public struct Configuration: Sendable {
+        public var host: String = "127.0.0.1"
+        public var port: UInt16 = 0
+        public var eventLoop: EventLoop = .poll
+        /// Default cap on one reassembled message; routes may set their own.
+        public var maxMessageBytes: Int = 64 << 20
+        public var maxHTTPBodyBytes: Int = 16 << 20
+        /// Offer and accept permessage-deflate (RFC 7692).
+        public var perMessageDeflate: Bool = true
+        /// Header names (lower-case) beyond the standard ones to copy into `HTTPRequestHead.headers`.
+        public var extraHeaderNames: [String] = [
+            "x-dashscope-workspace", "x-dashscope-datainspection", "x-dashscope-sdk-client",
+            "x-dashscope-sdk-session-id", "x-test-id", "openai-beta", "x-request-id",
+        ]
+        public init() {}
+    }
+
+    public let configuration: Configuration
+    /// The bound port (meaningful after `start()`).
+    public private(set) var port: UInt16 = 0
+    let loop: ServiceLoop
+
+    // MARK: service thread
+    let delegate: any WebSocketServerDelegate
+    var connections: [OpaquePointer: Connection] = [:]
+    var pendingUpgrades: [OpaquePointer: (any ConnectionHandler, Int, HTTPRequestHead)] = [:]
+    var httpExchanges: [OpaquePointer: HTTPExchange] = [:]
+    var nextConnectionID: UInt64 = 1
+    var draining = false
+    private let protocols: UnsafeMutablePointer<lws_protocols>
+    private let extensions: UnsafeMutablePointer<lws_extension>
+    private let cStrings: [UnsafeMutablePointer<CChar>]
+
+    public init(configuration: Configuration = Configuration(), delegate: any WebSocketServerDelegate) {
+        self.configuration = configuration
+        self.delegate = delegate
+        loop = ServiceLoop(usesLibuv: configuration.eventLoop == .libuv)
+        let protocolName = strdup("dialogmock")!
+        let deflateName = strdup("permessage-deflate")!
+        let deflateOffer = strdup("permessage-deflate; client_max_window_bits")!
+        cStrings = [protocolName, deflateName, deflateOffer]
+        protocols = .allocate(capacity: 2)
+        protocols.initialize(repeating: lws_protocols(), count: 2)
+        protocols[0].name = UnsafePointer(protocolName)
+        protocols[0].callback = serverCallback
+        protocols[0].rx_buffer_size = 65536
+        extensions = .allocate(capacity: 2)
+        extensions.initialize(repeating: lws_extension(), count: 2)
+        extensions[0].name = UnsafePointer(deflateName)
+        extensions[0].callback = lws_extension_callback_pm_deflate
+        extensions[0].client_offer = UnsafePointer(deflateOffer)
+    }
+
+    deinit {
+        protocols.deallocate()
+        extensions.deallocate()
+        for string in cStrings { free(string) }
+    }
+
+    // MARK: - Lifecycle (any thread)
+
+    /// Creates the context, binds, starts the service thread. Returns the bound port.
+    @discardableResult
+    public func start() throws(WebSocketError) -> UInt16 {
+        var bound: UInt16 = 0
+        try loop.start { [self] () throws(WebSocketError) -> OpaquePointer in
+            let context = try createContext()
+            bound = UInt16(truncatingIfNeeded: lws_get_vhost_listen_port(lws_get_vhost_by_name(context, "default")))
+            return context
+        }
+        port = bound
+        loop.onFinished = { [self] in connections.removeAll() }
+        return bound
+    }
+
+    /// Stops accepting, closes every connection with `closeCode`, waits up to `drainMillis` for the
+    /// peers' close handshakes, destroys the context and joins the service thread.
+    public func stop(closeCode: CloseCode = .goingAway, drainMillis: Int = 1000) {
+        loop.stop { [self] in beginDrain(closeCode: closeCode, drainMillis: drainMillis) }
+    }
+
+    /// Runs `work` on the service thread, soon. Safe from any thread.
+    public func execute(_ work: @escaping @Sendable () -> Void) { loop.execute(work) }
+
+    /// True when called on the service thread.
+    public var isOnServiceThread: Bool { loop.isOnServiceThread }
+
+    /// The open connections (service thread only).
+    public var openConnections: [Connection] {
+        loop.assertServiceThread()
+        return connections.values.sorted { $0.id < $1.id }
+    }
+
+    /// Runs `action` on the service thread at monotonic time `atMicros` (service thread only).
+    @discardableResult
+    public func schedule(atMicros due: Int64, _ action: @escaping () -> Void) -> TimerID {
+        loop.schedule(atMicros: due, action)
+    }
+
+    @discardableResult
+    public func schedule(afterMicros delay: Int64, _ action: @escaping () -> Void) -> TimerID {
+        loop.schedule(atMicros: MonotonicClock.nowMicros() + max(0, delay), action)
+    }
+
+    public func cancelTimer(_ id: TimerID) { loop.cancelTimer(id) }
+
+    private func createContext() throws(WebSocketError) -> OpaquePointer {
+        lws_set_log_level(Int32(LLL_ERR), nil)
+        var info = lws_context_creation_info()
+        info.port = Int32(configuration.port)
+        info.protocols = UnsafePointer(protocols)
+        if configuration.perMessageDeflate { info.extensions = UnsafePointer(extensions) }
+        info.gid = -1
+        info.uid = -1
+        info.user = Unmanaged.passUnretained(self).toOpaque()
+        info.max_http_header_data = 8192
+        info.timeout_secs = 10
+        var options = UInt64(LWS_SERVER_OPTION_VALIDATE_UTF8)
+        if !configuration.host.contains(":") { options |= UInt64(LWS_SERVER_OPTION_DISABLE_IPV6) }
+        if configuration.eventLoop == .libuv {
+            options |= UInt64(LWS_SERVER_OPTION_LIBUV) | UInt64(LWS_SERVER_OPTION_UV_NO_SIGSEGV_SIGFPE_SPIN)
+        }
+        info.options = options
+        let context = configuration.host.withCString { host -> OpaquePointer? in
+            info.iface = host
+            return lws_create_context(&info)
+        }
+        guard let context else {
+            throw WebSocketError("cannot listen on \(configuration.host):\(configuration.port) (address in use, or not available)")
+        }
+        return context
+    }
+
+    private func beginDrain(closeCode: CloseCode, drainMillis: Int) {
+        draining = true
+        for connection in connections.values { connection.close(code: closeCode, reason: "server shutting down") }
+        let deadline = MonotonicClock.nowMicros() + Int64(drainMillis) * 1000
+        checkDrained(deadline: deadline)
+    }
+
+    private func checkDrained(deadline: Int64) {
+        if connections.isEmpty || MonotonicClock.nowMicros() >= deadline {
+            loop.finish()
+        } else {
+            schedule(afterMicros: 5_000) { [self] in checkDrained(deadline: deadline) }
+        }
+    }
+
+}

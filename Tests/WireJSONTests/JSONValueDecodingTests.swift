@@ -1,0 +1,117 @@
+import Testing
+import WireJSON
+
+@Suite struct JSONValueDecodingTests {
+    @Test func scalarsDecodeAtTopLevel() throws {
+        #expect(try JSONValue.decode("42") == .int(42))
+        #expect(try JSONValue.decode("-1.5") == .double(-1.5))
+        #expect(try JSONValue.decode("true") == .bool(true))
+        #expect(try JSONValue.decode("null") == .null)
+        #expect(try JSONValue.decode(" \"x\" ") == .string("x"))
+    }
+
+    @Test func unicodeEscapesDecode() throws {
+        #expect(try JSONValue.decode(#""\u00e9""#) == .string("é"))
+        #expect(try JSONValue.decode(#""\ud83d\ude00""#) == .string("😀"))
+        #expect(try JSONValue.decode("\"日本語 😀\"") == .string("日本語 😀"))
+        #expect(try JSONValue.decode(#""\"\\\/\b\f\n\r\t""#) == .string("\"\\/\u{8}\u{C}\n\r\t"))
+    }
+
+    @Test func integersStayExactAtInt64Limits() throws {
+        #expect(try JSONValue.decode("9223372036854775807") == .int(.max))
+        #expect(try JSONValue.decode("-9223372036854775808") == .int(.min))
+        #expect(try JSONValue.decode("1e308") == .double(1e308))
+    }
+
+    @Test func integersBeyondInt64BecomeDoublesPerValue() throws {
+        #expect(try JSONValue.decode("18446744073709551616") == .double(18446744073709551616))
+        #expect(try JSONValue.decode("-9223372036854775809") == .double(-9_223_372_036_854_775_808.0))
+        let mixed = try JSONValue.decode(#"{"big": 18446744073709551616, "exact": 9007199254740993, "s": "123456789012345678901"}"#)
+        #expect(mixed["big"] == .double(18446744073709551616))
+        #expect(mixed["exact"] == .int(9007199254740993))
+        #expect(mixed["s"] == .string("123456789012345678901"))
+    }
+
+    @Test func errorsAfterABigIntegerKeepOriginalPositions() {
+        #expect(throws: JSONDecodeError(line: 2, column: 2, position: 28, message: "invalid token near 'x'")) {
+            try JSONValue.decode("[18446744073709551616, 1,\n x]")
+        }
+    }
+
+    @Test func duplicateKeysKeepTheLastValueAtTheFirstPosition() throws {
+        let value = try JSONValue.decode(#"{"a": 1, "b": 3, "a": 2}"#)
+        #expect(value.objectValue?.keys == ["a", "b"])
+        #expect(value["a"] == .int(2))
+    }
+
+    @Test func duplicateKeysAreRejectedWhenAsked() {
+        #expect(throws: JSONDecodeError(line: 1, column: 10, position: 10, message: #"duplicate object key near '"a"'"#)) {
+            try JSONValue.decode(#"{"a":1,"a":2}"#, options: .rejectDuplicateKeys)
+        }
+    }
+
+    @Test func keyOrderIsPreserved() throws {
+        let value = try JSONValue.decode(#"{"z": 1, "a": 2, "m": {"y": 0, "b": 1}}"#)
+        #expect(value.objectValue?.keys == ["z", "a", "m"])
+        #expect(value["m"]?.objectValue?.keys == ["y", "b"])
+    }
+
+    @Test func nestingWithinJanssonsLimitDecodes() throws {
+        let depth = 500
+        let text = String(repeating: "[", count: depth) + "1" + String(repeating: "]", count: depth)
+        var value = try JSONValue.decode(text)
+        for _ in 0..<depth { value = try #require(value[0]) }
+        #expect(value == .int(1))
+    }
+
+    @Test func nestingAtJanssonsLimitDecodesAndEncodes() throws {
+        // Jansson accepts 2047 nested containers and rejects 2048.
+        let depth = 2046
+        let text = String(repeating: #"{"a":["#, count: depth / 2) + "1" + String(repeating: "]}", count: depth / 2)
+        let value = try JSONValue.decode(text)
+        #expect(value.encodedString() == text)
+    }
+
+    @Test func excessiveNestingIsAnErrorNotACrash() {
+        let text = String(repeating: "[", count: 10_000) + String(repeating: "]", count: 10_000)
+        #expect(throws: JSONDecodeError.self) { try JSONValue.decode(text) }
+    }
+
+    @Test(arguments: [
+        ("", JSONDecodeError(line: 1, column: 0, position: 0, message: "unexpected token near end of file")),
+        ("[1,2", JSONDecodeError(line: 1, column: 4, position: 4, message: "']' expected near end of file")),
+        ("[1,2,]", JSONDecodeError(line: 1, column: 6, position: 6, message: "unexpected token near ']'")),
+        (#""\x""#, JSONDecodeError(line: 1, column: 3, position: 3, message: #"invalid escape near '"\x'"#)),
+        ("[1,\n2,\n  x]", JSONDecodeError(line: 3, column: 3, position: 10, message: "invalid token near 'x'")),
+        ("[\"éé\", x]", JSONDecodeError(line: 1, column: 8, position: 10, message: "invalid token near 'x'")),
+        ("1 2", JSONDecodeError(line: 1, column: 3, position: 3, message: "end of file expected near '2'")),
+    ])
+    func malformedInputReportsJanssonsLocation(text: String, expected: JSONDecodeError) {
+        #expect(throws: expected) { try JSONValue.decode(text) }
+    }
+
+    @Test func errorDescriptionIsLineColonColumn() {
+        let error = JSONDecodeError(line: 3, column: 7, position: 20, message: "invalid token near 'x'")
+        #expect(error.description == "3:7: invalid token near 'x'")
+    }
+
+    @Test func nulInStringsNeedsTheOption() throws {
+        #expect(throws: JSONDecodeError.self) { try JSONValue.decode(#""a\u0000b""#) }
+        let value = try JSONValue.decode(#"{"key": "a\u0000b"}"#, options: .allowNul)
+        #expect(value["key"] == .string("a\u{0}b"))
+        // Jansson never accepts NUL inside object keys.
+        #expect(throws: JSONDecodeError.self) { try JSONValue.decode(#"{"k\u0000ey": 1}"#, options: .allowNul) }
+    }
+
+    @Test func invalidUTF8IsRejected() {
+        #expect(throws: JSONDecodeError.self) { try JSONValue.decode([0x22, 0xFF, 0x22]) }
+    }
+
+    @Test func messageKeepsOriginalBytes() throws {
+        let text = #"{ "type" : "session.update", "n": 1e2 }"#
+        let message = try JSONMessage(bytes: Array(text.utf8))
+        #expect(message.bytes == Array(text.utf8))
+        #expect(message.text == text)
+        #expect(message.value["n"] == .double(100))
+    }
+}

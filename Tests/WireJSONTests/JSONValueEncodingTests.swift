@@ -1,0 +1,69 @@
+import Testing
+import WireJSON
+
+@Suite struct JSONValueEncodingTests {
+    @Test func encodingIsCompactAndKeepsKeyOrder() {
+        let value: JSONValue = ["z": 1, "a": [true, nil, "x"], "m": [:]]
+        #expect(value.encodedString() == #"{"z":1,"a":[true,null,"x"],"m":{}}"#)
+        #expect(value.encoded() == Array(value.encodedString().utf8))
+    }
+
+    @Test func prettyEncodingIndents() {
+        let value: JSONValue = ["a": [1]]
+        #expect(value.encodedString(pretty: true) == "{\n  \"a\": [\n    1\n  ]\n}")
+    }
+
+    @Test(arguments: [
+        (0.1, "0.1"), (100.0, "100.0"), (1e308, "1e+308"), (-0.5, "-0.5"), (Double.leastNonzeroMagnitude, "5e-324"),
+        (1.0 / 3.0, "0.3333333333333333"), (123456789.125, "123456789.125"),
+    ])
+    func doublesUseTheShortestRoundTripText(value: Double, text: String) throws {
+        #expect(JSONValue.double(value).encodedString() == text)
+        #expect(try JSONValue.decode(text) == .double(value))
+    }
+
+    @Test func nonFiniteDoublesBecomeNull() {
+        #expect(JSONValue.array([.double(.infinity), .double(.nan)]).encodedString() == "[null,null]")
+    }
+
+    @Test func integerLimitsRoundTrip() throws {
+        for integer in [Int64.max, Int64.min, 0, -1] {
+            #expect(try JSONValue.decode(JSONValue.int(integer).encoded()) == .int(integer))
+        }
+    }
+
+    @Test func stringsWithNumbersInsideAreNotRewritten() {
+        let value: JSONValue = ["1.50": "1.50", "e": "-2.5e3", "q": "\"1.0\""]
+        #expect(value.encodedString() == #"{"1.50":"1.50","e":"-2.5e3","q":"\"1.0\""}"#)
+    }
+
+    @Test func unicodeAndControlCharactersRoundTrip() throws {
+        let original: JSONValue = ["é": "é 日本 😀", "ctl": "\u{1}\u{1F}\n\t\"\\/"]
+        let text = original.encodedString()
+        #expect(text.contains(#"\u0001\u001F\n\t\"\\/"#))
+        #expect(text.contains("😀"))
+        #expect(try JSONValue.decode(text) == original)
+    }
+
+    @Test func nulRoundTripsInStringValues() throws {
+        let original: JSONValue = ["a\u{0}b": "c\u{0}d"]
+        #expect(original.encodedString() == #"{"a\u0000b":"c\u0000d"}"#)
+        let value: JSONValue = ["k": "c\u{0}d"]
+        #expect(try JSONValue.decode(value.encoded(), options: .allowNul) == value)
+    }
+
+    @Test func decodedDocumentsRoundTrip() throws {
+        let text = #"{"type":"response.done","usage":{"total":12,"ratio":0.25},"items":[[],{},-7,"\u00e9"]}"#
+        let value = try JSONValue.decode(text)
+        #expect(try JSONValue.decode(value.encoded()) == value)
+        #expect(value.encodedString() == #"{"type":"response.done","usage":{"total":12,"ratio":0.25},"items":[[],{},-7,"é"]}"#)
+    }
+
+    @Test func deepValuesEncodeWithoutRecursion() throws {
+        var value: JSONValue = 1
+        for _ in 0..<2000 { value = [value] }
+        let text = value.encodedString()
+        #expect(text.count == 4001)
+        #expect(try JSONValue.decode(text) == value)
+    }
+}
