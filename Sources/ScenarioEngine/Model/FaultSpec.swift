@@ -2,8 +2,9 @@ package import WireJSON
 
 /// One fault: what goes wrong, which outbound frames it applies to, and how often.
 ///
-/// Frame faults (`duplicate`, `drop`, `reorder`, `delay`, `truncateJSON`, `malformedJSON`,
-/// `fragment`) act on outbound frames that match ``match`` (every frame when `nil`).
+/// Frame faults (`duplicate`, `drop`, `reorder`, `delay`, `truncateJSON`, `malformedJSON`)
+/// act on outbound frames that match ``match`` (every frame when `nil`); `fragment` with a
+/// match fragments the matching frames, without one it fragments every frame from arming on.
 /// Transport faults (`close`, `abruptClose`, `stall`, `slowClose`, `bandwidthCap`) and
 /// requests (`unknownEvent`, `injectError`) happen when the fault is armed, or — with a
 /// ``match`` — right after a matching frame has been sent. `sessionExpiry` starts a timer
@@ -87,8 +88,8 @@ package struct FaultSpec: Sendable, Hashable {
     /// Whether the fault transforms outbound frames (and so lives in the ``FaultStage``).
     package var actsOnFrames: Bool {
         switch kind {
-        case .duplicate, .drop, .reorder, .delay, .truncateJSON, .malformedJSON, .fragment: true
-        case .close, .abruptClose, .stall, .slowClose, .bandwidthCap, .unknownEvent, .injectError: match != nil
+        case .duplicate, .drop, .reorder, .delay, .truncateJSON, .malformedJSON: true
+        case .close, .abruptClose, .stall, .slowClose, .bandwidthCap, .fragment, .unknownEvent, .injectError: match != nil
         case .sessionExpiry: false
         }
     }
