@@ -1,0 +1,68 @@
+/// Frames held by one `reorder` fault until its window fills or its hold time passes.
+struct ReorderWindow: Sendable {
+    /// How many frames make a full window.
+    let size: Int
+    /// When the held frames must go out even if the window is not full.
+    let deadlineMicros: Int64
+    /// The held frames in arrival order.
+    var frames: [FrameInProgress] = []
+}
+
+extension FaultStage {
+    /// Sends the frames held by fault `index` in a permuted order (a seeded shuffle that is
+    /// never the identity for two or more frames), no earlier than `time`.
+    mutating func releaseWindow(of index: Int, at time: Int64, reason: String, into output: inout FaultStageOutput) {
+        guard let window = armed[index].window else { return }
+        armed[index].window = nil
+        let order = Self.permutation(count: window.frames.count, using: &random)
+        let spec = armed[index].spec
+        output.notes.append(FaultNote(
+            faultId: spec.id, kind: spec.kindName.rawValue,
+            detail: "released \(window.frames.count) held frames (\(reason)) in order \(order.map(String.init).joined(separator: ","))"))
+        for position in order {
+            var work = window.frames[position]
+            work.frame.dueAtMicros = max(work.frame.dueAtMicros, time)
+            emit(work, into: &output)
+        }
+    }
+
+    /// A seeded Fisher–Yates shuffle of `0..<count`; an identity result is rotated by one so
+    /// that a reorder fault always reorders.
+    static func permutation(count: Int, using random: inout SeededRandom) -> [Int] {
+        var order = Array(0..<count)
+        guard count > 1 else { return order }
+        for i in stride(from: count - 1, to: 0, by: -1) {
+            order.swapAt(i, random.nextInt(below: i + 1))
+        }
+        if order == Array(0..<count) {
+            order.append(order.removeFirst())
+        }
+        return order
+    }
+}
+
+/// Byte-level corruption of JSON text frames that keeps them valid UTF-8 (so the WebSocket
+/// layer still accepts them and the client's JSON parser is what fails).
+enum JSONCorruption {
+    /// The first `keepFraction` of the bytes (at least 1, fewer than all), cut back to a
+    /// UTF-8 character boundary.
+    static func truncate(_ bytes: [UInt8], keepFraction: Double) -> [UInt8] {
+        guard bytes.count > 1 else { return [] }
+        var keep = min(bytes.count - 1, max(1, Int(Double(bytes.count) * keepFraction)))
+        while keep > 0, bytes[keep] & 0xC0 == 0x80 { keep -= 1 }
+        return Array(bytes[..<keep])
+    }
+
+    /// The bytes with a trailing comma before the final `}` or `]` (`{"a":1,}`), or with a
+    /// stray `}` appended when the text does not end in a bracket.
+    static func malform(_ bytes: [UInt8]) -> [UInt8] {
+        var end = bytes.count
+        while end > 0, [0x20, 0x0A, 0x0D, 0x09].contains(bytes[end - 1]) { end -= 1 }
+        if end > 0, bytes[end - 1] == UInt8(ascii: "}") || bytes[end - 1] == UInt8(ascii: "]") {
+            var result = bytes
+            result.insert(UInt8(ascii: ","), at: end - 1)
+            return result
+        }
+        return bytes + [UInt8(ascii: "}")]
+    }
+}

@@ -1,0 +1,39 @@
+import WireJSON
+
+extension JournalEntry {
+    /// The entry as one line of JSON Lines (compact JSON, no trailing newline).
+    package var jsonLine: String {
+        jsonValue.encodedString()
+    }
+
+    /// A whole journal as JSON Lines: one entry per line, each line ending in `\n`.
+    package static func encodeLines(_ entries: [JournalEntry]) -> String {
+        var text = ""
+        for entry in entries {
+            text += entry.jsonLine
+            text += "\n"
+        }
+        return text
+    }
+
+    /// Reads a JSON Lines journal; blank lines are skipped.
+    /// - Throws: ``JournalDecodingError`` naming the first bad line.
+    package static func decodeLines(_ text: String) throws(JournalDecodingError) -> [JournalEntry] {
+        var entries: [JournalEntry] = []
+        for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let trimmed = line.drop { $0 == " " || $0 == "\r" || $0 == "\t" }
+            guard !trimmed.isEmpty else { continue }
+            do {
+                let value = try JSONValue.decode(String(line))
+                entries.append(try JournalEntry(jsonValue: value))
+            } catch let error as JSONDecodeError {
+                throw JournalDecodingError(line: index + 1, message: error.message)
+            } catch let error as JournalDecodingError {
+                throw JournalDecodingError(line: index + 1, message: error.message)
+            } catch {
+                throw JournalDecodingError(line: index + 1, message: "\(error)")
+            }
+        }
+        return entries
+    }
+}

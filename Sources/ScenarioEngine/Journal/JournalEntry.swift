@@ -1,0 +1,85 @@
+package import WireJSON
+
+/// One line of a session journal: a frame in either direction, a close, a fault
+/// application, a client violation, or a dialog-state change, with its time.
+///
+/// Shared by the server's recorder, the control API (`GET /_mock/sessions/<id>/journal`)
+/// and replay (``Scenario/replay(journal:timeScale:)``). One entry is one JSON object per
+/// line (JSON Lines); see ``jsonValue`` for the exact shape.
+package struct JournalEntry: Sendable, Hashable {
+    /// Who sent a frame.
+    package enum Direction: String, Sendable, Hashable, CaseIterable {
+        /// Client to server.
+        case `in`
+        /// Server to client.
+        case out
+    }
+
+    /// What the entry records.
+    package enum Kind: String, Sendable, Hashable, CaseIterable {
+        case text, binary, close, fault, violation, state
+    }
+
+    /// Microseconds since the session started.
+    package var t: Int64
+    /// Frame direction (`nil` for fault, violation and state entries).
+    package var direction: Direction?
+    /// What the entry records.
+    package var kind: Kind
+    /// Payload size of a frame in bytes.
+    package var byteLength: Int?
+    /// Event type of a frame (directive / `type`), when it has one.
+    package var eventType: String?
+    /// The parsed JSON of a text frame that was valid JSON.
+    package var json: JSONValue?
+    /// The raw text of a text frame that was not valid JSON.
+    package var text: String?
+    /// What a binary frame contained.
+    package var audio: AudioSummary?
+    /// The dialog state entered (state entries), or the state at the time.
+    package var state: String?
+    /// The fault application (fault entries).
+    package var fault: FaultNote?
+    /// The client deviation (violation entries).
+    package var violation: Violation?
+    /// Close code (close entries).
+    package var closeCode: Int?
+    /// Close reason (close entries).
+    package var closeReason: String?
+
+    /// Creates an entry; set the optional members that apply to `kind`.
+    package init(
+        t: Int64, direction: Direction? = nil, kind: Kind, byteLength: Int? = nil, eventType: String? = nil,
+        json: JSONValue? = nil, text: String? = nil, audio: AudioSummary? = nil, state: String? = nil,
+        fault: FaultNote? = nil, violation: Violation? = nil, closeCode: Int? = nil, closeReason: String? = nil
+    ) {
+        self.t = t
+        self.direction = direction
+        self.kind = kind
+        self.byteLength = byteLength
+        self.eventType = eventType
+        self.json = json
+        self.text = text
+        self.audio = audio
+        self.state = state
+        self.fault = fault
+        self.violation = violation
+        self.closeCode = closeCode
+        self.closeReason = closeReason
+    }
+
+    /// A text frame entry.
+    package static func textFrame(t: Int64, _ direction: Direction, json: JSONValue, eventType: String? = nil, byteLength: Int) -> JournalEntry {
+        JournalEntry(t: t, direction: direction, kind: .text, byteLength: byteLength, eventType: eventType, json: json)
+    }
+
+    /// A binary frame entry.
+    package static func binaryFrame(t: Int64, _ direction: Direction, byteLength: Int, audio: AudioSummary? = nil) -> JournalEntry {
+        JournalEntry(t: t, direction: direction, kind: .binary, byteLength: byteLength, audio: audio)
+    }
+
+    /// Whether this entry is a frame (text or binary) sent in `direction`.
+    package func isFrame(_ direction: Direction) -> Bool {
+        self.direction == direction && (kind == .text || kind == .binary)
+    }
+}

@@ -1,0 +1,72 @@
+import WireJSON
+
+/// Session-wide behaviour: device-style policies from the AIBuds SDK and the protocols'
+/// own timeouts. Every duration is in scenario milliseconds and is multiplied by the
+/// scenario's time scale before use (``scaled(_:timeScale:)``); `nil` turns a rule off.
+package struct SessionPolicies: Sendable, Hashable {
+    /// End the session after this long without any client input (AIBuds
+    /// `autoEndSessionAfterNoInputDuration`, 15 s in the SDK). Off by default.
+    package var idleEndMs: Double?
+    /// Extra pause after the user's turn ends before the bot starts to answer (AIBuds
+    /// `maxPauseDurationBeforeAIResponds`).
+    package var responsePauseMs: Double
+    /// Whether user barge-in (voice or `RequestToSpeak` / `response.cancel`) interrupts the
+    /// answer (AIBuds `allowUserToInterruptAIResponse`).
+    package var interruptible: Bool
+    /// Multimodal dialog: fail the call after the server sent nothing for this long (60 s).
+    package var serverSilenceTimeoutMs: Double?
+    /// Multimodal dialog: error after this long without upstream audio while the engine
+    /// watches the gap (tap2talk Listening, duplex always) (20 s).
+    package var audioGapTimeoutMs: Double?
+    /// Qwen realtime: maximum session length (120 minutes).
+    package var sessionCapMs: Double?
+
+    /// Creates policies; the defaults are the documented protocol values with no idle end.
+    package init(
+        idleEndMs: Double? = nil, responsePauseMs: Double = 0, interruptible: Bool = true,
+        serverSilenceTimeoutMs: Double? = 60_000, audioGapTimeoutMs: Double? = 20_000,
+        sessionCapMs: Double? = 7_200_000
+    ) {
+        self.idleEndMs = idleEndMs
+        self.responsePauseMs = responsePauseMs
+        self.interruptible = interruptible
+        self.serverSilenceTimeoutMs = serverSilenceTimeoutMs
+        self.audioGapTimeoutMs = audioGapTimeoutMs
+        self.sessionCapMs = sessionCapMs
+    }
+
+    /// `ms` times `timeScale`, in whole microseconds (at least 1 µs for a positive value).
+    package static func scaled(_ ms: Double, timeScale: Double) -> Int64 {
+        guard ms > 0 else { return 0 }
+        return max(1, Int64((ms * timeScale * 1000).rounded()))
+    }
+}
+
+extension SessionPolicies {
+    /// The largest policy duration: one day.
+    static let maximumMs = 86_400_000.0
+
+    /// Parses the `policies` object; a duration given as `null` or `0` disables its rule.
+    static func parse(_ value: JSONValue, at tokens: [String], context: ScenarioDecodingContext) throws(ScenarioError) -> SessionPolicies {
+        let reader = try context.object(value, at: tokens)
+        let keys = [
+            "idleEndMs", "responsePauseMs", "interruptible", "serverSilenceTimeoutMs",
+            "audioGapTimeoutMs", "sessionCapMs",
+        ]
+        try reader.rejectUnknownKeys(allowing: keys)
+        var policies = SessionPolicies()
+        let range = 0...maximumMs
+        func duration(_ key: String, _ current: Double?) throws(ScenarioError) -> Double? {
+            guard reader.object[key] != nil else { return current }
+            let value = try reader.double(key, in: range)
+            return value == 0 ? nil : value
+        }
+        policies.idleEndMs = try duration("idleEndMs", policies.idleEndMs)
+        policies.responsePauseMs = try reader.double("responsePauseMs", in: 0...60_000) ?? 0
+        policies.interruptible = try reader.bool("interruptible") ?? true
+        policies.serverSilenceTimeoutMs = try duration("serverSilenceTimeoutMs", policies.serverSilenceTimeoutMs)
+        policies.audioGapTimeoutMs = try duration("audioGapTimeoutMs", policies.audioGapTimeoutMs)
+        policies.sessionCapMs = try duration("sessionCapMs", policies.sessionCapMs)
+        return policies
+    }
+}

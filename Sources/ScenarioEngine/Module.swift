@@ -1,1 +1,0 @@
-// ScenarioEngine module: see README architecture section.

@@ -1,0 +1,43 @@
+import WireJSON
+
+extension Scenario {
+    /// Parses and validates a scenario file's bytes, with `FILE:LINE:COLUMN` locations for
+    /// every error (JSON syntax errors included). Duplicate keys are errors.
+    /// - Parameters:
+    ///   - bytes: The file content.
+    ///   - file: The name to print in errors.
+    /// - Throws: ``ScenarioError``.
+    package static func load(bytes: [UInt8], file: String) throws(ScenarioError) -> Scenario {
+        let value: JSONValue
+        do {
+            value = try JSONValue.decode(bytes, options: [.rejectDuplicateKeys])
+        } catch {
+            throw ScenarioError(file: file, line: error.line, column: error.column, tokens: [], message: error.message)
+        }
+        let map = JSONSourceMap(bytes: bytes)
+        return try parse(value, file: file) { tokens, atKey in
+            let pointer = JSONPointer(tokens: tokens)
+            if atKey, let location = map.keyLocation(of: pointer) { return location }
+            return map.nearestLocation(of: pointer)
+        }
+    }
+
+    /// Parses scenario text (convenience for tests and embedded scenarios).
+    package static func load(text: String, file: String) throws(ScenarioError) -> Scenario {
+        try load(bytes: Array(text.utf8), file: file)
+    }
+}
+
+extension TurnContent {
+    /// `commands` as the JSON *string* multimodal `extra_info.commands` carries, or `nil`.
+    package var commandsJSONString: String? {
+        commands?.encodedString()
+    }
+}
+
+extension TurnContent.FunctionCall {
+    /// The arguments serialized as the JSON string Qwen's `arguments` field carries.
+    package var argumentsJSONString: String {
+        arguments.encodedString()
+    }
+}

@@ -1,0 +1,94 @@
+import Testing
+
+@testable import ScenarioEngine
+
+@Suite struct ScenarioRuntimePolicyTests {
+    @Test func timeScaleShrinksProtocolTimeouts() {
+        let scenario = Scenario(timeScale: 0.01, policies: SessionPolicies(sessionCapMs: 7_200_000))
+        var runtime = ScenarioRuntime(scenario: scenario, clock: ManualClock())
+        #expect(runtime.start() == [
+            .scheduleTimer(.serverSilence, atMicros: 600_000),
+            .scheduleTimer(.sessionCap, atMicros: 72_000_000),
+        ])
+        #expect(runtime.watchAudioGap(true) == [.scheduleTimer(.audioGap, atMicros: 200_000)])
+    }
+
+    @Test func serverSilenceReschedulesAfterOutputAndThenEnds() {
+        let clock = ManualClock()
+        let scenario = Scenario(timeScale: 0.01, policies: SessionPolicies(audioGapTimeoutMs: nil, sessionCapMs: nil))
+        var runtime = ScenarioRuntime(scenario: scenario, clock: clock)
+        _ = runtime.start()
+        clock.advance(byMilliseconds: 400)
+        _ = runtime.outbound(OutboundFrame(eventType: "HeartBeat", isText: true, bytes: [], dueAtMicros: clock.nowMicros))
+        clock.advance(byMilliseconds: 200)
+        #expect(runtime.timerFired(.serverSilence) == [.scheduleTimer(.serverSilence, atMicros: 1_000_000)])
+        clock.set(toMicros: 1_000_000)
+        #expect(runtime.timerFired(.serverSilence) == [.endSession(.serverSilence)])
+        #expect(runtime.hasEnded)
+    }
+
+    @Test func audioGapOnlyWhileWatched() {
+        let clock = ManualClock()
+        let scenario = Scenario(timeScale: 0.01, policies: SessionPolicies(serverSilenceTimeoutMs: nil, sessionCapMs: nil))
+        var runtime = ScenarioRuntime(scenario: scenario, clock: clock)
+        _ = runtime.start()
+        _ = runtime.watchAudioGap(true)
+        clock.advance(byMilliseconds: 150)
+        _ = runtime.clientAudio(byteCount: 3200, durationMicros: 100_000)
+        clock.advance(byMilliseconds: 50)
+        #expect(runtime.timerFired(.audioGap) == [.scheduleTimer(.audioGap, atMicros: 350_000)])
+        _ = runtime.watchAudioGap(false)
+        clock.advance(byMilliseconds: 500)
+        #expect(runtime.timerFired(.audioGap).isEmpty)
+        _ = runtime.watchAudioGap(true)
+        clock.advance(byMilliseconds: 200)
+        #expect(runtime.timerFired(.audioGap) == [.endSession(.audioGap)])
+    }
+
+    @Test func idleEndCountsAnyClientInput() {
+        let clock = ManualClock()
+        let policies = SessionPolicies(idleEndMs: 15_000, serverSilenceTimeoutMs: nil, audioGapTimeoutMs: nil, sessionCapMs: nil)
+        var runtime = ScenarioRuntime(scenario: Scenario(timeScale: 0.1, policies: policies), clock: clock)
+        #expect(runtime.start() == [.scheduleTimer(.idleEnd, atMicros: 1_500_000)])
+        clock.advance(byMilliseconds: 1000)
+        _ = runtime.clientMessage(type: "HeartBeat", json: nil)
+        clock.advance(byMilliseconds: 500)
+        #expect(runtime.timerFired(.idleEnd) == [.scheduleTimer(.idleEnd, atMicros: 2_500_000)])
+        clock.advance(byMilliseconds: 1000)
+        #expect(runtime.timerFired(.idleEnd) == [.endSession(.idle)])
+    }
+
+    @Test func responsePauseAndInterruptibleComeFromPolicies() {
+        let policies = SessionPolicies(responsePauseMs: 800, interruptible: false)
+        let runtime = ScenarioRuntime(scenario: Scenario(timeScale: 0.5, policies: policies), clock: ManualClock())
+        #expect(runtime.responsePauseMicros == 400_000)
+        #expect(!runtime.isInterruptible)
+    }
+
+    @Test func sessionExpiryFaultEndsSessionAfterScaledDelay() {
+        let clock = ManualClock()
+        let fault = FaultSpec(kind: .sessionExpiry(afterMs: 7_200_000))
+        let scenario = Scenario(
+            timeScale: 0.001, policies: SessionPolicies(serverSilenceTimeoutMs: nil, audioGapTimeoutMs: nil, sessionCapMs: nil),
+            faults: [fault])
+        var runtime = ScenarioRuntime(scenario: scenario, clock: clock)
+        let start = runtime.start()
+        #expect(start.contains(.scheduleTimer(.sessionExpiry(1), atMicros: 7_200_000)))
+        clock.advance(byMilliseconds: 7200)
+        #expect(runtime.timerFired(.sessionExpiry(1)) == [.endSession(.sessionExpiry)])
+    }
+
+    @Test func endingFlushesHeldFramesFirst() {
+        let clock = ManualClock()
+        let fault = FaultSpec(kind: .reorder(window: 3, holdMs: 10_000))
+        let scenario = Scenario(timeScale: 0.01, policies: SessionPolicies(audioGapTimeoutMs: nil, sessionCapMs: nil), faults: [fault])
+        var runtime = ScenarioRuntime(scenario: scenario, clock: clock)
+        _ = runtime.start()
+        #expect(runtime.outbound(OutboundFrame(eventType: "a", isText: true, bytes: [1], dueAtMicros: 0)).frames.isEmpty)
+        #expect(runtime.faultStageTimer == .scheduleTimer(.faultStage, atMicros: 10_000_000))
+        clock.advance(byMilliseconds: 600)
+        let actions = runtime.timerFired(.serverSilence)
+        #expect(actions.first == .emit(.frame(ScheduledFrame(eventType: "a", isText: true, bytes: [1], sendAtMicros: 600_000))))
+        #expect(actions.last == .endSession(.serverSilence))
+    }
+}
