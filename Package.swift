@@ -33,9 +33,11 @@ let package = Package(
         .target(name: "JSONSchema", dependencies: ["WireJSON"], swiftSettings: settings),
         .target(name: "CLISupport", swiftSettings: settings),
         .target(name: "ScenarioEngine", dependencies: ["WireJSON"], swiftSettings: settings),
+        /// The interface between protocol engines and the server's session driver.
+        .target(name: "SessionCore", dependencies: ["ScenarioEngine", "WireJSON"], swiftSettings: settings),
 
         // MARK: - Engines
-        .target(name: "MockServer", dependencies: ["ScenarioEngine", "WireSocket", "WireAudio", "WireJSON"], swiftSettings: settings),
+        .target(name: "MockServer", dependencies: ["SessionCore", "ScenarioEngine", "WireSocket", "WireAudio", "WireJSON"], swiftSettings: settings),
 
         // MARK: - Executables
         .executableTarget(name: "MockServerCLI", dependencies: ["MockServer", "CLISupport"], swiftSettings: settings),

@@ -1,0 +1,60 @@
+package import ScenarioEngine
+package import WireJSON
+
+/// A timer a session asks its driver to run: the scenario's own, or one the protocol engine
+/// names (e.g. `"respond"`, `"listeningFallback"`). Scheduling an existing timer moves it.
+package enum SessionTimer: Sendable, Hashable {
+    case scenario(ScenarioTimer)
+    case engine(String)
+}
+
+/// What a protocol session asks the server's session driver to do, in order.
+package enum SessionCommand: Sendable, Hashable {
+    /// Put a frame on the socket at `frame.sendAtMicros` (already through the fault stage).
+    case send(ScheduledFrame)
+    /// Act on the socket (faults and protocol closes) at a time.
+    case transport(TransportAction, atMicros: Int64)
+    case scheduleTimer(SessionTimer, atMicros: Int64)
+    case cancelTimer(SessionTimer)
+    /// Record something in the session journal.
+    case journal(JournalNote)
+}
+
+/// Journal records that are not frames.
+package enum JournalNote: Sendable, Hashable {
+    /// The dialog state (or response lifecycle state) changed.
+    case state(String)
+    /// The client broke an obligation of the spec (`mmd.C8`, `qrt.C13`, …).
+    case violation(obligation: String, message: String)
+    /// A fault was armed or applied.
+    case fault(FaultNote)
+    /// Anything else worth reading in a journal.
+    case info(String)
+}
+
+/// The upgrade request as a session sees it.
+package struct SessionRequest: Sendable {
+    package let path: String
+    package let queryItems: [(name: String, value: String)]
+    /// Header names lower-cased.
+    package let headers: [String: String]
+
+    package init(path: String, queryItems: [(name: String, value: String)], headers: [String: String]) {
+        self.path = path
+        self.queryItems = queryItems
+        self.headers = headers
+    }
+
+    package func query(_ name: String) -> String? { queryItems.first { $0.name == name }?.value }
+}
+
+/// The result of a parsed inbound text frame, for the journal: its type and JSON.
+package struct InboundClassification: Sendable, Hashable {
+    package let eventType: String?
+    package let json: JSONValue?
+
+    package init(eventType: String?, json: JSONValue?) {
+        self.eventType = eventType
+        self.json = json
+    }
+}
