@@ -35,9 +35,13 @@ let package = Package(
         .target(name: "ScenarioEngine", dependencies: ["WireJSON"], swiftSettings: settings),
         /// The interface between protocol engines and the server's session driver.
         .target(name: "SessionCore", dependencies: ["ScenarioEngine", "WireJSON"], swiftSettings: settings),
+        .target(name: "MultiModalDialogEngine", dependencies: ["SessionCore", "ScenarioEngine", "WireAudio", "WireJSON"],
+                swiftSettings: settings),
+        .target(name: "QwenRealtimeEngine", dependencies: ["SessionCore", "ScenarioEngine", "WireAudio", "WireJSON"],
+                swiftSettings: settings),
 
         // MARK: - Engines
-        .target(name: "MockServer", dependencies: ["SessionCore", "ScenarioEngine", "WireSocket", "WireAudio", "WireJSON"], swiftSettings: settings),
+        .target(name: "MockServer", dependencies: ["MultiModalDialogEngine", "QwenRealtimeEngine", "SessionCore", "ScenarioEngine", "WireSocket", "WireAudio", "WireJSON"], swiftSettings: settings),
 
         // MARK: - Executables
         .executableTarget(name: "MockServerCLI", dependencies: ["MockServer", "CLISupport"], swiftSettings: settings),
@@ -52,6 +56,12 @@ let package = Package(
         .testTarget(name: "WireSocketTests", dependencies: ["WireSocket"], swiftSettings: settings),
         .testTarget(name: "JSONSchemaTests", dependencies: ["JSONSchema", "WireJSON"], swiftSettings: settings),
         .testTarget(name: "ScenarioEngineTests", dependencies: ["ScenarioEngine", "WireJSON"], swiftSettings: settings),
+        .testTarget(name: "MultiModalDialogEngineTests",
+                    dependencies: ["MultiModalDialogEngine", "SessionCore", "ScenarioEngine", "WireAudio", "WireJSON"],
+                    swiftSettings: settings),
+        .testTarget(name: "QwenRealtimeEngineTests",
+                    dependencies: ["QwenRealtimeEngine", "SessionCore", "ScenarioEngine", "WireAudio", "WireJSON"],
+                    swiftSettings: settings),
         .testTarget(name: "CLISupportTests", dependencies: ["CLISupport"], swiftSettings: settings),
         .testTarget(name: "MockServerTests", dependencies: ["MockServer", "WireSocket", "WireJSON"], swiftSettings: settings),
         /// Runs the built `mock-server` binary as a user would (depends on it so it is built).

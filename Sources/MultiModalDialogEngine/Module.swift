@@ -1,0 +1,1 @@
+// MultiModalDialogEngine: see README architecture section.

@@ -1,0 +1,1 @@
+// QwenRealtimeEngine: see README architecture section.
