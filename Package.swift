@@ -46,11 +46,13 @@ let package = Package(
 
         // MARK: - Tests
         .testTarget(name: "WireJSONTests", dependencies: ["WireJSON"], swiftSettings: settings),
-        .testTarget(name: "WireAudioTests", dependencies: ["WireAudio"], swiftSettings: settings),
+        .testTarget(name: "WireAudioTests", dependencies: ["WireAudio"], exclude: ["Fixtures"], swiftSettings: settings),
         .testTarget(name: "WireSocketTests", dependencies: ["WireSocket"], swiftSettings: settings),
         .testTarget(name: "JSONSchemaTests", dependencies: ["JSONSchema", "WireJSON"], swiftSettings: settings),
         .testTarget(name: "ScenarioEngineTests", dependencies: ["ScenarioEngine", "WireJSON"], swiftSettings: settings),
         .testTarget(name: "CLISupportTests", dependencies: ["CLISupport"], swiftSettings: settings),
         .testTarget(name: "MockServerTests", dependencies: ["MockServer", "WireSocket", "WireJSON"], swiftSettings: settings),
+        /// Runs the built `mock-server` binary as a user would (depends on it so it is built).
+        .testTarget(name: "MockServerCLITests", dependencies: ["MockServerCLI", "WireSocket"], swiftSettings: settings),
     ]
 )

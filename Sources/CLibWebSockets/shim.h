@@ -26,4 +26,7 @@ static inline int clws_write(struct lws *wsi, unsigned char *buf, size_t len, in
     if (!final) proto |= LWS_WRITE_NO_FIN;
     return lws_write(wsi, buf, len, (enum lws_write_protocol)proto);
 }
+/// pthread_setname_np is a GNU extension the Glibc module hides; names the service thread.
+extern int pthread_setname_np(pthread_t thread, const char *name);
+static inline void clws_name_current_thread(const char *name) { pthread_setname_np(pthread_self(), name); }
 #endif

@@ -127,8 +127,7 @@ func clientCallback(_ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ use
     case LWS_CALLBACK_CLIENT_WRITEABLE:
         return attempt.connection?.writeNext() ?? 0
     case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE:
-        attempt.connection?.notePeerClose(input, length)
-        return 0
+        return attempt.connection?.notePeerClose(input, length) ?? 0
     case LWS_CALLBACK_CLIENT_CLOSED:
         if let connection = attempt.connection {
             connection.markClosed()

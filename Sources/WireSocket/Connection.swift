@@ -21,6 +21,8 @@ public final class Connection {
     var messageInProgress = false
     var peerCloseCode: CloseCode?
     var peerCloseReason = ""
+    /// Our close frame is out; only the peer's answering close (or the timeout) remains.
+    private(set) var closeSent = false
 
     private var outbound: [OutboundItem] = []
     private var outboundHead = 0
@@ -59,7 +61,7 @@ public final class Connection {
 
     /// Queues a message; it is written when the socket is writable, in order.
     public func send(_ message: WebSocketMessage) {
-        guard isOpen else { return }
+        guard isOpen, !closeSent else { return }
         let binary = !message.isText
         let payload = message.bytes
         if let size = fragmentSize, size > 0, payload.count > size {
@@ -86,7 +88,7 @@ public final class Connection {
 
     /// Sends a close frame with `code` and `reason` after the queued messages, then closes.
     public func close(code: CloseCode = .normal, reason: String = "") {
-        guard isOpen else { return }
+        guard isOpen, !closeSent else { return }
         enqueue(.close(code, reason))
     }
 
@@ -199,11 +201,22 @@ public final class Connection {
             requestWrite()
             return 0
         case .close(let code, let reason):
-            var reasonBytes = Array(reason.utf8.prefix(123))
-            reasonBytes.withUnsafeMutableBufferPointer { raw in
-                lws_close_reason(wsi, lws_close_status(UInt32(code.rawValue)), raw.baseAddress, raw.count)
+            // The close frame is written here rather than through lws_close_reason + return -1:
+            // with the libuv loop, lws 4.1.6 hangs up without ever sending that deferred frame.
+            // The peer's answering close then ends the connection (see notePeerClose).
+            let pre = clws_pre()
+            var frame = [UInt8](repeating: 0, count: pre)
+            frame += [UInt8(code.rawValue >> 8), UInt8(code.rawValue & 0xff)] + Array(reason.utf8.prefix(123))
+            let length = frame.count - pre
+            let written = frame.withUnsafeMutableBytes { raw in
+                lws_write(wsi, raw.baseAddress!.advanced(by: pre).assumingMemoryBound(to: UInt8.self), length, lws_write_protocol(rawValue: 4) /* LWS_WRITE_CLOSE, private in 4.1 */)
             }
-            return -1
+            if written < 0 { return -1 }
+            closeSent = true
+            outbound.removeAll()
+            outboundHead = 0
+            lws_set_timeout(wsi, PENDING_TIMEOUT_CLOSE_ACK, 2)
+            return 0
         }
     }
 
@@ -233,15 +246,18 @@ public final class Connection {
         return 0
     }
 
-    /// Records the code and reason of the peer's close frame.
-    func notePeerClose(_ input: UnsafeMutableRawPointer?, _ length: Int) {
+    /// Records the code and reason of the peer's close frame. Returns -1 (hang up now) when it
+    /// answers our own close frame, 0 to let lws echo the close.
+    func notePeerClose(_ input: UnsafeMutableRawPointer?, _ length: Int) -> Int32 {
+        if closeSent { return -1 }
         guard let input, length >= 2 else {
             peerCloseCode = .noStatus
-            return
+            return 0
         }
         let bytes = UnsafeRawBufferPointer(start: input, count: length)
         peerCloseCode = CloseCode(UInt16(bytes[0]) << 8 | UInt16(bytes[1]))
         peerCloseReason = String(decoding: bytes.dropFirst(2), as: UTF8.self)
+        return 0
     }
 
     /// Called once when lws reports the connection closed.

@@ -49,8 +49,7 @@ extension WebSocketServer {
             return connections[wsi]?.writeNext() ?? 0
 
         case LWS_CALLBACK_WS_PEER_INITIATED_CLOSE:
-            connections[wsi]?.notePeerClose(input, length)
-            return 0
+            return connections[wsi]?.notePeerClose(input, length) ?? 0
 
         case LWS_CALLBACK_CLOSED:
             if let connection = connections.removeValue(forKey: wsi) {

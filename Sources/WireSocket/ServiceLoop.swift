@@ -131,8 +131,14 @@ final class ServiceLoop: @unchecked Sendable {
 
     // MARK: - Loop
 
+    /// The service thread's name, unique in the process (`lws-1`, `lws-2`, …), so tests and
+    /// debuggers can tell the loops apart.
+    let threadName: String = "lws-\(ServiceLoop.counter.add(1, ordering: .relaxed).newValue)"
+    private static let counter = Atomic<Int>(0)
+
     private func run() {
         serviceThreadID = pthread_self()
+        clws_name_current_thread(threadName)
         do throws(WebSocketError) {
             let created = try makeContext!()
             context = created

@@ -42,7 +42,7 @@ public final class WebSocketClient: @unchecked Sendable {
                 info.uid = -1
                 info.user = Unmanaged.passUnretained(self).toOpaque()
                 info.options = eventLoop == .libuv ? UInt64(LWS_SERVER_OPTION_LIBUV) | UInt64(LWS_SERVER_OPTION_UV_NO_SIGSEGV_SIGFPE_SPIN) : 0
-                lws_set_log_level(Int32(LLL_ERR), nil)
+                LibWebSocketsLog.install()
                 guard let context = lws_create_context(&info) else { throw WebSocketError("cannot create a client context") }
                 return context
             }

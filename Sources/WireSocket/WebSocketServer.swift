@@ -106,6 +106,9 @@ public final class WebSocketServer: @unchecked Sendable {
     /// True when called on the service thread.
     public var isOnServiceThread: Bool { loop.isOnServiceThread }
 
+    /// The service thread's name (unique in the process).
+    public var serviceThreadName: String { loop.threadName }
+
     /// The open connections (service thread only).
     public var openConnections: [Connection] {
         loop.assertServiceThread()
@@ -126,7 +129,7 @@ public final class WebSocketServer: @unchecked Sendable {
     public func cancelTimer(_ id: TimerID) { loop.cancelTimer(id) }
 
     private func createContext() throws(WebSocketError) -> OpaquePointer {
-        lws_set_log_level(Int32(LLL_ERR), nil)
+        LibWebSocketsLog.install()
         var info = lws_context_creation_info()
         info.port = Int32(configuration.port)
         info.protocols = UnsafePointer(protocols)

@@ -1,26 +1,28 @@
+import Glibc
 import Synchronization
 import Testing
 import WireSocket
 
+/// Runs `body` against a fresh echo server on 127.0.0.1:0 and a fresh client, then stops both.
+func withEchoServer(cap: Int? = nil, eventLoop: WebSocketServer.EventLoop = .poll,
+                    _ body: (WebSocketServer, EchoDelegate, WebSocketClient) async throws -> Void) async throws {
+    let delegate = EchoDelegate(cap: cap)
+    var configuration = WebSocketServer.Configuration()
+    configuration.eventLoop = eventLoop
+    let server = WebSocketServer(configuration: configuration, delegate: delegate)
+    let port = try server.start()
+    #expect(port > 0)
+    let client = WebSocketClient()
+    try await body(server, delegate, client)
+    client.shutdown()
+    server.stop()
+}
+
 @Suite("WebSocketServer over loopback")
 struct WebSocketServerTests {
-    private func withServer(cap: Int? = nil, eventLoop: WebSocketServer.EventLoop = .poll,
-                            _ body: (WebSocketServer, EchoDelegate, WebSocketClient) async throws -> Void) async throws {
-        let delegate = EchoDelegate(cap: cap)
-        var configuration = WebSocketServer.Configuration()
-        configuration.eventLoop = eventLoop
-        let server = WebSocketServer(configuration: configuration, delegate: delegate)
-        let port = try server.start()
-        #expect(port > 0)
-        let client = WebSocketClient()
-        try await body(server, delegate, client)
-        client.shutdown()
-        server.stop()
-    }
-
     @Test(arguments: WebSocketServer.EventLoop.allCases)
-    func echoesTextAndBinary(eventLoop: WebSocketServer.EventLoop) async throws {
-        try await withServer(eventLoop: eventLoop) { server, delegate, client in
+    func echoesTextAndBinaryAndSeesUpgradeHeaders(eventLoop: WebSocketServer.EventLoop) async throws {
+        try await withEchoServer(eventLoop: eventLoop) { server, delegate, client in
             let connection = try await client.connect("ws://127.0.0.1:\(server.port)/echo?model=qwen&x=%41",
                                                       headers: [("Authorization", "Bearer sk-test"), ("X-Test-Id", "t1")])
             connection.send(text: "héllo")
@@ -29,6 +31,189 @@ struct WebSocketServerTests {
             #expect(await connection.nextMessage() == .binary([0, 1, 2, 255]))
             let upgrade = delegate.events.withLock { $0.first { $0.hasPrefix("upgrade") } }
             #expect(upgrade == "upgrade /echo?model=qwen&x=A auth=Bearer sk-test test=t1")
+        }
+    }
+
+    @Test func reassemblesFragmentedAndLargeMessages() async throws {
+        try await withEchoServer { server, _, client in
+            let connection = try await client.connect("ws://127.0.0.1:\(server.port)/echo")
+            connection.sendFragments([Array("frag".utf8), Array("men".utf8), Array("ted".utf8)], binary: false)
+            #expect(await connection.nextMessage() == .text("fragmented"))
+            let large = (0..<(3 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31) }
+            connection.send(.binary(large))
+            #expect(await connection.nextMessage(timeoutMillis: 10_000) == .binary(large))
+            let text = String(repeating: "ü", count: 200_000)
+            connection.send(text: text)
+            #expect(await connection.nextMessage() == .text(text))
+        }
+    }
+
+    @Test func serverSendsFragmentsWhenAsked() async throws {
+        try await withEchoServer { server, _, client in
+            let connection = try await client.connect("ws://127.0.0.1:\(server.port)/echo")
+            connection.send(text: "cmd:fragments")
+            #expect(await connection.nextMessage() == .text(String(repeating: "f", count: 95)))
+        }
+    }
+
+    @Test func oversizedMessageClosesWith1009() async throws {
+        try await withEchoServer(cap: 1000) { server, _, client in
+            let connection = try await client.connect("ws://127.0.0.1:\(server.port)/echo")
+            connection.send(.binary([UInt8](repeating: 7, count: 999)))
+            #expect(await connection.nextMessage() == .binary([UInt8](repeating: 7, count: 999)))
+            connection.send(.binary([UInt8](repeating: 7, count: 1001)))
+            #expect(await connection.next() == .closed(code: .messageTooBig, reason: "message exceeds 1000 bytes"))
+        }
+    }
+
+    @Test func invalidUTF8TextClosesWith1007() async throws {
+        try await withEchoServer { server, _, client in
+            let connection = try await client.connect("ws://127.0.0.1:\(server.port)/echo")
+            connection.send(.text([0x68, 0xC3, 0x28]))
+            guard case .closed(let code, _)? = await connection.next() else {
+                Issue.record("expected a close")
+                return
+            }
+            #expect(code == .invalidPayload)
+        }
+    }
+
+    @Test func closesWithTheRequestedCodeOrAbruptly() async throws {
+        try await withEchoServer { server, _, client in
+            let polite = try await client.connect("ws://127.0.0.1:\(server.port)/echo")
+            polite.send(text: "cmd:close:4001")
+            #expect(await polite.next() == .closed(code: CloseCode(4001), reason: "bye"))
+            let abrupt = try await client.connect("ws://127.0.0.1:\(server.port)/echo")
+            abrupt.send(text: "cmd:abort")
+            #expect(await abrupt.next() == .closed(code: nil, reason: ""))
+        }
+    }
+
+    @Test func clientCloseCodeReachesTheHandler() async throws {
+        try await withEchoServer { server, delegate, client in
+            let connection = try await client.connect("ws://127.0.0.1:\(server.port)/echo")
+            connection.close(code: CloseCode(4321))
+            _ = await connection.next()
+            try await Task.sleep(for: .milliseconds(50))
+            #expect(delegate.events.withLock { $0.contains("closed 1 4321") })
+        }
+    }
+
+    @Test func refusedUpgradeGetsStatusAndJSONBody() async throws {
+        try await withEchoServer { server, _, client in
+            let response = RawHTTP.upgrade(port: server.port, path: "/refuse")
+            #expect(response?.status == 401)
+            #expect(response?.body == #"{"code":"InvalidApiKey"}"#)
+            #expect(response?.headers["content-type"] == "application/json")
+            await #expect(throws: WebSocketError.self) { _ = try await client.connect("ws://127.0.0.1:\(server.port)/refuse") }
+        }
+    }
+
+    @Test func plainHTTPRoutesWithBodies() async throws {
+        try await withEchoServer { server, _, _ in
+            #expect(RawHTTP.get(port: server.port, path: "/x?y=1")?.body == #"{"method":"GET","path":"/x","bytes":0}"#)
+            let body = String(repeating: "b", count: 100_000)
+            let put = RawHTTP.send(port: server.port, method: "PUT", path: "/scenario", body: body)
+            #expect(put?.status == 200)
+            #expect(put?.body == #"{"method":"PUT","path":"/scenario","bytes":100000}"#)
+            #expect(RawHTTP.send(port: server.port, method: "POST", path: "/faults", body: "{}")?.body
+                    == #"{"method":"POST","path":"/faults","bytes":2}"#)
+        }
+    }
+
+    @Test func timersFireInOrderAndOnTime() async throws {
+        try await withEchoServer { server, _, client in
+            let connection = try await client.connect("ws://127.0.0.1:\(server.port)/echo")
+            connection.send(text: "cmd:later:200000")
+            connection.send(text: "cmd:later:100000")
+            var lateness: [Int64] = []
+            for expected: Int64 in [100_000, 200_000] {
+                let message = await connection.nextMessage()
+                let text = message.map { String(decoding: $0.bytes, as: UTF8.self) } ?? ""
+                let elapsed = Int64(text.dropFirst(5)) ?? -1
+                #expect(elapsed >= expected)
+                lateness.append(elapsed - expected)
+            }
+            // Generous bound: CI machines are shared; the benchmark measures precision properly.
+            #expect(lateness.allSatisfy { $0 < 20_000 })
+        }
+    }
+
+    @Test func sendsFromOtherThreadsArriveInOrder() async throws {
+        try await withEchoServer { server, _, client in
+            let connection = try await client.connect("ws://127.0.0.1:\(server.port)/echo")
+            let opened = Mutex<[Connection]>([])
+            try await Task.sleep(for: .milliseconds(20))
+            server.execute { opened.withLock { $0 = server.openConnections } }
+            try await Task.sleep(for: .milliseconds(20))
+            #expect(opened.withLock { $0.count } == 1)
+            await withTaskGroup(of: Void.self) { group in
+                for worker in 0..<4 {
+                    group.addTask {
+                        for index in 0..<25 {
+                            server.execute {
+                                server.openConnections.first?.send(.text("\(worker):\(index)"))
+                            }
+                        }
+                    }
+                }
+            }
+            var perWorker = [Int](repeating: 0, count: 4)
+            for _ in 0..<100 {
+                guard let message = await connection.nextMessage() else { break }
+                let parts = String(decoding: message.bytes, as: UTF8.self).split(separator: ":").compactMap { Int($0) }
+                #expect(parts[1] == perWorker[parts[0]])
+                perWorker[parts[0]] += 1
+            }
+            #expect(perWorker == [25, 25, 25, 25])
+        }
+    }
+
+    @Test func twoHundredConcurrentClients() async throws {
+        try await withEchoServer { server, _, client in
+            try await withThrowingTaskGroup(of: Bool.self) { group in
+                for index in 0..<200 {
+                    group.addTask {
+                        let connection = try await client.connect("ws://127.0.0.1:\(server.port)/echo", timeoutMillis: 10_000)
+                        connection.send(text: "client \(index)")
+                        let ok = await connection.nextMessage(timeoutMillis: 10_000) == .text("client \(index)")
+                        connection.close()
+                        return ok
+                    }
+                }
+                var passed = 0
+                for try await ok in group where ok { passed += 1 }
+                #expect(passed == 200)
+            }
+        }
+    }
+
+    @Test(arguments: WebSocketServer.EventLoop.allCases)
+    func stopClosesSessionsWith1001AndLeavesNothingBehind(eventLoop: WebSocketServer.EventLoop) async throws {
+        let delegate = EchoDelegate()
+        var configuration = WebSocketServer.Configuration()
+        configuration.eventLoop = eventLoop
+        let server = WebSocketServer(configuration: configuration, delegate: delegate)
+        let port = try server.start()
+        #expect(threadCount(named: server.serviceThreadName) == 1)
+        let client = WebSocketClient()
+        let connection = try await client.connect("ws://127.0.0.1:\(port)/echo")
+        server.stop()
+        let event = await connection.next()
+        #expect(event == .closed(code: .goingAway, reason: "server shutting down"), "\(String(describing: event))")
+        #expect(threadCount(named: server.serviceThreadName) == 0)
+        #expect(!isListening(port: port))
+        client.shutdown()
+    }
+
+    @Test func portInUseIsAClearError() async throws {
+        try await withEchoServer { server, delegate, _ in
+            var configuration = WebSocketServer.Configuration()
+            configuration.port = server.port
+            let second = WebSocketServer(configuration: configuration, delegate: delegate)
+            #expect(throws: WebSocketError("cannot listen on 127.0.0.1:\(server.port) (address in use, or not available)")) {
+                try second.start()
+            }
         }
     }
 }

@@ -1,0 +1,60 @@
+public import WireSocket
+
+/// The DialogMock server: both protocol routes, the control API and the echo route on one port.
+///
+/// Start it in-process from tests:
+/// ```swift
+/// let server = MockServer(configuration: .init())
+/// let port = try server.start()      // binds 127.0.0.1 on a free port
+/// defer { server.stop() }
+/// ```
+public final class MockServer: Sendable {
+    public struct Configuration: Sendable {
+        public var host = "127.0.0.1"
+        /// 0 picks a free port.
+        public var port: UInt16 = 0
+        public var eventLoop: WebSocketServer.EventLoop = .poll
+        /// Accepted API keys; empty accepts any non-empty bearer credential.
+        public var apiKeys: [String] = []
+        public var logger = Logger(level: .warn)
+        public init() {}
+    }
+
+    public static let version = "0.1.0"
+
+    public let configuration: Configuration
+    private let server: WebSocketServer
+
+    public init(configuration: Configuration = Configuration()) {
+        self.configuration = configuration
+        var socketConfiguration = WebSocketServer.Configuration()
+        socketConfiguration.host = configuration.host
+        socketConfiguration.port = configuration.port
+        socketConfiguration.eventLoop = configuration.eventLoop
+        server = WebSocketServer(configuration: socketConfiguration, delegate: Router(configuration: configuration))
+    }
+
+    /// Binds and starts serving; returns the bound port.
+    /// - Throws: `WebSocketError` when the address cannot be bound.
+    @discardableResult
+    public func start() throws(WebSocketError) -> UInt16 {
+        let port = try server.start()
+        configuration.logger(.info, "listening on \(configuration.host):\(port) (\(configuration.eventLoop.rawValue))")
+        return port
+    }
+
+    /// The bound port (after `start()`).
+    public var port: UInt16 { server.port }
+
+    /// `ws://HOST:PORT`, as printed on the ready line.
+    public var baseURL: String {
+        let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
+        return "ws://\(host):\(port)"
+    }
+
+    /// Stops accepting, closes sessions with 1001, and returns when the service thread is gone.
+    public func stop() {
+        server.stop(closeCode: .goingAway)
+        configuration.logger(.info, "stopped")
+    }
+}

@@ -1,1 +1,0 @@
-// MockServer module: see README architecture section.

@@ -1,1 +1,0 @@
-// WireAudio module: see README architecture section.

@@ -1,0 +1,120 @@
+/// Streaming energy-based voice activity detector with an adaptive noise floor. Pure Swift and
+/// deterministic: the same samples give the same events however they are chunked.
+///
+/// Audio is cut into `frameMs` frames (10 ms); each frame's RMS level in dBFS is compared with
+/// the thresholds described in `VADConfiguration`. The noise floor starts at the first frame's
+/// level, drops immediately to any quieter frame and rises at most `noiseFloorRiseDBPerSecond`,
+/// so steady background noise raises the bar above itself while speech, which has pauses, keeps
+/// it low. Times come from sample counts, not clocks, and are frame-accurate (10 ms).
+/// Limitations: a stream that starts *inside* a loud vowel detects it only after the first
+/// dip in level (usually within one syllable); noise that appears suddenly after digital
+/// silence and is louder than the absolute threshold is taken for speech until the floor has
+/// risen to it.
+package struct VoiceActivityDetector: Sendable {
+    private enum State: Sendable {
+        case silence
+        case candidate(startSample: Int, voicedMs: Int, gapMs: Int)
+        case speech(lastVoicedEndSample: Int)
+    }
+
+    /// The settings in use.
+    package let configuration: VADConfiguration
+    /// Sample rate of the fed audio.
+    package let sampleRate: Int
+    /// Current noise floor estimate in dBFS (nil before the first frame).
+    package private(set) var noiseFloorDBFS: Double?
+    /// Samples analysed so far (whole frames only).
+    package private(set) var processedSamples = 0
+
+    private let frameSamples: Int
+    private var pending: [Int16] = []
+    private var state = State.silence
+
+    /// Creates a detector for audio at `sampleRate`.
+    package init(sampleRate: Int, configuration: VADConfiguration = VADConfiguration()) {
+        self.sampleRate = sampleRate
+        self.configuration = configuration
+        self.frameSamples = max(1, sampleRate * configuration.frameMs / 1000)
+    }
+
+    /// Milliseconds analysed so far.
+    package var processedMs: Int { processedSamples * 1000 / sampleRate }
+
+    /// Whether speech is currently ongoing (started and not yet stopped).
+    package var isSpeaking: Bool {
+        if case .speech = state { return true }
+        return false
+    }
+
+    /// Feeds samples (any count) and returns the events completed by them.
+    package mutating func feed(_ samples: some Collection<Int16>) -> [VADEvent] {
+        pending.append(contentsOf: samples)
+        var events: [VADEvent] = []
+        var start = 0
+        while pending.count - start >= frameSamples {
+            if let event = analyse(pending[start..<(start + frameSamples)]) { events.append(event) }
+            start += frameSamples
+        }
+        pending.removeFirst(start)
+        return events
+    }
+
+    /// Feeds a buffer (its rate must match) and returns the events completed by it.
+    package mutating func feed(_ buffer: PCMBuffer) -> [VADEvent] {
+        precondition(buffer.sampleRate == sampleRate, "VAD runs at \(sampleRate) Hz, got \(buffer.sampleRate) Hz")
+        return feed(buffer.samples)
+    }
+
+    /// Ends the stream: if speech is ongoing, reports its end at the last voiced frame.
+    package mutating func finish() -> [VADEvent] {
+        defer { state = .silence }
+        if case .speech(let end) = state { return [.speechStopped(atMs: milliseconds(end))] }
+        return []
+    }
+
+    private mutating func analyse(_ frame: ArraySlice<Int16>) -> VADEvent? {
+        let level = max(-100, PCMBuffer.decibels(PCMBuffer.rms(frame)))
+        let frameStart = processedSamples
+        processedSamples += frame.count
+        let floor = noiseFloorDBFS ?? level
+        let slack = isSpeaking ? configuration.hysteresisDB : 0
+        let voiced = level >= configuration.thresholdDBFS - slack
+            && level >= floor + configuration.marginAboveNoiseDB - slack
+        let rise = configuration.noiseFloorRiseDBPerSecond * Double(configuration.frameMs) / 1000
+        noiseFloorDBFS = level < floor ? level : floor + min(level - floor, rise)
+        return step(voiced: voiced, frameStart: frameStart)
+    }
+
+    private mutating func step(voiced: Bool, frameStart: Int) -> VADEvent? {
+        let frameMs = configuration.frameMs
+        switch state {
+        case .silence:
+            if voiced { state = .candidate(startSample: frameStart, voicedMs: 0, gapMs: 0) } else { return nil }
+            return step(voiced: true, frameStart: frameStart)
+        case .candidate(let start, let voicedMs, let gapMs):
+            guard voiced else {
+                state = gapMs + frameMs >= configuration.candidateGapMs
+                    ? .silence : .candidate(startSample: start, voicedMs: voicedMs, gapMs: gapMs + frameMs)
+                return nil
+            }
+            guard voicedMs + frameMs >= configuration.minSpeechMs else {
+                state = .candidate(startSample: start, voicedMs: voicedMs + frameMs, gapMs: 0)
+                return nil
+            }
+            state = .speech(lastVoicedEndSample: processedSamples)
+            return .speechStarted(atMs: max(0, milliseconds(start) - configuration.prefixPaddingMs))
+        case .speech(let lastEnd):
+            if voiced {
+                state = .speech(lastVoicedEndSample: processedSamples)
+                return nil
+            }
+            guard milliseconds(processedSamples - lastEnd) >= configuration.silenceDurationMs else { return nil }
+            state = .silence
+            return .speechStopped(atMs: milliseconds(lastEnd))
+        }
+    }
+
+    private func milliseconds(_ samples: Int) -> Int {
+        (samples * 1000 + sampleRate / 2) / sampleRate
+    }
+}

@@ -1,0 +1,26 @@
+internal import CLibWebSockets
+import Glibc
+import Synchronization
+
+/// The libwebsockets the process runs with (recorded in health output and reports).
+public enum LibWebSocketsVersion {
+    public static var string: String { String(cString: lws_get_library_version()) }
+}
+
+/// libwebsockets' own log lines (bind failures, protocol violations). Silent by default so a
+/// failing command prints one clear line; `--log-level debug` turns them on.
+public enum LibWebSocketsLog {
+    static let enabled = Atomic<Bool>(false)
+
+    public static func setEnabled(_ on: Bool) { enabled.store(on, ordering: .relaxed) }
+
+    /// Installs the forwarder; called before every context is created (the level is process-global).
+    static func install() {
+        lws_set_log_level(Int32(LLL_ERR | LLL_WARN), { _, line in
+            guard LibWebSocketsLog.enabled.load(ordering: .relaxed), let line else { return }
+            let text = "lws: " + String(cString: line)
+            var output = text.hasSuffix("\n") ? text : text + "\n"
+            output.withUTF8 { bytes in _ = write(2, bytes.baseAddress, bytes.count) }
+        })
+    }
+}

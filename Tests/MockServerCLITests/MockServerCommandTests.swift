@@ -1,0 +1,67 @@
+import Foundation
+import Testing
+import WireSocket
+
+@Suite("mock-server command line")
+struct MockServerCommandTests {
+    @Test func printsTheReadyLineFastAndStopsCleanlyOnSIGTERM() async throws {
+        let server = MockServerProcess(arguments: ["--port", "0", "--log-level", "info"])
+        try server.start()
+        let line = try #require(server.readyLine)
+        #expect(line.hasPrefix("listening ws://127.0.0.1:"))
+        #expect(try #require(server.readyAfter) < .seconds(1))
+        let port = try #require(server.port)
+
+        let client = WebSocketClient()
+        let connection = try await client.connect("ws://127.0.0.1:\(port)/_mock/echo")
+        connection.send(text: "ping")
+        #expect(await connection.nextMessage() == .text("ping"))
+
+        server.signal(SIGTERM)
+        #expect(await connection.next() == .closed(code: .goingAway, reason: "server shutting down"))
+        let (status, errors) = server.waitForExit()
+        #expect(status == 0)
+        #expect(errors.contains("shutting down"))
+        client.shutdown()
+    }
+
+    @Test func sigintAlsoExitsZero() throws {
+        let server = MockServerProcess(arguments: ["--port", "0"])
+        try server.start()
+        #expect(server.port != nil)
+        server.signal(SIGINT)
+        #expect(server.waitForExit().status == 0)
+    }
+
+    @Test(arguments: [
+        (["--port", "abc"], "mock-server: --port: expected an integer from 0 to 65535, got 'abc'"),
+        (["--port", "70000"], "mock-server: --port: expected an integer from 0 to 65535, got '70000'"),
+        (["--log-level", "loud"], "mock-server: --log-level: expected one of error, warn, info, debug, trace; got 'loud'"),
+        (["--prot", "1"], "mock-server: unknown option '--prot'; did you mean '--port'?"),
+        (["--api-key", ""], "mock-server: --api-key: expected a non-empty key"),
+    ])
+    func badArgumentsGiveOneClearLineAndExitTwo(arguments: [String], message: String) throws {
+        let result = try MockServerProcess.run(arguments)
+        #expect(result.status == 2)
+        #expect(result.stderr.split(separator: "\n").first.map(String.init) == message)
+        #expect(result.stdout.isEmpty)
+    }
+
+    @Test func portInUseIsOneLineAndExitOne() throws {
+        let first = MockServerProcess(arguments: ["--port", "0"])
+        try first.start()
+        let port = try #require(first.port)
+        let second = try MockServerProcess.run(["--port", String(port)])
+        #expect(second.status == 1)
+        #expect(second.stderr == "mock-server: cannot listen on 127.0.0.1:\(port) (address in use, or not available)\n")
+        first.signal(SIGTERM)
+        #expect(first.waitForExit().status == 0)
+    }
+
+    @Test func helpDescribesTheReadyLine() throws {
+        let result = try MockServerProcess.run(["--help"])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("listening ws://HOST:PORT"))
+        #expect(result.stdout.contains("--port"))
+    }
+}

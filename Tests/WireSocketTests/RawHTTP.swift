@@ -1,0 +1,104 @@
+import Glibc
+
+/// A blocking HTTP/1.1 exchange over a raw loopback socket, for asserting exact status lines and
+/// bodies (including refused WebSocket upgrades, which the lws client does not expose).
+enum RawHTTP {
+    struct Response {
+        let status: Int
+        let headers: [String: String]
+        let body: String
+    }
+
+    static func exchange(port: UInt16, request: String, timeoutMillis: Int = 3000) -> Response? {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var timeout = timeval(tv_sec: timeoutMillis / 1000, tv_usec: (timeoutMillis % 1000) * 1000)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else { return nil }
+        var bytes = Array(request.utf8)
+        _ = bytes.withUnsafeMutableBytes { Glibc.send(fd, $0.baseAddress, $0.count, 0) }
+        var received: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if count <= 0 { break }
+            received.append(contentsOf: buffer[0..<count])
+            if let response = parse(received), response.body.utf8.count >= Int(response.headers["content-length"] ?? "0") ?? 0 {
+                return response
+            }
+        }
+        return parse(received)
+    }
+
+    static func get(port: UInt16, path: String, headers: [String] = []) -> Response? {
+        exchange(port: port, request: "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n" + headers.map { $0 + "\r\n" }.joined() + "\r\n")
+    }
+
+    static func send(port: UInt16, method: String, path: String, body: String) -> Response? {
+        exchange(port: port, request: "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
+    }
+
+    /// A WebSocket upgrade request as raw HTTP (to read a refusal's status and body).
+    static func upgrade(port: UInt16, path: String, headers: [String] = []) -> Response? {
+        get(port: port, path: path, headers: ["Upgrade: websocket", "Connection: Upgrade", "Sec-WebSocket-Version: 13",
+                                               "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ=="] + headers)
+    }
+
+    private static func parse(_ bytes: [UInt8]) -> Response? {
+        let separator: [UInt8] = [13, 10, 13, 10]
+        guard let headerEnd = (0...max(0, bytes.count - 4)).first(where: { bytes.count >= 4 && Array(bytes[$0..<$0 + 4]) == separator })
+        else { return nil }
+        let head = String(decoding: bytes[..<headerEnd], as: UTF8.self)
+        let lines = head.split(separator: "\r\n")
+        guard let statusLine = lines.first, let status = Int(statusLine.split(separator: " ").dropFirst().first ?? "") else { return nil }
+        var headers: [String: String] = [:]
+        for line in lines.dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingPrefix(" ").description
+        }
+        return Response(status: status, headers: headers, body: String(decoding: bytes[(headerEnd + 4)...], as: UTF8.self))
+    }
+}
+
+/// Threads of this process whose name is `name` (from /proc/self/task/*/comm).
+func threadCount(named name: String) -> Int {
+    guard let directory = opendir("/proc/self/task") else { return -1 }
+    defer { closedir(directory) }
+    var count = 0
+    while let entry = readdir(directory) {
+        let task = withUnsafePointer(to: entry.pointee.d_name) { String(cString: UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self)) }
+        guard task != ".", task != "..", let file = fopen("/proc/self/task/\(task)/comm", "r") else { continue }
+        var buffer = [CChar](repeating: 0, count: 64)
+        if fgets(&buffer, 64, file) != nil,
+           String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self).trimmingSuffix("\n") == name {
+            count += 1
+        }
+        fclose(file)
+    }
+    return count
+}
+
+/// True when something accepts TCP connections on 127.0.0.1:port.
+func isListening(port: UInt16) -> Bool {
+    let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    defer { close(fd) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = port.bigEndian
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    return withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+    } == 0
+}
+
+extension String {
+    func trimmingSuffix(_ suffix: String) -> String { hasSuffix(suffix) ? String(dropLast(suffix.count)) : self }
+}
