@@ -38,6 +38,7 @@ import Testing
         #expect(fast == 950_000)
         #expect(Tokenizer.speakingDurationMicros(of: "你好", rate: 1) == 460_000)
         #expect(Tokenizer.speakingDurationMicros(of: "", rate: 1) == 0)
+        #expect(Tokenizer.speakingDurationMicros(of: "don't stop", rate: 1) == 760_000)
     }
 
     @Test func synthesizedAudioDurationUsesSpokenText() {

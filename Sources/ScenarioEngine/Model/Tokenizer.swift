@@ -55,7 +55,7 @@ package enum Tokenizer {
             if isCJK(character) {
                 if "，。！？；：、".contains(character) { pauses += 1 } else { cjk += 1 }
                 inWord = false
-            } else if character.isLetter || character.isNumber {
+            } else if character.isLetter || character.isNumber || (inWord && (character == "'" || character == "’")) {
                 if !inWord { words += 1 }
                 inWord = true
             } else {
