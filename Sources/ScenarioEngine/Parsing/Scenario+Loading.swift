@@ -41,3 +41,23 @@ extension TurnContent.FunctionCall {
         arguments.encodedString()
     }
 }
+
+extension FaultSpec {
+    /// Parses one fault object given on its own (the control API's `POST /_mock/faults`), with
+    /// `FILE:LINE:COLUMN` locations for errors; `file` names the source in messages.
+    package static func load(bytes: [UInt8], file: String) throws(ScenarioError) -> FaultSpec {
+        let value: JSONValue
+        do {
+            value = try JSONValue.decode(bytes, options: [.rejectDuplicateKeys])
+        } catch {
+            throw ScenarioError(file: file, line: error.line, column: error.column, tokens: [], message: error.message)
+        }
+        let map = JSONSourceMap(bytes: bytes)
+        let context = ScenarioDecodingContext(file: file) { tokens, atKey in
+            let pointer = JSONPointer(tokens: tokens)
+            if atKey, let location = map.keyLocation(of: pointer) { return location }
+            return map.nearestLocation(of: pointer)
+        }
+        return try parse(value, at: [], context: context)
+    }
+}

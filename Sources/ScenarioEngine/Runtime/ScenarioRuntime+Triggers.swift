@@ -44,7 +44,9 @@ extension ScenarioRuntime {
 
     /// Arms a fault now: `sessionExpiry` starts its timer; other faults go to the stage,
     /// which may act at once (unmatched transport faults and requests).
-    mutating func armFault(_ fault: FaultSpec) -> [ScenarioAction] {
+    /// Arms a fault now: at session start for scenario faults, or on a live session from the
+    /// control API (`POST /_mock/faults`).
+    package mutating func armFault(_ fault: FaultSpec) -> [ScenarioAction] {
         let now = clock.nowMicros
         let name = fault.id ?? fault.kindName.rawValue
         if case .sessionExpiry(let afterMs) = fault.kind {

@@ -1,0 +1,179 @@
+import ScenarioEngine
+import SessionCore
+import WireJSON
+import WireSocket
+
+/// Runs one protocol session on one connection: feeds it frames and timers, executes its
+/// commands on the socket, and journals everything. Service-thread confined.
+final class SessionDriver<Session: ProtocolSession>: ConnectionHandler {
+    let session: Session
+    let journal: SessionJournal
+    private let metrics: ServerMetrics
+    private let logger: Logger
+    private weak var connection: Connection?
+    private var timers: [SessionTimer: TimerID] = [:]
+    /// Set by a `fragment` fault: every later frame is split into pieces of this size.
+    private var persistentFragmentBytes: Int?
+    private var ended = false
+    /// Called once when the connection is gone.
+    var onClose: (() -> Void)?
+
+    init(session: Session, journal: SessionJournal, metrics: ServerMetrics, logger: Logger) {
+        self.session = session
+        self.journal = journal
+        self.metrics = metrics
+        self.logger = logger
+    }
+
+    private var now: Int64 { MonotonicClock.nowMicros() }
+
+    // MARK: - Connection events
+
+    func connectionOpened(_ connection: Connection) {
+        self.connection = connection
+        metrics.sessionOpened()
+        execute(session.open())
+    }
+
+    func connection(_ connection: Connection, received message: WebSocketMessage) {
+        let t = journal.elapsed(atMicros: now)
+        switch message {
+        case .text(let bytes):
+            let classification = session.classify(text: bytes)
+            if let json = classification.json {
+                journal.record(.textFrame(t: t, .in, json: json, eventType: classification.eventType, byteLength: bytes.count))
+            } else {
+                journal.record(JournalEntry(t: t, direction: .in, kind: .text, byteLength: bytes.count,
+                                            text: String(decoding: bytes.prefix(4096), as: UTF8.self)))
+            }
+            metrics.frameIn(bytes: bytes.count)
+            execute(session.receive(text: bytes, classification: classification))
+        case .binary(let bytes):
+            journal.record(.binaryFrame(t: t, .in, byteLength: bytes.count))
+            metrics.frameIn(bytes: bytes.count)
+            execute(session.receive(binary: bytes))
+        }
+    }
+
+    func connectionClosed(_ connection: Connection, peerCode: CloseCode?, peerReason: String) {
+        journal.record(JournalEntry(t: journal.elapsed(atMicros: now), direction: .in, kind: .close,
+                                    closeCode: peerCode.map { Int($0.rawValue) }, closeReason: peerReason))
+        ended = true
+        timers.removeAll()
+        session.closed(peerCode: peerCode.map { Int($0.rawValue) })
+        journal.markClosed()
+        metrics.sessionClosed()
+        onClose?()
+    }
+
+    /// Arms a fault on this live session (control API).
+    func arm(_ fault: FaultSpec) {
+        execute(session.handle(session.scenario.runtime.armFault(fault)))
+    }
+
+    // MARK: - Commands
+
+    func execute(_ commands: [SessionCommand]) {
+        for command in commands {
+            guard !ended, let connection else { return }
+            switch command {
+            case .send(let frame):
+                at(frame.sendAtMicros, on: connection) { [self] in transmit(frame) }
+            case .transport(let action, let time):
+                at(time, on: connection) { [self] in perform(action) }
+            case .scheduleTimer(let timer, let time):
+                if let existing = timers.removeValue(forKey: timer) { connection.cancelTimer(existing) }
+                timers[timer] = connection.schedule(afterMicros: time - now) { [self] in
+                    timers[timer] = nil
+                    execute(session.timerFired(timer))
+                }
+            case .cancelTimer(let timer):
+                if let existing = timers.removeValue(forKey: timer) { connection.cancelTimer(existing) }
+            case .journal(let note):
+                record(note)
+            }
+        }
+    }
+
+    /// Runs `action` now when due, else at its time (ties keep their order: the timer queue is FIFO).
+    private func at(_ time: Int64, on connection: Connection, _ action: @escaping () -> Void) {
+        let delay = time - now
+        if delay <= 0 {
+            action()
+        } else {
+            connection.schedule(afterMicros: delay, action)
+        }
+    }
+
+    private func transmit(_ frame: ScheduledFrame) {
+        guard let connection, connection.isOpen else { return }
+        let sentAt = now
+        metrics.frameOut(bytes: frame.bytes.count, latenessMicros: max(0, sentAt - frame.sendAtMicros))
+        let t = journal.elapsed(atMicros: sentAt)
+        if frame.isText {
+            if let json = try? JSONValue.decode(frame.bytes) {
+                journal.record(.textFrame(t: t, .out, json: json, eventType: frame.eventType, byteLength: frame.bytes.count))
+            } else {
+                journal.record(JournalEntry(t: t, direction: .out, kind: .text, byteLength: frame.bytes.count,
+                                            eventType: frame.eventType, text: String(decoding: frame.bytes.prefix(4096), as: UTF8.self)))
+            }
+        } else {
+            journal.record(.binaryFrame(t: t, .out, byteLength: frame.bytes.count))
+        }
+        connection.fragmentSize = frame.fragmentBytes ?? persistentFragmentBytes
+        connection.send(frame.isText ? .text(frame.bytes) : .binary(frame.bytes))
+        connection.fragmentSize = persistentFragmentBytes
+    }
+
+    private func perform(_ action: TransportAction) {
+        guard let connection, connection.isOpen else { return }
+        let t = journal.elapsed(atMicros: now)
+        switch action {
+        case .close(let code, let reason):
+            journal.record(JournalEntry(t: t, direction: .out, kind: .close, closeCode: code, closeReason: reason))
+            connection.close(code: CloseCode(UInt16(clamping: code)), reason: reason)
+        case .abruptClose:
+            journal.record(JournalEntry(t: t, direction: .out, kind: .close, closeReason: "abrupt close (no close frame)"))
+            connection.abort()
+        case .stall(let direction, let duration):
+            setStalled(true, direction, connection)
+            if let duration {
+                connection.schedule(afterMicros: duration) { [self] in
+                    if let connection = self.connection { setStalled(false, direction, connection) }
+                }
+            }
+        case .slowClose(let delay):
+            // The close frame goes out now; the peer's answer is not read and TCP stays up
+            // until the delay has passed.
+            journal.record(JournalEntry(t: t, direction: .out, kind: .close, closeCode: 1000, closeReason: "slow close"))
+            connection.setReadsPaused(true)
+            connection.close(code: .normal, reason: "slow close")
+            connection.schedule(afterMicros: delay) { [weak connection] in connection?.abort() }
+        case .bandwidthCap(let bytesPerSecond):
+            connection.writeRateLimit = bytesPerSecond
+        case .fragment(let frameBytes):
+            persistentFragmentBytes = frameBytes
+            connection.fragmentSize = frameBytes
+        }
+    }
+
+    private func setStalled(_ stalled: Bool, _ direction: FaultSpec.StallDirection, _ connection: Connection) {
+        if direction != .write { connection.setReadsPaused(stalled) }
+        if direction != .read { connection.setWritesPaused(stalled) }
+    }
+
+    private func record(_ note: JournalNote) {
+        let t = journal.elapsed(atMicros: now)
+        switch note {
+        case .state(let state):
+            journal.record(JournalEntry(t: t, kind: .state, state: state))
+        case .violation(let obligation, let message):
+            journal.record(JournalEntry(t: t, kind: .violation, violation: Violation(obligation: obligation, message: message)))
+            logger(.debug, "session \(journal.id): client violation \(obligation): \(message)")
+        case .fault(let fault):
+            journal.record(JournalEntry(t: t, kind: .fault, fault: fault))
+        case .info(let text):
+            logger(.debug, "session \(journal.id): \(text)")
+        }
+    }
+}
