@@ -1,4 +1,5 @@
 public import WireSocket
+import ScenarioEngine
 
 /// The DialogMock server: both protocol routes, the control API and the echo route on one port.
 ///
@@ -17,21 +18,48 @@ public final class MockServer: Sendable {
         /// Accepted API keys; empty accepts any non-empty bearer credential.
         public var apiKeys: [String] = []
         public var logger = Logger(level: .warn)
+        /// Directory for `--record`: each session's journal as `<session-id>.jsonl`.
+        public var recordDirectory: String?
+        /// Overrides every scenario's seed (`--seed`).
+        public var seed: UInt64?
+        /// Overrides every scenario's time scale (`--time-scale`).
+        public var timeScale: Double?
+        /// The scenario for new sessions as file bytes and a name for messages; nil = the
+        /// embedded default.
+        public var scenarioSource: (name: String, bytes: [UInt8])?
+        /// Where relative fixture paths of scenario answers resolve (the scenario's folder).
+        public var scenarioDirectory: String = "."
         public init() {}
     }
+
+    /// Validates a scenario file's bytes; the error reads `FILE:LINE:COLUMN: message`.
+    public static func checkScenario(bytes: [UInt8], file: String) throws(ScenarioFileError) {
+        do {
+            _ = try Scenario.load(bytes: bytes, file: file)
+        } catch {
+            throw ScenarioFileError(description: error.description)
+        }
+    }
+
+    /// The shipped scenarios' names (`--scenario NAME`).
+    public static var shippedScenarioNames: [String] { EmbeddedScenarios.files.keys.sorted() }
+
+    /// The text of a shipped scenario.
+    public static func shippedScenario(named name: String) -> String? { EmbeddedScenarios.files[name] }
 
     public static let version = "0.1.0"
 
     public let configuration: Configuration
     private let server: WebSocketServer
 
-    public init(configuration: Configuration = Configuration()) {
+    /// - Throws: `ScenarioFileError` when `configuration.scenarioSource` is not a valid scenario.
+    public init(configuration: Configuration = Configuration()) throws(ScenarioFileError) {
         self.configuration = configuration
         var socketConfiguration = WebSocketServer.Configuration()
         socketConfiguration.host = configuration.host
         socketConfiguration.port = configuration.port
         socketConfiguration.eventLoop = configuration.eventLoop
-        server = WebSocketServer(configuration: socketConfiguration, delegate: Router(configuration: configuration))
+        server = WebSocketServer(configuration: socketConfiguration, delegate: try Router(configuration: configuration))
     }
 
     /// Binds and starts serving; returns the bound port.
@@ -57,4 +85,9 @@ public final class MockServer: Sendable {
         server.stop(closeCode: .goingAway)
         configuration.logger(.info, "stopped")
     }
+}
+
+/// A scenario file that does not load; `description` is `FILE:LINE:COLUMN: message`.
+public struct ScenarioFileError: Error, Sendable, CustomStringConvertible {
+    public let description: String
 }

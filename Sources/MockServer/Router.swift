@@ -1,3 +1,4 @@
+import ScenarioEngine
 import WireJSON
 import WireSocket
 
@@ -5,10 +6,20 @@ import WireSocket
 final class Router: WebSocketServerDelegate {
     let configuration: MockServer.Configuration
     let controlAPI: ControlAPI
+    let sessions = SessionRegistry()
+    let metrics = ServerMetrics()
+    let scenarios: ScenarioStore
 
-    init(configuration: MockServer.Configuration) {
+    init(configuration: MockServer.Configuration) throws(ScenarioFileError) {
         self.configuration = configuration
-        controlAPI = ControlAPI(configuration: configuration)
+        let source = configuration.scenarioSource ?? ("default", Array(EmbeddedScenarios.files["default"]!.utf8))
+        do {
+            scenarios = ScenarioStore(initial: try Scenario.load(bytes: source.bytes, file: source.name),
+                                      timeScaleOverride: configuration.timeScale)
+        } catch {
+            throw ScenarioFileError(description: error.description)
+        }
+        controlAPI = ControlAPI(configuration: configuration, sessions: sessions, metrics: metrics, scenarios: scenarios)
     }
 
     func upgrade(_ request: HTTPRequestHead) -> UpgradeDecision {

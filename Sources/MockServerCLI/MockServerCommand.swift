@@ -15,6 +15,12 @@ enum MockServerCommand {
             .repeated("--api-key", valueName: "KEY", help: "Accept only these API keys (default: any non-empty bearer credential)."),
             .value("--log-level", valueName: "LEVEL", help: "error, warn, info, debug or trace (logs go to stderr).", default: "info"),
             .value("--event-loop", valueName: "LOOP", help: "poll (best timer precision) or libuv (thousands of connections).", default: "poll"),
+            .value("--scenario", valueName: "NAME|FILE", help: "Scenario for new sessions: a shipped name (see --list-scenarios) or a JSON file."),
+            .value("--record", valueName: "DIR", help: "Write each session's journal to DIR/<session-id>.jsonl."),
+            .value("--seed", valueName: "N", help: "Override the scenario's seed (same seed, same input: same frames)."),
+            .value("--time-scale", valueName: "X", help: "Multiply policy timeouts (60 s, 20 s, session caps) by X, e.g. 0.01."),
+            .value("--check-scenario", valueName: "FILE", help: "Validate a scenario file and exit (0 valid, 2 invalid)."),
+            .flag("--list-scenarios", help: "Print the shipped scenario names and exit."),
         ],
         discussion: """
             As soon as the server accepts connections, the first line on stdout is exactly
@@ -25,6 +31,13 @@ enum MockServerCommand {
 
     static func main() {
         let arguments = CommandLineRunner.parseOrExit(Array(CommandLine.arguments.dropFirst()), spec: spec)
+        if arguments.flag("--list-scenarios") {
+            for name in MockServer.shippedScenarioNames { printLine(name) }
+            exit(0)
+        }
+        if let file = arguments.value("--check-scenario") {
+            checkScenarioAndExit(file)
+        }
         var configuration = MockServer.Configuration()
         CommandLineRunner.valueOrExit(spec: spec) {
             configuration.host = arguments.value("--host") ?? "127.0.0.1"
@@ -38,6 +51,22 @@ enum MockServerCommand {
             if configuration.apiKeys.contains(where: \.isEmpty) {
                 throw CommandLineError("--api-key: expected a non-empty key", commandPath: ["mock-server"])
             }
+            if let seed = arguments.value("--seed") {
+                guard let value = UInt64(seed) else {
+                    throw CommandLineError("--seed: expected a non-negative integer, got '\(seed)'", commandPath: ["mock-server"])
+                }
+                configuration.seed = value
+            }
+            configuration.timeScale = try arguments.double("--time-scale", range: 0.000_001...1000)
+            if let directory = arguments.value("--record") {
+                guard isWritableDirectory(directory) else {
+                    throw CommandLineError("--record: '\(directory)' is not a writable directory", commandPath: ["mock-server"])
+                }
+                configuration.recordDirectory = directory
+            }
+        }
+        if let scenario = arguments.value("--scenario") {
+            configuration.scenarioSource = loadScenarioSource(scenario, configuration: &configuration)
         }
 
         // Signals are taken by sigwait on this thread; block them before any other thread exists
@@ -48,7 +77,13 @@ enum MockServerCommand {
         sigaddset(&signals, SIGTERM)
         pthread_sigmask(SIG_BLOCK, &signals, nil)
 
-        let server = MockServer(configuration: configuration)
+        let server: MockServer
+        do {
+            server = try MockServer(configuration: configuration)
+        } catch {
+            printError(error.description)
+            exit(2)
+        }
         do {
             try server.start()
         } catch {
@@ -62,6 +97,53 @@ enum MockServerCommand {
         configuration.logger(.info, "received signal \(received); shutting down")
         server.stop()
         exit(0)
+    }
+
+    /// `--check-scenario FILE`: exit 0 when valid, else `FILE:LINE:COLUMN: message` and exit 2.
+    static func checkScenarioAndExit(_ file: String) -> Never {
+        guard let bytes = readFile(file) else {
+            printError("mock-server: --check-scenario: cannot read '\(file)'")
+            exit(2)
+        }
+        do {
+            try MockServer.checkScenario(bytes: bytes, file: file)
+            printLine("\(file): ok")
+            exit(0)
+        } catch {
+            printError(error.description)
+            exit(2)
+        }
+    }
+
+    /// `--scenario NAME|FILE`: a readable file wins; otherwise a shipped scenario name.
+    static func loadScenarioSource(_ argument: String, configuration: inout MockServer.Configuration) -> (name: String, bytes: [UInt8]) {
+        if let bytes = readFile(argument) {
+            if let slash = argument.lastIndex(of: "/") { configuration.scenarioDirectory = String(argument[..<slash]) }
+            return (argument, bytes)
+        }
+        if let text = MockServer.shippedScenario(named: argument) {
+            return (argument, Array(text.utf8))
+        }
+        printError("mock-server: --scenario: '\(argument)' is neither a readable file nor a shipped scenario (\(MockServer.shippedScenarioNames.joined(separator: ", ")))")
+        exit(2)
+    }
+
+    static func readFile(_ path: String) -> [UInt8]? {
+        guard let file = fopen(path, "rb") else { return nil }
+        defer { fclose(file) }
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 65536)
+        while true {
+            let count = fread(&buffer, 1, buffer.count, file)
+            if count <= 0 { break }
+            bytes += buffer[0..<count]
+        }
+        return ferror(file) == 0 ? bytes : nil
+    }
+
+    static func isWritableDirectory(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR && access(path, W_OK) == 0
     }
 
     /// Writes a line to stdout and flushes it (stdout is a pipe for scripts waiting on the ready line).
