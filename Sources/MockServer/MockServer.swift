@@ -9,7 +9,9 @@ import ScenarioEngine
 /// let port = try server.start()      // binds 127.0.0.1 on a free port
 /// defer { server.stop() }
 /// ```
-public final class MockServer: Sendable {
+public final class MockServer: @unchecked Sendable {
+    // @unchecked Sendable: `router` is touched only on the service thread once started (tests
+    // may install routes before `start()`); everything else is immutable or thread-safe.
     public struct Configuration: Sendable {
         public var host = "127.0.0.1"
         /// 0 picks a free port.
@@ -51,6 +53,7 @@ public final class MockServer: Sendable {
 
     public let configuration: Configuration
     private let server: WebSocketServer
+    let router: Router
 
     /// - Throws: `ScenarioFileError` when `configuration.scenarioSource` is not a valid scenario.
     public init(configuration: Configuration = Configuration()) throws(ScenarioFileError) {
@@ -59,7 +62,8 @@ public final class MockServer: Sendable {
         socketConfiguration.host = configuration.host
         socketConfiguration.port = configuration.port
         socketConfiguration.eventLoop = configuration.eventLoop
-        server = WebSocketServer(configuration: socketConfiguration, delegate: try Router(configuration: configuration))
+        router = try Router(configuration: configuration)
+        server = WebSocketServer(configuration: socketConfiguration, delegate: router)
     }
 
     /// Binds and starts serving; returns the bound port.

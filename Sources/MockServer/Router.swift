@@ -1,4 +1,5 @@
 import ScenarioEngine
+import SessionCore
 import WireJSON
 import WireSocket
 
@@ -22,14 +23,38 @@ final class Router: WebSocketServerDelegate {
         controlAPI = ControlAPI(configuration: configuration, sessions: sessions, metrics: metrics, scenarios: scenarios)
     }
 
+    /// Extra WebSocket routes by exact path (tests install protocol doubles here before start).
+    var extraRoutes: [String: (HTTPRequestHead) -> UpgradeDecision] = [:]
+
     func upgrade(_ request: HTTPRequestHead) -> UpgradeDecision {
         configuration.logger(.debug, "upgrade \(request.path) from \(request.peer)")
+        if let route = extraRoutes[request.path] { return route(request) }
         switch request.path {
         case "/_mock/echo":
             return .accept(EchoHandler(), maxMessageBytes: nil)
         default:
             return .reject(.json(status: 404, ["code": "NotFound", "message": .string("no WebSocket route at \(request.path)")]))
         }
+    }
+
+    /// Accepts an upgrade as a protocol session: journal, driver, registry.
+    func startSession<Session: ProtocolSession>(_ session: Session, protocolName: String, request: HTTPRequestHead,
+                                                caseID: String? = nil, maxMessageBytes: Int) -> UpgradeDecision {
+        let id = sessions.makeID()
+        let testID = request.header("x-test-id") ?? request.queryItem("test_id")
+        let journal = SessionJournal(id: id, protocolName: protocolName, path: request.path, testID: testID, caseID: caseID,
+                                     startedAtMicros: MonotonicClock.nowMicros(), recordDirectory: configuration.recordDirectory,
+                                     logger: configuration.logger)
+        let driver = SessionDriver(session: session, journal: journal, metrics: metrics, logger: configuration.logger)
+        driver.onClose = { [sessions] in sessions.markClosed(id) }
+        sessions.add(journal) { [weak driver] fault in driver?.arm(fault) }
+        configuration.logger(.info, "session \(id): \(protocolName) \(request.path)\(testID.map { " test \($0)" } ?? "")")
+        return .accept(driver, maxMessageBytes: maxMessageBytes)
+    }
+
+    /// A fresh scenario runtime for a new session (`--seed` applied).
+    func makeRuntime() -> ScenarioRuntime<MonotonicScenarioClock> {
+        ScenarioRuntime(scenario: scenarios.current, clock: MonotonicScenarioClock(), seed: configuration.seed)
     }
 
     func respond(to request: HTTPRequest) -> HTTPResponse {

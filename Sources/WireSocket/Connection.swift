@@ -131,8 +131,15 @@ public final class Connection {
     /// Runs `action` on the service thread after `micros`; cancelled automatically on close.
     @discardableResult
     public func schedule(afterMicros micros: Int64, _ action: @escaping () -> Void) -> TimerID {
+        schedule(atMicros: MonotonicClock.nowMicros() + max(0, micros), action)
+    }
+
+    /// Runs `action` at monotonic time `due` (timers due at the same time run in the order they
+    /// were scheduled); cancelled automatically on close.
+    @discardableResult
+    public func schedule(atMicros due: Int64, _ action: @escaping () -> Void) -> TimerID {
         var id = TimerID(0)
-        id = loop.schedule(atMicros: MonotonicClock.nowMicros() + max(0, micros)) { [weak self] in
+        id = loop.schedule(atMicros: due) { [weak self] in
             guard let self else { return }
             self.timers.remove(id)
             if self.isOpen { action() }

@@ -6,7 +6,7 @@ import WireSocket
 @Suite("Control API")
 struct ControlAPITests {
     @Test func healthReportsVersionAndLibraryVersions() throws {
-        let router = Router(configuration: MockServer.Configuration())
+        let router = try Router(configuration: MockServer.Configuration())
         let response = router.respond(to: HTTPRequest(head: HTTPRequestHead(method: "GET", path: "/_mock/health", headers: [:]), body: []))
         #expect(response.status == 200)
         let body = try JSONValue.decode(response.body)
@@ -18,7 +18,7 @@ struct ControlAPITests {
     }
 
     @Test func wrongMethodAndUnknownRoutesAreJSONErrors() throws {
-        let router = Router(configuration: MockServer.Configuration())
+        let router = try Router(configuration: MockServer.Configuration())
         let post = router.respond(to: HTTPRequest(head: HTTPRequestHead(method: "POST", path: "/_mock/health", headers: [:]), body: []))
         #expect(post.status == 405)
         #expect(post.headers.contains { $0.0 == "Allow" && $0.1 == "GET" })
@@ -27,8 +27,8 @@ struct ControlAPITests {
         #expect(try JSONValue.decode(missing.body)["code"] == "NotFound")
     }
 
-    @Test func unknownWebSocketPathIsRefusedWith404() {
-        let router = Router(configuration: MockServer.Configuration())
+    @Test func unknownWebSocketPathIsRefusedWith404() throws {
+        let router = try Router(configuration: MockServer.Configuration())
         guard case .reject(let response) = router.upgrade(HTTPRequestHead(method: "GET", path: "/nope", headers: [:])) else {
             Issue.record("expected a refusal")
             return
@@ -37,7 +37,7 @@ struct ControlAPITests {
     }
 
     @Test func inProcessServerServesEchoOnAFreePort() async throws {
-        let server = MockServer()
+        let server = try MockServer()
         let port = try server.start()
         #expect(server.baseURL == "ws://127.0.0.1:\(port)")
         let client = WebSocketClient()

@@ -15,6 +15,8 @@ final class SessionDriver<Session: ProtocolSession>: ConnectionHandler {
     /// Set by a `fragment` fault: every later frame is split into pieces of this size.
     private var persistentFragmentBytes: Int?
     private var ended = false
+    /// Sends and socket actions scheduled but not yet run.
+    private var waitingActions = 0
     /// Called once when the connection is gone.
     var onClose: (() -> Void)?
 
@@ -83,7 +85,7 @@ final class SessionDriver<Session: ProtocolSession>: ConnectionHandler {
                 at(time, on: connection) { [self] in perform(action) }
             case .scheduleTimer(let timer, let time):
                 if let existing = timers.removeValue(forKey: timer) { connection.cancelTimer(existing) }
-                timers[timer] = connection.schedule(afterMicros: time - now) { [self] in
+                timers[timer] = connection.schedule(atMicros: time) { [self] in
                     timers[timer] = nil
                     execute(session.timerFired(timer))
                 }
@@ -95,13 +97,19 @@ final class SessionDriver<Session: ProtocolSession>: ConnectionHandler {
         }
     }
 
-    /// Runs `action` now when due, else at its time (ties keep their order: the timer queue is FIFO).
+    /// Runs `action` now when it is due and nothing scheduled earlier is still waiting; else at
+    /// its time. Sends and socket actions thus keep the order the fault stage gave them (the
+    /// timer queue runs equal deadlines in scheduling order).
     private func at(_ time: Int64, on connection: Connection, _ action: @escaping () -> Void) {
-        let delay = time - now
-        if delay <= 0 {
+        let current = now
+        if time <= current && waitingActions == 0 {
             action()
-        } else {
-            connection.schedule(afterMicros: delay, action)
+            return
+        }
+        waitingActions += 1
+        connection.schedule(atMicros: max(time, current)) { [self] in
+            waitingActions -= 1
+            action()
         }
     }
 
