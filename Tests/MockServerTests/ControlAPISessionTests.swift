@@ -1,0 +1,110 @@
+import Foundation
+import Testing
+import WireJSON
+import WireSocket
+@testable import MockServer
+
+@Suite("Control API over HTTP")
+struct ControlAPISessionTests {
+    private let quiet = #"{"name": "quiet"}"#
+
+    @Test func sessionsAndTheirJournals() async throws {
+        try await withChatterServer(scenario: quiet) { server, client in
+            let connection = try await client.connect("\(server.baseURL)/chatter?test_id=t-7")
+            _ = await connection.nextJSON()
+            connection.send(text: #"{"type":"say","count":1}"#)
+            connection.send(text: #"{"type":"oops"}"#)
+            _ = await connection.collect()
+            let list = try JSONValue.decode(Control.request(server, "GET", "/_mock/sessions").body)
+            let session = try #require(list["sessions"]?[0])
+            #expect(session["id"] == "s1")
+            #expect(session["testId"] == "t-7")
+            #expect(session["open"] == true)
+            #expect(session["framesIn"] == 2)
+            #expect(session["framesOut"] == 2)
+            #expect(session["violations"] == 1)
+            let journal = Control.request(server, "GET", "/_mock/sessions/s1/journal")
+            #expect(journal.status == 200)
+            let entries = try journal.body.split(separator: "\n").map { try JSONValue.decode(String($0)) }
+            #expect(entries.map { $0["kind"]?.stringValue ?? "" } == ["text", "text", "text", "text", "violation"])
+            #expect(entries.map { $0["dir"]?.stringValue ?? "-" } == ["out", "in", "out", "in", "-"])
+            #expect(entries[4]["violation"]?["obligation"] == "test.C1")
+            #expect(Control.request(server, "GET", "/_mock/sessions/s9/journal").status == 404)
+        }
+    }
+
+    @Test func putScenarioServesNewSessions() async throws {
+        try await withChatterServer(scenario: quiet) { server, client in
+            let bad = Control.request(server, "PUT", "/_mock/scenario", body: #"{"name": "x", "faults": [{"kind": "drip"}]}"#)
+            #expect(bad.status == 400)
+            #expect(bad.body.contains("request body:1:"))
+            #expect(bad.body.contains("drip"))
+            let good = Control.request(server, "PUT", "/_mock/scenario",
+                                       body: #"{"name": "dup", "faults": [{"kind": "duplicate", "match": {"type": "hello"}}]}"#)
+            #expect(good.status == 200)
+            let connection = try await client.connect("\(server.baseURL)/chatter")
+            let events = await connection.collect()
+            #expect(events.compactMap { $0.json?["type"] } == ["hello", "hello"])
+            #expect(try JSONValue.decode(Control.request(server, "GET", "/_mock/scenario").body)["name"] == "dup")
+        }
+    }
+
+    @Test func postFaultForASessionAndForATestID() async throws {
+        try await withChatterServer(scenario: quiet) { server, client in
+            let first = try await client.connect("\(server.baseURL)/chatter")
+            _ = await first.nextJSON()
+            let armed = Control.request(server, "POST", "/_mock/faults",
+                                        body: #"{"session": "s1", "fault": {"kind": "close", "code": 4100, "reason": "armed"}}"#)
+            #expect(armed.status == 200)
+            #expect(await first.collect().last == .closed(code: CloseCode(4100), reason: "armed"))
+
+            let byTest = Control.request(server, "POST", "/_mock/faults",
+                                         body: #"{"testId": "abc", "fault": {"kind": "drop", "match": {"type": "hello"}}}"#)
+            #expect(byTest.status == 200)
+            let tagged = try await client.connect("\(server.baseURL)/chatter", headers: [("X-Test-Id", "abc")])
+            let other = try await client.connect("\(server.baseURL)/chatter")
+            #expect(await tagged.collect().isEmpty)
+            #expect(await other.collect().compactMap { $0.json?["type"] } == ["hello"])
+
+            #expect(Control.request(server, "POST", "/_mock/faults", body: "{").status == 400)
+            #expect(Control.request(server, "POST", "/_mock/faults", body: #"{"session": "s1", "testId": "x", "fault": {"kind": "drop"}}"#).status == 400)
+            let badFault = Control.request(server, "POST", "/_mock/faults", body: #"{"session": "s2", "fault": {"kind": "close", "code": 99}}"#)
+            #expect(badFault.status == 400)
+            #expect(badFault.body.contains("code"))
+            #expect(Control.request(server, "POST", "/_mock/faults", body: #"{"session": "s99", "fault": {"kind": "drop"}}"#).status == 404)
+        }
+    }
+
+    @Test func metricsCountSessionsFramesAndLateness() async throws {
+        try await withChatterServer(scenario: quiet) { server, client in
+            let connection = try await client.connect("\(server.baseURL)/chatter")
+            _ = await connection.nextJSON()
+            connection.send(text: #"{"type":"say","count":3}"#)
+            _ = await connection.collect()
+            let metrics = Control.request(server, "GET", "/_mock/metrics").body
+            #expect(metrics.contains("dialogmock_sessions_total 1\n"))
+            #expect(metrics.contains("dialogmock_frames_sent_total 4\n"))
+            #expect(metrics.contains("dialogmock_frames_received_total 1\n"))
+            #expect(metrics.contains("dialogmock_send_lateness_seconds_count 4\n"))
+        }
+    }
+
+    @Test func recordWritesEachJournalAsJSONLines() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("dialogmock-record-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try await withChatterServer(scenario: quiet, record: directory) { server, client in
+            let connection = try await client.connect("\(server.baseURL)/chatter")
+            _ = await connection.nextJSON()
+            connection.send(text: #"{"type":"say","count":2}"#)
+            _ = await connection.collect()
+            connection.close()
+            _ = await connection.collect()
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        let text = try String(contentsOfFile: "\(directory)/s1.jsonl", encoding: .utf8)
+        let lines = text.split(separator: "\n")
+        #expect(lines.count == 5)  // hello, say, said ×2, close
+        #expect(lines.last?.contains("\"kind\":\"close\"") == true)
+    }
+}
