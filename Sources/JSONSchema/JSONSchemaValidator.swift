@@ -1,0 +1,54 @@
+package import WireJSON
+
+/// A JSON Schema (draft 2020-12) compiled once and used to validate many instances.
+///
+/// ```swift
+/// let validator = try JSONSchemaValidator(schema: schemaJSON)
+/// for failure in validator.validate(message.value) { print(failure) }
+/// ```
+/// `format` is an annotation only (no format assertion), as the default of 2020-12 says.
+package struct JSONSchemaValidator: Sendable {
+    private let program: SchemaProgram
+
+    /// The URI the root schema was registered under (its `$id`, else `baseURI`, else a
+    /// placeholder); references inside the schema resolve against it.
+    package let rootURI: String
+
+    /// The base URI used when neither `baseURI` nor the schema's `$id` gives one.
+    package static let defaultBaseURI = "https://dialogmock.invalid/schema.json"
+
+    /// Compiles `schema`.
+    /// - Parameters:
+    ///   - registry: other schema documents `$ref` may point to (the metaschemas are always there).
+    ///   - baseURI: where the schema came from, e.g. a `file://` URL; relative references resolve
+    ///     against it unless the schema's `$id` says otherwise.
+    /// - Throws: ``SchemaError`` for an unresolvable reference, an invalid regex or a keyword
+    ///   value of the wrong shape.
+    package init(schema: JSONValue, registry: SchemaRegistry = .init(), baseURI: String? = nil) throws(SchemaError) {
+        var registry = registry
+        let retrievalURI = baseURI ?? Self.defaultBaseURI
+        try registry.add(document: schema, retrievalURI: retrievalURI)
+        let document = registry.documents.count - 1
+        var compiler = SchemaCompiler(registry: registry)
+        try compiler.compileRoot(at: SchemaLocation(document: document, pointer: []))
+        program = compiler.program
+        rootURI = program.resourceURIs[program.nodes[program.root].resource]
+    }
+
+    /// Every way `instance` fails the schema; empty when it is valid.
+    package func validate(_ instance: JSONValue) -> [ValidationFailure] {
+        var evaluator = SchemaEvaluator(program: program)
+        var annotations = Annotations()
+        _ = evaluator.evaluate(program.root, instance, &annotations)
+        return evaluator.failures
+    }
+
+    /// Whether `instance` is valid; stops at the first failure, so it is cheaper than
+    /// ``validate(_:)`` for invalid instances.
+    package func isValid(_ instance: JSONValue) -> Bool {
+        var evaluator = SchemaEvaluator(program: program)
+        evaluator.recording = false
+        var annotations = Annotations()
+        return evaluator.evaluate(program.root, instance, &annotations)
+    }
+}
