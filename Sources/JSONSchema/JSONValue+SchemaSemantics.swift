@@ -16,6 +16,9 @@ extension JSONValue {
                 guard let match = right[key], value.schemaEquals(match) else { return false }
             }
             return true
+        case (.string(let left), .string(let right)):
+            // Code points, not Swift's canonical equivalence: "é" and "e\u{301}" differ in JSON.
+            return left.utf8.elementsEqual(right.utf8)
         default:
             return self == other
         }

@@ -39,16 +39,20 @@ struct SchemaEvaluator {
                 nodeStack.removeLast()
                 if entersResource { dynamicScope.removeLast() }
             }
+            // Each schema object collects its own annotations: its `unevaluated*` keywords see
+            // what its own keywords and subschemas evaluated, never what its siblings did.
+            var local = Annotations()
             var valid = true
             for keyword in keywords {
                 keywordPath.append(keyword.name)
-                let passed = apply(keyword.rule, to: instance, &annotations)
+                let passed = apply(keyword.rule, to: instance, &local)
                 keywordPath.removeLast()
                 if !passed {
                     valid = false
                     if !recording { break }
                 }
             }
+            if valid && program.needsAnnotations { annotations.formUnion(local) }
             return valid
         }
     }

@@ -50,6 +50,13 @@ import WireJSON
         }
     }
 
+    @Test func keysThatLookAlikeButDifferInCodePointsStayDistinct() throws {
+        let value = try JSONValue.decode(#"{"\u00e9": 1, "e\u0301": 2}"#)
+        #expect(value.objectValue?.count == 2)
+        #expect(value["\u{e9}"] == .int(1))
+        #expect(value["e\u{301}"] == .int(2))
+    }
+
     @Test func keyOrderIsPreserved() throws {
         let value = try JSONValue.decode(#"{"z": 1, "a": 2, "m": {"y": 0, "b": 1}}"#)
         #expect(value.objectValue?.keys == ["z", "a", "m"])
