@@ -17,22 +17,22 @@ extension SchemaEvaluator {
             case .maximum(let limit, let exclusive): Self.checkBound(instance, limit, exclusive: exclusive, upper: true)
             case .minimum(let limit, let exclusive): Self.checkBound(instance, limit, exclusive: exclusive, upper: false)
             case .maxLength(let limit):
-                Self.length(of: instance).flatMap { $0 > limit ? "string is \($0) characters long, more than \(limit)" : nil }
+                Self.length(of: instance).flatMap { $0 > limit ? "string is \(Self.count($0, "character")) long, longer than \(limit)" : nil }
             case .minLength(let limit):
-                Self.length(of: instance).flatMap { $0 < limit ? "string is \($0) characters long, fewer than \(limit)" : nil }
+                Self.length(of: instance).flatMap { $0 < limit ? "string is \(Self.count($0, "character")) long, shorter than \(limit)" : nil }
             case .pattern(let regex):
                 instance.stringValue.flatMap {
                     regex.matches($0) ? nil : "string \(Self.describe(instance)) does not match the pattern \(Self.quoted(regex.source))"
                 }
             case .maxItems(let limit):
-                instance.arrayValue.flatMap { $0.count > limit ? "array has \($0.count) items, more than \(limit)" : nil }
+                instance.arrayValue.flatMap { $0.count > limit ? "array has \(Self.count($0.count, "item")), more than \(limit)" : nil }
             case .minItems(let limit):
-                instance.arrayValue.flatMap { $0.count < limit ? "array has \($0.count) items, fewer than \(limit)" : nil }
+                instance.arrayValue.flatMap { $0.count < limit ? "array has \(Self.count($0.count, "item")), fewer than \(limit)" : nil }
             case .uniqueItems: instance.arrayValue.flatMap(Self.checkUnique)
             case .maxProperties(let limit):
-                instance.objectValue.flatMap { $0.count > limit ? "object has \($0.count) properties, more than \(limit)" : nil }
+                instance.objectValue.flatMap { $0.count > limit ? "object has \(Self.count($0.count, "property")), more than \(limit)" : nil }
             case .minProperties(let limit):
-                instance.objectValue.flatMap { $0.count < limit ? "object has \($0.count) properties, fewer than \(limit)" : nil }
+                instance.objectValue.flatMap { $0.count < limit ? "object has \(Self.count($0.count, "property")), fewer than \(limit)" : nil }
             case .required(let names):
                 instance.objectValue.flatMap { object in
                     let missing = names.filter { object[$0] == nil }
@@ -84,6 +84,12 @@ extension SchemaEvaluator {
             }
         }
         return nil
+    }
+
+    /// "1 item", "2 items", "1 property", "3 properties".
+    private static func count(_ number: Int, _ noun: String) -> String {
+        guard number != 1 else { return "1 \(noun)" }
+        return noun.hasSuffix("y") ? "\(number) \(noun.dropLast())ies" : "\(number) \(noun)s"
     }
 
     private static func missingMessage(_ missing: [String]) -> String {
