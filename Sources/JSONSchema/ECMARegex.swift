@@ -3,9 +3,12 @@ internal import Foundation
 /// A compiled ECMA-262 regular expression (the dialect JSON Schema's `pattern` uses), run by
 /// ICU through `NSRegularExpression`.
 ///
-/// ICU is close to ECMA-262; the differences that matter are translated first: `\d`, `\D`,
-/// `\w`, `\W` are ASCII-only in ECMA-262 (ICU would also match other scripts' digits and
-/// letters). Matching is unanchored, as the specification requires.
+/// ICU is close to ECMA-262; the differences that matter are translated first:
+/// - `\d`, `\D`, `\w`, `\W` are ASCII-only in ECMA-262 (ICU also matches other scripts' digits
+///   and letters);
+/// - `\s`, `\S` use ECMA-262's set (ICU's lacks U+000B and U+FEFF);
+/// - `$` is the end of the input only (ICU also matches before a final line terminator).
+/// Matching is unanchored, as the specification requires.
 struct ECMARegex: @unchecked Sendable {
     // @unchecked: NSRegularExpression is immutable after creation and documented as safe to
     // use from several threads at once.
@@ -28,7 +31,7 @@ struct ECMARegex: @unchecked Sendable {
 
     /// Rewrites the ECMA-262 constructs ICU reads differently.
     static func translated(_ source: String) -> String {
-        guard source.contains("\\") else { return source }
+        guard source.contains("\\") || source.contains("$") else { return source }
         var result = ""
         var insideClass = false
         var iterator = source.makeIterator()
@@ -40,6 +43,8 @@ struct ECMARegex: @unchecked Sendable {
                     continue
                 }
                 result += translatedEscape(escaped, insideClass: insideClass)
+            case "$" where !insideClass:
+                result += "\\z"
             case "[" where !insideClass:
                 insideClass = true
                 result.append(character)
@@ -53,6 +58,9 @@ struct ECMARegex: @unchecked Sendable {
         return result
     }
 
+    /// ECMA-262 WhiteSpace and LineTerminator code points.
+    private static let ecmaWhitespace = #"\t\n\x{0B}\f\r\x{2028}\x{2029}\x{FEFF}\p{Zs}"#
+
     private static func translatedEscape(_ escaped: Character, insideClass: Bool) -> String {
         switch (escaped, insideClass) {
         case ("d", false): "[0-9]"
@@ -63,6 +71,9 @@ struct ECMARegex: @unchecked Sendable {
         case ("w", true): "a-zA-Z0-9_"
         case ("W", false): "[^a-zA-Z0-9_]"
         case ("W", true): "[^a-zA-Z0-9_]"
+        case ("s", false): "[" + ecmaWhitespace + "]"
+        case ("s", true): ecmaWhitespace
+        case ("S", _): "[^" + ecmaWhitespace + "]"
         default: "\\" + String(escaped)
         }
     }

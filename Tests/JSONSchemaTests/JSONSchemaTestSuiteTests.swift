@@ -19,6 +19,16 @@ import Testing
         }
     }
 
+    /// Optional tests (bignum, ecmascript-regex, format assertions, ...) are reported, not required.
+    @Test func optionalResultsAreReported() throws {
+        let results = try JSONSchemaTestSuite.run(suiteDirectory: Self.suiteDirectory, includeOptional: true)
+            .filter { $0.file.hasPrefix("optional/") }
+        print(results.isEmpty ? "no optional tests in \(Self.suiteDirectory)" : Self.table(results))
+        for result in results where result.failed > 0 {
+            print("\(result.file):\n  " + result.failures.joined(separator: "\n  "))
+        }
+    }
+
     static func table(_ results: [JSONSchemaTestSuite.FileResult]) -> String {
         let width = max(results.map(\.file.count).max() ?? 0, 4)
         var lines = ["file".padding(width) + "  passed  failed"]
