@@ -10,7 +10,9 @@ package enum JSONSchemaTestSuite {
     package struct FileResult: Sendable, Equatable {
         /// Path relative to `tests/draft2020-12/`, e.g. `ref.json` or `optional/bignum.json`.
         package let file: String
+        /// Tests whose verdict matched the suite's `valid`.
         package var passed = 0
+        /// Tests whose verdict did not (including tests whose schema did not compile).
         package var failed = 0
         /// `case description / test description: expected valid, got invalid (reason)`.
         package var failures: [String] = []
@@ -18,6 +20,7 @@ package enum JSONSchemaTestSuite {
 
     /// An I/O or JSON problem with the suite itself (not a failing test).
     package struct SuiteError: Error, CustomStringConvertible {
+        /// What went wrong, with the file concerned.
         package let description: String
     }
 
@@ -71,7 +74,8 @@ package enum JSONSchemaTestSuite {
         var registry = SchemaRegistry()
         for file in try jsonFiles(in: directory, recursive: true).sorted() {
             do {
-                try registry.add(document: try load(directory + "/" + file), retrievalURI: "http://localhost:1234/" + file)
+                try registry.add(
+                    document: try load(directory + "/" + file), retrievalURI: "http://localhost:1234/" + file)
             } catch let error as SchemaError {
                 throw SuiteError(description: "remote \(file): \(error)")
             }
@@ -82,7 +86,8 @@ package enum JSONSchemaTestSuite {
     private static func jsonFiles(in directory: String, recursive: Bool) throws -> [String] {
         let manager = FileManager.default
         let names =
-            recursive ? (manager.enumerator(atPath: directory)?.allObjects as? [String] ?? [])
+            recursive
+            ? (manager.enumerator(atPath: directory)?.allObjects as? [String] ?? [])
             : try manager.contentsOfDirectory(atPath: directory)
         return names.filter { $0.hasSuffix(".json") }
     }

@@ -15,13 +15,19 @@ extension SchemaCompiler {
             func sub(_ tokens: String...) throws(SchemaError) -> NodeID {
                 try compile(SchemaLocation(document: here.document, pointer: here.pointer + tokens), context: context)
             }
-            func bad(_ message: String) -> SchemaError { SchemaError(location: describe(here, context), message: message) }
+            func bad(_ message: String) -> SchemaError {
+                SchemaError(location: describe(here, context), message: message)
+            }
             func count() throws(SchemaError) -> Int {
-                guard let count = value.intValue, count >= 0 else { throw bad("\(name) must be a non-negative integer") }
+                guard let count = value.intValue, count >= 0 else {
+                    throw bad("\(name) must be a non-negative integer")
+                }
                 return Int(clamping: count)
             }
             func subList() throws(SchemaError) -> [NodeID] {
-                guard case .array(let elements) = value, !elements.isEmpty else { throw bad("\(name) must be a non-empty array") }
+                guard case .array(let elements) = value, !elements.isEmpty else {
+                    throw bad("\(name) must be a non-empty array")
+                }
                 var nodes: [NodeID] = []
                 for index in elements.indices { nodes.append(try sub(String(index))) }
                 return nodes
@@ -56,8 +62,10 @@ extension SchemaCompiler {
             case "oneOf" where applicator: rule = .oneOf(try subList())
             case "not" where applicator: rule = .not(try sub())
             case "if" where applicator:
-                let thenNode: NodeID? = object["then"] == nil ? nil : try compile(location.appending("then"), context: context)
-                let elseNode: NodeID? = object["else"] == nil ? nil : try compile(location.appending("else"), context: context)
+                let thenNode: NodeID? =
+                    object["then"] == nil ? nil : try compile(location.appending("then"), context: context)
+                let elseNode: NodeID? =
+                    object["else"] == nil ? nil : try compile(location.appending("else"), context: context)
                 rule = .conditional(if: try sub(), then: thenNode, else: elseNode)
             case "dependentSchemas" where applicator:
                 guard case .object(let members) = value else { throw bad("dependentSchemas must be an object") }
@@ -113,13 +121,17 @@ extension SchemaCompiler {
                 rule = .enumeration(options)
             case "const" where validation: rule = .constant(value)
             case "multipleOf" where validation:
-                guard value.isNumber, (value.doubleValue ?? 0) > 0 else { throw bad("multipleOf must be a positive number") }
+                guard value.isNumber, (value.doubleValue ?? 0) > 0 else {
+                    throw bad("multipleOf must be a positive number")
+                }
                 rule = .multipleOf(value)
             case "maximum", "exclusiveMaximum", "minimum", "exclusiveMinimum":
                 guard validation else { break }
                 guard value.isNumber else { throw bad("\(name) must be a number") }
                 let exclusive = name.hasPrefix("exclusive")
-                rule = name.hasSuffix("aximum") ? .maximum(value, exclusive: exclusive) : .minimum(value, exclusive: exclusive)
+                rule =
+                    name.hasSuffix("aximum")
+                    ? .maximum(value, exclusive: exclusive) : .minimum(value, exclusive: exclusive)
             case "maxLength" where validation: rule = .maxLength(try count())
             case "minLength" where validation: rule = .minLength(try count())
             case "pattern" where validation:
@@ -135,7 +147,8 @@ extension SchemaCompiler {
                 rule = .required(names.compactMap(\.stringValue))
             case "dependentRequired" where validation:
                 guard case .object(let members) = value else { throw bad("dependentRequired must be an object") }
-                rule = .dependentRequired(members.map { ($0.key, $0.value.arrayValue?.compactMap(\.stringValue) ?? []) })
+                rule = .dependentRequired(
+                    members.map { ($0.key, $0.value.arrayValue?.compactMap(\.stringValue) ?? []) })
             default:
                 // Annotations (format, title, content*, ...), keywords of other drafts and
                 // unknown keywords do not assert anything.

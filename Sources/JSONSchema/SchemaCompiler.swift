@@ -107,7 +107,8 @@ struct SchemaCompiler {
         let reference = URIReference(parsing: text).resolved(against: context.base)
         guard let target = registry.location(of: reference) else {
             throw SchemaError(
-                location: describe(location.appending(keyword), context), message: "cannot resolve \(keyword) \"\(text)\"")
+                location: describe(location.appending(keyword), context),
+                message: "cannot resolve \(keyword) \"\(text)\"")
         }
         return (try compileReferenced(target), reference, target)
     }

@@ -64,7 +64,8 @@ extension SchemaEvaluator {
         }
     }
 
-    private mutating func applyAnyOf(_ nodes: [NodeID], _ instance: JSONValue, _ annotations: inout Annotations) -> Bool {
+    private mutating func applyAnyOf(_ nodes: [NodeID], _ instance: JSONValue, _ annotations: inout Annotations) -> Bool
+    {
         var matched = false
         for (index, node) in nodes.enumerated() {
             var branch = Annotations()
@@ -84,7 +85,8 @@ extension SchemaEvaluator {
         return matched
     }
 
-    private mutating func applyOneOf(_ nodes: [NodeID], _ instance: JSONValue, _ annotations: inout Annotations) -> Bool {
+    private mutating func applyOneOf(_ nodes: [NodeID], _ instance: JSONValue, _ annotations: inout Annotations) -> Bool
+    {
         var matches: [Int] = []
         var matchedAnnotations = Annotations()
         for (index, node) in nodes.enumerated() {

@@ -10,29 +10,45 @@ extension SchemaEvaluator {
                 options.contains(where: { $0.schemaEquals(instance) })
                     ? nil : "value \(Self.describe(instance)) is not one of \(Self.describe(.array(options)))"
             case .constant(let expected):
-                expected.schemaEquals(instance) ? nil : "value \(Self.describe(instance)) is not \(Self.describe(expected))"
+                expected.schemaEquals(instance)
+                    ? nil : "value \(Self.describe(instance)) is not \(Self.describe(expected))"
             case .multipleOf(let divisor):
                 !instance.isNumber || NumberSemantics.isMultiple(instance, of: divisor)
                     ? nil : "value \(Self.describe(instance)) is not a multiple of \(Self.describe(divisor))"
             case .maximum(let limit, let exclusive): Self.checkBound(instance, limit, exclusive: exclusive, upper: true)
-            case .minimum(let limit, let exclusive): Self.checkBound(instance, limit, exclusive: exclusive, upper: false)
+            case .minimum(let limit, let exclusive):
+                Self.checkBound(instance, limit, exclusive: exclusive, upper: false)
             case .maxLength(let limit):
-                Self.length(of: instance).flatMap { $0 > limit ? "string is \(Self.count($0, "character")) long, longer than \(limit)" : nil }
+                Self.length(of: instance).flatMap {
+                    $0 > limit ? "string is \(Self.count($0, "character")) long, longer than \(limit)" : nil
+                }
             case .minLength(let limit):
-                Self.length(of: instance).flatMap { $0 < limit ? "string is \(Self.count($0, "character")) long, shorter than \(limit)" : nil }
+                Self.length(of: instance).flatMap {
+                    $0 < limit ? "string is \(Self.count($0, "character")) long, shorter than \(limit)" : nil
+                }
             case .pattern(let regex):
                 instance.stringValue.flatMap {
-                    regex.matches($0) ? nil : "string \(Self.describe(instance)) does not match the pattern \(Self.quoted(regex.source))"
+                    regex.matches($0)
+                        ? nil
+                        : "string \(Self.describe(instance)) does not match the pattern \(Self.quoted(regex.source))"
                 }
             case .maxItems(let limit):
-                instance.arrayValue.flatMap { $0.count > limit ? "array has \(Self.count($0.count, "item")), more than \(limit)" : nil }
+                instance.arrayValue.flatMap {
+                    $0.count > limit ? "array has \(Self.count($0.count, "item")), more than \(limit)" : nil
+                }
             case .minItems(let limit):
-                instance.arrayValue.flatMap { $0.count < limit ? "array has \(Self.count($0.count, "item")), fewer than \(limit)" : nil }
+                instance.arrayValue.flatMap {
+                    $0.count < limit ? "array has \(Self.count($0.count, "item")), fewer than \(limit)" : nil
+                }
             case .uniqueItems: instance.arrayValue.flatMap(Self.checkUnique)
             case .maxProperties(let limit):
-                instance.objectValue.flatMap { $0.count > limit ? "object has \(Self.count($0.count, "property")), more than \(limit)" : nil }
+                instance.objectValue.flatMap {
+                    $0.count > limit ? "object has \(Self.count($0.count, "property")), more than \(limit)" : nil
+                }
             case .minProperties(let limit):
-                instance.objectValue.flatMap { $0.count < limit ? "object has \(Self.count($0.count, "property")), fewer than \(limit)" : nil }
+                instance.objectValue.flatMap {
+                    $0.count < limit ? "object has \(Self.count($0.count, "property")), fewer than \(limit)" : nil
+                }
             case .required(let names):
                 instance.objectValue.flatMap { object in
                     let missing = names.filter { object[$0] == nil }
@@ -60,15 +76,21 @@ extension SchemaEvaluator {
         for name in names {
             if name == actual || (name == "number" && instance.isNumber) { return nil }
         }
-        let expected = names.count == 1 ? "type \(quoted(names[0]))" : "one of the types \(describe(.array(names.map(JSONValue.string))))"
-        return "value \(describe(instance)) is \(actual == "integer" ? "an integer" : "of type \(quoted(actual))"), expected \(expected)"
+        let expected =
+            names.count == 1
+            ? "type \(quoted(names[0]))" : "one of the types \(describe(.array(names.map(JSONValue.string))))"
+        let found = actual == "integer" ? "an integer" : "of type \(quoted(actual))"
+        return "value \(describe(instance)) is \(found), expected \(expected)"
     }
 
     private static func checkBound(_ instance: JSONValue, _ limit: JSONValue, exclusive: Bool, upper: Bool) -> String? {
         guard let order = NumberSemantics.compare(instance, limit) else { return nil }
         let violates = upper ? (exclusive ? order >= 0 : order > 0) : (exclusive ? order <= 0 : order < 0)
         guard violates else { return nil }
-        let relation = upper ? (exclusive ? "must be less than" : "must be at most") : (exclusive ? "must be greater than" : "must be at least")
+        let relation =
+            upper
+            ? (exclusive ? "must be less than" : "must be at most")
+            : (exclusive ? "must be greater than" : "must be at least")
         return "value \(describe(instance)) \(relation) \(describe(limit))"
     }
 

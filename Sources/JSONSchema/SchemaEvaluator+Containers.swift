@@ -26,7 +26,8 @@ extension SchemaEvaluator {
             return valid
         case .contains(let node, let minimum, let maximum):
             var matched: [Int] = []
-            for (index, item) in items.enumerated() where probing({ $0.evaluate(node, child: item, at: .index(index)) }) {
+            for (index, item) in items.enumerated() where probing({ $0.evaluate(node, child: item, at: .index(index)) })
+            {
                 matched.append(index)
             }
             annotations.itemIndices.formUnion(matched)

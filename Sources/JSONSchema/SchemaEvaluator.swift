@@ -118,7 +118,8 @@ struct SchemaEvaluator {
         case ("properties", .key(let name)?), ("patternProperties", .key(let name)?),
             ("additionalProperties", .key(let name)?), ("unevaluatedProperties", .key(let name)?):
             message = "property \(Self.quoted(name)) is not allowed"
-        case ("items", .index(let index)?), ("prefixItems", .index(let index)?), ("unevaluatedItems", .index(let index)?):
+        case ("items", .index(let index)?), ("prefixItems", .index(let index)?),
+            ("unevaluatedItems", .index(let index)?):
             message = "item \(index) is not allowed"
         default:
             message = "no value is allowed here (the schema is false)"

@@ -28,7 +28,8 @@ package struct SchemaRegistry: Sendable {
     private static let withMetaschemas: SchemaRegistry = {
         var registry = SchemaRegistry(empty: ())
         for (uri, text) in Metaschema2020_12.documents {
-            guard let document = try? JSONValue.decode(text), (try? registry.add(document: document, retrievalURI: uri)) != nil
+            guard let document = try? JSONValue.decode(text),
+                (try? registry.add(document: document, retrievalURI: uri)) != nil
             else { preconditionFailure("bundled metaschema \(uri) does not load") }
         }
         return registry
@@ -68,8 +69,9 @@ package struct SchemaRegistry: Sendable {
             resources[resource]?.dynamicAnchors[anchor] = location.pointer
         }
         SubschemaPositions.forEachSubschema(of: object) { tokens, child in
-            index(child, at: SchemaLocation(document: location.document, pointer: location.pointer + tokens),
-                  base: base, resource: resource)
+            index(
+                child, at: SchemaLocation(document: location.document, pointer: location.pointer + tokens),
+                base: base, resource: resource)
         }
     }
 
@@ -87,7 +89,8 @@ package struct SchemaRegistry: Sendable {
         guard let fragment = reference.fragment, !fragment.isEmpty else { return resource.location }
         if fragment.hasPrefix("/") {
             guard let pointer = try? JSONPointer(parsing: "#" + fragment) else { return nil }
-            let target = SchemaLocation(document: resource.location.document, pointer: resource.location.pointer + pointer.tokens)
+            let target = SchemaLocation(
+                document: resource.location.document, pointer: resource.location.pointer + pointer.tokens)
             return value(at: target) == nil ? nil : target
         }
         return resource.anchors[fragment].map { SchemaLocation(document: resource.location.document, pointer: $0) }

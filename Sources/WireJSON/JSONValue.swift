@@ -39,7 +39,9 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
         get { index(of: key).map { values[$0] } }
         set {
             if let index = index(of: key) {
-                if let newValue { values[index] = newValue } else {
+                if let newValue {
+                    values[index] = newValue
+                } else {
                     keys.remove(at: index)
                     values.remove(at: index)
                 }

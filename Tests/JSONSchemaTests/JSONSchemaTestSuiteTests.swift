@@ -15,7 +15,9 @@ import Testing
         print(Self.table(results))
         #expect(!results.isEmpty)
         for result in results {
-            #expect(result.failed == 0, Comment(rawValue: "\(result.file):\n  " + result.failures.joined(separator: "\n  ")))
+            #expect(
+                result.failed == 0, Comment(rawValue: "\(result.file):\n  " + result.failures.joined(separator: "\n  "))
+            )
         }
     }
 
@@ -33,16 +35,19 @@ import Testing
         let width = max(results.map(\.file.count).max() ?? 0, 4)
         var lines = ["file".padding(width) + "  passed  failed"]
         for result in results {
-            lines.append(result.file.padding(width) + "  " + String(result.passed).leftPadding(6) + "  " + String(result.failed).leftPadding(6))
+            lines.append(
+                result.file.padding(width) + "  " + String(result.passed).leftPadding(6) + "  "
+                    + String(result.failed).leftPadding(6))
         }
         let passed = results.reduce(0) { $0 + $1.passed }
         let failed = results.reduce(0) { $0 + $1.failed }
-        lines.append("total".padding(width) + "  " + String(passed).leftPadding(6) + "  " + String(failed).leftPadding(6))
+        lines.append(
+            "total".padding(width) + "  " + String(passed).leftPadding(6) + "  " + String(failed).leftPadding(6))
         return lines.joined(separator: "\n")
     }
 }
 
-private extension String {
-    func padding(_ width: Int) -> String { self + String(repeating: " ", count: max(0, width - count)) }
-    func leftPadding(_ width: Int) -> String { String(repeating: " ", count: max(0, width - count)) + self }
+extension String {
+    fileprivate func padding(_ width: Int) -> String { self + String(repeating: " ", count: max(0, width - count)) }
+    fileprivate func leftPadding(_ width: Int) -> String { String(repeating: " ", count: max(0, width - count)) + self }
 }

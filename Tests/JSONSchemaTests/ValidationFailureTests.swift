@@ -41,7 +41,9 @@ import WireJSON
     }
 
     @Test func validInstanceHasNoFailures() throws {
-        #expect(try failures(#"{"header": {"action": "Start"}, "payload": {"input": {"mode": "duplex"}, "rate": 16000}}"#) == [])
+        #expect(
+            try failures(#"{"header": {"action": "Start"}, "payload": {"input": {"mode": "duplex"}, "rate": 16000}}"#)
+                == [])
     }
 
     @Test func enumFailureNamesInstanceAndKeywordLocations() throws {
@@ -52,19 +54,27 @@ import WireJSON
         #expect(failure.keywordLocation.description == "/properties/payload/properties/input/properties/mode/enum")
         #expect(failure.keyword == "enum")
         #expect(failure.message == #"value "x" is not one of ["push2talk","tap2talk","duplex"]"#)
-        #expect(failure.absoluteKeywordLocation
-            == "https://dialogmock.test/client/Start.json#/properties/payload/properties/input/properties/mode/enum")
-        #expect(failure.description == #"at /payload/input/mode: keyword enum: value "x" is not one of ["push2talk","tap2talk","duplex"]"#)
+        #expect(
+            failure.absoluteKeywordLocation
+                == "https://dialogmock.test/client/Start.json#/properties/payload/properties/input/properties/mode/enum"
+        )
+        #expect(
+            failure.description
+                == #"at /payload/input/mode: keyword enum: value "x" is not one of ["push2talk","tap2talk","duplex"]"#)
     }
 
     @Test func referencedSchemasReportTheRefPathAndTheirOwnLocation() throws {
         let found = try failures(#"{"header": {"action": "Stop", "taskId": "XYZ"}, "payload": {}}"#)
-        #expect(found.map(\.keywordLocation.description) == ["/properties/header/$ref/properties/action/const",
-                                                             "/properties/header/$ref/properties/taskId/pattern"])
-        #expect(found.map(\.absoluteKeywordLocation) == [
-            "https://dialogmock.test/client/Start.json#/$defs/header/properties/action/const",
-            "https://dialogmock.test/client/Start.json#/$defs/header/properties/taskId/pattern",
-        ])
+        #expect(
+            found.map(\.keywordLocation.description) == [
+                "/properties/header/$ref/properties/action/const",
+                "/properties/header/$ref/properties/taskId/pattern",
+            ])
+        #expect(
+            found.map(\.absoluteKeywordLocation) == [
+                "https://dialogmock.test/client/Start.json#/$defs/header/properties/action/const",
+                "https://dialogmock.test/client/Start.json#/$defs/header/properties/taskId/pattern",
+            ])
         #expect(found[0].message == #"value "Stop" is not "Start""#)
         #expect(found[1].message == #"string "XYZ" does not match the pattern "^[0-9a-f]{32}$""#)
     }
@@ -79,33 +89,46 @@ import WireJSON
 
     @Test func additionalPropertyFalseNamesTheProperty() throws {
         let found = try failures(#"{"header": {"action": "Start"}, "payload": {"input": {"mood": "happy"}}}"#)
-        #expect(found.map(\.description) == [#"at /payload/input/mood: keyword additionalProperties: property "mood" is not allowed"#])
+        #expect(
+            found.map(\.description) == [
+                #"at /payload/input/mood: keyword additionalProperties: property "mood" is not allowed"#
+            ])
         #expect(found[0].keywordLocation.description == "/properties/payload/properties/input/additionalProperties")
     }
 
     @Test func everyFailureIsReportedNotJustTheFirst() throws {
-        let found = try failures(#"{"header": {"action": "Start"}, "payload": {"rate": 12000.5, "tags": ["a", "bb", "bb"]}}"#)
+        let found = try failures(
+            #"{"header": {"action": "Start"}, "payload": {"rate": 12000.5, "tags": ["a", "bb", "bb"]}}"#)
         #expect(found.map(\.keyword) == ["type", "multipleOf", "minLength", "uniqueItems"])
-        #expect(found.map(\.instancePointer.description) == ["/payload/rate", "/payload/rate", "/payload/tags/0", "/payload/tags"])
+        #expect(
+            found.map(\.instancePointer.description) == [
+                "/payload/rate", "/payload/rate", "/payload/tags/0", "/payload/tags",
+            ])
         #expect(found[0].message == "value 12000.5 is of type \"number\", expected type \"integer\"")
         #expect(found[2].message == "string is 1 character long, shorter than 2")
         #expect(found[3].message == "items 1 and 2 are equal, but items must be unique")
     }
 
     @Test func anyOfExplainsEachAlternative() throws {
-        let validator = try JSONSchemaValidator(schema: JSONValue.decode(
-            #"{"anyOf": [{"type": "string"}, {"type": "object", "required": ["a"]}]}"#))
+        let validator = try JSONSchemaValidator(
+            schema: JSONValue.decode(
+                #"{"anyOf": [{"type": "string"}, {"type": "object", "required": ["a"]}]}"#))
         let found = validator.validate(["b": 1])
         #expect(found.count == 1)
         #expect(found[0].keyword == "anyOf")
-        #expect(found[0].message == #"value does not match any of the 2 alternatives ([0] at (root): keyword type: value {"b":1} is of type "object", expected type "string"; [1] at (root): keyword required: required property "a" is missing)"#)
+        #expect(
+            found[0].message
+                == #"value does not match any of the 2 alternatives ([0] at (root): keyword type: value {"b":1} is of type "object", expected type "string"; [1] at (root): keyword required: required property "a" is missing)"#
+        )
     }
 
     @Test func numbersCompareMathematically() throws {
-        let validator = try JSONSchemaValidator(schema: JSONValue.decode(
-            #"{"prefixItems": [{"const": 1}, {"enum": [2.0]}, {"multipleOf": 0.1}, {"maximum": 9007199254740993}]}"#))
-        #expect(validator.validate([1.0, 2, 0.3, 9007199254740992]) == [])
-        #expect(validator.validate([1, 2, 0.35, 9007199254740994]).map(\.keyword) == ["multipleOf", "maximum"])
+        let validator = try JSONSchemaValidator(
+            schema: JSONValue.decode(
+                #"{"prefixItems": [{"const": 1}, {"enum": [2.0]}, {"multipleOf": 0.1}, {"maximum": 9007199254740993}]}"#
+            ))
+        #expect(validator.validate([1.0, 2, 0.3, 9_007_199_254_740_992]) == [])
+        #expect(validator.validate([1, 2, 0.35, 9_007_199_254_740_994]).map(\.keyword) == ["multipleOf", "maximum"])
     }
 
     @Test func unresolvableReferencesFailAtCompileTime() throws {
@@ -113,8 +136,9 @@ import WireJSON
             try JSONSchemaValidator(schema: JSONValue.decode(#"{"$ref": "other.json#/x"}"#))
         }
         var registry = SchemaRegistry()
-        try registry.add(document: JSONValue.decode(#"{"$defs": {"x": {"type": "string"}}}"#),
-                         retrievalURI: "file:///schemas/other.json")
+        try registry.add(
+            document: JSONValue.decode(#"{"$defs": {"x": {"type": "string"}}}"#),
+            retrievalURI: "file:///schemas/other.json")
         let validator = try JSONSchemaValidator(
             schema: JSONValue.decode(#"{"$ref": "other.json#/$defs/x"}"#), registry: registry,
             baseURI: "file:///schemas/main.json")
