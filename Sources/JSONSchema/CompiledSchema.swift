@@ -75,6 +75,8 @@ enum KeywordRule: Sendable {
     case maxLength(Int)
     case minLength(Int)
     case pattern(ECMARegex)
+    /// Only compiled when formats are asserted.
+    case format(String)
     case maxItems(Int)
     case minItems(Int)
     case uniqueItems

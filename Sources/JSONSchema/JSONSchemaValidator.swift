@@ -6,7 +6,8 @@ package import WireJSON
 /// let validator = try JSONSchemaValidator(schema: schemaJSON)
 /// for failure in validator.validate(message.value) { print(failure) }
 /// ```
-/// `format` is an annotation only (no format assertion), as the default of 2020-12 says.
+/// `format` is an annotation only, as the default of 2020-12 says, unless `assertFormats` is set
+/// or the schema's metaschema requires the format-assertion vocabulary.
 package struct JSONSchemaValidator: Sendable {
     private let program: SchemaProgram
 
@@ -22,14 +23,18 @@ package struct JSONSchemaValidator: Sendable {
     ///   - registry: other schema documents `$ref` may point to (the metaschemas are always there).
     ///   - baseURI: where the schema came from, e.g. a `file://` URL; relative references resolve
     ///     against it unless the schema's `$id` says otherwise.
+    ///   - assertFormats: check `format` values (dates, times, e-mail addresses, host names, IP
+    ///     addresses, URIs, UUIDs, JSON pointers, regexes); unknown formats pass.
     /// - Throws: ``SchemaError`` for an unresolvable reference, an invalid regex or a keyword
     ///   value of the wrong shape.
-    package init(schema: JSONValue, registry: SchemaRegistry = .init(), baseURI: String? = nil) throws(SchemaError) {
+    package init(
+        schema: JSONValue, registry: SchemaRegistry = .init(), baseURI: String? = nil, assertFormats: Bool = false
+    ) throws(SchemaError) {
         var registry = registry
         let retrievalURI = baseURI ?? Self.defaultBaseURI
         try registry.add(document: schema, retrievalURI: retrievalURI)
         let document = registry.documents.count - 1
-        var compiler = SchemaCompiler(registry: registry)
+        var compiler = SchemaCompiler(registry: registry, assertsFormats: assertFormats)
         try compiler.compileRoot(at: SchemaLocation(document: document, pointer: []))
         program = compiler.program
         rootURI = program.resourceURIs[program.nodes[program.root].resource]

@@ -137,6 +137,8 @@ extension SchemaCompiler {
             case "pattern" where validation:
                 guard case .string(let source) = value else { throw bad("pattern must be a string") }
                 rule = .pattern(try regex(source))
+            case "format" where assertsFormats || context.vocabularies.contains(.formatAssertion):
+                if case .string(let format) = value { rule = .format(format) }
             case "maxItems" where validation: rule = .maxItems(try count())
             case "minItems" where validation: rule = .minItems(try count())
             case "uniqueItems" where validation: if value == .bool(true) { rule = .uniqueItems }

@@ -11,12 +11,17 @@ struct SchemaCompiler {
     }
 
     let registry: SchemaRegistry
+    /// Whether `format` asserts everywhere, not only under a format-assertion metaschema.
+    let assertsFormats: Bool
     var program = SchemaProgram()
     private var nodeAt: [SchemaLocation: NodeID] = [:]
     private var resourceIndex: [String: Int] = [:]
     private var dynamicAnchorNames: Set<String> = []
 
-    init(registry: SchemaRegistry) { self.registry = registry }
+    init(registry: SchemaRegistry, assertsFormats: Bool = false) {
+        self.registry = registry
+        self.assertsFormats = assertsFormats
+    }
 
     /// Compiles the schema at `location` (and everything it reaches) and makes it the root.
     mutating func compileRoot(at location: SchemaLocation) throws(SchemaError) {

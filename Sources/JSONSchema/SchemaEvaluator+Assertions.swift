@@ -41,6 +41,11 @@ extension SchemaEvaluator {
                     $0.count < limit ? "array has \(Self.count($0.count, "item")), fewer than \(limit)" : nil
                 }
             case .uniqueItems: instance.arrayValue.flatMap(Self.checkUnique)
+            case .format(let format):
+                instance.stringValue.flatMap {
+                    FormatChecker.check(format, $0) == false
+                        ? "string \(Self.describe(instance)) is not a valid \(Self.quoted(format))" : nil
+                }
             case .maxProperties(let limit):
                 instance.objectValue.flatMap {
                     $0.count > limit ? "object has \(Self.count($0.count, "property")), more than \(limit)" : nil

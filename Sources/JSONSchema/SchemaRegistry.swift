@@ -108,6 +108,6 @@ package struct SchemaRegistry: Sendable {
         guard let location = location(of: reference), case .object(let metaschema)? = value(at: location),
             case .object(let vocabulary)? = metaschema["$vocabulary"]
         else { return .standard }
-        return Vocabularies(vocabularyURIs: vocabulary.keys)
+        return Vocabularies(vocabularyObject: vocabulary.map { ($0.key, $0.value == .bool(true)) })
     }
 }

@@ -13,16 +13,17 @@ struct Vocabularies: OptionSet, Sendable, Hashable {
 
     private static let prefix = "https://json-schema.org/draft/2020-12/vocab/"
 
-    /// The vocabularies named by the keys of a `$vocabulary` object (required or optional alike:
-    /// an optional vocabulary we know is used, one we do not know is ignored).
-    init<Names: Sequence<String>>(vocabularyURIs: Names) {
+    /// The vocabularies a `$vocabulary` object names. Known vocabularies are used whether they
+    /// are required (`true`) or optional (`false`), except format-assertion, which only asserts
+    /// when required; unknown optional vocabularies are ignored.
+    init(vocabularyObject: [(key: String, value: Bool)]) {
         var set: Vocabularies = []
-        for uri in vocabularyURIs {
+        for (uri, required) in vocabularyObject {
             switch uri {
             case Self.prefix + "applicator": set.insert(.applicator)
             case Self.prefix + "unevaluated": set.insert(.unevaluated)
             case Self.prefix + "validation": set.insert(.validation)
-            case Self.prefix + "format-assertion": set.insert(.formatAssertion)
+            case Self.prefix + "format-assertion" where required: set.insert(.formatAssertion)
             default: break
             }
         }
