@@ -42,18 +42,26 @@ package struct JSONSchemaValidator: Sendable {
 
     /// Every way `instance` fails the schema; empty when it is valid.
     package func validate(_ instance: JSONValue) -> [ValidationFailure] {
-        var evaluator = SchemaEvaluator(program: program)
-        var annotations = Annotations()
-        _ = evaluator.evaluate(program.root, instance, &annotations)
-        return evaluator.failures
+        guard LargeStackRunner.nestsDeeperThan(LargeStackRunner.inlineDepthLimit, instance) else {
+            return evaluate(instance, recording: true).failures
+        }
+        return LargeStackRunner.run { [self] in evaluate(instance, recording: true).failures }
     }
 
     /// Whether `instance` is valid; stops at the first failure, so it is cheaper than
     /// ``validate(_:)`` for invalid instances.
     package func isValid(_ instance: JSONValue) -> Bool {
+        guard LargeStackRunner.nestsDeeperThan(LargeStackRunner.inlineDepthLimit, instance) else {
+            return evaluate(instance, recording: false).valid
+        }
+        return LargeStackRunner.run { [self] in evaluate(instance, recording: false).valid }
+    }
+
+    private func evaluate(_ instance: JSONValue, recording: Bool) -> (valid: Bool, failures: [ValidationFailure]) {
         var evaluator = SchemaEvaluator(program: program)
-        evaluator.recording = false
+        evaluator.recording = recording
         var annotations = Annotations()
-        return evaluator.evaluate(program.root, instance, &annotations)
+        let valid = evaluator.evaluate(program.root, instance, &annotations)
+        return (valid, evaluator.failures)
     }
 }

@@ -105,7 +105,9 @@ extension SchemaEvaluator {
             annotations.formUnion(matchedAnnotations)
             return true
         case 0:
-            record("value does not match any of the \(nodes.count) alternatives\(branchDetails(nodes, instance))")
+            if recording {
+                record("value does not match any of the \(nodes.count) alternatives\(branchDetails(nodes, instance))")
+            }
         default:
             let list = matches.map(String.init).joined(separator: ", ")
             record("value matches \(matches.count) alternatives (\(list)) but must match exactly one")

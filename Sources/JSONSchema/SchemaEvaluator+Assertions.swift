@@ -3,84 +3,94 @@ import WireJSON
 extension SchemaEvaluator {
     /// The validation-vocabulary keywords: they look at the instance itself, never at subschemas.
     mutating func applyAssertion(_ rule: KeywordRule, to instance: JSONValue) -> Bool {
-        let message: String? =
+        // Checks return a message *builder* on failure: building messages (which render the
+        // instance) only when recording keeps `anyOf`/`oneOf` probing cheap.
+        let failure: (() -> String)? =
             switch rule {
             case .type(let names): Self.checkType(names, instance)
             case .enumeration(let options):
                 options.contains(where: { $0.schemaEquals(instance) })
-                    ? nil : "value \(Self.describe(instance)) is not one of \(Self.describe(.array(options)))"
+                    ? nil : { "value \(Self.describe(instance)) is not one of \(Self.describe(.array(options)))" }
             case .constant(let expected):
                 expected.schemaEquals(instance)
-                    ? nil : "value \(Self.describe(instance)) is not \(Self.describe(expected))"
+                    ? nil : { "value \(Self.describe(instance)) is not \(Self.describe(expected))" }
             case .multipleOf(let divisor):
                 !instance.isNumber || NumberSemantics.isMultiple(instance, of: divisor)
-                    ? nil : "value \(Self.describe(instance)) is not a multiple of \(Self.describe(divisor))"
+                    ? nil : { "value \(Self.describe(instance)) is not a multiple of \(Self.describe(divisor))" }
             case .maximum(let limit, let exclusive): Self.checkBound(instance, limit, exclusive: exclusive, upper: true)
             case .minimum(let limit, let exclusive):
                 Self.checkBound(instance, limit, exclusive: exclusive, upper: false)
             case .maxLength(let limit):
-                Self.length(of: instance).flatMap {
-                    $0 > limit ? "string is \(Self.count($0, "character")) long, longer than \(limit)" : nil
+                Self.length(of: instance).flatMap { length in
+                    length > limit ? { "string is \(Self.count(length, "character")) long, longer than \(limit)" } : nil
                 }
             case .minLength(let limit):
-                Self.length(of: instance).flatMap {
-                    $0 < limit ? "string is \(Self.count($0, "character")) long, shorter than \(limit)" : nil
+                Self.length(of: instance).flatMap { length in
+                    length < limit
+                        ? { "string is \(Self.count(length, "character")) long, shorter than \(limit)" } : nil
                 }
             case .pattern(let regex):
-                instance.stringValue.flatMap {
-                    regex.matches($0)
+                instance.stringValue.flatMap { text in
+                    regex.matches(text)
                         ? nil
-                        : "string \(Self.describe(instance)) does not match the pattern \(Self.quoted(regex.source))"
+                        : {
+                            "string \(Self.describe(instance)) does not match the pattern \(Self.quoted(regex.source))"
+                        }
+                }
+            case .format(let format):
+                instance.stringValue.flatMap { text in
+                    FormatChecker.check(format, text) == false
+                        ? { "string \(Self.describe(instance)) is not a valid \(Self.quoted(format))" } : nil
                 }
             case .maxItems(let limit):
-                instance.arrayValue.flatMap {
-                    $0.count > limit ? "array has \(Self.count($0.count, "item")), more than \(limit)" : nil
-                }
+                Self.checkCount(instance.arrayValue?.count, limit, upper: true, noun: "item", container: "array")
             case .minItems(let limit):
-                instance.arrayValue.flatMap {
-                    $0.count < limit ? "array has \(Self.count($0.count, "item")), fewer than \(limit)" : nil
-                }
+                Self.checkCount(instance.arrayValue?.count, limit, upper: false, noun: "item", container: "array")
             case .uniqueItems: instance.arrayValue.flatMap(Self.checkUnique)
-            case .format(let format):
-                instance.stringValue.flatMap {
-                    FormatChecker.check(format, $0) == false
-                        ? "string \(Self.describe(instance)) is not a valid \(Self.quoted(format))" : nil
-                }
             case .maxProperties(let limit):
-                instance.objectValue.flatMap {
-                    $0.count > limit ? "object has \(Self.count($0.count, "property")), more than \(limit)" : nil
-                }
+                Self.checkCount(instance.objectValue?.count, limit, upper: true, noun: "property", container: "object")
             case .minProperties(let limit):
-                instance.objectValue.flatMap {
-                    $0.count < limit ? "object has \(Self.count($0.count, "property")), fewer than \(limit)" : nil
-                }
+                Self.checkCount(instance.objectValue?.count, limit, upper: false, noun: "property", container: "object")
             case .required(let names):
                 instance.objectValue.flatMap { object in
                     let missing = names.filter { object[$0] == nil }
-                    return missing.isEmpty ? nil : Self.missingMessage(missing)
+                    return missing.isEmpty ? nil : { Self.missingMessage(missing) }
                 }
             case .dependentRequired(let pairs):
                 instance.objectValue.flatMap { object in
                     for (property, required) in pairs where object[property] != nil {
                         let missing = required.filter { object[$0] == nil }
                         if !missing.isEmpty {
-                            return Self.missingMessage(missing) + " (required when \(Self.quoted(property)) is present)"
+                            return {
+                                Self.missingMessage(missing) + " (required when \(Self.quoted(property)) is present)"
+                            }
                         }
                     }
                     return nil
                 }
             default: nil
             }
-        guard let message else { return true }
-        record(message)
+        guard let failure else { return true }
+        if recording { record(failure()) }
         return false
     }
 
-    private static func checkType(_ names: [String], _ instance: JSONValue) -> String? {
+    private static func checkCount(_ count: Int?, _ limit: Int, upper: Bool, noun: String, container: String)
+        -> (() -> String)?
+    {
+        guard let count, upper ? count > limit : count < limit else { return nil }
+        return { "\(container) has \(Self.count(count, noun)), \(upper ? "more" : "fewer") than \(limit)" }
+    }
+
+    private static func checkType(_ names: [String], _ instance: JSONValue) -> (() -> String)? {
         let actual = instance.typeName
         for name in names {
             if name == actual || (name == "number" && instance.isNumber) { return nil }
         }
+        return { typeMessage(names, actual, instance) }
+    }
+
+    private static func typeMessage(_ names: [String], _ actual: String, _ instance: JSONValue) -> String {
         let expected =
             names.count == 1
             ? "type \(quoted(names[0]))" : "one of the types \(describe(.array(names.map(JSONValue.string))))"
@@ -88,7 +98,9 @@ extension SchemaEvaluator {
         return "value \(describe(instance)) is \(found), expected \(expected)"
     }
 
-    private static func checkBound(_ instance: JSONValue, _ limit: JSONValue, exclusive: Bool, upper: Bool) -> String? {
+    private static func checkBound(_ instance: JSONValue, _ limit: JSONValue, exclusive: Bool, upper: Bool)
+        -> (() -> String)?
+    {
         guard let order = NumberSemantics.compare(instance, limit) else { return nil }
         let violates = upper ? (exclusive ? order >= 0 : order > 0) : (exclusive ? order <= 0 : order < 0)
         guard violates else { return nil }
@@ -96,7 +108,7 @@ extension SchemaEvaluator {
             upper
             ? (exclusive ? "must be less than" : "must be at most")
             : (exclusive ? "must be greater than" : "must be at least")
-        return "value \(describe(instance)) \(relation) \(describe(limit))"
+        return { "value \(describe(instance)) \(relation) \(describe(limit))" }
     }
 
     /// Length in Unicode code points, as JSON Schema counts it.
@@ -104,10 +116,10 @@ extension SchemaEvaluator {
         instance.stringValue.map { $0.unicodeScalars.count }
     }
 
-    private static func checkUnique(_ items: [JSONValue]) -> String? {
+    private static func checkUnique(_ items: [JSONValue]) -> (() -> String)? {
         for first in items.indices {
             for second in items.indices where second > first && items[first].schemaEquals(items[second]) {
-                return "items \(first) and \(second) are equal, but items must be unique"
+                return { "items \(first) and \(second) are equal, but items must be unique" }
             }
         }
         return nil

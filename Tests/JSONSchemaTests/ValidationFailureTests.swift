@@ -162,3 +162,22 @@ import WireJSON
         #expect(!validator.isValid("٣"))
     }
 }
+
+@Suite struct DeepInstanceTests {
+    @Test(arguments: [60, 2000])
+    func deeplyNestedInstancesValidateWithoutOverflowingTheStack(depth: Int) throws {
+        let text = String(repeating: "[", count: depth) + "1" + String(repeating: "]", count: depth)
+        let instance = try JSONValue.decode(text)
+        let validator = try JSONSchemaValidator(
+            schema: JSONValue.decode(##"{"anyOf": [{"type": "integer"}, {"type": "array", "items": {"$ref": "#"}}]}"##))
+        #expect(validator.validate(instance) == [])
+        let strict = try JSONSchemaValidator(schema: JSONValue.decode(##"{"items": {"$ref": "#"}, "type": "array"}"##))
+        #expect(strict.validate(instance).map(\.keyword) == ["type"])
+    }
+
+    @Test func selfReferenceWithoutProgressIsAFailureNotAHang() throws {
+        let validator = try JSONSchemaValidator(
+            schema: JSONValue.decode(##"{"$defs": {"a": {"$ref": "#"}}, "$ref": "#/$defs/a"}"##))
+        #expect(validator.validate(1).map(\.keyword) == ["$ref"])
+    }
+}
