@@ -26,14 +26,16 @@ enum JanssonTreeWriter {
         let allFlags = flags | Int(JSON_ENCODE_ANY) | cjansson_flags_real_precision(17)
         withExtendedLifetime(sink) {
             let context = Unmanaged.passUnretained(sink).toOpaque()
-            _ = json_dump_callback(root, { chunk, size, context in
-                guard let chunk, let context else { return -1 }
-                let sink = Unmanaged<DumpSink>.fromOpaque(context).takeUnretainedValue()
-                chunk.withMemoryRebound(to: UInt8.self, capacity: size) {
-                    sink.write(UnsafeBufferPointer(start: $0, count: size))
-                }
-                return 0
-            }, context, allFlags)
+            _ = json_dump_callback(
+                root,
+                { chunk, size, context in
+                    guard let chunk, let context else { return -1 }
+                    let sink = Unmanaged<DumpSink>.fromOpaque(context).takeUnretainedValue()
+                    chunk.withMemoryRebound(to: UInt8.self, capacity: size) {
+                        sink.write(UnsafeBufferPointer(start: $0, count: size))
+                    }
+                    return 0
+                }, context, allFlags)
         }
         return sink.bytes
     }

@@ -36,10 +36,12 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
     /// Reading returns the value for `key`; writing `nil` removes the key, writing a value
     /// replaces it in place or appends it at the end.
     public subscript(key: String) -> JSONValue? {
-        get { keys.firstIndex(of: key).map { values[$0] } }
+        get { index(of: key).map { values[$0] } }
         set {
-            if let index = keys.firstIndex(of: key) {
-                if let newValue { values[index] = newValue } else {
+            if let index = index(of: key) {
+                if let newValue {
+                    values[index] = newValue
+                } else {
                     keys.remove(at: index)
                     values.remove(at: index)
                 }
@@ -48,6 +50,13 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
                 values.append(newValue)
             }
         }
+    }
+
+    /// Keys match by code points, as JSON compares them. (Swift's `==` on `String` uses
+    /// canonical equivalence, under which `"é"` and `"e\u{301}"` would be the same key.)
+    private func index(of key: String) -> Int? {
+        let count = key.utf8.count
+        return keys.firstIndex { $0.utf8.count == count && $0.utf8.elementsEqual(key.utf8) }
     }
 
     /// Appends a key the caller knows is not present yet (the decoder: Jansson already merged

@@ -54,7 +54,9 @@ import WireJSON
         #expect(try keyLocation("/checks/0") == nil)
         #expect(try location("/checks/2") == nil)
         #expect(try location("/nope") == nil)
-        #expect(try Self.map.nearestLocation(of: JSONPointer(parsing: "/checks/0/missing")).map { [$0.line, $0.column] } == [5, 5])
+        #expect(
+            try Self.map.nearestLocation(of: JSONPointer(parsing: "/checks/0/missing")).map { [$0.line, $0.column] }
+                == [5, 5])
     }
 
     @Test func escapedKeysMatchDecodedTokens() throws {

@@ -24,11 +24,12 @@ import WireJSON
     }
 
     @Test func integersBeyondInt64BecomeDoublesPerValue() throws {
-        #expect(try JSONValue.decode("18446744073709551616") == .double(18446744073709551616))
+        #expect(try JSONValue.decode("18446744073709551616") == .double(18_446_744_073_709_551_616))
         #expect(try JSONValue.decode("-9223372036854775809") == .double(-9_223_372_036_854_775_808.0))
-        let mixed = try JSONValue.decode(#"{"big": 18446744073709551616, "exact": 9007199254740993, "s": "123456789012345678901"}"#)
-        #expect(mixed["big"] == .double(18446744073709551616))
-        #expect(mixed["exact"] == .int(9007199254740993))
+        let mixed = try JSONValue.decode(
+            #"{"big": 18446744073709551616, "exact": 9007199254740993, "s": "123456789012345678901"}"#)
+        #expect(mixed["big"] == .double(18_446_744_073_709_551_616))
+        #expect(mixed["exact"] == .int(9_007_199_254_740_993))
         #expect(mixed["s"] == .string("123456789012345678901"))
     }
 
@@ -45,9 +46,18 @@ import WireJSON
     }
 
     @Test func duplicateKeysAreRejectedWhenAsked() {
-        #expect(throws: JSONDecodeError(line: 1, column: 10, position: 10, message: #"duplicate object key near '"a"'"#)) {
+        #expect(
+            throws: JSONDecodeError(line: 1, column: 10, position: 10, message: #"duplicate object key near '"a"'"#)
+        ) {
             try JSONValue.decode(#"{"a":1,"a":2}"#, options: .rejectDuplicateKeys)
         }
+    }
+
+    @Test func keysThatLookAlikeButDifferInCodePointsStayDistinct() throws {
+        let value = try JSONValue.decode(#"{"\u00e9": 1, "e\u0301": 2}"#)
+        #expect(value.objectValue?.count == 2)
+        #expect(value["\u{e9}"] == .int(1))
+        #expect(value["e\u{301}"] == .int(2))
     }
 
     @Test func keyOrderIsPreserved() throws {

@@ -56,7 +56,9 @@ import WireJSON
         let text = #"{"type":"response.done","usage":{"total":12,"ratio":0.25},"items":[[],{},-7,"\u00e9"]}"#
         let value = try JSONValue.decode(text)
         #expect(try JSONValue.decode(value.encoded()) == value)
-        #expect(value.encodedString() == #"{"type":"response.done","usage":{"total":12,"ratio":0.25},"items":[[],{},-7,"é"]}"#)
+        #expect(
+            value.encodedString()
+                == #"{"type":"response.done","usage":{"total":12,"ratio":0.25},"items":[[],{},-7,"é"]}"#)
     }
 
     @Test func deepValuesEncodeWithoutRecursion() throws {

@@ -1,1 +1,0 @@
-// JSONSchema module: see README architecture section.
