@@ -43,9 +43,13 @@ let package = Package(
         // MARK: - Engines
         .target(name: "MockServer", dependencies: ["MultiModalDialogEngine", "QwenRealtimeEngine", "SessionCore", "ScenarioEngine", "WireSocket", "WireAudio", "WireJSON"], swiftSettings: settings),
 
+        // MARK: - Conformance
+        .target(name: "ConformanceChecks", dependencies: ["ScenarioEngine", "JSONSchema", "WireJSON"], swiftSettings: settings),
+        .target(name: "ConformanceReports", dependencies: ["ConformanceChecks", "ScenarioEngine", "WireJSON"], swiftSettings: settings),
+
         // MARK: - Executables
         .executableTarget(name: "MockServerCLI", dependencies: ["MockServer", "CLISupport"], swiftSettings: settings),
-        .executableTarget(name: "ConformanceCLI", dependencies: ["JSONSchema", "WireJSON", "CLISupport"], swiftSettings: settings),
+        .executableTarget(name: "ConformanceCLI", dependencies: ["ConformanceReports", "ConformanceChecks", "JSONSchema", "WireJSON", "CLISupport"], swiftSettings: settings),
         .executableTarget(name: "BenchmarkCLI", dependencies: ["WireSocket", "CLISupport", "EchoFloor"], swiftSettings: settings),
         /// A minimal blocking C WebSocket echo: the latency floor the benchmark compares against.
         .target(name: "EchoFloor"),
@@ -62,6 +66,11 @@ let package = Package(
         .testTarget(name: "QwenRealtimeEngineTests",
                     dependencies: ["QwenRealtimeEngine", "SessionCore", "ScenarioEngine", "WireAudio", "WireJSON"],
                     swiftSettings: settings),
+        .testTarget(name: "ConformanceChecksTests", dependencies: ["ConformanceChecks", "ScenarioEngine", "JSONSchema", "WireJSON"],
+                    swiftSettings: settings),
+        .testTarget(name: "ConformanceReportsTests", dependencies: ["ConformanceReports", "ConformanceChecks", "ScenarioEngine", "WireJSON"],
+                    swiftSettings: settings),
+        .testTarget(name: "ProtocolSchemaTests", dependencies: ["JSONSchema", "WireJSON"], swiftSettings: settings),
         .testTarget(name: "CLISupportTests", dependencies: ["CLISupport"], swiftSettings: settings),
         .testTarget(name: "MockServerTests", dependencies: ["MockServer", "WireSocket", "WireJSON"], swiftSettings: settings),
         /// Runs the built `mock-server` binary as a user would (depends on it so it is built).

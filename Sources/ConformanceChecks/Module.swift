@@ -1,0 +1,1 @@
+// ConformanceChecks: see README architecture section.

@@ -1,0 +1,1 @@
+// ConformanceReports: see README architecture section.
