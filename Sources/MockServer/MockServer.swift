@@ -31,6 +31,9 @@ public final class MockServer: @unchecked Sendable {
         public var scenarioSource: (name: String, bytes: [UInt8])?
         /// Where relative fixture paths of scenario answers resolve (the scenario's folder).
         public var scenarioDirectory: String = "."
+        /// Scenarios of conformance cases: sessions on `/case/<id>/…` run the one registered for
+        /// `<id>` (file bytes and a name for messages).
+        public var caseScenarios: [String: (name: String, bytes: [UInt8])] = [:]
         public init() {}
     }
 

@@ -21,6 +21,25 @@ final class Router: WebSocketServerDelegate {
             throw ScenarioFileError(description: error.description)
         }
         controlAPI = ControlAPI(configuration: configuration, sessions: sessions, metrics: metrics, scenarios: scenarios)
+        for (id, source) in configuration.caseScenarios {
+            do {
+                var scenario = try Scenario.load(bytes: source.bytes, file: source.name)
+                if let timeScale = configuration.timeScale { scenario.timeScale = timeScale }
+                caseScenarios[id] = scenario
+            } catch {
+                throw ScenarioFileError(description: error.description)
+            }
+        }
+    }
+
+    /// Scenarios of conformance cases by case id.
+    private(set) var caseScenarios: [String: Scenario] = [:]
+
+    /// The scenario for a session on `route`: the case's, or the current one. Nil for an
+    /// unknown case id.
+    func scenario(for route: ProtocolRoute) -> Scenario? {
+        guard let caseID = route.caseID else { return scenarios.current }
+        return caseScenarios[caseID]
     }
 
     /// Extra WebSocket routes by exact path (tests install protocol doubles here before start).
@@ -53,8 +72,8 @@ final class Router: WebSocketServerDelegate {
     }
 
     /// A fresh scenario runtime for a new session (`--seed` applied).
-    func makeRuntime() -> ScenarioRuntime<MonotonicScenarioClock> {
-        ScenarioRuntime(scenario: scenarios.current, clock: MonotonicScenarioClock(), seed: configuration.seed)
+    func makeRuntime(_ scenario: Scenario) -> ScenarioRuntime<MonotonicScenarioClock> {
+        ScenarioRuntime(scenario: scenario, clock: MonotonicScenarioClock(), seed: configuration.seed)
     }
 
     func respond(to request: HTTPRequest) -> HTTPResponse {
