@@ -34,6 +34,9 @@ public final class MockServer: @unchecked Sendable {
         /// Scenarios of conformance cases: sessions on `/case/<id>/…` run the one registered for
         /// `<id>` (file bytes and a name for messages).
         public var caseScenarios: [String: (name: String, bytes: [UInt8])] = [:]
+        /// A recorded journal (JSON Lines) to serve back on the protocol routes instead of the
+        /// protocol engines, with its delays multiplied by `timeScale`.
+        public var replay: (name: String, text: String, timeScale: Double)?
         public init() {}
     }
 

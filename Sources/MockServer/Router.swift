@@ -21,6 +21,14 @@ final class Router: WebSocketServerDelegate {
             throw ScenarioFileError(description: error.description)
         }
         controlAPI = ControlAPI(configuration: configuration, sessions: sessions, metrics: metrics, scenarios: scenarios)
+        if let replay = configuration.replay {
+            do {
+                replayScenario = Scenario.replay(journal: try JournalEntry.decodeLines(replay.text), timeScale: replay.timeScale,
+                                                 name: replay.name)
+            } catch {
+                throw ScenarioFileError(description: "\(replay.name):\(error.line ?? 0): \(error.message)")
+            }
+        }
         for (id, source) in configuration.caseScenarios {
             do {
                 var scenario = try Scenario.load(bytes: source.bytes, file: source.name)
@@ -31,6 +39,9 @@ final class Router: WebSocketServerDelegate {
             }
         }
     }
+
+    /// The replay scenario of `--replay`, if any.
+    private(set) var replayScenario: Scenario?
 
     /// Scenarios of conformance cases by case id.
     private(set) var caseScenarios: [String: Scenario] = [:]
@@ -48,6 +59,10 @@ final class Router: WebSocketServerDelegate {
     func upgrade(_ request: HTTPRequestHead) -> UpgradeDecision {
         configuration.logger(.debug, "upgrade \(request.path) from \(request.peer)")
         if let route = extraRoutes[request.path] { return route(request) }
+        if let replayScenario, ProtocolRoute(path: request.path) != nil {
+            return startSession(ReplaySession(runtime: makeRuntime(replayScenario)), protocolName: "replay", request: request,
+                                maxMessageBytes: 16 << 20)
+        }
         switch request.path {
         case "/_mock/echo":
             return .accept(EchoHandler(), maxMessageBytes: nil)

@@ -19,6 +19,8 @@ enum MockServerCommand {
             .value("--record", valueName: "DIR", help: "Write each session's journal to DIR/<session-id>.jsonl."),
             .value("--seed", valueName: "N", help: "Override the scenario's seed (same seed, same input: same frames)."),
             .value("--time-scale", valueName: "X", help: "Multiply policy timeouts (60 s, 20 s, session caps) by X, e.g. 0.01."),
+            .value("--replay", valueName: "FILE", help: "Serve a recorded journal (JSON Lines, from --record) back on the protocol routes."),
+            .value("--replay-time-scale", valueName: "X", help: "Multiply the replayed delays by X (default 1: original timing).", default: "1"),
             .value("--check-scenario", valueName: "FILE", help: "Validate a scenario file and exit (0 valid, 2 invalid)."),
             .flag("--list-scenarios", help: "Print the shipped scenario names and exit."),
         ],
@@ -64,6 +66,14 @@ enum MockServerCommand {
                 }
                 configuration.recordDirectory = directory
             }
+        }
+        if let file = arguments.value("--replay") {
+            guard let bytes = readFile(file) else {
+                printError("mock-server: --replay: cannot read '\(file)'")
+                exit(2)
+            }
+            let scale = CommandLineRunner.valueOrExit(spec: spec) { try arguments.double("--replay-time-scale", range: 0.000_001...1000) ?? 1 }
+            configuration.replay = (file, String(decoding: bytes, as: UTF8.self), scale)
         }
         if let scenario = arguments.value("--scenario") {
             configuration.scenarioSource = loadScenarioSource(scenario, configuration: &configuration)

@@ -1,0 +1,55 @@
+import Foundation
+import Testing
+import WireJSON
+import WireSocket
+@testable import MockServer
+
+@Suite("Record and replay")
+struct ReplayTests {
+    @Test func aRecordedSessionIsServedBackWithItsTiming() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("dialogmock-replay-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let scenario = #"{"name": "slow", "faults": [{"kind": "delay", "ms": 200, "match": {"type": "said"}}]}"#
+        var recorded: [String] = []
+        try await withChatterServer(scenario: scenario, record: directory) { server, client in
+            let connection = try await client.connect("\(server.baseURL)/chatter")
+            recorded.append(await connection.nextMessage().map { String(decoding: $0.bytes, as: UTF8.self) } ?? "")
+            connection.send(text: #"{"type":"say","count":2}"#)
+            connection.send(text: #"{"type":"bytes","count":640}"#)
+            for event in await connection.collect() { if let text = event.text { recorded.append(text) } else { recorded.append("binary") } }
+            connection.close()
+            _ = await connection.collect()
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        #expect(recorded.count == 4)
+
+        var configuration = MockServer.Configuration()
+        configuration.replay = ("s1.jsonl", try String(contentsOfFile: "\(directory)/s1.jsonl", encoding: .utf8), 0.5)
+        let server = try MockServer(configuration: configuration)
+        try server.start()
+        defer { server.stop() }
+        let client = WebSocketClient()
+        defer { client.shutdown() }
+        let connection = try await client.connect("\(server.baseURL)/api-ws/v1/inference")
+        var replayed = [await connection.nextMessage().map { String(decoding: $0.bytes, as: UTF8.self) } ?? ""]
+        let start = ContinuousClock.now
+        connection.send(text: #"{"type":"say","count":2}"#)
+        connection.send(text: #"{"type":"bytes","count":640}"#)
+        for event in await connection.collect() {
+            if let text = event.text { replayed.append(text) } else if case .message(.binary(let bytes)) = event {
+                replayed.append("binary")
+                #expect(bytes.count == 640)
+            }
+        }
+        #expect(replayed == recorded)
+        // The recorded 200 ms delay, halved by the replay time scale.
+        #expect(ContinuousClock.now - start >= .milliseconds(90))
+    }
+
+    @Test func aBadJournalIsAClearError() {
+        var configuration = MockServer.Configuration()
+        configuration.replay = ("bad.jsonl", "{\"t\":0,\"kind\":\"text\"}\nnot json\n", 1)
+        #expect(throws: ScenarioFileError.self) { _ = try MockServer(configuration: configuration) }
+    }
+}
