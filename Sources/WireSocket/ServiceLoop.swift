@@ -66,6 +66,7 @@ final class ServiceLoop: @unchecked Sendable {
     /// Blocks until the service thread has exited.
     func stop(_ beginStop: @escaping @Sendable () -> Void) {
         guard let thread else { return }
+        precondition(!isOnServiceThread, "stop() called on the service thread it would join")
         if !stopRequested.exchange(true, ordering: .acquiringAndReleasing) { execute(beginStop) }
         pthread_join(thread, nil)
         self.thread = nil

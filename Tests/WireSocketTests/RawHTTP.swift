@@ -102,3 +102,33 @@ func isListening(port: UInt16) -> Bool {
 extension String {
     func trimmingSuffix(_ suffix: String) -> String { hasSuffix(suffix) ? String(dropLast(suffix.count)) : self }
 }
+
+/// Socket descriptors of this process whose local TCP port is `port` (listening or connected),
+/// found by matching /proc/self/fd socket inodes against /proc/net/tcp{,6}.
+func openSocketCount(localPort port: UInt16) -> Int {
+    var inodes: Set<String> = []
+    for table in ["/proc/net/tcp", "/proc/net/tcp6"] {
+        guard let file = fopen(table, "r") else { continue }
+        defer { fclose(file) }
+        var line = [CChar](repeating: 0, count: 512)
+        while fgets(&line, Int32(line.count), file) != nil {
+            let fields = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+                .split(separator: " ", omittingEmptySubsequences: true)
+            guard fields.count > 9, let colon = fields[1].lastIndex(of: ":"),
+                  UInt16(fields[1][fields[1].index(after: colon)...], radix: 16) == port else { continue }
+            inodes.insert(String(fields[9]))
+        }
+    }
+    guard let directory = opendir("/proc/self/fd") else { return -1 }
+    defer { closedir(directory) }
+    var count = 0
+    while let entry = readdir(directory) {
+        let name = withUnsafePointer(to: entry.pointee.d_name) { String(cString: UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self)) }
+        var target = [CChar](repeating: 0, count: 256)
+        let length = readlink("/proc/self/fd/\(name)", &target, target.count - 1)
+        guard length > 0 else { continue }
+        let link = String(decoding: target.prefix(length).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        if link.hasPrefix("socket:["), inodes.contains(String(link.dropFirst(8).dropLast())) { count += 1 }
+    }
+    return count
+}

@@ -198,10 +198,15 @@ struct WebSocketServerTests {
         #expect(threadCount(named: server.serviceThreadName) == 1)
         let client = WebSocketClient()
         let connection = try await client.connect("ws://127.0.0.1:\(port)/echo")
+        connection.send(text: "x")
+        _ = await connection.nextMessage()
+        // The listening socket, the accepted one, and the client's own (local port = ephemeral).
+        #expect(openSocketCount(localPort: port) == 2)
         server.stop()
         let event = await connection.next()
         #expect(event == .closed(code: .goingAway, reason: "server shutting down"), "\(String(describing: event))")
         #expect(threadCount(named: server.serviceThreadName) == 0)
+        #expect(openSocketCount(localPort: port) == 0)
         #expect(!isListening(port: port))
         client.shutdown()
     }
