@@ -40,13 +40,23 @@ package struct ResponsePlan: Sendable, Hashable {
     package private(set) var audioDurationMicros: Int64 = 0
 
     /// A spoken or written answer: text pieces interleaved with audio chunks; the audio starts
-    /// with the first text piece.
+    /// with the first text piece and the transcript keeps pace with it.
     package static func message(text: [TextCadence.Piece], audio: PCMBuffer?, chunks: [AudioCadence.Chunk]) -> ResponsePlan {
         var plan = ResponsePlan()
         plan.steps = [TimedStep(offsetMicros: 0, step: .created), TimedStep(offsetMicros: 0, step: .messageAdded)]
         var timeline = text.map { TimedStep(offsetMicros: $0.sendOffsetMicros, step: .textDelta($0.text)) }
         if let audio, !audio.isEmpty {
             let start = text.first?.sendOffsetMicros ?? 0
+            // The transcript follows the speech: a piece goes out no earlier than the audio
+            // at its position in the text (so a barge-in leaves a partial transcript).
+            let span = Double(chunks.last?.sendOffsetMicros ?? 0)
+            let total = Double(max(1, text.reduce(0) { $0 + $1.text.count }))
+            var before = 0
+            for index in timeline.indices {
+                let aligned = start + Int64(span * Double(before) / total)
+                timeline[index].offsetMicros = max(timeline[index].offsetMicros, aligned)
+                before += text[index].text.count
+            }
             let rate = Int64(audio.sampleRate)
             for (index, chunk) in chunks.enumerated() {
                 let from = Int(chunk.audioOffsetMicros * rate / 1_000_000)
