@@ -4,7 +4,15 @@ import WireJSON
 
 extension QwenRealtimeSession {
     package func receive(text bytes: [UInt8], classification: InboundClassification) -> [SessionCommand] {
-        guard !isClosed else { return [] }
+        // Frames still in flight when the engine closed after a finish or a server_error are
+        // journaled (C18, C19); otherwise nothing is read after the close.
+        guard !isClosed || isFinishing || isTerminated else { return [] }
+        if isTerminated {
+            return violation("qrt.C19", "\(classification.eventType ?? "frame") sent after a server_error ended the session")
+        }
+        if isFinishing {
+            return violation("qrt.C18", "\(classification.eventType ?? "frame") sent after session.finish (ignored)")
+        }
         currentEventID = nil
         clientEvents += 1
         guard let json = classification.json else {
@@ -22,12 +30,6 @@ extension QwenRealtimeSession {
         }
         if type != "input_audio_buffer.append" {
             commands += handle(qwenActions(scenario.runtime.clientMessage(type: type, json: json)))
-        }
-        if isTerminated {
-            return commands + violation("qrt.C19", "\(type) sent after a server_error ended the session")
-        }
-        if isFinishing {
-            return commands + violation("qrt.C18", "\(type) sent after session.finish (ignored)")
         }
         commands += checkOrdering(type)
         if isReplay {
