@@ -1,0 +1,54 @@
+import WireAudio
+
+/// What the session knows about the client's input audio: format, the uncommitted buffer,
+/// the stream position from the first appended sample, pacing, buffered images and the VAD.
+struct InputAudioState: Sendable {
+    /// Input rate and channel count in force.
+    var sampleRate = 16000
+    var channels = 1
+    /// Whether any `input_audio_buffer.append` arrived (the session left IDLE).
+    var started = false
+    /// When the first append arrived.
+    var firstAppendMicros: Int64 = 0
+    /// Mono samples appended since the first append (the time base of `audio_*_ms`).
+    var totalSamples = 0
+    /// Uncommitted audio: wire bytes and duration.
+    var bufferedBytes = 0
+    var bufferedMicros: Int64 = 0
+    /// Whether the C8 pacing warning was journaled already.
+    var pacingReported = false
+    /// Images waiting for the next commit (omni), and recent image arrival times (C16 rate).
+    var bufferedImages = 0
+    var imageTimes: [Int64] = []
+    /// The detector in VAD modes, and the stream position (ms) it started at.
+    var detector: VoiceActivityDetector?
+    var detectorOffsetMs = 0
+
+    /// Bytes per sample frame on the wire.
+    var frameBytes: Int { 2 * channels }
+
+    /// Milliseconds of audio appended since the first append.
+    var totalMs: Int { totalSamples * 1000 / sampleRate }
+
+    /// Duration of `byteCount` wire bytes.
+    func durationMicros(ofBytes byteCount: Int) -> Int64 {
+        Int64(byteCount / frameBytes) * 1_000_000 / Int64(sampleRate)
+    }
+
+    /// Mono samples of interleaved s16le wire bytes (channels averaged).
+    func monoSamples(_ bytes: [UInt8]) -> [Int16] {
+        let interleaved = PCMBuffer(littleEndianBytes: bytes, sampleRate: sampleRate).samples
+        guard channels > 1 else { return interleaved }
+        return stride(from: 0, to: interleaved.count - channels + 1, by: channels).map { start in
+            let sum = (start..<(start + channels)).reduce(0) { $0 + Int(interleaved[$1]) }
+            return Int16(sum / channels)
+        }
+    }
+
+    /// Drops the uncommitted audio and images.
+    mutating func clearBuffer() {
+        bufferedBytes = 0
+        bufferedMicros = 0
+        bufferedImages = 0
+    }
+}

@@ -1,1 +1,0 @@
-// QwenRealtimeEngine: see README architecture section.

@@ -1,0 +1,79 @@
+import ScenarioEngine
+import SessionCore
+import WireJSON
+
+extension QwenRealtimeSession {
+    /// `response.done` at the end of the plan: `completed` with usage, or `failed` when the
+    /// turn scripts an error instead of the answer (S10, S21); then the errors after the answer.
+    func finishResponse() -> [SessionCommand] {
+        guard let active = response else { return [] }
+        var commands: [SessionCommand]
+        if let failure = active.failure {
+            let error: JSONValue = [
+                "type": .string(qwenError(failure).type), "code": .string(failure.code), "message": .string(failure.message),
+            ]
+            commands = emit("response.done", ["response": active.json(
+                status: "failed", details: ["type": "failed", "error": error], conversationID: conversationID)])
+        } else {
+            let arguments = active.calls.map(\.arguments).joined()
+            let audioMicros = Int64(active.audioBytesSent / 2) * 1_000_000 / Int64(configuration.outputSampleRate)
+            let usage = Usage.json(
+                inputText: active.promptTextTokens, inputAudio: active.promptAudioTokens,
+                outputText: Usage.textTokens(active.textSent) + Usage.textTokens(arguments),
+                outputAudio: Usage.outputAudioTokens(micros: audioMicros))
+            commands = emit("response.done", ["response": active.json(status: "completed", usage: usage, conversationID: conversationID)])
+        }
+        response = nil
+        inSmartTurn = false
+        if let failure = active.failure, failure.fatal {
+            return commands + scriptedError(failure)
+        }
+        for spec in active.errorsAfter {
+            commands += scriptedError(spec)
+            if isClosed { return commands }
+        }
+        if awaitedCalls.isEmpty { answerAfterCalls = nil }
+        return commands + enter(awaitedCalls.isEmpty ? "Listening" : "AwaitingToolOutput")
+    }
+
+    /// Cancels the response in progress now: no further deltas, the open part and item are
+    /// closed as `incomplete`, then `response.done{status:"cancelled"}` without usage (S13, S14).
+    func cancel(reason: String) -> [SessionCommand] {
+        guard let active = response else { return [] }
+        var commands: [SessionCommand] = [.cancelTimer(.engine(Self.responseTimer))]
+        if !active.createdSent {
+            response?.createdSent = true
+            commands += emit("response.created", ["response": active.json(status: "in_progress", conversationID: conversationID)])
+        }
+        commands += closeOpenItems(status: "incomplete")
+        guard let closed = response else { return commands }
+        commands += emit("response.done", ["response": closed.json(
+            status: "cancelled", details: ["type": "cancelled", "reason": .string(reason)], conversationID: conversationID)])
+        // Calls that did not finish are not awaited; the answer they led to is dropped.
+        response = nil
+        if !closed.calls.isEmpty, awaitedCalls.isEmpty { answerAfterCalls = nil }
+        return commands + enter(userTurn != nil ? "Speaking" : "Listening")
+    }
+
+    /// Stops streaming without any event (the connection is ending).
+    func cancelStreaming() -> [SessionCommand] {
+        guard response != nil else { return [] }
+        response = nil
+        return [.cancelTimer(.engine(Self.responseTimer))]
+    }
+
+    private func closeOpenItems(status: String) -> [SessionCommand] {
+        guard let active = response else { return [] }
+        if active.messageOpen { return closeMessage(status: status) }
+        guard let index = active.openCall else { return [] }
+        let call = active.calls[index]
+        let item: JSONObject = [
+            "id": .string(call.itemID), "object": "realtime.item", "type": "function_call", "status": .string(status),
+            "call_id": .string(call.callID), "name": .string(call.name), "arguments": .string(call.argumentsSent),
+        ]
+        conversation.update(item)
+        response?.openCall = nil
+        response?.output.append(.object(item))
+        return emit("response.output_item.done", ["response_id": .string(active.id), "output_index": .int(Int64(index)), "item": .object(item)])
+    }
+}

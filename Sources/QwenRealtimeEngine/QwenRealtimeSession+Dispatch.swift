@@ -1,0 +1,102 @@
+import ScenarioEngine
+package import SessionCore
+import WireJSON
+
+extension QwenRealtimeSession {
+    package func receive(text bytes: [UInt8], classification: InboundClassification) -> [SessionCommand] {
+        // Frames still in flight when the engine closed after a finish or a server_error are
+        // journaled (C18, C19); otherwise nothing is read after the close.
+        guard !isClosed || isFinishing || isTerminated else { return [] }
+        if isTerminated {
+            return violation("qrt.C19", "\(classification.eventType ?? "frame") sent after a server_error ended the session")
+        }
+        if isFinishing {
+            return violation("qrt.C18", "\(classification.eventType ?? "frame") sent after session.finish (ignored)")
+        }
+        currentEventID = nil
+        clientEvents += 1
+        guard let json = classification.json else {
+            return handle(scenario.runtime.clientMessage(type: "", json: nil))
+                + reject(.invalidJSON("The frame is not valid JSON."), "qrt.C2")
+        }
+        guard case .object(let event) = json else {
+            return handle(scenario.runtime.clientMessage(type: "", json: json))
+                + reject(.invalidJSON("A client event must be a JSON object."), "qrt.C2")
+        }
+        var commands = checkEventID(event["event_id"])
+        guard let type = event["type"]?.stringValue, !type.isEmpty else {
+            commands += handle(scenario.runtime.clientMessage(type: "", json: json))
+            return commands + reject(.invalidJSON("A client event needs a string 'type'."), "qrt.C2")
+        }
+        if type != "input_audio_buffer.append" {
+            commands += handle(qwenActions(scenario.runtime.clientMessage(type: type, json: json)))
+        }
+        commands += checkOrdering(type)
+        if isReplay {
+            if type == "input_audio_buffer.append", let audio = event["audio"]?.stringValue {
+                let count = Base64.decode(audio)?.count ?? 0
+                commands += handle(qwenActions(scenario.runtime.clientAudio(
+                    byteCount: count, durationMicros: input.durationMicros(ofBytes: count))))
+            }
+            return commands
+        }
+        return commands + dispatch(type, event)
+    }
+
+    package func receive(binary bytes: [UInt8]) -> [SessionCommand] {
+        guard !isClosed else { return [] }
+        currentEventID = nil
+        clientEvents += 1
+        let error = QwenError.invalidJSON("Binary frames are not supported; send JSON text events.")
+        return reject(error, "qrt.C2", "binary frame of \(bytes.count) bytes")
+    }
+
+    private func dispatch(_ type: String, _ event: JSONObject) -> [SessionCommand] {
+        switch type {
+        case "session.update": return sessionUpdate(event)
+        case "input_audio_buffer.append": return appendAudio(event)
+        case "input_audio_buffer.commit": return commitAudio()
+        case "input_audio_buffer.clear": return clearAudio()
+        case "input_image_buffer.append" where profile == .omni: return appendImage(event)
+        case "conversation.item.create": return createItem(event)
+        case "conversation.item.retrieve", "conversation.item.delete":
+            var commands: [SessionCommand] = []
+            if profile == .omni {
+                commands += violationOnce("C17-\(type)", "qrt.C17", "\(type) is not documented for the omni profile")
+            }
+            return commands + (type == "conversation.item.retrieve" ? retrieveItem(event) : deleteItem(event))
+        case "response.create": return createResponse(event)
+        case "response.cancel": return cancelResponse()
+        case "session.finish" where profile == .omni: return finishSession()
+        case "session.finish", "input_image_buffer.append":
+            return reject(.unknownEvent(type), "qrt.C17", "\(type) is not defined for the audio profile")
+        default:
+            return reject(.unknownEvent(type), "qrt.C2", "unknown client event type \(type)")
+        }
+    }
+
+    /// C3: `event_id` is a string and unique; remembered for error echoes.
+    private func checkEventID(_ value: JSONValue?) -> [SessionCommand] {
+        guard let value else { return [] }
+        guard let id = value.stringValue else {
+            return violation("qrt.C3", "event_id must be a string, got \(value.typeName)")
+        }
+        currentEventID = id
+        guard seenEventIDs.insert(id).inserted else {
+            return violation("qrt.C3", "event_id \(id) was used before in this session")
+        }
+        return []
+    }
+
+    /// C4: `session.update` first; nothing else before its `session.updated` went out.
+    private func checkOrdering(_ type: String) -> [SessionCommand] {
+        var commands: [SessionCommand] = []
+        if clientEvents == 1, type != "session.update" {
+            commands += violation("qrt.C4", "first client event is \(type), not session.update")
+        }
+        if type != "session.update", let due = firstUpdatedDueMicros, now < due {
+            commands += violation("qrt.C4", "\(type) sent before session.updated for the first session.update")
+        }
+        return commands
+    }
+}

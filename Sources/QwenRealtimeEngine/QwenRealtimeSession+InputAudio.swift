@@ -1,0 +1,122 @@
+import WireAudio
+import ScenarioEngine
+import SessionCore
+import WireJSON
+
+extension QwenRealtimeSession {
+    /// `input_audio_buffer.append` (S6): no reply; decode, buffer, feed the VAD.
+    func appendAudio(_ event: JSONObject) -> [SessionCommand] {
+        guard let text = event["audio"]?.stringValue else {
+            return reject(.invalidValue("audio", "input_audio_buffer.append needs a base64 'audio' string."), "qrt.C8")
+        }
+        guard let bytes = Base64.decode(text) else {
+            return reject(.invalidValue("audio", "Invalid base64 audio data."), "qrt.C8")
+        }
+        var commands: [SessionCommand] = []
+        if !input.started {
+            input.started = true
+            input.firstAppendMicros = now
+            input.sampleRate = configuration.inputSampleRate
+            input.channels = configuration.inputChannels
+            input.detector = makeDetector()
+            commands += enter("Listening")
+        }
+        guard bytes.count % input.frameBytes == 0 else {
+            return commands + reject(.invalidValue(
+                "audio", "Audio must be whole s16le samples (\(bytes.count) bytes is not a multiple of \(input.frameBytes))."), "qrt.C8")
+        }
+        let duration = input.durationMicros(ofBytes: bytes.count)
+        commands += handle(qwenActions(scenario.runtime.clientAudio(byteCount: bytes.count, durationMicros: duration)))
+        commands += checkAudioPacing(duration)
+        input.bufferedBytes += bytes.count
+        input.bufferedMicros += duration
+        let samples = input.monoSamples(bytes)
+        input.totalSamples += samples.count
+        if var detector = input.detector {
+            let events = detector.feed(samples)
+            input.detector = detector
+            for event in events { commands += handleVAD(event) }
+        }
+        return commands + transcriptionProgress()
+    }
+
+    /// C8: chunk length 20–200 ms and a sustained rate of at most 1.5× real time (SHOULD).
+    private func checkAudioPacing(_ duration: Int64) -> [SessionCommand] {
+        var commands: [SessionCommand] = []
+        if duration < 20_000 || duration > 200_000 {
+            commands += violationOnce("C8-chunk", "qrt.C8", "audio chunk of \(duration / 1000) ms (20–200 ms expected)")
+        }
+        let audioMicros = Int64(input.totalSamples) * 1_000_000 / Int64(input.sampleRate) + duration
+        let elapsed = now - input.firstAppendMicros
+        if audioMicros >= 2_000_000, Double(audioMicros) > 1.5 * Double(elapsed) + 500_000 {
+            commands += violationOnce("C8-pace", "qrt.C8", "audio sent faster than 1.5× real time (\(audioMicros / 1000) ms in \(elapsed / 1000) ms)")
+        }
+        return commands
+    }
+
+    /// `input_audio_buffer.commit` (S9): push-to-talk commit; ignored in audio-profile VAD modes.
+    func commitAudio() -> [SessionCommand] {
+        var commands: [SessionCommand] = []
+        if configuration.turnDetection != nil {
+            commands += violationOnce("C9-commit", "qrt.C9", "input_audio_buffer.commit sent in a VAD mode")
+            if profile == .audio { return commands }
+        }
+        guard input.bufferedBytes > 0 else {
+            return commands + reject(.invalidValue(
+                "input_audio_buffer", "Error committing input audio buffer: the buffer is empty."), "qrt.C10")
+        }
+        if input.bufferedMicros < 100_000 {
+            commands += violation("qrt.C10", "committed only \(input.bufferedMicros / 1000) ms of audio (≥ 100 ms expected)")
+        }
+        let content = scenario.runtime.nextTurn()
+        pendingTurn = content
+        let itemID = userTurn?.itemID ?? scenario.runtime.ids.id(prefix: "item_")
+        userTurn = nil
+        commands += commitUserAudio(itemID: itemID, content: content, delay: delay(before: "input_audio_buffer.committed"))
+        return commands + enter("Committed")
+    }
+
+    /// `input_audio_buffer.clear` (S9): drop uncommitted audio; ignored in audio-profile VAD modes.
+    func clearAudio() -> [SessionCommand] {
+        var commands: [SessionCommand] = []
+        if configuration.turnDetection != nil {
+            commands += violationOnce("C9-clear", "qrt.C9", "input_audio_buffer.clear sent in a VAD mode")
+            if profile == .audio { return commands }
+        }
+        input.clearBuffer()
+        return commands + emit("input_audio_buffer.cleared", delay: delay(before: "input_audio_buffer.cleared"))
+    }
+
+    /// The user audio item: `committed`, `conversation.item.created`, then the input
+    /// transcription result (`completed`, or `failed` when the turn scripts it).
+    func commitUserAudio(itemID: String, content: TurnContent, delay: Int64 = 0) -> [SessionCommand] {
+        let previous = conversation.lastItemID
+        let previousJSON = previous.map(JSONValue.string) ?? .null
+        var item: JSONObject = [
+            "id": .string(itemID), "object": "realtime.item", "type": "message", "status": "completed",
+            "role": "user", "content": [["type": "input_audio", "transcript": .null]],
+        ]
+        conversation.insert(item, after: nil)
+        itemAudioMicros[itemID] = input.bufferedMicros
+        var commands: [SessionCommand] = []
+        if input.bufferedImages > 0 {
+            commands.append(.journal(.info("\(input.bufferedImages) image(s) committed with \(itemID)")))
+        }
+        input.clearBuffer()
+        hasNewInput = true
+        commands += emit("input_audio_buffer.committed", ["previous_item_id": previousJSON, "item_id": .string(itemID)], delay: delay)
+        commands += emit("conversation.item.created", ["previous_item_id": previousJSON, "item": .object(item)])
+        if let failure = content.errors.first(where: isTranscriptionError) {
+            let error: JSONValue = [
+                "type": .string(failure.type ?? "transcription_error"), "code": .string(failure.code),
+                "message": .string(failure.message), "param": failure.param.map(JSONValue.string) ?? .null,
+            ]
+            return commands + emit("conversation.item.input_audio_transcription.failed",
+                                   ["item_id": .string(itemID), "content_index": 0, "error": error])
+        }
+        item["content"] = [["type": "input_audio", "transcript": .string(content.transcript)]]
+        conversation.update(item)
+        return commands + emit("conversation.item.input_audio_transcription.completed",
+                               ["item_id": .string(itemID), "content_index": 0, "transcript": .string(content.transcript)])
+    }
+}

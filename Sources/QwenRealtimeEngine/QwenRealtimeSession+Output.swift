@@ -1,0 +1,85 @@
+import ScenarioEngine
+import SessionCore
+import WireJSON
+
+extension QwenRealtimeSession {
+    /// Sends a server event `{event_id, type, …fields}` (S3) no earlier than `delay` from now
+    /// and never before the previous frame, through the fault stage.
+    func emit(_ type: String, _ fields: JSONObject = [:], delay: Int64 = 0) -> [SessionCommand] {
+        guard !isClosed else { return [] }
+        var object: JSONObject = ["event_id": .string(scenario.runtime.ids.id(prefix: "event_")), "type": .string(type)]
+        for (key, value) in fields { object[key] = value }
+        let due = max(now + delay, sendCursor)
+        sendCursor = due
+        let json = JSONValue.object(object)
+        return send(OutboundFrame(eventType: type, isText: true, bytes: json.encoded(), dueAtMicros: due, json: json))
+    }
+
+    /// The scenario's delay before a server event type.
+    func delay(before type: String) -> Int64 {
+        scenario.runtime.delayMicros(before: type)
+    }
+
+    /// Sends an `error` event echoing the current client `event_id`.
+    func error(_ error: QwenError) -> [SessionCommand] {
+        emit("error", ["error": error.json(eventID: currentEventID)], delay: delay(before: "error"))
+    }
+
+    /// Sends an error and journals the client obligation that caused it.
+    func reject(_ error: QwenError, _ obligation: String, _ message: String? = nil) -> [SessionCommand] {
+        violation(obligation, message ?? "\(error.code) (\(error.param ?? "-")): \(error.message)") + self.error(error)
+    }
+
+    /// Journals a broken client obligation (`qrt.Cn`).
+    func violation(_ obligation: String, _ message: String) -> [SessionCommand] {
+        [.journal(.violation(obligation: obligation, message: message))]
+    }
+
+    /// Journals a SHOULD-level violation only the first time `key` is seen.
+    func violationOnce(_ key: String, _ obligation: String, _ message: String) -> [SessionCommand] {
+        guard reportedOnce.insert(key).inserted else { return [] }
+        return violation(obligation, message)
+    }
+
+    /// Enters an engine state: journals it and tells the scenario.
+    func enter(_ newState: String) -> [SessionCommand] {
+        guard newState != state else { return [] }
+        state = newState
+        return [.journal(.state(newState))] + handle(qwenActions(scenario.runtime.stateEntered(newState)))
+    }
+
+    /// Closes the connection after the frames already emitted; the session ends.
+    func closeConnection(code: Int, reason: String) -> [SessionCommand] {
+        guard !isClosed else { return [] }
+        var commands = handle(scenario.runtime.close())
+        commands += enter("Closed")
+        commands.append(.transport(.close(code: code, reason: reason), atMicros: max(now, sendCursor)))
+        isClosed = true
+        return commands
+    }
+
+    /// A scenario error as the Qwen `error` object (ErrorSpec rendering rules).
+    func qwenError(_ spec: ErrorSpec) -> QwenError {
+        QwenError(
+            type: spec.type ?? (spec.fatal ? "server_error" : "invalid_request_error"), code: spec.code,
+            message: spec.message, param: spec.param)
+    }
+
+    /// Sends a scripted error; a fatal one (or any `server_error`) ends the session with 1011 (S21).
+    func scriptedError(_ spec: ErrorSpec) -> [SessionCommand] {
+        let error = qwenError(spec)
+        var commands = emit("error", ["error": error.json(eventID: nil)], delay: delay(before: "error"))
+        if spec.fatal || error.isTerminal {
+            isTerminated = true
+            commands += cancelStreaming()
+            commands += closeConnection(code: 1011, reason: error.message)
+        }
+        return commands
+    }
+
+    /// Whether a turn error describes an input transcription failure rather than an answer
+    /// failure (sent as `…input_audio_transcription.failed`).
+    func isTranscriptionError(_ spec: ErrorSpec) -> Bool {
+        spec.type == "transcription_error" || spec.code == "transcription_failed"
+    }
+}

@@ -1,0 +1,152 @@
+import ScenarioEngine
+import SessionCore
+import WireAudio
+import WireJSON
+
+extension QwenRealtimeSession {
+    /// Per-response overrides from `response.create.response`.
+    struct ResponseOverrides {
+        var modalities: [String]?
+        var voice: String?
+        var instructions: String?
+    }
+
+    /// `response.create` (S12, S15): one response at a time; push-to-talk needs new input.
+    func createResponse(_ event: JSONObject) -> [SessionCommand] {
+        if response != nil {
+            return reject(.responseInProgress, "qrt.C11", "response.create while a response is in progress")
+        }
+        if inSmartTurn {
+            return reject(.responseInProgress, "qrt.C11", "response.create inside a smart_turn turn")
+        }
+        var overrides = ResponseOverrides()
+        if let options = event["response"], !options.isNull {
+            if let modalities = options["modalities"], !modalities.isNull {
+                let list = modalities.arrayValue?.compactMap(\.stringValue) ?? []
+                guard [["text"], ["audio", "text"], ["text", "audio"]].contains(list) else {
+                    return error(.invalidValue("response.modalities", "modalities must be [\"text\"] or [\"text\",\"audio\"]."))
+                }
+                overrides.modalities = list
+            }
+            overrides.voice = options["voice"]?.stringValue
+            overrides.instructions = options["instructions"]?.stringValue
+        }
+        var commands: [SessionCommand] = []
+        if !awaitedCalls.isEmpty {
+            let ids = awaitedCalls.keys.sorted().joined(separator: ", ")
+            commands += violation("qrt.C13", "response.create before function_call_output for \(ids)")
+            awaitedCalls = [:]
+        }
+        let content: TurnContent
+        if let answer = answerAfterCalls {
+            content = answer
+            answerAfterCalls = nil
+        } else if let turn = pendingTurn {
+            content = turn
+            pendingTurn = nil
+        } else {
+            if configuration.turnDetection == nil, !hasNewInput {
+                return commands + reject(.invalidState(
+                    "response.create", "Nothing to respond to: commit audio or create an item first."), "qrt.C10")
+            }
+            content = scenario.runtime.nextTurn()
+        }
+        return commands + startResponse(content, delay: delay(before: "response.created"), overrides: overrides)
+    }
+
+    /// `response.cancel` (S14).
+    func cancelResponse() -> [SessionCommand] {
+        guard response != nil else {
+            return reject(.invalidState("response.cancel", "No response is in progress."), "qrt.C12")
+        }
+        guard scenario.runtime.isInterruptible else {
+            return [.journal(.info("response.cancel ignored: the scenario makes answers not interruptible"))]
+        }
+        return cancel(reason: "client_cancelled")
+    }
+
+    /// Starts a response for `content` `delay` from now: scripted errors first, then the plan
+    /// (function calls of declared tools, a failure, or the spoken / written answer).
+    func startResponse(_ content: TurnContent, delay: Int64, overrides: ResponseOverrides = ResponseOverrides()) -> [SessionCommand] {
+        var commands: [SessionCommand] = []
+        let answerErrors = content.errors.filter { !isTranscriptionError($0) }
+        for spec in answerErrors where spec.placement == .beforeAnswer {
+            commands += scriptedError(spec)
+            if isClosed { return commands }
+        }
+        responseCount += 1
+        hasNewInput = false
+        let modalities = overrides.modalities ?? configuration.modalities
+        let failure = answerErrors.first { $0.placement == .insteadOfAnswer }
+        let tools = Set(configuration.toolNames)
+        let calls = content.functionCalls.filter { tools.contains($0.name) }
+        if calls.count < content.functionCalls.count {
+            commands.append(.journal(.info("scripted calls of undeclared tools skipped")))
+        }
+        let text = scenario.runtime.scenario.timing.text
+        let plan: ResponsePlan
+        if failure != nil {
+            plan = .failed(afterMicros: Int64(text.timeToFirstTokenMs * 1000))
+        } else if !calls.isEmpty {
+            plan = .calls(arguments: calls.map { String(decoding: $0.arguments.encoded(), as: UTF8.self) },
+                          firstMicros: Int64(text.timeToFirstTokenMs * 1000), intervalMicros: Int64(1_000_000 / text.tokensPerSecond))
+        } else {
+            let audio = modalities.contains("audio") ? answerAudio(content) : nil
+            let chunks = audio.map { scenario.runtime.audioChunks(durationMicros: Int64($0.count) * 1_000_000 / Int64($0.sampleRate)) }
+            plan = .message(text: scenario.runtime.textPieces(of: content.answer), audio: audio, chunks: chunks ?? [])
+        }
+        var active = ActiveResponse(
+            id: scenario.runtime.ids.id(prefix: "resp_"), startMicros: max(now + delay, sendCursor), plan: plan,
+            modalities: modalities, voice: overrides.voice ?? configuration.voice)
+        active.calls = calls.map {
+            ActiveResponse.Call(callID: $0.callId ?? scenario.runtime.ids.id(prefix: "call_"), name: $0.name,
+                                arguments: String(decoding: $0.arguments.encoded(), as: UTF8.self),
+                                itemID: scenario.runtime.ids.id(prefix: "item_"))
+        }
+        active.failure = failure
+        active.errorsAfter = answerErrors.filter { $0.placement == .afterAnswer }
+        (active.promptTextTokens, active.promptAudioTokens) = promptTokens(instructions: overrides.instructions)
+        if !calls.isEmpty {
+            var answer = content
+            answer.functionCalls = []
+            answer.errors = []
+            answerAfterCalls = answer
+        }
+        response = active
+        commands.append(.scheduleTimer(.engine(Self.responseTimer), atMicros: active.startMicros))
+        return commands + enter("Responding")
+    }
+
+    /// Answer audio at the output rate: synthesized from the spoken text, a WAV fixture, or none.
+    private func answerAudio(_ content: TurnContent) -> PCMBuffer? {
+        let rate = configuration.outputSampleRate
+        var synthesizer = VoiceSynthesizer(sampleRate: rate, seed: scenario.runtime.scenario.seed &+ UInt64(responseCount))
+        switch content.audio {
+        case .none:
+            return nil
+        case .synthesized(let speed):
+            synthesizer.speechRate = speed
+            return synthesizer.synthesize(content.spoken)
+        case .file(let path):
+            let resolved = path.hasPrefix("/") ? path : baseDirectory + "/" + path
+            do {
+                return try WAVFile.read(path: resolved).resampled(to: rate)
+            } catch {
+                return synthesizer.synthesize(content.spoken)
+            }
+        }
+    }
+
+    /// Prompt token estimates: instructions plus the history window of `max_history_turns`.
+    private func promptTokens(instructions: String?) -> (text: Int, audio: Int) {
+        var text = Usage.textTokens(instructions ?? configuration.instructions)
+        var audio = 0
+        for item in conversation.history(maxTurns: configuration.maxHistoryTurns) {
+            text += Usage.textTokens(Conversation.promptText(of: item))
+            if let id = item["id"]?.stringValue, let micros = itemAudioMicros[id] {
+                audio += Usage.inputAudioTokens(micros: micros)
+            }
+        }
+        return (text, audio)
+    }
+}

@@ -1,0 +1,71 @@
+import ScenarioEngine
+import SessionCore
+import WireAudio
+import WireJSON
+
+extension QwenRealtimeSession {
+    /// `session.update` (S4, S5): validate, merge as a patch, reply `session.updated` with the
+    /// full configuration, or `error` keeping the old one.
+    func sessionUpdate(_ event: JSONObject) -> [SessionCommand] {
+        let isFirst = sessionUpdates == 0
+        sessionUpdates += 1
+        guard case .object(let patch)? = event["session"] else {
+            return reject(.invalidValue("session", "session.update needs a 'session' object."), "qrt.C5")
+        }
+        let before = configuration
+        switch configuration.apply(patch, isFirstUpdate: isFirst, audioStarted: input.started) {
+        case .failure(let failure):
+            return reject(failure.error, failure.obligation)
+        case .success(let result):
+            var commands: [SessionCommand] = []
+            for key in result.ignoredKeys {
+                commands += violation("qrt.C7", "\(key) is only honoured in the first session.update (ignored)")
+            }
+            let voiceprintID = result.voiceprintURLs.isEmpty ? nil : scenario.runtime.ids.id(prefix: "vp_")
+            if let voiceprintID {
+                commands += emit("voiceprint_audio_list.in_progress", ["item_id": .string(voiceprintID)],
+                                 delay: delay(before: "voiceprint_audio_list.in_progress"))
+            }
+            commands += emit("session.updated", ["session": configuration.json], delay: delay(before: "session.updated"))
+            if isFirst { firstUpdatedDueMicros = sendCursor }
+            if let voiceprintID {
+                commands += voiceprintResult(voiceprintID, urls: result.voiceprintURLs)
+            }
+            if before.turnDetection != configuration.turnDetection { commands += turnDetectionChanged() }
+            return commands + enter(state == "Idle" && input.started ? "Listening" : state)
+        }
+    }
+
+    /// The voiceprint outcome: `failed` when a URL is not http(s) (scriptable by giving a bad
+    /// URL), else `completed` (S5).
+    private func voiceprintResult(_ id: String, urls: [String]) -> [SessionCommand] {
+        let bad = urls.first { !($0.hasPrefix("http://") || $0.hasPrefix("https://")) }
+        if let bad {
+            return emit("voiceprint_audio_list.failed", ["item_id": .string(id), "reason": .string("Cannot download voiceprint audio: \(bad)")],
+                        delay: delay(before: "voiceprint_audio_list.failed"))
+        }
+        return emit("voiceprint_audio_list.completed", ["item_id": .string(id)],
+                    delay: delay(before: "voiceprint_audio_list.completed"))
+    }
+
+    /// Restarts the detector for a new turn-detection mode (omni may change it mid-session).
+    func turnDetectionChanged() -> [SessionCommand] {
+        userTurn = nil
+        inSmartTurn = false
+        guard input.started else { return [] }
+        input.detector = makeDetector()
+        input.detectorOffsetMs = input.totalMs
+        return []
+    }
+
+    /// A detector for the configured VAD mode, `nil` in push-to-talk.
+    func makeDetector() -> VoiceActivityDetector? {
+        guard let detection = configuration.turnDetection else { return nil }
+        // smart_turn ignores threshold and silence_duration_ms (§3.3): use the defaults.
+        let vad: VADConfiguration = detection.isSmartTurn
+            ? .qwen(prefixPaddingMs: detection.prefixPaddingMs)
+            : .qwen(threshold: detection.threshold, silenceDurationMs: detection.silenceDurationMs,
+                    prefixPaddingMs: detection.prefixPaddingMs)
+        return VoiceActivityDetector(sampleRate: input.sampleRate, configuration: vad)
+    }
+}

@@ -1,0 +1,143 @@
+import ScenarioEngine
+package import SessionCore
+import WireJSON
+
+extension QwenRealtimeSession {
+    /// The engine timer that streams the response in progress.
+    static var responseTimer: String { "response" }
+
+    package func engineTimerFired(_ name: String) -> [SessionCommand] {
+        guard name == Self.responseTimer, !isClosed else { return [] }
+        var commands: [SessionCommand] = []
+        while let active = response, let due = active.nextDueMicros, due <= now {
+            let step = active.plan.steps[active.nextStep].step
+            response?.nextStep += 1
+            commands += perform(step)
+        }
+        if let next = response?.nextDueMicros {
+            commands.append(.scheduleTimer(.engine(Self.responseTimer), atMicros: next))
+        }
+        return commands
+    }
+
+    private func perform(_ step: ResponsePlan.Step) -> [SessionCommand] {
+        guard let active = response else { return [] }
+        let base: JSONObject = ["response_id": .string(active.id)]
+        switch step {
+        case .created:
+            response?.createdSent = true
+            return emit("response.created", ["response": active.json(status: "in_progress", conversationID: conversationID)])
+        case .messageAdded:
+            return addMessage(active)
+        case .textDelta(let text):
+            response?.textSent += text
+            let type = active.hasAudio ? "response.audio_transcript.delta" : "response.text.delta"
+            return emit(type, partFields(active, ["delta": .string(text)]))
+        case .audioDelta(let bytes):
+            response?.audioBytesSent += bytes.count
+            return emit("response.audio.delta", partFields(active, ["delta": .string(Base64.encode(bytes))]))
+        case .messageDone:
+            return closeMessage(status: "completed")
+        case .callAdded(let index):
+            let call = active.calls[index]
+            let item = callItem(call, status: "in_progress", arguments: "")
+            let previous = conversation.lastItemID.map(JSONValue.string) ?? .null
+            conversation.insert(item, after: nil)
+            response?.openCall = index
+            return emit("response.output_item.added", base.merging(["output_index": .int(Int64(index)), "item": .object(item)]))
+                + emit("conversation.item.created", ["previous_item_id": previous, "item": .object(item)])
+        case .argumentsDelta(let index, let piece):
+            let call = active.calls[index]
+            response?.calls[index].argumentsSent += piece
+            return emit("response.function_call_arguments.delta", base.merging([
+                "item_id": .string(call.itemID), "output_index": .int(Int64(index)), "call_id": .string(call.callID),
+                "delta": .string(piece),
+            ]))
+        case .callDone(let index):
+            let call = active.calls[index]
+            let item = callItem(call, status: "completed", arguments: call.arguments)
+            conversation.update(item)
+            response?.openCall = nil
+            response?.output.append(.object(item))
+            awaitedCalls[call.callID] = call.name
+            return emit("response.function_call_arguments.done", base.merging([
+                "item_id": .string(call.itemID), "output_index": .int(Int64(index)), "call_id": .string(call.callID),
+                "name": .string(call.name), "arguments": .string(call.arguments),
+            ])) + emit("response.output_item.done", base.merging(["output_index": .int(Int64(index)), "item": .object(item)]))
+        case .done:
+            return finishResponse()
+        }
+    }
+
+    private func addMessage(_ active: ActiveResponse) -> [SessionCommand] {
+        let itemID = scenario.runtime.ids.id(prefix: "item_")
+        let item: JSONObject = [
+            "id": .string(itemID), "object": "realtime.item", "type": "message", "status": "in_progress",
+            "role": "assistant", "content": [],
+        ]
+        let previous = conversation.lastItemID.map(JSONValue.string) ?? .null
+        conversation.insert(item, after: nil)
+        response?.messageItemID = itemID
+        response?.messageOpen = true
+        let updated = response ?? active
+        return emit("response.output_item.added", ["response_id": .string(active.id), "output_index": 0, "item": .object(item)])
+            + emit("conversation.item.created", ["previous_item_id": previous, "item": .object(item)])
+            + emit("response.content_part.added", partFields(updated, ["part": part(updated, text: "")]))
+    }
+
+    /// The `.done` events of the open message part; `status` is `completed` or `incomplete`.
+    func closeMessage(status: String) -> [SessionCommand] {
+        guard let active = response, active.messageOpen, let itemID = active.messageItemID else { return [] }
+        response?.messageOpen = false
+        let text = JSONValue.string(active.textSent)
+        var commands: [SessionCommand]
+        if active.hasAudio {
+            commands = emit("response.audio_transcript.done", partFields(active, ["transcript": text]))
+                + emit("response.audio.done", partFields(active, [:]))
+        } else {
+            commands = emit("response.text.done", partFields(active, ["text": text]))
+        }
+        commands += emit("response.content_part.done", partFields(active, ["part": part(active, text: active.textSent)]))
+        let content: JSONValue = active.hasAudio ? ["type": "audio", "transcript": text] : ["type": "text", "text": text]
+        let item: JSONObject = [
+            "id": .string(itemID), "object": "realtime.item", "type": "message", "status": .string(status),
+            "role": "assistant", "content": [content],
+        ]
+        conversation.update(item)
+        response?.output.append(.object(item))
+        return commands + emit("response.output_item.done", ["response_id": .string(active.id), "output_index": 0, "item": .object(item)])
+    }
+
+    /// `response_id`, `item_id`, `output_index`, `content_index` plus `extra`.
+    private func partFields(_ active: ActiveResponse, _ extra: JSONObject) -> JSONObject {
+        var fields: JSONObject = [
+            "response_id": .string(active.id), "item_id": .string(active.messageItemID ?? ""), "output_index": 0,
+            "content_index": 0,
+        ]
+        for (key, value) in extra { fields[key] = value }
+        return fields
+    }
+
+    /// The content part (`text` per spec; audio parts also carry OpenAI's `transcript`).
+    private func part(_ active: ActiveResponse, text: String) -> JSONValue {
+        active.hasAudio
+            ? ["type": "audio", "text": .string(text), "transcript": .string(text)]
+            : ["type": "text", "text": .string(text)]
+    }
+
+    private func callItem(_ call: ActiveResponse.Call, status: String, arguments: String) -> JSONObject {
+        [
+            "id": .string(call.itemID), "object": "realtime.item", "type": "function_call", "status": .string(status),
+            "call_id": .string(call.callID), "name": .string(call.name), "arguments": .string(arguments),
+        ]
+    }
+}
+
+extension JSONObject {
+    /// This object with the keys of `other` added or replaced.
+    func merging(_ other: JSONObject) -> JSONObject {
+        var result = self
+        for (key, value) in other { result[key] = value }
+        return result
+    }
+}

@@ -1,0 +1,111 @@
+import ScenarioEngine
+import SessionCore
+import WireAudio
+import WireJSON
+
+extension QwenRealtimeSession {
+    /// A boundary found by the detector in the appended audio (S7, S8, S13).
+    func handleVAD(_ event: VADEvent) -> [SessionCommand] {
+        let streamMs = input.detectorOffsetMs + event.atMs
+        switch event {
+        case .speechStarted: return speechStarted(atMs: streamMs)
+        case .speechStopped: return speechStopped(atMs: streamMs)
+        }
+    }
+
+    private var isSmartTurn: Bool { configuration.turnDetection?.isSmartTurn ?? false }
+
+    private func speechStarted(atMs startMs: Int) -> [SessionCommand] {
+        let content = scenario.runtime.nextTurn()
+        let intent = isSmartTurn ? content.intent : .valid
+        let turn = UserTurn(intent: intent, itemID: scenario.runtime.ids.id(prefix: "item_"), content: content, startMs: startMs)
+        userTurn = turn
+        guard intent != .filler else { return [.journal(.info("smart_turn: filler segment at \(startMs) ms"))] }
+        var commands = emit("input_audio_buffer.speech_started",
+                            ["audio_start_ms": .int(Int64(startMs)), "item_id": .string(turn.itemID)],
+                            delay: delay(before: "input_audio_buffer.speech_started"))
+        if isSmartTurn { inSmartTurn = true }
+        let interrupts = configuration.turnDetection?.interruptResponse ?? true
+        if intent == .valid, response != nil, scenario.runtime.isInterruptible, interrupts {
+            commands += cancel(reason: "turn_detected")
+        }
+        return commands + enter("Speaking")
+    }
+
+    private func speechStopped(atMs endMs: Int) -> [SessionCommand] {
+        guard let turn = userTurn else { return [] }
+        userTurn = nil
+        let fields: JSONObject = ["audio_end_ms": .int(Int64(endMs)), "item_id": .string(turn.itemID)]
+        let stopDelay = delay(before: "input_audio_buffer.speech_stopped")
+        switch turn.intent {
+        case .filler:
+            return ambientTranscription(turn)
+        case .invalid:
+            inSmartTurn = false
+            var invalid = fields
+            invalid["reason"] = "turn_invalid"
+            return emit("input_audio_buffer.speech_stopped", invalid, delay: stopDelay)
+                + enter(response == nil ? "Listening" : "Responding")
+        case .valid:
+            var commands = turn.deltasSent == 0 ? transcriptionDelta(turn, confirmed: max(0, turn.tokens.count - 1)) : []
+            commands += emit("input_audio_buffer.speech_stopped", fields, delay: stopDelay)
+            commands += commitUserAudio(itemID: turn.itemID, content: turn.content)
+            guard configuration.turnDetection?.createResponse ?? true, !isFinishing else {
+                pendingTurn = turn.content
+                return commands + enter("Committed")
+            }
+            let pause = scenario.runtime.responsePauseMicros + delay(before: "response.created")
+            return commands + startResponse(turn.content, delay: pause)
+        }
+    }
+
+    /// While the user speaks: one `…input_audio_transcription.delta` per 500 ms of speech, the
+    /// confirmed `text` growing token by token and the next token as `stash`.
+    func transcriptionProgress() -> [SessionCommand] {
+        guard let turn = userTurn, turn.intent == .valid else { return [] }
+        let spokenMs = input.totalMs - turn.startMs
+        let tokens = turn.tokens
+        guard spokenMs >= (turn.deltasSent + 1) * 500, turn.deltasSent + 1 < tokens.count else { return [] }
+        return transcriptionDelta(turn, confirmed: turn.deltasSent + 1)
+    }
+
+    /// An input transcription delta with `confirmed` tokens as `text` and the rest as `stash`.
+    private func transcriptionDelta(_ turn: UserTurn, confirmed: Int) -> [SessionCommand] {
+        let tokens = turn.tokens
+        let count = min(confirmed, tokens.count)
+        userTurn?.deltasSent += 1
+        var fields: JSONObject = [
+            "item_id": .string(turn.itemID), "content_index": 0,
+            "text": .string(tokens[..<count].joined()), "stash": .string(tokens[count...].joined()),
+        ]
+        if profile == .omni {
+            fields["language"] = "zh"
+            fields["emotion"] = "neutral"
+        }
+        return emit("conversation.item.input_audio_transcription.delta", fields)
+    }
+
+    /// A smart_turn filler: ambient transcription with a temporary item id only (S8).
+    private func ambientTranscription(_ turn: UserTurn) -> [SessionCommand] {
+        let tokens = turn.tokens
+        let confirmed = max(0, tokens.count - 1)
+        let id = JSONValue.string(turn.itemID)
+        return emit("conversation.item.ambient_audio_transcription.delta",
+                    ["item_id": id, "content_index": 0, "text": .string(tokens[..<confirmed].joined()),
+                     "stash": .string(tokens[confirmed...].joined())],
+                    delay: delay(before: "conversation.item.ambient_audio_transcription.delta"))
+            + emit("conversation.item.ambient_audio_transcription.completed",
+                   ["item_id": id, "content_index": 0, "transcript": .string(turn.content.transcript)])
+    }
+
+    /// session.finish / session end while the user speaks: close the segment as a committed
+    /// item with its final transcript, without answering.
+    func flushSpeech() -> [SessionCommand] {
+        guard let turn = userTurn else { return [] }
+        userTurn = nil
+        guard turn.intent == .valid else { return [] }
+        return emit("input_audio_buffer.speech_stopped",
+                    ["audio_end_ms": .int(Int64(input.totalMs)), "item_id": .string(turn.itemID)])
+            + commitUserAudio(itemID: turn.itemID, content: turn.content)
+    }
+}

@@ -1,0 +1,121 @@
+package import ScenarioEngine
+package import SessionCore
+import WireJSON
+
+/// The Qwen realtime protocol engine for one WebSocket session (both profiles): a state
+/// machine fed by the session driver that answers with ``SessionCommand``s. No sockets, no
+/// threads; every frame goes through the scenario's fault stage via `send(_:)`.
+///
+/// Files: `+Dispatch` (inbound frames, C2–C4), `+Output` (emitting, errors, closing),
+/// `+SessionUpdate`, `+InputAudio`, `+VAD`, `+Responses`, `+Streaming`, `+Items`, `+Lifecycle`.
+package final class QwenRealtimeSession<Clock: ScenarioClock>: ProtocolSession {
+    /// The scenario of this session.
+    package let scenario: ScenarioBridge<Clock>
+    /// The profile chosen from the model name.
+    package let profile: QwenProfile
+    /// The model of the upgrade URL.
+    package let model: String
+    /// Directory against which relative `audio.file` paths of turns are resolved.
+    package let baseDirectory: String
+    /// The effective session configuration.
+    package internal(set) var configuration: SessionConfiguration
+    /// The conversation items.
+    package internal(set) var conversation = Conversation()
+    /// The engine state last entered (`Idle`, `Listening`, `Speaking`, `Responding`, …).
+    package internal(set) var state = "Connecting"
+
+    /// Frames never go out before an earlier frame: the time of the last emitted frame.
+    var sendCursor: Int64 = 0
+    /// `session.update` events received, and when the first `session.updated` is due (C4).
+    var sessionUpdates = 0
+    var firstUpdatedDueMicros: Int64?
+    /// Client frames handled and their event ids (C3, C4).
+    var clientEvents = 0
+    var seenEventIDs: Set<String> = []
+    /// The `event_id` of the client event being handled, echoed in errors.
+    var currentEventID: String?
+    /// Violations journaled once per session (SHOULD-level repeats).
+    var reportedOnce: Set<String> = []
+    /// Input audio, VAD, images.
+    var input = InputAudioState()
+    /// The speech segment in progress (VAD modes).
+    var userTurn: UserTurn?
+    /// A committed push-to-talk turn waiting for `response.create`.
+    var pendingTurn: TurnContent?
+    /// Whether audio was committed or an item created since the last response (S12).
+    var hasNewInput = false
+    /// smart_turn: between `speech_started` and the turn's `response.done` (C11).
+    var inSmartTurn = false
+    /// The response in progress.
+    var response: ActiveResponse?
+    /// Function calls waiting for their output: `call_id` → name (C13).
+    var awaitedCalls: [String: String] = [:]
+    /// The answer to speak once the tool outputs are in and the client asks (S15).
+    var answerAfterCalls: TurnContent?
+    /// Input audio duration per user item, for usage.
+    var itemAudioMicros: [String: Int64] = [:]
+    /// Responses started (seeds the synthesized voice).
+    var responseCount = 0
+    /// Omni `conversation_id`.
+    var conversationID: String?
+    /// After `session.finish` (C18), after a `server_error` (C19), after closing.
+    var isFinishing = false
+    var isTerminated = false
+    var isClosed = false
+
+    /// Creates the engine of one accepted session.
+    /// - Parameters:
+    ///   - scenario: The session's scenario runtime.
+    ///   - model: The `model` query parameter.
+    ///   - profile: The profile (from ``QwenUpgrade/check(path:queryModel:headers:apiKeys:)``).
+    ///   - baseDirectory: Where relative turn audio files are looked up (the scenario's folder).
+    package init(scenario: ScenarioBridge<Clock>, model: String, profile: QwenProfile, baseDirectory: String = ".") {
+        self.scenario = scenario
+        self.model = model
+        self.profile = profile
+        self.baseDirectory = baseDirectory
+        let sessionID = scenario.runtime.ids.id(prefix: "sess_")
+        configuration = SessionConfiguration(profile: profile, model: model, sessionID: sessionID)
+        if profile == .omni { conversationID = scenario.runtime.ids.id(prefix: "conv_") }
+    }
+
+    /// Checks an upgrade request (S1); see ``QwenUpgrade/check(path:queryModel:headers:apiKeys:)``.
+    package static func checkUpgrade(path: String, queryModel: String?, headers: [String: String], apiKeys: [String]) -> UpgradeVerdict {
+        QwenUpgrade.check(path: path, queryModel: queryModel, headers: headers, apiKeys: apiKeys)
+    }
+
+    /// The current time on the scenario clock.
+    var now: Int64 { scenario.now }
+
+    /// Whether the scenario replays a recorded session (the engine then generates nothing).
+    var isReplay: Bool { scenario.runtime.scenario.replay != nil }
+
+    package func open() -> [SessionCommand] {
+        sendCursor = now
+        var commands = enter("Idle")
+        commands += handle(qwenActions(scenario.runtime.start()))
+        guard !isReplay else { return commands }
+        commands += emit("session.created", ["session": configuration.json], delay: delay(before: "session.created"))
+        return commands
+    }
+
+    package func classify(text bytes: [UInt8]) -> InboundClassification {
+        guard let json = try? JSONValue.decode(bytes) else { return InboundClassification(eventType: nil, json: nil) }
+        return InboundClassification(eventType: json["type"]?.stringValue, json: json)
+    }
+
+    package func closed(peerCode: Int?) {
+        guard !isClosed else { return }
+        isClosed = true
+        _ = scenario.runtime.close()
+    }
+
+    /// Drops the multimodal-only policy timers (server silence, audio gap) the runtime
+    /// schedules for every protocol: Qwen defines neither.
+    func qwenActions(_ actions: [ScenarioAction]) -> [ScenarioAction] {
+        actions.filter {
+            if case .scheduleTimer(let timer, _) = $0, timer == .serverSilence || timer == .audioGap { return false }
+            return true
+        }
+    }
+}

@@ -1,0 +1,66 @@
+import WireJSON
+
+/// Upgrade checks of S1: path, `Authorization: Bearer`, API key list, `model` query parameter.
+///
+/// Order: path (404), then authentication (401, checked during the handshake as DashScope
+/// does), then the model (400). Bodies follow DashScope's HTTP error shape `{code, message}`.
+package enum QwenUpgrade {
+    /// The realtime path without the optional `/case/<case-id>` prefix.
+    package static let realtimePath = "/api-ws/v1/realtime"
+
+    /// Checks an upgrade request.
+    /// - Parameters:
+    ///   - path: The request path without the query (`/api-ws/v1/realtime` or
+    ///     `/case/<case-id>/api-ws/v1/realtime`).
+    ///   - queryModel: The `model` query parameter, `nil` when absent.
+    ///   - headers: Request headers with lower-cased names.
+    ///   - apiKeys: Accepted keys; empty accepts any non-empty bearer token.
+    package static func check(path: String, queryModel: String?, headers: [String: String], apiKeys: [String]) -> UpgradeVerdict {
+        guard caseID(inPath: path) != nil || path == realtimePath else {
+            return reject(404, "NotFound", "No realtime endpoint at \(path); use \(realtimePath)?model=<model>.")
+        }
+        guard let authorization = headers["authorization"]?.trimmingSpaces, !authorization.isEmpty else {
+            return reject(401, "InvalidApiKey", "No API-key provided.")
+        }
+        let parts = authorization.split(separator: " ", maxSplits: 1).map(String.init)
+        guard parts.count == 2, parts[0].lowercased() == "bearer", !parts[1].trimmingSpaces.isEmpty else {
+            return reject(401, "InvalidApiKey", "Authorization must be 'Bearer <api-key>'.")
+        }
+        let key = parts[1].trimmingSpaces
+        guard apiKeys.isEmpty || apiKeys.contains(key) else {
+            return reject(401, "InvalidApiKey", "Invalid API-key provided.")
+        }
+        guard let model = queryModel, !model.isEmpty else {
+            return reject(400, "InvalidParameter", "Missing required query parameter: model.")
+        }
+        guard let profile = QwenProfile(model: model) else {
+            return reject(400, "InvalidParameter", "Model not supported by the realtime endpoint: \(model).")
+        }
+        return .accept(profile: profile, model: model)
+    }
+
+    /// The case id of a `/case/<case-id>/api-ws/v1/realtime` path, else `nil`.
+    package static func caseID(inPath path: String) -> String? {
+        let prefix = "/case/"
+        guard path.hasPrefix(prefix), path.hasSuffix(realtimePath) else { return nil }
+        let middle = path.dropFirst(prefix.count).dropLast(realtimePath.count)
+        guard !middle.isEmpty, !middle.contains("/") else { return nil }
+        return String(middle)
+    }
+
+    private static func reject(_ status: Int, _ code: String, _ message: String) -> UpgradeVerdict {
+        let body: JSONValue = ["code": .string(code), "message": .string(message)]
+        return .reject(status: status, bodyJSON: body.encodedString(), obligation: "qrt.C1")
+    }
+}
+
+extension String {
+    /// The string without leading and trailing spaces and tabs.
+    var trimmingSpaces: String {
+        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else {
+            return ""
+        }
+        return String(self[first...last])
+    }
+}

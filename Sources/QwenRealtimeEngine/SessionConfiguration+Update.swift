@@ -1,0 +1,136 @@
+package import WireJSON
+
+/// Why a `session.update` was refused: the error to send and the obligation broken.
+package struct SessionUpdateFailure: Error, Sendable, Hashable {
+    /// The `error` event's object.
+    package var error: QwenError
+    /// `qrt.C5`, `qrt.C6` or `qrt.C7`.
+    package var obligation: String
+}
+
+/// What a successful `session.update` changed beyond the echoed object.
+package struct SessionUpdateResult: Sendable, Hashable {
+    /// Keys present in the patch but silently ignored (audio: later `voice`/voiceprints, C7).
+    package var ignoredKeys: [String] = []
+    /// Voiceprint URLs to enrol (audio smart_turn, first update) (S5).
+    package var voiceprintURLs: [String] = []
+}
+
+extension SessionConfiguration {
+    /// Validates `patch` (C5–C7) and, if every value is valid, merges it key by key (S4);
+    /// on failure the configuration is unchanged.
+    /// - Parameters:
+    ///   - isFirstUpdate: Whether this is the session's first `session.update`.
+    ///   - audioStarted: Whether an `input_audio_buffer.append` was received (audio profile
+    ///     freezes `turn_detection` and `input_audio_format` then).
+    package mutating func apply(
+        _ patch: JSONObject, isFirstUpdate: Bool, audioStarted: Bool
+    ) -> Result<SessionUpdateResult, SessionUpdateFailure> {
+        var merged = object
+        var result = SessionUpdateResult()
+        for (key, value) in patch {
+            switch key {
+            case "id", "object", "model":
+                continue  // fixed by the server / the URL
+            case "voice" where profile == .audio && !isFirstUpdate:
+                result.ignoredKeys.append(key)
+                continue
+            default:
+                break
+            }
+            let frozen = profile == .audio && audioStarted && (key == "turn_detection" || key == "input_audio_format")
+            if frozen, !Self.sameSetting(value, object[key]) {
+                return fail(.invalidState(
+                    "session.\(key)", "\(key) cannot be changed after audio has been appended."), "qrt.C7")
+            }
+            switch validate(key: key, value: value) {
+            case .failure(let failure): return .failure(failure)
+            case .success(var accepted):
+                if key == "turn_detection", profile == .audio, case .object(var detection) = accepted,
+                    let urls = detection["voiceprint_audio_urls"]
+                {
+                    if isFirstUpdate {
+                        result.voiceprintURLs = urls.arrayValue?.compactMap(\.stringValue) ?? []
+                    } else {
+                        detection["voiceprint_audio_urls"] = nil
+                        accepted = .object(detection)
+                        result.ignoredKeys.append("turn_detection.voiceprint_audio_urls")
+                    }
+                }
+                merged[key] = accepted
+            }
+        }
+        if merged["enable_search"]?.boolValue == true, !(merged["tools"]?.arrayValue ?? []).isEmpty {
+            return fail(.invalidValue("session.enable_search", "enable_search cannot be combined with tools."), "qrt.C5")
+        }
+        object = merged
+        return .success(result)
+    }
+
+    /// Whether a re-sent frozen setting leaves it unchanged (objects compared on the keys sent).
+    private static func sameSetting(_ new: JSONValue, _ old: JSONValue?) -> Bool {
+        guard case .object(let patch) = new, case .object(let current)? = old else { return new == old }
+        return patch.allSatisfy { current[$0.key] == $0.value }
+    }
+
+    private func fail(_ error: QwenError, _ obligation: String) -> Result<SessionUpdateResult, SessionUpdateFailure> {
+        .failure(SessionUpdateFailure(error: error, obligation: obligation))
+    }
+
+    /// Validates one top-level key; returns the value to store.
+    private func validate(key: String, value: JSONValue) -> Result<JSONValue, SessionUpdateFailure> {
+        func bad(_ message: String, _ obligation: String = "qrt.C5") -> Result<JSONValue, SessionUpdateFailure> {
+            .failure(SessionUpdateFailure(error: .invalidValue("session.\(key)", message), obligation: obligation))
+        }
+        func number(in range: ClosedRange<Double>, open: Bool = false) -> Result<JSONValue, SessionUpdateFailure> {
+            guard let number = value.doubleValue, range.contains(number),
+                !open || (number != range.lowerBound && number != range.upperBound)
+            else { return bad("\(key) is out of range.") }
+            return .success(value)
+        }
+        switch key {
+        case "modalities":
+            let list = value.arrayValue?.compactMap(\.stringValue) ?? []
+            let valid = [["text"], ["audio", "text"], ["text", "audio"]]
+            return valid.contains(list) && list.count == value.arrayValue?.count
+                ? .success(value) : bad("modalities must be [\"text\"] or [\"text\",\"audio\"].")
+        case "voice", "instructions":
+            return value.stringValue != nil || (key == "instructions" && value.isNull)
+                ? .success(value.isNull ? "" : value) : bad("\(key) must be a string.")
+        case "input_audio_format":
+            return ["pcm", "pcm16"].contains(value.stringValue ?? "") ? .success(value) : bad("Unsupported input_audio_format.")
+        case "output_audio_format":
+            return ["pcm", "pcm16", "pcm24"].contains(value.stringValue ?? "") ? .success(value) : bad("Unsupported output_audio_format.")
+        case "turn_detection":
+            if value.isNull { return .success(.null) }
+            return TurnDetection.validate(value, profile: profile).map(JSONValue.object)
+                .mapError { SessionUpdateFailure(error: $0, obligation: "qrt.C5") }
+        case "tools":
+            return ToolDefinition.validate(value).map { _ in value }
+                .mapError { SessionUpdateFailure(error: $0, obligation: "qrt.C6") }
+        case "max_history_turns":
+            return (value.intValue.map { (1...50).contains($0) } ?? false) && value.typeName == "integer"
+                ? .success(value) : bad("max_history_turns must be an integer in [1, 50].")
+        case "enable_speech_emotion", "enable_search":
+            return value.boolValue != nil ? .success(value) : bad("\(key) must be a boolean.")
+        case "smooth_output":
+            return value.boolValue != nil || value.isNull ? .success(value) : bad("smooth_output must be a boolean or null.")
+        case "input_audio_transcription":
+            return value.objectValue != nil || value.isNull ? .success(value) : bad("\(key) must be an object or null.")
+        case "temperature":
+            return (value.doubleValue.map { $0 >= 0 && $0 < 2 } ?? false) ? .success(value) : bad("temperature must be in [0, 2).")
+        case "top_p":
+            return (value.doubleValue.map { $0 > 0 && $0 <= 1 } ?? false) ? .success(value) : bad("top_p must be in (0, 1].")
+        case "top_k": return number(in: 0...1_000_000)
+        case "presence_penalty": return number(in: -2...2)
+        case "repetition_penalty": return number(in: 0...1_000, open: true)
+        case "max_tokens": return number(in: 1...1_000_000)
+        case "seed":
+            return value.intValue.map { (0...2_147_483_647).contains($0) } ?? false ? .success(value) : bad("seed must be in [0, 2^31-1].")
+        case "audio" where profile == .omni:
+            return AudioFormatSettings.validate(value).mapError { SessionUpdateFailure(error: $0, obligation: "qrt.C5") }
+        default:
+            return .success(value)  // unknown keys are accepted and echoed (S4)
+        }
+    }
+}

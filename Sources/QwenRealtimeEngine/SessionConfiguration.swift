@@ -1,0 +1,92 @@
+package import WireJSON
+
+/// The effective session configuration: the full `session` object echoed in
+/// `session.created` / `session.updated` (§3.5), with typed readers for what the engine uses.
+package struct SessionConfiguration: Sendable, Hashable {
+    /// The profile whose defaults and rules apply.
+    package let profile: QwenProfile
+    /// The full session object in echo order.
+    package internal(set) var object: JSONObject
+
+    /// The profile defaults of S2 for `model`.
+    package init(profile: QwenProfile, model: String, sessionID: String) {
+        self.profile = profile
+        var object: JSONObject = [
+            "id": .string(sessionID), "object": "realtime.session", "model": .string(model),
+            "modalities": ["text", "audio"],
+            "voice": .string(QwenProfile.defaultVoice(model: model, profile: profile)),
+            "instructions": "", "input_audio_format": "pcm", "output_audio_format": "pcm",
+            "input_audio_transcription": ["model": .string(profile.transcriptionModel)],
+            "turn_detection": .object(TurnDetection.defaultObject(profile: profile)),
+            "tools": [],
+        ]
+        switch profile {
+        case .audio:
+            object["enable_speech_emotion"] = true
+            object["max_history_turns"] = 20
+        case .omni:
+            object["enable_search"] = false
+            object["search_options"] = ["enable_source": false]
+            object["temperature"] = 0.9
+            object["top_p"] = 1.0
+            object["top_k"] = 50
+            object["max_tokens"] = 16384
+            object["repetition_penalty"] = 1.05
+            object["presence_penalty"] = 0.0
+        }
+        self.object = object
+    }
+
+    /// The session as a JSON value.
+    package var json: JSONValue { .object(object) }
+
+    /// Output modalities (`["text"]` or audio + text).
+    package var modalities: [String] {
+        object["modalities"]?.arrayValue?.compactMap(\.stringValue) ?? ["text", "audio"]
+    }
+
+    /// Whether answers carry audio.
+    package var hasAudioOutput: Bool { modalities.contains("audio") }
+
+    /// The voice; omni 3.8's `audio.output.voice` wins over `voice`.
+    package var voice: String {
+        object["audio"]?["output"]?["voice"]?.stringValue ?? object["voice"]?.stringValue ?? ""
+    }
+
+    /// The system instructions.
+    package var instructions: String { object["instructions"]?.stringValue ?? "" }
+
+    /// Turn detection, `nil` for push-to-talk (`turn_detection: null`).
+    package var turnDetection: TurnDetection? {
+        guard case .object(let detection) = object["turn_detection"] else { return nil }
+        return TurnDetection(detection)
+    }
+
+    /// Names of the declared function tools.
+    package var toolNames: [String] {
+        (object["tools"]?.arrayValue ?? []).compactMap { $0["function"]?["name"]?.stringValue }
+    }
+
+    /// Input PCM sample rate: 16 kHz, or omni `audio.input.format.sample_rate`.
+    package var inputSampleRate: Int {
+        Int(object["audio"]?["input"]?["format"]?["sample_rate"]?.intValue ?? 16000)
+    }
+
+    /// Input channels (omni 3.8 `audio.input.format.channels`; otherwise mono).
+    package var inputChannels: Int {
+        Int(object["audio"]?["input"]?["format"]?["channels"]?.intValue ?? 1)
+    }
+
+    /// Output PCM sample rate: 24 kHz, or omni `audio.output.format.sample_rate`.
+    package var outputSampleRate: Int {
+        Int(object["audio"]?["output"]?["format"]?["sample_rate"]?.intValue ?? 24000)
+    }
+
+    /// Q/A turns of history per inference (audio `max_history_turns`, 20 by default).
+    package var maxHistoryTurns: Int {
+        Int(object["max_history_turns"]?.intValue ?? 20)
+    }
+
+    /// The `input_audio_format` value.
+    package var inputAudioFormat: String { object["input_audio_format"]?.stringValue ?? "pcm" }
+}

@@ -1,0 +1,31 @@
+import ScenarioEngine
+import WireJSON
+
+/// Token usage estimates for `response.done` (§5.1; note the spelling `input_tokens_details`).
+/// Deterministic approximations: one token per streamed text token (CJK character or word),
+/// 25 tokens per second of input audio, 12.5 per second of output audio.
+enum Usage {
+    /// Text tokens of `text`.
+    static func textTokens(_ text: String) -> Int {
+        Tokenizer.tokens(of: text, rule: .auto).filter { !$0.allSatisfy(\.isWhitespace) }.count
+    }
+
+    /// Tokens of `micros` of input audio.
+    static func inputAudioTokens(micros: Int64) -> Int { Int(micros / 40_000) }
+
+    /// Tokens of `micros` of output audio.
+    static func outputAudioTokens(micros: Int64) -> Int { Int(micros / 80_000) }
+
+    /// The `usage` object.
+    static func json(inputText: Int, inputAudio: Int, outputText: Int, outputAudio: Int) -> JSONValue {
+        let input = inputText + inputAudio
+        let output = outputText + outputAudio
+        return [
+            "total_tokens": .int(Int64(input + output)),
+            "input_tokens": .int(Int64(input)),
+            "output_tokens": .int(Int64(output)),
+            "input_tokens_details": ["text_tokens": .int(Int64(inputText)), "audio_tokens": .int(Int64(inputAudio))],
+            "output_tokens_details": ["text_tokens": .int(Int64(outputText)), "audio_tokens": .int(Int64(outputAudio))],
+        ]
+    }
+}

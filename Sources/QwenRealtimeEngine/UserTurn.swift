@@ -1,0 +1,19 @@
+import ScenarioEngine
+
+/// A speech segment the VAD is following: its classification, its item, and the scripted
+/// content (transcript and answer) it was given at its start.
+struct UserTurn: Sendable {
+    /// smart_turn classification (always `.valid` under server_vad / semantic_vad).
+    var intent: TurnContent.Intent
+    /// The user item id (`item_…`), or the temporary ambient id for fillers.
+    var itemID: String
+    /// The scripted content of this turn.
+    var content: TurnContent
+    /// Stream position of the reported speech start (ms from the first appended sample).
+    var startMs: Int
+    /// Input transcription deltas sent while the user speaks.
+    var deltasSent = 0
+
+    /// Transcript tokens of the scripted user words.
+    var tokens: [String] { Tokenizer.tokens(of: content.transcript, rule: .auto) }
+}

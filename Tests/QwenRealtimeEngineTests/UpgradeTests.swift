@@ -1,0 +1,55 @@
+import QwenRealtimeEngine
+import ScenarioEngine
+import Testing
+import WireJSON
+
+/// S1: path, Bearer key and model checks on the upgrade; profile by model name.
+@Suite struct UpgradeTests {
+    static let auth = ["authorization": "Bearer sk-test"]
+
+    @Test(arguments: [
+        ("qwen-audio-3.0-realtime-plus", QwenProfile.audio), ("qwen-audio-3.1-realtime-flash", .audio),
+        ("qwen-omni-turbo-realtime", .omni), ("qwen3-omni-flash-realtime", .omni),
+        ("qwen3.5-omni-plus-realtime", .omni), ("qwen3.8-omni-flash-realtime-2026-01-01", .omni),
+    ])
+    func knownModelsChooseTheirProfile(model: String, profile: QwenProfile) {
+        let verdict = QwenUpgrade.check(path: "/api-ws/v1/realtime", queryModel: model, headers: Self.auth, apiKeys: [])
+        #expect(verdict == .accept(profile: profile, model: model))
+    }
+
+    @Test func casePathsAreServed() {
+        let verdict = QwenRealtimeSession<ManualClock>.checkUpgrade(
+            path: "/case/qrt.session.003/api-ws/v1/realtime", queryModel: "qwen3-omni-flash-realtime",
+            headers: Self.auth, apiKeys: ["sk-test"])
+        #expect(verdict.isAccepted)
+        #expect(QwenUpgrade.caseID(inPath: "/case/qrt.session.003/api-ws/v1/realtime") == "qrt.session.003")
+    }
+
+    @Test(arguments: [
+        ("/api-ws/v1/realtime", nil, ["authorization": "Bearer sk-test"], 400, "InvalidParameter"),
+        ("/api-ws/v1/realtime", "gpt-4o-realtime", ["authorization": "Bearer sk-test"], 400, "InvalidParameter"),
+        ("/api-ws/v1/realtime", "qwen-audio-3.0-realtime-plus", [:], 401, "InvalidApiKey"),
+        ("/api-ws/v1/realtime", "qwen-audio-3.0-realtime-plus", ["authorization": "Basic abc"], 401, "InvalidApiKey"),
+        ("/api-ws/v1/realtime", "qwen-audio-3.0-realtime-plus", ["authorization": "Bearer sk-wrong"], 401, "InvalidApiKey"),
+        ("/api-ws/v1/inference", "qwen-audio-3.0-realtime-plus", ["authorization": "Bearer sk-test"], 404, "NotFound"),
+    ] as [(String, String?, [String: String], Int, String)])
+    func badUpgradesAreRefused(path: String, model: String?, headers: [String: String], status: Int, code: String) throws {
+        let verdict = QwenUpgrade.check(path: path, queryModel: model, headers: headers, apiKeys: ["sk-test"])
+        guard case .reject(let actual, let body, let obligation) = verdict else {
+            Issue.record("accepted")
+            return
+        }
+        #expect(actual == status)
+        #expect(obligation == "qrt.C1")
+        let json = try JSONValue.decode(body)
+        #expect(json["code"]?.stringValue == code)
+        #expect(json["message"]?.stringValue?.isEmpty == false)
+    }
+
+    @Test func audioModelPatternIsStrict() {
+        #expect(QwenProfile(model: "qwen-audio-turbo") == nil)
+        #expect(QwenProfile(model: "qwen-audio-3.0-realtime-") == nil)
+        #expect(QwenProfile(model: "qwen-audio-3.0-realtime") == .audio)
+        #expect(QwenProfile(model: "qwen-omni-turbo") == nil)
+    }
+}
