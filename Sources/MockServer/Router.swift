@@ -1,4 +1,5 @@
 import ScenarioEngine
+import QwenRealtimeEngine
 import SessionCore
 import WireJSON
 import WireSocket
@@ -63,11 +64,39 @@ final class Router: WebSocketServerDelegate {
             return startSession(ReplaySession(runtime: makeRuntime(replayScenario)), protocolName: "replay", request: request,
                                 maxMessageBytes: 16 << 20)
         }
+        if let route = ProtocolRoute(path: request.path) {
+            return upgradeProtocol(route, request)
+        }
         switch request.path {
         case "/_mock/echo":
             return .accept(EchoHandler(), maxMessageBytes: nil)
         default:
             return .reject(.json(status: 404, ["code": "NotFound", "message": .string("no WebSocket route at \(request.path)")]))
+        }
+    }
+
+    /// A protocol route: the engine checks the request (auth, model), then a session starts with
+    /// the case's scenario or the current one.
+    private func upgradeProtocol(_ route: ProtocolRoute, _ request: HTTPRequestHead) -> UpgradeDecision {
+        guard let scenario = scenario(for: route) else {
+            return .reject(.error(404, "NotFound", "no conformance case \(route.caseID ?? "") on this server"))
+        }
+        switch route.kind {
+        case .qwenRealtime:
+            switch QwenRealtimeSession<MonotonicScenarioClock>.checkUpgrade(
+                path: request.path, queryModel: request.queryItem("model"), headers: request.headers, apiKeys: configuration.apiKeys)
+            {
+            case .reject(let status, let body, let obligation):
+                configuration.logger(.info, "refused \(request.path): \(status) (\(obligation))")
+                return .reject(HTTPResponse(status: status, text: body))
+            case .accept(let profile, let model):
+                let session = QwenRealtimeSession(scenario: ScenarioBridge(runtime: makeRuntime(scenario)), model: model,
+                                                  profile: profile, baseDirectory: configuration.scenarioDirectory)
+                return startSession(session, protocolName: route.kind.rawValue, request: request, caseID: route.caseID,
+                                    maxMessageBytes: 16 << 20)
+            }
+        case .multimodalDialog:
+            return .reject(.error(501, "NotImplemented", "multimodal dialog sessions are not served by this build"))
         }
     }
 

@@ -32,6 +32,8 @@ extension SessionConfiguration {
             switch key {
             case "id", "object", "model":
                 continue  // fixed by the server / the URL
+            case "voice" where value.isNull:
+                continue  // the Python SDK sends `voice: null` when none is chosen: keep the current voice
             case "voice" where profile == .audio && !isFirstUpdate:
                 result.ignoredKeys.append(key)
                 continue

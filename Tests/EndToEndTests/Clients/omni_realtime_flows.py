@@ -1,0 +1,129 @@
+"""Drives the unmodified official dashscope SDK (OmniRealtimeConversation) against the mock.
+
+usage: omni_realtime_flows.py FLOW BASE_URL MODEL [AUDIO_WAV]
+Prints one JSON object on the last stdout line: {"events": [server event types in order],
+"errors": [...], "extra": {...}}. Flows: vad, ptt, tool, cancel, finish.
+"""
+import base64
+import json
+import sys
+import threading
+import time
+import wave
+
+import dashscope
+from dashscope.audio.qwen_omni import OmniRealtimeCallback, OmniRealtimeConversation, MultiModality
+
+flow, base_url, model = sys.argv[1], sys.argv[2], sys.argv[3]
+audio_path = sys.argv[4] if len(sys.argv) > 4 else None
+dashscope.api_key = "sk-e2e"
+
+
+class Recorder(OmniRealtimeCallback):
+    def __init__(self):
+        self.events = []
+        self.messages = []
+        self.closed = threading.Event()
+        self.cond = threading.Condition()
+
+    def on_open(self):
+        pass
+
+    def on_close(self, code, msg):
+        self.closed.set()
+        with self.cond:
+            self.cond.notify_all()
+
+    def on_event(self, message):
+        event = message if isinstance(message, dict) else json.loads(message)
+        with self.cond:
+            self.events.append(event.get("type"))
+            self.messages.append(event)
+            self.cond.notify_all()
+
+    def wait_for(self, event_type, timeout=10.0, count=1):
+        deadline = time.time() + timeout
+        with self.cond:
+            while self.events.count(event_type) < count:
+                remaining = deadline - time.time()
+                if remaining <= 0:
+                    raise TimeoutError(f"no {event_type} within {timeout}s; got {self.events}; last {self.messages[-1] if self.messages else None}")
+                self.cond.wait(remaining)
+
+
+def pcm16k(path):
+    with wave.open(path, "rb") as w:
+        assert w.getframerate() == 16000 and w.getsampwidth() == 2 and w.getnchannels() == 1
+        return w.readframes(w.getnframes())
+
+
+def stream(conversation, pcm, realtime=True, chunk=3200):
+    for offset in range(0, len(pcm), chunk):
+        conversation.append_audio(base64.b64encode(pcm[offset:offset + chunk]).decode("ascii"))
+        if realtime:
+            time.sleep(0.1 * len(pcm[offset:offset + chunk]) / chunk)
+
+
+recorder = Recorder()
+conversation = OmniRealtimeConversation(model=model, callback=recorder, url=base_url)
+conversation.connect()
+recorder.wait_for("session.created")
+extra = {}
+
+if flow == "vad":
+    conversation.update_session(output_modalities=[MultiModality.AUDIO, MultiModality.TEXT], voice="Cherry",
+                                enable_turn_detection=True, turn_detection_threshold=0.5,
+                                turn_detection_silence_duration_ms=500)
+    recorder.wait_for("session.updated")
+    pcm = pcm16k(audio_path)
+    stream(conversation, pcm + bytes(16000 * 2 * 1))  # speech, then 1 s of silence
+    recorder.wait_for("response.done", timeout=20)
+    deltas = [m for m in recorder.messages if m.get("type") == "response.audio.delta"]
+    extra["audio_bytes"] = sum(len(base64.b64decode(m["delta"])) for m in deltas)
+    transcript = "".join(m.get("delta", "") for m in recorder.messages if m.get("type") == "response.audio_transcript.delta")
+    done = [m for m in recorder.messages if m.get("type") == "response.audio_transcript.done"]
+    extra["transcript_matches_done"] = bool(done) and transcript == done[-1].get("transcript")
+elif flow == "ptt":
+    conversation.update_session(output_modalities=[MultiModality.AUDIO, MultiModality.TEXT], voice="Cherry",
+                                enable_turn_detection=False)
+    recorder.wait_for("session.updated")
+    stream(conversation, pcm16k(audio_path), realtime=False)
+    conversation.commit()
+    recorder.wait_for("input_audio_buffer.committed")
+    conversation.create_response()
+    recorder.wait_for("response.done", timeout=20)
+elif flow == "tool":
+    conversation.update_session(output_modalities=[MultiModality.TEXT], enable_turn_detection=False,
+                                tools=[{"type": "function", "function": {"name": "get_weather", "description": "weather",
+                                        "parameters": {"type": "object", "properties": {"city": {"type": "string"}}}}}])
+    recorder.wait_for("session.updated")
+    conversation.create_item({"type": "message", "role": "user", "content": [{"type": "input_text", "text": "weather in Paris?"}]})
+    conversation.create_response()
+    recorder.wait_for("response.function_call_arguments.done", timeout=20)
+    call = [m for m in recorder.messages if m.get("type") == "response.function_call_arguments.done"][-1]
+    extra["call"] = {"name": call.get("name"), "arguments": json.loads(call.get("arguments", "{}"))}
+    recorder.wait_for("response.done", timeout=20)
+    conversation.create_item({"type": "function_call_output", "call_id": call["call_id"], "output": json.dumps({"temp": 21})})
+    conversation.create_response()
+    recorder.wait_for("response.done", timeout=20, count=2)
+elif flow == "cancel":
+    conversation.update_session(output_modalities=[MultiModality.AUDIO, MultiModality.TEXT], enable_turn_detection=False)
+    recorder.wait_for("session.updated")
+    conversation.create_item({"type": "message", "role": "user", "content": [{"type": "input_text", "text": "tell me a long story"}]})
+    conversation.create_response()
+    recorder.wait_for("response.audio.delta", timeout=20)
+    conversation.cancel_response()
+    recorder.wait_for("response.done", timeout=20)
+    extra["status"] = [m for m in recorder.messages if m.get("type") == "response.done"][-1]["response"]["status"]
+elif flow == "finish":
+    conversation.update_session(output_modalities=[MultiModality.TEXT], enable_turn_detection=False)
+    recorder.wait_for("session.updated")
+    conversation.end_session(timeout=10)
+    recorder.closed.wait(5)
+    extra["closed"] = recorder.closed.is_set()
+else:
+    raise SystemExit(f"unknown flow {flow}")
+
+if flow != "finish":
+    conversation.close()
+print(json.dumps({"events": recorder.events, "extra": extra}))

@@ -1,0 +1,63 @@
+import Foundation
+import MockServer
+import Testing
+
+/// `dashscope.audio.qwen_omni.OmniRealtimeConversation` (dashscope 2.0.2, unmodified) against
+/// the mock's Qwen realtime route.
+@Suite("dashscope OmniRealtimeConversation against the mock", .serialized)
+struct OmniRealtimeSDKTests {
+    static let model = "qwen3-omni-flash-realtime"
+
+    private func run(_ flow: String, scenario: String? = nil) throws -> (events: [String], extra: [String: Any]) {
+        let server = try SDKProcess.startMock(scenario: scenario)
+        defer { server.stop() }
+        let result = try SDKProcess.flow("omni_realtime_flows.py",
+                                         [flow, "\(server.baseURL)/api-ws/v1/realtime", Self.model, SDKProcess.speech])
+        return (result["events"] as? [String] ?? [], result["extra"] as? [String: Any] ?? [:])
+    }
+
+    @Test func serverVADWithRealSpeech() throws {
+        let (events, extra) = try run("vad")
+        let order = ["session.created", "session.updated", "input_audio_buffer.speech_started", "input_audio_buffer.speech_stopped",
+                     "input_audio_buffer.committed", "conversation.item.input_audio_transcription.completed", "response.created",
+                     "response.audio.delta", "response.audio.done", "response.done"]
+        var cursor = events.startIndex
+        for expected in order {
+            guard let found = events[cursor...].firstIndex(of: expected) else {
+                Issue.record("missing \(expected) after index \(cursor) in \(events)")
+                return
+            }
+            cursor = found
+        }
+        #expect((extra["audio_bytes"] as? Int ?? 0) > 24_000)  // > 0.5 s of 24 kHz s16le
+        #expect(extra["transcript_matches_done"] as? Bool == true)
+    }
+
+    @Test func pushToTalkCommitAndResponse() throws {
+        let (events, _) = try run("ptt")
+        #expect(!events.contains("input_audio_buffer.speech_started"))
+        #expect(events.contains("input_audio_buffer.committed"))
+        #expect(events.last == "response.done")
+    }
+
+    @Test func toolRoundTrip() throws {
+        let (events, extra) = try run("tool", scenario: "qwen-tool.json")
+        let call = extra["call"] as? [String: Any]
+        #expect(call?["name"] as? String == "get_weather")
+        #expect((call?["arguments"] as? [String: Any])?["city"] as? String == "Paris")
+        #expect(events.filter { $0 == "response.done" }.count == 2)
+        #expect(events.contains("response.text.delta"))
+    }
+
+    @Test func cancelStopsTheResponse() throws {
+        let (events, extra) = try run("cancel")
+        #expect(extra["status"] as? String == "cancelled")
+        #expect(events.last == "response.done")
+    }
+
+    @Test func finishEndsTheSession() throws {
+        let (events, extra) = try run("finish")
+        #expect(events.last == "session.finished")
+        #expect(extra["closed"] as? Bool == true)
+    }
+}
