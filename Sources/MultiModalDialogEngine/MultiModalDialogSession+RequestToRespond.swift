@@ -8,8 +8,9 @@ extension MultiModalDialogSession {
         guard conversation == .listening else {
             var commands = reject(.invalidState("RequestToRespond is only allowed in Listening"),
                                   obligation: "mmd.C13", "RequestToRespond outside Listening")
-            if let pendingCommand {
-                commands.append(.journal(.violation(obligation: "mmd.C17", message: "follow-up of \(pendingCommand) sent before Listening")))
+            let followUps = ["visual_qa", "open_videochat", "quit_videochat"]
+            if let command = round?.commandNames.first(where: followUps.contains) {
+                commands.append(.journal(.violation(obligation: "mmd.C17", message: "follow-up of \(command) sent before Listening")))
             }
             return commands
         }
@@ -33,6 +34,7 @@ extension MultiModalDialogSession {
             return reject(.invalidImage(error.message), obligation: error.obligation, error.message)
         }
         var commands: [SessionCommand] = []
+        if let pendingCommand { commands.append(.journal(.info("RequestToRespond follows the \(pendingCommand) command"))) }
         pendingCommand = nil
         if let open = utterance {
             timeline.drop(round: open.round)
