@@ -18,30 +18,3 @@ struct ActiveRound: Sendable, Hashable {
     /// Command names attached to the round (`visual_qa`, `open_videochat`, …).
     var commandNames: [String] = []
 }
-
-/// A user utterance being recognised (tap2talk/duplex VAD, or a push2talk bracket).
-struct Utterance: Sendable, Hashable {
-    /// The round number its answer will carry.
-    var round: Int
-    /// Where speech started in the uplink, in ms of audio.
-    var startMs: Int
-    /// The scripted transcript's tokens, revealed progressively in partial SpeechContent.
-    var tokens: [String]
-    /// How many tokens partials have revealed so far.
-    var revealed = 0
-    /// Audio received inside a push2talk bracket, in ms.
-    var bracketAudioMs = 0
-}
-
-/// Where the conversation is, as decided by the engine (announcements may still be pending on
-/// the timeline).
-enum ConversationPhase: Sendable, Hashable {
-    /// Waiting for the user.
-    case listening
-    /// The user's turn is closed; the answer is being prepared.
-    case thinking
-    /// The answer is streaming.
-    case responding
-    /// `RespondingEnded` went out; waiting for `LocalRespondingEnded`.
-    case awaitingPlayback
-}

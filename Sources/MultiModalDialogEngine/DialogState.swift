@@ -10,46 +10,15 @@ package enum DialogState: String, Sendable, Hashable, CaseIterable {
     case responding = "Responding"
 }
 
-/// How the end of a user's turn is decided (`upstream.mode`, §8.3).
-package enum InteractionMode: String, Sendable, Hashable, CaseIterable {
-    /// The client brackets speech with `SendSpeech` … `StopSpeech`.
-    case pushToTalk = "push2talk"
-    /// The server's voice-activity detector ends the turn; audio only while Listening.
-    case tapToTalk = "tap2talk"
-    /// Audio flows in every state; speaking during an answer interrupts it.
-    case duplex = "duplex"
-
-    /// Whether the 20 s audio-gap rule watches the uplink in `state` (tap2talk: Listening;
-    /// duplex: always; push2talk: never).
-    package func watchesAudioGap(in state: DialogState) -> Bool {
-        switch self {
-        case .pushToTalk: false
-        case .tapToTalk: state == .listening
-        case .duplex: true
-        }
-    }
-}
-
-/// The client directives of §5.0, spelled as on the wire.
-package enum Directive: String, Sendable, Hashable, CaseIterable {
-    case start = "Start"
-    case stop = "Stop"
-    case sendSpeech = "SendSpeech"
-    case stopSpeech = "StopSpeech"
-    case cancelSpeech = "CancelSpeech"
-    case requestToSpeak = "RequestToSpeak"
-    case requestToRespond = "RequestToRespond"
-    case updateInfo = "UpdateInfo"
-    case localRespondingStarted = "LocalRespondingStarted"
-    case localRespondingEnded = "LocalRespondingEnded"
-    case heartBeat = "HeartBeat"
-
-    /// The `header.action` this directive must travel with (C7).
-    package var expectedAction: String {
-        switch self {
-        case .start: "run-task"
-        case .stop: "finish-task"
-        default: "continue-task"
-        }
-    }
+/// Where the conversation is, as decided by the engine (announcements may still be pending on
+/// the timeline).
+enum ConversationPhase: Sendable, Hashable {
+    /// Waiting for the user.
+    case listening
+    /// The user's turn is closed; the answer is being prepared.
+    case thinking
+    /// The answer is streaming.
+    case responding
+    /// `RespondingEnded` went out; waiting for `LocalRespondingEnded`.
+    case awaitingPlayback
 }
