@@ -15,6 +15,7 @@ extension MultiModalDialogSession {
         let time = now
         switch reason {
         case .idle:
+            serverSentStopped = true
             commands += send(frames.event("Stopped", dialogID: dialogID, at: time))
             commands += send(frames.taskFinished(at: time))
         case .serverSilence:

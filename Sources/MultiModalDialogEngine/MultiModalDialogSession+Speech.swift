@@ -8,11 +8,13 @@ extension MultiModalDialogSession {
     func receiveAudio(_ bytes: [UInt8]) -> [SessionCommand] {
         switch lifecycle {
         case .awaitingStart:
-            var commands: [SessionCommand] = [.journal(.violation(obligation: "mmd.C8", message: "binary frame before Start"))]
+            var commands = handle(scenario.runtime.clientAudio(byteCount: bytes.count, durationMicros: 0))
+            commands.append(.journal(.violation(obligation: "mmd.C8", message: "binary frame before Start")))
             commands += failTask(code: "InvalidParameter", message: "the first frame must be a run-task text frame with Start, got binary audio",
                                  violation: ParameterProblem("mmd.C2", "first frame is binary"))
             return commands
         case .finished:
+            _ = scenario.runtime.clientAudio(byteCount: bytes.count, durationMicros: 0)
             return reportOnce("afterFinish", "mmd.C22", "frame after finish-task or the end of the task (ignored)")
         case .active:
             break

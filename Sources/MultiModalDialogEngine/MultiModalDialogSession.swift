@@ -52,6 +52,8 @@ package final class MultiModalDialogSession<Clock: ScenarioClock>: ProtocolSessi
     var reportedStretches: Set<String> = []
     /// The last round was interrupted after RespondingStarted; its LocalRespondingEnded is welcome.
     var interruptedRoundPending = false
+    /// The server ended the task with Stopped (idle end): one finish-task afterwards is expected.
+    var serverSentStopped = false
     /// A rendered fault asked for a fatal error; the session must close.
     var fatalRendered = false
 
@@ -86,8 +88,11 @@ package final class MultiModalDialogSession<Clock: ScenarioClock>: ProtocolSessi
     }
 
     package func receive(text bytes: [UInt8], classification: InboundClassification) -> [SessionCommand] {
+        let before = lifecycle
         var commands = handle(scenario.runtime.clientMessage(type: classification.eventType ?? "", json: classification.json))
-        commands += entry { receiveText(classification.json, byteCount: bytes.count) }
+        // A trigger on this very frame may have ended the session; the frame is not "after the end".
+        guard before == .finished || lifecycle != .finished else { return commands }
+        commands += entry { receiveText(classification.json) }
         return commands
     }
 
@@ -125,13 +130,17 @@ package final class MultiModalDialogSession<Clock: ScenarioClock>: ProtocolSessi
     }
 
     /// Text frames: before Start, the Start; after it, directives; after the end, C22.
-    private func receiveText(_ json: JSONValue?, byteCount: Int) -> [SessionCommand] {
+    private func receiveText(_ json: JSONValue?) -> [SessionCommand] {
         switch lifecycle {
         case .awaitingStart:
             return receiveStart(json)
         case .active:
             return receiveDirective(json)
         case .finished:
+            if serverSentStopped, json?["header"]?["action"]?.stringValue == "finish-task" {
+                serverSentStopped = false
+                return [.journal(.info("finish-task after the server's Stopped (Java SDK habit, §11): ignored"))]
+            }
             return reportOnce("afterFinish", "mmd.C22", "frame after finish-task or the end of the task (ignored)")
         }
     }
