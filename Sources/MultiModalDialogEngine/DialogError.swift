@@ -1,0 +1,45 @@
+/// A non-fatal `Error` event (`error_code` int, `error_name`, `error_message`, §10.1), or the
+/// pair used for a fatal `task-failed`.
+///
+/// The names below are mock-defined (spec §13 S11, S12, S18, S20): the real service's codes are
+/// an open question (§14.3).
+package struct DialogError: Sendable, Hashable {
+    /// `error_code` of the `Error` event.
+    package var code: Int
+    /// `error_name` of the `Error` event; also the `error_code` string of a `task-failed`.
+    package var name: String
+    /// Human-readable text.
+    package var message: String
+
+    /// Creates an error.
+    package init(code: Int, name: String, message: String) {
+        self.code = code
+        self.name = name
+        self.message = message
+    }
+
+    /// A directive that is not allowed in the current dialog state (S11).
+    package static func invalidState(_ message: String) -> DialogError {
+        DialogError(code: 400, name: "InvalidState", message: message)
+    }
+
+    /// An image object that breaks the image rules (S12).
+    package static func invalidImage(_ message: String) -> DialogError {
+        DialogError(code: 400, name: "InvalidImage", message: message)
+    }
+
+    /// A wrong task_id, unknown directive or misplaced Start (S20).
+    package static func invalidDirective(_ message: String) -> DialogError {
+        DialogError(code: 400, name: "InvalidDirective", message: message)
+    }
+
+    /// A directive field with a wrong type or value after Start (non-fatal).
+    package static func invalidParameter(_ message: String) -> DialogError {
+        DialogError(code: 400, name: "InvalidParameter", message: message)
+    }
+
+    /// The 20 s audio-gap rule fired (S18).
+    package static func audioTimeout(_ message: String) -> DialogError {
+        DialogError(code: 40000, name: "AudioTimeout", message: message)
+    }
+}

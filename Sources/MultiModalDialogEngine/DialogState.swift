@@ -1,0 +1,24 @@
+/// The server-side dialog states the protocol announces in `DialogStateChanged` (§8.1).
+///
+/// `Idle` is a client-only state and is never sent, so it has no case here.
+package enum DialogState: String, Sendable, Hashable, CaseIterable {
+    /// The server accepts user audio and `RequestToRespond`.
+    case listening = "Listening"
+    /// User input is closed; the answer is being prepared.
+    case thinking = "Thinking"
+    /// The answer is streaming, or the device is still playing it.
+    case responding = "Responding"
+}
+
+/// Where the conversation is, as decided by the engine (announcements may still be pending on
+/// the timeline).
+enum ConversationPhase: Sendable, Hashable {
+    /// Waiting for the user.
+    case listening
+    /// The user's turn is closed; the answer is being prepared.
+    case thinking
+    /// The answer is streaming.
+    case responding
+    /// `RespondingEnded` went out; waiting for `LocalRespondingEnded`.
+    case awaitingPlayback
+}

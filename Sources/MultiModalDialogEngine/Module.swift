@@ -1,1 +1,0 @@
-// MultiModalDialogEngine: see README architecture section.

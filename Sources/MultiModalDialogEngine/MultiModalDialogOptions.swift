@@ -1,0 +1,30 @@
+package import WireAudio
+
+/// Engine settings that are mock choices rather than protocol facts (spec [inferred] items),
+/// so a server profile or a test can change them.
+package struct MultiModalDialogOptions: Sendable {
+    /// Send `task-started` before `Started` (S3; §4.3 inferred).
+    package var sendsTaskStarted = true
+    /// Extra time after the answer audio's length before falling back to Listening without
+    /// `LocalRespondingEnded` (S9).
+    package var playbackGraceMicros: Int64 = 5_000_000
+    /// Settings of the uplink voice-activity detector (S6).
+    package var vad = VADConfiguration()
+    /// Speech time per revealed transcript token in partial `SpeechContent` (S6).
+    package var transcriptTokenMs = 250
+    /// Directory against which relative answer fixture paths are resolved.
+    package var audioBaseDirectory: String?
+    /// An unknown `Start.input.dialog_id` fails the task instead of opening a new context (§9.10).
+    package var rejectsUnknownDialogID = false
+    /// What the bot says when a video call connects (S13).
+    package var videoConnectPhrase = "Video call connected. I can see you now."
+    /// What the bot says when a video call ends (S13).
+    package var videoExitPhrase = "Okay, the video call has ended."
+    /// WebSocket close code after Stopped/task-finished and after task-failed.
+    package var closeCode = 1000
+    /// Accepted gap between video frames in ms (C15: ~500 ms, tolerance 250–1000 ms).
+    package var videoFrameGapMs: ClosedRange<Int64> = 250...1000
+
+    /// The defaults described on each property.
+    package init() {}
+}

@@ -1,0 +1,133 @@
+import ScenarioEngine
+import SessionCore
+import WireJSON
+
+extension MultiModalDialogSession {
+    /// A text frame after Start: envelope checks (C6, C7, S20), then the directive.
+    func receiveDirective(_ json: JSONValue?) -> [SessionCommand] {
+        let frame: ClientFrame
+        do throws(ParameterProblem) {
+            frame = try ClientFrame(json)
+        } catch {
+            return reject(.invalidDirective(error.message), obligation: "mmd.C7", error.message)
+        }
+        guard let config else { return [] }
+        if frame.taskID != config.taskID {
+            let message = "task_id \(frame.taskID.map { "\"\($0)\"" } ?? "missing") differs from the run-task's \"\(config.taskID)\""
+            return reject(.invalidDirective(message), obligation: "mmd.C6", message)
+        }
+        guard let directive = frame.directive else {
+            let message = "unknown directive \(frame.directiveName.map { "\"\($0)\"" } ?? "(none)")"
+            return reject(.invalidDirective(message), obligation: "mmd.C7", message)
+        }
+        if directive == .start {
+            let message = "Start is only allowed as the first frame (\(frame.action ?? "no action"))"
+            return reject(.invalidDirective(message), obligation: frame.action == "continue-task" ? "mmd.C7" : "mmd.C2", message)
+        }
+        var commands: [SessionCommand] = []
+        if frame.action != directive.expectedAction {
+            commands.append(.journal(.violation(obligation: "mmd.C7",
+                message: "\(directive.rawValue) must use action \"\(directive.expectedAction)\", got \(frame.action.map { "\"\($0)\"" } ?? "none")")))
+        }
+        if let sent = frame.dialogID, let dialogID, sent != dialogID {
+            commands.append(.journal(.violation(obligation: "mmd.C23", message: "\(directive.rawValue) carries dialog_id \(sent), not \(dialogID)")))
+        } else if frame.dialogID == nil {
+            commands += reportOnce("missingDialogID", "mmd.C23", "directives carry no dialog_id (SHOULD carry the one from Started; first: \(directive.rawValue))")
+        }
+        commands += perform(directive, frame)
+        return commands
+    }
+
+    private func perform(_ directive: Directive, _ frame: ClientFrame) -> [SessionCommand] {
+        switch directive {
+        case .start: return []
+        case .stop: return stop()
+        case .heartBeat: return heartBeat()
+        case .sendSpeech: return sendSpeech()
+        case .stopSpeech: return stopSpeech()
+        case .cancelSpeech: return cancelSpeech()
+        case .requestToSpeak: return requestToSpeak()
+        case .requestToRespond: return requestToRespond(frame)
+        case .updateInfo: return updateInfo(frame)
+        case .localRespondingStarted: return localRespondingStarted()
+        case .localRespondingEnded: return localRespondingEnded()
+        }
+    }
+
+    /// A non-fatal `Error` now, with a violation.
+    func reject(_ error: DialogError, obligation: String, _ message: String) -> [SessionCommand] {
+        reply(.error(error))
+        return [.journal(.violation(obligation: obligation, message: message))]
+    }
+
+    /// S16: echo at once; C21: not more than once per 5 s.
+    private func heartBeat() -> [SessionCommand] {
+        var commands: [SessionCommand] = []
+        if let last = lastHeartBeatAt, now - last < 5_000_000 {
+            commands.append(.journal(.violation(obligation: "mmd.C21", message: "HeartBeat \((now - last) / 1000) ms after the previous one (SHOULD NOT be more often than every 5 s)")))
+        }
+        lastHeartBeatAt = now
+        if scenario.runtime.scenario.replay == nil { reply(.event("HeartBeat", [:])) }
+        return commands
+    }
+
+    /// S10: interrupt a Thinking/Responding round; in Listening only `RequestAccepted` (C20).
+    private func requestToSpeak() -> [SessionCommand] {
+        guard conversation != .listening, let current = round else {
+            reply(.event("RequestAccepted", [:]))
+            return [.journal(.violation(obligation: "mmd.C20", message: "RequestToSpeak in Listening (SHOULD only be sent while Thinking/Responding)"))]
+        }
+        guard scenario.runtime.isInterruptible else {
+            return [.journal(.info("RequestToSpeak ignored: the scenario makes answers uninterruptible"))]
+        }
+        var commands = interrupt(current)
+        timeline.add(.event("RequestAccepted", [:]), at: lane(now))
+        timeline.add(.enter(.listening), at: lane(now))
+        commands.append(.journal(.info("round \(current.number) interrupted by RequestToSpeak")))
+        return commands
+    }
+
+    /// Drops the rest of `current` (its pending frames and fallback timer) at once.
+    func interrupt(_ current: ActiveRound) -> [SessionCommand] {
+        let audio = timeline.pendingAudioCount(round: current.number)
+        timeline.drop(round: current.number)
+        laneTime = now
+        interruptedRoundPending = current.respondingStartedAt != nil
+        return [
+            .cancelTimer(.engine(Self.playbackFallbackTimer)),
+            .journal(.info("stopped round \(current.number): \(audio) audio frames not sent")),
+        ]
+    }
+
+    /// C19: LocalRespondingStarted after RespondingStarted, once per round.
+    private func localRespondingStarted() -> [SessionCommand] {
+        guard var current = round, current.respondingStartedAt != nil else {
+            return [.journal(.violation(obligation: "mmd.C19", message: "LocalRespondingStarted without a RespondingStarted round"))]
+        }
+        guard !current.localStarted else {
+            return [.journal(.violation(obligation: "mmd.C19", message: "LocalRespondingStarted sent twice in round \(current.number)"))]
+        }
+        current.localStarted = true
+        round = current
+        return []
+    }
+
+    /// S9: LocalRespondingEnded returns to Listening (at once, or right after RespondingEnded).
+    private func localRespondingEnded() -> [SessionCommand] {
+        guard var current = round, current.respondingStartedAt != nil else {
+            if interruptedRoundPending {
+                interruptedRoundPending = false
+                return [.journal(.info("LocalRespondingEnded for the interrupted round"))]
+            }
+            return [.journal(.violation(obligation: "mmd.C19", message: "LocalRespondingEnded without a RespondingStarted round (or sent twice)"))]
+        }
+        guard !current.localEnded else {
+            return [.journal(.violation(obligation: "mmd.C19", message: "LocalRespondingEnded sent twice in round \(current.number)"))]
+        }
+        current.localEnded = true
+        round = current
+        guard current.respondingEnded else { return [.journal(.info("LocalRespondingEnded before RespondingEnded"))] }
+        timeline.add(.enter(.listening), at: lane(now))
+        return []
+    }
+}

@@ -1,0 +1,85 @@
+package import ScenarioEngine
+package import SessionCore
+import WireAudio
+import WireJSON
+
+extension MultiModalDialogSession {
+    /// S17/S18 and the other scenario ends, rendered the multimodal way:
+    /// idle → Stopped + task-finished; serverSilence → task-failed{ResponseTimeout};
+    /// audioGap → Error{40000, AudioTimeout} + task-failed{AudioTimeout}; sessionExpiry →
+    /// task-failed{SessionExpired}; trigger → task-failed{SessionEnded}. Then close.
+    package func endSession(_ reason: SessionEnd) -> [SessionCommand] {
+        guard lifecycle != .finished else { return [] }
+        timeline.removeAll()
+        var commands: [SessionCommand] = [.cancelTimer(.engine(Self.playbackFallbackTimer))]
+        let time = now
+        switch reason {
+        case .idle:
+            serverSentStopped = true
+            commands += send(frames.event("Stopped", dialogID: dialogID, at: time))
+            commands += send(frames.taskFinished(at: time))
+        case .serverSilence:
+            commands.append(.journal(.violation(obligation: "mmd.C21", message: "the server was silent for the 60 s limit (no HeartBeat)")))
+            commands += send(frames.taskFailed(code: "ResponseTimeout", message: "no message was sent for the silence timeout", at: time))
+        case .audioGap:
+            let duplex = config?.mode == .duplex
+            commands.append(.journal(.violation(obligation: duplex ? "mmd.C12" : "mmd.C11",
+                                                message: "no upstream audio for the audio-gap timeout")))
+            commands += send(frames.error(.audioTimeout("no upstream audio for the audio-gap timeout"), dialogID: dialogID, at: time))
+            commands += send(frames.taskFailed(code: "AudioTimeout", message: "no upstream audio for the audio-gap timeout", at: time))
+        case .sessionExpiry:
+            commands += send(frames.taskFailed(code: "SessionExpired", message: "the session expired", at: time))
+        case .trigger(let reason):
+            commands += send(frames.taskFailed(code: "SessionEnded", message: reason, at: time))
+        }
+        commands += teardown(journal: "session ended: \(reason)")
+        return commands
+    }
+
+    /// Ends the session: releases held frames (runtime flush), then closes the socket.
+    func teardown(journal text: String) -> [SessionCommand] {
+        guard lifecycle != .finished else { return [] }
+        lifecycle = .finished
+        fatalRendered = false
+        timeline.removeAll()
+        var commands: [SessionCommand] = [.journal(.info(text)), .cancelTimer(.engine(Self.playbackFallbackTimer))]
+        commands += handle(scenario.runtime.close())
+        let reason = text.count > 100 ? String(text.prefix(100)) : text
+        commands.append(.transport(.close(code: options.closeCode, reason: reason), atMicros: now))
+        return commands
+    }
+
+    /// Fault requests: an unknown `result-generated` event, or the protocol's error
+    /// (`Error`, or `task-failed` for a fatal ErrorSpec, after which the session closes).
+    package func render(_ request: FaultRequest, atMicros time: Int64) -> [OutboundFrame] {
+        switch request {
+        case .unknownEvent(let eventType, let template):
+            if let template { return [frames.scripted(template, at: time)] }
+            return [frames.event(eventType, dialogID: dialogID, at: time)]
+        case .injectError(let spec):
+            guard spec.fatal else { return [frames.error(Self.dialogError(spec), dialogID: dialogID, at: time)] }
+            fatalRendered = true
+            return [frames.taskFailed(code: spec.name ?? spec.code, message: spec.message, at: time)]
+        }
+    }
+
+    /// Scenario-given frames: JSON (task_id filled when missing), raw text, or voice-like
+    /// audio of an exact byte length in the session's downstream sample rate.
+    package func scripted(_ frame: ScriptedFrame, atMicros time: Int64) -> OutboundFrame? {
+        switch frame {
+        case .json(let json):
+            return frames.scripted(json, at: time)
+        case .text(let text):
+            return OutboundFrame(eventType: nil, isText: true, bytes: Array(text.utf8), dueAtMicros: time)
+        case .synthesizedAudio(let byteLength, _):
+            let rate = config?.downlink.sampleRate ?? 24000
+            let seconds = Double(byteLength) / Double(rate * 2)
+            var bytes = VoiceSynthesizer(sampleRate: rate, seed: scenario.runtime.scenario.seed)
+                .synthesize(String(repeating: "la ", count: max(1, Int(seconds * 4) + 1))).littleEndianBytes
+            if bytes.count < byteLength { bytes += [UInt8](repeating: 0, count: byteLength - bytes.count) }
+            return frames.audio(Array(bytes.prefix(byteLength)), at: time)
+        case .close:
+            return nil
+        }
+    }
+}

@@ -1,0 +1,56 @@
+import ScenarioEngine
+import SessionCore
+import WireJSON
+
+extension MultiModalDialogSession {
+    /// S7: SendSpeech opens the push2talk bracket (Listening only, C10); in tap2talk/duplex it
+    /// is accepted and changes nothing (SEED-000/001 tap-to-start).
+    func sendSpeech() -> [SessionCommand] {
+        guard config?.mode == .pushToTalk else { return [.journal(.info("SendSpeech outside push2talk: nothing to do"))] }
+        guard conversation == .listening else {
+            return reject(.invalidState("SendSpeech is only allowed in Listening"), obligation: "mmd.C10", "SendSpeech outside Listening")
+        }
+        guard !pushToTalkOpen else {
+            return [.journal(.violation(obligation: "mmd.C10", message: "SendSpeech while a SendSpeech bracket is open"))]
+        }
+        pushToTalkOpen = true
+        endStretch("pushToTalkOutsideBracket")
+        beginUtterance(startMs: 0)
+        if let open = utterance { timeline.add(.event("SpeechStarted", [:]), at: lane(now), round: open.round) }
+        return []
+    }
+
+    /// S7: StopSpeech closes the utterance (final SpeechContent → Thinking); without audio it
+    /// behaves like CancelSpeech. In tap2talk/duplex it ends an utterance in progress.
+    func stopSpeech() -> [SessionCommand] {
+        guard config?.mode == .pushToTalk else {
+            guard utterance != nil else { return [.journal(.info("StopSpeech without speech in progress"))] }
+            return closeUtterance(at: lane(now))
+        }
+        guard pushToTalkOpen, let open = utterance else {
+            return [.journal(.violation(obligation: "mmd.C10", message: "StopSpeech without SendSpeech"))]
+        }
+        guard open.bracketAudioMs > 0 else {
+            var commands: [SessionCommand] = [.journal(.violation(obligation: "mmd.C10", message: "no audio between SendSpeech and StopSpeech"))]
+            commands += cancelSpeech()
+            return commands
+        }
+        return closeUtterance(at: lane(now))
+    }
+
+    /// S7: CancelSpeech discards the utterance: SpeechEnded (if SpeechStarted went out), no
+    /// answer, Listening stays.
+    func cancelSpeech() -> [SessionCommand] {
+        guard let open = utterance else {
+            if config?.mode == .pushToTalk {
+                return [.journal(.violation(obligation: "mmd.C10", message: "CancelSpeech without SendSpeech"))]
+            }
+            return [.journal(.info("CancelSpeech without speech in progress"))]
+        }
+        let unsent = timeline.drop(round: open.round)
+        let startWasSent = !unsent.contains { $0.action == .event("SpeechStarted", [:]) }
+        if startWasSent { timeline.add(.event("SpeechEnded", [:]), at: lane(now)) }
+        resetSpeechDetection()
+        return [.journal(.info("utterance cancelled; no answer"))]
+    }
+}

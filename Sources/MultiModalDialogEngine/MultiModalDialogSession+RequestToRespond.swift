@@ -1,0 +1,116 @@
+import ScenarioEngine
+import SessionCore
+import WireJSON
+
+extension MultiModalDialogSession {
+    /// S11–S13: RequestToRespond in Listening starts a round; elsewhere `Error{InvalidState}`.
+    func requestToRespond(_ frame: ClientFrame) -> [SessionCommand] {
+        guard conversation == .listening else {
+            var commands = reject(.invalidState("RequestToRespond is only allowed in Listening"),
+                                  obligation: "mmd.C13", "RequestToRespond outside Listening")
+            let followUps = ["visual_qa", "open_videochat", "quit_videochat"]
+            if let command = round?.commandNames.first(where: followUps.contains) {
+                commands.append(.journal(.violation(obligation: "mmd.C17", message: "follow-up of \(command) sent before Listening")))
+            }
+            return commands
+        }
+        let input = ParameterReader(object: frame.input, path: "input", obligation: "mmd.C13")
+        let type: String
+        let text: String
+        do throws(ParameterProblem) {
+            guard let kind = try input.choice("type", ["transcript", "prompt"]) else {
+                throw input.problem("type", "is required (transcript or prompt)")
+            }
+            guard let value = try input.string("text") else { throw input.problem("text", "must be a non-null string") }
+            type = kind
+            text = value
+        } catch {
+            return reject(.invalidParameter(error.message), obligation: error.obligation, error.message)
+        }
+        let parameters = frame.parameters
+        do throws(ParameterProblem) {
+            _ = try ImageRules.validate(parameters?["images"])
+        } catch {
+            return reject(.invalidImage(error.message), obligation: error.obligation, error.message)
+        }
+        var commands: [SessionCommand] = []
+        if let pendingCommand { commands.append(.journal(.info("RequestToRespond follows the \(pendingCommand) command"))) }
+        pendingCommand = nil
+        if let open = utterance {
+            timeline.drop(round: open.round)
+            commands.append(.journal(.info("RequestToRespond replaces the utterance in progress")))
+        }
+        if config?.mode != .duplex { resetSpeechDetection() } else { utterance = nil }
+        let biz = parameters?["biz_params"]?.objectValue ?? JSONObject()
+        if let videos = biz["videos"] {
+            return commands + videoRequest(videos, type: type)
+        }
+        if type == "transcript" {
+            startRound(.transcript(text), at: now)
+        } else {
+            var variables = scenario.runtime.variables
+            for (key, value) in biz["user_prompt_params"]?.objectValue ?? JSONObject() {
+                variables[key] = value.stringValue ?? value.encodedString()
+            }
+            let thinkingAt = lane(now)
+            let number = nextRoundNumber()
+            timeline.add(.enter(.thinking), at: thinkingAt, round: number)
+            conversation = .thinking
+            let turn = consumeTurn(user: text, variables: variables)
+            commands.append(.journal(.info("RequestToRespond prompt → scripted turn \(turnIndex - 1)")))
+            planRound(number: number, content: .scripted(turn), from: thinkingAt)
+        }
+        return commands
+    }
+
+    /// S13/C16: `videos=[{action:"connect"|"exit", type:"voicechat_video_channel"}]`.
+    private func videoRequest(_ videos: JSONValue, type: String) -> [SessionCommand] {
+        guard let entry = videos.arrayValue?.first?.objectValue,
+              let action = entry["action"]?.stringValue, action == "connect" || action == "exit" else {
+            let message = "biz_params.videos must be [{action: connect|exit, type: voicechat_video_channel}]"
+            return reject(.invalidParameter(message), obligation: "mmd.C16", message)
+        }
+        var commands: [SessionCommand] = []
+        if type != "prompt" {
+            commands.append(.journal(.violation(obligation: "mmd.C16", message: "video \(action) must use RequestToRespond type prompt, got \(type)")))
+        }
+        if entry["type"]?.stringValue != "voicechat_video_channel" {
+            commands.append(.journal(.violation(obligation: "mmd.C16", message: "videos[0].type must be voicechat_video_channel")))
+        }
+        if action == "connect", config?.allowsVideo != true {
+            commands.append(.journal(.violation(obligation: "mmd.C16", message: "video connect in a session started with upstream.type AudioOnly")))
+        }
+        if action == "exit" {
+            videoMode = false
+            lastVideoFrameAt = nil
+        }
+        let phrase = action == "connect" ? options.videoConnectPhrase : options.videoExitPhrase
+        startRound(.video(phrase: phrase, connect: action == "connect"), at: now)
+        commands.append(.journal(.info("video \(action) requested")))
+        return commands
+    }
+
+    /// The next scripted turn (with these variables), remembered for the dialog (S21).
+    func consumeTurn(user: String?, variables: [String: String]) -> TurnContent {
+        let turn = scenario.runtime.scenario.turn(at: turnIndex, variables: variables)
+        turnIndex += 1
+        if let dialogID {
+            memory.remember(DialogMemory.Exchange(user: user ?? turn.transcript, answer: turn.answer),
+                            nextTurnIndex: turnIndex, in: dialogID)
+        }
+        return turn
+    }
+
+    /// A new round number (tags timeline steps).
+    func nextRoundNumber() -> Int {
+        roundCounter += 1
+        interruptedRoundPending = false
+        return roundCounter
+    }
+
+    /// Starts a round that goes straight to Responding (transcript, video phrases).
+    private func startRound(_ content: RoundContent, at time: Int64) {
+        let number = nextRoundNumber()
+        planRound(number: number, content: content, from: lane(time))
+    }
+}

@@ -1,0 +1,114 @@
+import ScenarioEngine
+import SessionCore
+import WireAudio
+import WireJSON
+
+extension MultiModalDialogSession {
+    /// Plans an answer round from `start` (S8), in this order: [error before] → partial
+    /// RespondingContent on the text cadence (if `intermediate_text` ∋ dialog) →
+    /// DialogStateChanged{Responding} → RespondingStarted → audio on the audio cadence →
+    /// final RespondingContent (full text, `extra_info.commands` as a JSON string) →
+    /// RespondingEnded → [error after]. Steps are tagged with the round so an interrupt drops
+    /// them. Turn errors placed `insteadOfAnswer` replace the answer and return to Listening.
+    func planRound(number: Int, content: RoundContent, from start: Int64) {
+        guard let config, let renderer else { return }
+        var current = ActiveRound(number: number)
+        conversation = content.thinksFirst ? .thinking : .responding
+        let (text, spoken, audio, turn, errors) = content.parts
+        var time = start + (content.thinksFirst ? scenario.runtime.responsePauseMicros : 0)
+        for error in errors where error.placement == .beforeAnswer {
+            add(error, at: lane(time), round: number)
+            if error.fatal { return }
+        }
+        let instead = errors.filter { $0.placement == .insteadOfAnswer }
+        if !instead.isEmpty {
+            for error in instead {
+                add(error, at: lane(time), round: number)
+                if error.fatal { return }
+            }
+            round = current
+            timeline.add(.enter(.listening), at: lane(time), round: number)
+            return
+        }
+        time = lane(time)
+        let roundID = scenario.runtime.ids.id(prefix: "", hexDigits: 32)
+        let llmRequestID = scenario.runtime.ids.id(prefix: "", hexDigits: 32)
+        var latest = time
+        if config.downlink.dialogPartials, content.thinksFirst {
+            var soFar = ""
+            for piece in scenario.runtime.textPieces(of: text) {
+                soFar += piece.text
+                let shown = config.downlink.incrementalResponse ? piece.text : soFar
+                let at = time + piece.sendOffsetMicros
+                timeline.add(.event("RespondingContent", [
+                    "round_id": .string(roundID), "llm_request_id": .string(llmRequestID),
+                    "text": .string(shown), "spoken": .string(shown), "finished": false,
+                ]), at: at, round: number)
+                latest = max(latest, at)
+            }
+        }
+        let respondingAt = time + scenario.runtime.delayMicros(before: "RespondingStarted")
+        timeline.add(.enter(.responding), at: respondingAt, round: number)
+        timeline.add(.event("RespondingStarted", [:]), at: respondingAt, round: number)
+        timeline.add(.milestone(.respondingStarted), at: respondingAt, round: number)
+        latest = max(latest, respondingAt)
+        let seed = scenario.runtime.scenario.seed ^ (UInt64(number) &* 0x9E37_79B9_7F4A_7C15)
+        let (pcm, problem) = renderer.render(audio, spoken: spoken, seed: seed)
+        if let problem { timeline.add(.error(.invalidParameter(problem)), at: respondingAt, round: number) }
+        current.audioDurationMicros = Int64(pcm.count) * 1_000_000 / Int64(max(1, pcm.sampleRate))
+        let chunks = scenario.runtime.audioChunks(durationMicros: current.audioDurationMicros)
+        let encoded = (try? DownlinkEncoder.encode(pcm, chunks: chunks, settings: config.downlink)) ?? []
+        var sentBytes = 0
+        for frame in encoded {
+            var offset = frame.sendOffsetMicros
+            if let limit = config.downlink.transmitRateLimit {
+                offset = max(offset, Int64(sentBytes) * 1_000_000 / Int64(limit))
+            }
+            sentBytes += frame.bytes.count
+            timeline.add(.audio(frame.bytes), at: respondingAt + offset, round: number)
+            latest = max(latest, respondingAt + offset)
+        }
+        var final: JSONObject = [
+            "round_id": .string(roundID), "llm_request_id": .string(llmRequestID),
+            "text": .string(text), "spoken": .string(spoken), "finished": true,
+        ]
+        if let commands = turn?.commandsJSONString {
+            final["extra_info"] = ["commands": .string(commands)]
+            current.commandNames = Self.commandNames(turn?.commands)
+        }
+        if case .video(_, let connect) = content { current.videoModeAfter = connect ? true : nil }
+        if current.commandNames.contains("send_video_stream") { current.videoModeAfter = true }
+        if current.commandNames.contains("stop_video_stream") { current.videoModeAfter = false }
+        let endAt = lane(latest)
+        timeline.add(.event("RespondingContent", final), at: endAt, round: number)
+        timeline.add(.event("RespondingEnded", [:]), at: endAt, round: number)
+        timeline.add(.milestone(.respondingEnded), at: endAt, round: number)
+        for error in errors where error.placement == .afterAnswer {
+            add(error, at: endAt, round: number)
+        }
+        round = current
+    }
+
+    /// A scripted error: `Error` event, or `task-failed` when fatal (ErrorSpec rendering).
+    private func add(_ error: ErrorSpec, at time: Int64, round number: Int) {
+        if error.fatal {
+            timeline.add(.fatal(code: error.name ?? error.code, message: error.message), at: time, round: number)
+        } else {
+            timeline.add(.error(Self.dialogError(error)), at: time, round: number)
+        }
+    }
+
+    /// The `Error` event of a non-fatal ErrorSpec (non-numeric codes become 500).
+    static func dialogError(_ error: ErrorSpec) -> DialogError {
+        DialogError(code: Int(error.code) ?? 500, name: error.name ?? error.code, message: error.message)
+    }
+
+    /// `name`s of a commands value (array of `{name, …}` or one object).
+    static func commandNames(_ commands: JSONValue?) -> [String] {
+        switch commands {
+        case .array(let list)?: list.compactMap { $0["name"]?.stringValue }
+        case .object(let object)?: [object["name"]?.stringValue].compactMap { $0 }
+        default: []
+        }
+    }
+}

@@ -1,0 +1,130 @@
+import ScenarioEngine
+import SessionCore
+import WireAudio
+import WireJSON
+
+extension MultiModalDialogSession {
+    /// A binary frame: C8 gating, decoding (C9), then speech detection per mode (S6, S7).
+    func receiveAudio(_ bytes: [UInt8]) -> [SessionCommand] {
+        switch lifecycle {
+        case .awaitingStart:
+            var commands = handle(scenario.runtime.clientAudio(byteCount: bytes.count, durationMicros: 0))
+            commands.append(.journal(.violation(obligation: "mmd.C8", message: "binary frame before Start")))
+            commands += failTask(code: "InvalidParameter", message: "the first frame must be a run-task text frame with Start, got binary audio",
+                                 violation: ParameterProblem("mmd.C2", "first frame is binary"))
+            return commands
+        case .finished:
+            _ = scenario.runtime.clientAudio(byteCount: bytes.count, durationMicros: 0)
+            return reportOnce("afterFinish", "mmd.C22", "frame after finish-task or the end of the task (ignored)")
+        case .active:
+            break
+        }
+        guard let config, let uplink else { return [] }
+        let decoded = uplink.decode(bytes)
+        var commands = handle(scenario.runtime.clientAudio(byteCount: bytes.count, durationMicros: Int64(decoded.pcm.count) * 1_000_000 / Int64(max(1, decoded.pcm.sampleRate))))
+        if let problem = decoded.problem {
+            commands.append(.journal(.violation(obligation: "mmd.C9", message: problem)))
+        }
+        guard announcedState != nil else {
+            commands.append(.journal(.violation(obligation: "mmd.C8", message: "binary frame before DialogStateChanged{Listening}")))
+            return commands
+        }
+        switch config.mode {
+        case .pushToTalk:
+            guard pushToTalkOpen, var open = utterance else {
+                commands += reportOnce("pushToTalkOutsideBracket", "mmd.C10", "audio outside SendSpeech…StopSpeech (ignored)")
+                return commands
+            }
+            open.bracketAudioMs += decoded.pcm.durationMs
+            utterance = open
+            commands += revealTranscript(speechMs: open.bracketAudioMs)
+        case .tapToTalk:
+            guard conversation == .listening else {
+                if announcedState != .listening {
+                    commands += reportOnce("tap2talkOutsideListening", "mmd.C11", "audio while not Listening in tap2talk (SHOULD stop after SpeechEnded; ignored)")
+                }
+                return commands
+            }
+            commands += detectSpeech(decoded.pcm)
+        case .duplex:
+            commands += detectSpeech(decoded.pcm)
+        }
+        return commands
+    }
+
+    /// Feeds the VAD and acts on its events: start (or duplex barge-in), partials, end.
+    private func detectSpeech(_ pcm: PCMBuffer) -> [SessionCommand] {
+        guard var detector = vad else { return [] }
+        let events = detector.feed(pcm)
+        vad = detector
+        var commands: [SessionCommand] = []
+        for event in events {
+            let lagMicros = Int64(max(0, detector.processedMs - event.atMs)) * 1000
+            switch event {
+            case .speechStarted(let atMs):
+                commands += speechStarted(atMs: atMs, lagMicros: lagMicros)
+            case .speechStopped:
+                guard utterance != nil else { continue }
+                let due = now + max(0, scenario.runtime.delayMicros(before: "SpeechEnded") - lagMicros)
+                commands += closeUtterance(at: lane(due))
+            }
+        }
+        if let open = utterance, detector.isSpeaking {
+            commands += revealTranscript(speechMs: detector.processedMs - open.startMs)
+        }
+        return commands
+    }
+
+    private func speechStarted(atMs: Int, lagMicros: Int64) -> [SessionCommand] {
+        var commands: [SessionCommand] = []
+        var due = now + max(0, scenario.runtime.delayMicros(before: "SpeechStarted") - lagMicros)
+        if conversation != .listening {
+            // Duplex voice barge-in (S10, §9.4): stop the answer at once, then listen.
+            guard let current = round, scenario.runtime.isInterruptible else { return [] }
+            commands += interrupt(current)
+            commands.append(.journal(.info("round \(current.number) interrupted by voice (duplex barge-in)")))
+            due = now
+            timeline.add(.event("SpeechStarted", [:]), at: lane(due))
+            timeline.add(.enter(.listening), at: lane(due))
+            conversation = .listening
+            beginUtterance(startMs: atMs)
+            return commands
+        }
+        beginUtterance(startMs: atMs)
+        if let open = utterance { timeline.add(.event("SpeechStarted", [:]), at: lane(due), round: open.round) }
+        return commands
+    }
+
+    /// Starts recognising an utterance whose transcript is the next scripted turn.
+    func beginUtterance(startMs: Int) {
+        let number = nextRoundNumber()
+        let transcript = scenario.runtime.scenario.turn(at: turnIndex, variables: scenario.runtime.variables).transcript
+        utterance = Utterance(round: number, startMs: startMs, tokens: Tokenizer.tokens(of: transcript, rule: .auto))
+    }
+
+    /// Partial SpeechContent (cumulative) as speech time accumulates, never the whole text.
+    private func revealTranscript(speechMs: Int) -> [SessionCommand] {
+        guard var open = utterance, config?.downlink.transcriptPartials == true, open.tokens.count > 1 else { return [] }
+        let count = min(open.tokens.count - 1, speechMs / max(1, options.transcriptTokenMs))
+        guard count > open.revealed else { return [] }
+        open.revealed = count
+        utterance = open
+        let text = open.tokens.prefix(count).joined()
+        timeline.add(.event("SpeechContent", ["text": .string(text), "finished": false]), at: lane(now), round: open.round)
+        return []
+    }
+
+    /// Ends the utterance: SpeechEnded, final SpeechContent, Thinking, then the answer round.
+    func closeUtterance(at time: Int64) -> [SessionCommand] {
+        guard let open = utterance else { return [] }
+        utterance = nil
+        pushToTalkOpen = false
+        let turn = consumeTurn(user: nil, variables: scenario.runtime.variables)
+        timeline.add(.event("SpeechEnded", [:]), at: time, round: open.round)
+        timeline.add(.event("SpeechContent", ["text": .string(turn.transcript), "finished": true]), at: time, round: open.round)
+        timeline.add(.enter(.thinking), at: time, round: open.round)
+        conversation = .thinking
+        planRound(number: open.round, content: .scripted(turn), from: time)
+        return [.journal(.info("utterance closed → scripted turn \(turnIndex - 1)"))]
+    }
+}

@@ -1,0 +1,87 @@
+import ScenarioEngine
+import SessionCore
+import WireAudio
+import WireJSON
+
+extension MultiModalDialogSession {
+    /// The first text frame: a valid run-task/Start starts the dialog (S3), anything else
+    /// fails the task (S4).
+    func receiveStart(_ json: JSONValue?) -> [SessionCommand] {
+        let start: StartConfiguration
+        do throws(ParameterProblem) {
+            start = try StartConfiguration.parse(try ClientFrame(json))
+        } catch {
+            if let taskID = json?["header"]?["task_id"]?.stringValue { frames.taskID = taskID }
+            return failTask(code: "InvalidParameter", message: error.message, violation: error)
+        }
+        var commands = start.warnings.map { SessionCommand.journal(.violation(obligation: $0.obligation, message: $0.message)) }
+        frames.taskID = start.taskID
+        if let requested = start.dialogID {
+            if requested.count != 36 {
+                commands.append(.journal(.violation(obligation: "mmd.C23", message: "Start.input.dialog_id \"\(requested)\" is not a 36-character id")))
+            }
+            if let record = memory.record(for: requested) {
+                turnIndex = record.turnIndex
+                commands.append(.journal(.info("resuming dialog \(requested) at turn \(record.turnIndex) (\(record.history.count) exchanges)")))
+            } else if options.rejectsUnknownDialogID {
+                return failTask(code: "InvalidParameter", message: "unknown dialog_id \(requested)", violation: nil)
+            } else {
+                memory.open(requested)
+                commands.append(.journal(.info("unknown dialog_id \(requested): new context with that id")))
+            }
+            dialogID = requested
+        } else {
+            let fresh = scenario.runtime.ids.uuid()
+            memory.open(fresh)
+            dialogID = fresh
+        }
+        config = start
+        lifecycle = .active
+        applyPromptVariables(start.bizParams)
+        uplink = UplinkAudioDecoder(format: start.uplinkFormat, sampleRate: start.uplinkSampleRate)
+        resetSpeechDetection()
+        renderer = AnswerAudioRenderer(settings: start.downlink, baseDirectory: options.audioBaseDirectory)
+        guard scenario.runtime.scenario.replay == nil else {
+            commands.append(.journal(.info("replay scenario: the engine sends only recorded frames")))
+            return commands
+        }
+        var time = now
+        if options.sendsTaskStarted {
+            time += scenario.runtime.delayMicros(before: "task-started")
+            timeline.add(.taskStarted, at: lane(time))
+        }
+        time += scenario.runtime.delayMicros(before: "Started")
+        timeline.add(.event("Started", [:]), at: lane(time))
+        timeline.add(.enter(.listening), at: lane(time))
+        return commands
+    }
+
+    /// Sets `${name}` variables from `biz_params.user_prompt_params` (strings as they are,
+    /// other values as JSON text).
+    func applyPromptVariables(_ bizParams: JSONObject) {
+        guard let params = bizParams["user_prompt_params"]?.objectValue else { return }
+        for (key, value) in params {
+            scenario.runtime.variables[key] = value.stringValue ?? value.encodedString()
+        }
+    }
+
+    /// A fresh voice-activity detector at the uplink rate.
+    func resetSpeechDetection() {
+        guard let config else { return }
+        vad = VoiceActivityDetector(sampleRate: config.uplinkSampleRate, configuration: options.vad)
+        utterance = nil
+        pushToTalkOpen = false
+    }
+
+    /// S4/§9.13: `task-failed` now, then close.
+    func failTask(code: String, message: String, violation: ParameterProblem?) -> [SessionCommand] {
+        var commands: [SessionCommand] = []
+        if let violation {
+            commands.append(.journal(.violation(obligation: violation.obligation, message: violation.message)))
+        }
+        timeline.removeAll()
+        commands += send(frames.taskFailed(code: code, message: message, at: now))
+        commands += teardown(journal: "task-failed \(code): \(message)")
+        return commands
+    }
+}

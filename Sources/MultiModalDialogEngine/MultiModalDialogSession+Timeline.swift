@@ -1,0 +1,133 @@
+import ScenarioEngine
+import SessionCore
+import WireJSON
+
+extension MultiModalDialogSession {
+    /// Plans a dialog event on the lane: at `time` or after the last planned one.
+    func lane(_ time: Int64) -> Int64 {
+        laneTime = max(laneTime, time)
+        return laneTime
+    }
+
+    /// Plans an immediate reply that does not wait for the lane (HeartBeat, Error, …).
+    func reply(_ action: TimelineAction) {
+        timeline.add(action, at: now)
+    }
+
+    /// Emits every step due now, in order, and moves the timeline timer to the next one.
+    func drain() -> [SessionCommand] {
+        var commands: [SessionCommand] = []
+        while lifecycle != .finished, let step = timeline.popDue(now: now) {
+            commands += execute(step)
+        }
+        if lifecycle == .finished { timeline.removeAll() }
+        let next = timeline.nextDue
+        if next != timelineTimerAt {
+            if let next {
+                commands.append(.scheduleTimer(.engine(Self.timelineTimer), atMicros: next))
+            } else {
+                commands.append(.cancelTimer(.engine(Self.timelineTimer)))
+            }
+            timelineTimerAt = next
+        }
+        return commands
+    }
+
+    private func execute(_ step: Timeline.Step) -> [SessionCommand] {
+        let time = step.dueAt
+        switch step.action {
+        case .event(let name, let fields):
+            return send(frames.event(name, dialogID: dialogID, fields: fields, at: time))
+        case .taskStarted:
+            return send(frames.taskStarted(at: time))
+        case .audio(let bytes):
+            return send(frames.audio(bytes, at: time))
+        case .enter(let state):
+            return enter(state, at: time)
+        case .error(let error):
+            return send(frames.error(error, dialogID: dialogID, at: time))
+        case .fatal(let code, let message):
+            var commands = send(frames.taskFailed(code: code, message: message, at: time))
+            commands += teardown(journal: "task-failed \(code): \(message)")
+            return commands
+        case .milestone(let milestone):
+            return reach(milestone, at: time)
+        }
+    }
+
+    /// Announces `state` if it differs from the last one (S5) and applies its side effects:
+    /// journal, scenario state triggers, the audio-gap watch, and round bookkeeping.
+    func enter(_ state: DialogState, at time: Int64) -> [SessionCommand] {
+        guard state != announcedState else {
+            let unfinished = state == .listening && (round != nil || conversation != .listening)
+            return unfinished ? roundReturnedToListening() : []
+        }
+        announcedState = state
+        var commands = send(frames.event("DialogStateChanged", dialogID: dialogID, fields: ["state": .string(state.rawValue)], at: time))
+        commands.append(.journal(.state(state.rawValue)))
+        commands += handle(scenario.runtime.stateEntered(state.rawValue))
+        if let mode = config?.mode {
+            commands += handle(scenario.runtime.watchAudioGap(mode.watchesAudioGap(in: state)))
+        }
+        switch state {
+        case .listening:
+            commands += roundReturnedToListening()
+        case .thinking:
+            conversation = .thinking
+        case .responding:
+            conversation = .responding
+        }
+        return commands
+    }
+
+    /// Listening again: the round is over; apply its video-mode change, restart speech
+    /// detection (tap2talk/push2talk start a fresh utterance stream) and reopen stretches.
+    func roundReturnedToListening() -> [SessionCommand] {
+        var commands: [SessionCommand] = []
+        if let finished = round {
+            if let video = finished.videoModeAfter {
+                videoMode = video
+                lastVideoFrameAt = nil
+                commands.append(.journal(.info(video ? "video mode on" : "video mode off")))
+            }
+            let followUps = ["visual_qa", "open_videochat", "quit_videochat"]
+            pendingCommand = finished.commandNames.first { followUps.contains($0) }
+            commands.append(.cancelTimer(.engine(Self.playbackFallbackTimer)))
+        }
+        round = nil
+        conversation = .listening
+        if config?.mode != .duplex { resetSpeechDetection() }
+        endStretch("tap2talkOutsideListening")
+        return commands
+    }
+
+    private func reach(_ milestone: RoundMilestone, at time: Int64) -> [SessionCommand] {
+        guard var current = round else { return [] }
+        switch milestone {
+        case .respondingStarted:
+            current.respondingStartedAt = time
+            round = current
+            return []
+        case .respondingEnded:
+            current.respondingEnded = true
+            round = current
+            conversation = .awaitingPlayback
+            if current.localEnded {
+                return enter(.listening, at: time)
+            }
+            let started = current.respondingStartedAt ?? time
+            let fallback = max(time, started + current.audioDurationMicros + options.playbackGraceMicros)
+            return [.scheduleTimer(.engine(Self.playbackFallbackTimer), atMicros: fallback)]
+        }
+    }
+
+    /// S9 fallback: no LocalRespondingEnded within audio length + grace.
+    func playbackGraceExpired() -> [SessionCommand] {
+        guard let current = round, current.respondingEnded, !current.localEnded, lifecycle == .active else { return [] }
+        var commands: [SessionCommand] = [
+            .journal(.violation(obligation: "mmd.C19", message: "no LocalRespondingEnded within the playback grace after RespondingEnded")),
+        ]
+        commands += enter(.listening, at: now)
+        return commands
+    }
+}

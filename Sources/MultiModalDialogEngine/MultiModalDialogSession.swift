@@ -1,0 +1,158 @@
+package import ScenarioEngine
+package import SessionCore
+import WireAudio
+import WireJSON
+
+/// The multimodal dialog protocol (spec `multimodal-dialog.md`, S2–S23) as a pure state
+/// machine: the server's session driver feeds it frames and timer firings and carries out the
+/// returned commands. Every outbound frame goes through the scenario's fault stage; frames
+/// are only handed out when due (see ``Timeline``), so interrupts and Stop are exact.
+/// Service-thread confined.
+package final class MultiModalDialogSession<Clock: ScenarioClock>: ProtocolSession {
+    /// Where the session is in its lifetime.
+    enum Lifecycle { case awaitingStart, active, finished }
+
+    /// Engine timer: the next timeline step is due.
+    static var timelineTimer: String { "timeline" }
+    /// Engine timer: LocalRespondingEnded did not come within the grace (S9).
+    static var playbackFallbackTimer: String { "listeningFallback" }
+
+    package let scenario: ScenarioBridge<Clock>
+    /// The per-dialog memory shared by the server's sessions (S21).
+    package let memory: DialogMemory
+    /// Mock choices.
+    package let options: MultiModalDialogOptions
+
+    var lifecycle = Lifecycle.awaitingStart
+    var config: StartConfiguration?
+    var frames = ServerFrameBuilder(taskID: "")
+    var dialogID: String?
+    /// The state last announced in DialogStateChanged.
+    var announcedState: DialogState?
+    var conversation = ConversationPhase.listening
+    var timeline = Timeline()
+    var timelineTimerAt: Int64?
+    /// Dialog events are planned in order on this lane (never earlier than the last one).
+    var laneTime: Int64 = 0
+    var turnIndex = 0
+    var roundCounter = 0
+    var round: ActiveRound?
+    var utterance: Utterance?
+    var pushToTalkOpen = false
+    var uplink: UplinkAudioDecoder?
+    var vad: VoiceActivityDetector?
+    var renderer: AnswerAudioRenderer?
+    var videoMode = false
+    var lastVideoFrameAt: Int64?
+    var lastHeartBeatAt: Int64?
+    var clientStatus: JSONValue?
+    /// A command of the last round the client must follow up after Listening (C17).
+    var pendingCommand: String?
+    /// Violations already reported for a stretch of frames (reset when the stretch ends).
+    var reportedStretches: Set<String> = []
+    /// The last round was interrupted after RespondingStarted; its LocalRespondingEnded is welcome.
+    var interruptedRoundPending = false
+    /// The server ended the task with Stopped (idle end): one finish-task afterwards is expected.
+    var serverSentStopped = false
+    /// A rendered fault asked for a fatal error; the session must close.
+    var fatalRendered = false
+
+    /// Creates a session.
+    /// - Parameters:
+    ///   - scenario: The session's scenario runtime.
+    ///   - memory: The server-wide dialog memory (for `dialog_id` resume).
+    ///   - options: Mock choices (defaults follow the spec).
+    package init(scenario: ScenarioBridge<Clock>, memory: DialogMemory, options: MultiModalDialogOptions = MultiModalDialogOptions()) {
+        self.scenario = scenario
+        self.memory = memory
+        self.options = options
+    }
+
+    /// S1 for the server's router: see ``MultiModalDialogUpgrade/check(path:headers:apiKeys:requestID:)``.
+    package static func checkUpgrade(path: String, headers: [String: String], apiKeys: Set<String>) -> UpgradeVerdict {
+        MultiModalDialogUpgrade.check(path: path, headers: headers, apiKeys: apiKeys)
+    }
+
+    var now: Int64 { scenario.now }
+
+    // MARK: - ProtocolSession
+
+    package func open() -> [SessionCommand] {
+        laneTime = now
+        return handle(scenario.runtime.start())
+    }
+
+    package func classify(text bytes: [UInt8]) -> InboundClassification {
+        let (type, json) = ClientFrame.classify(bytes)
+        return InboundClassification(eventType: type, json: json)
+    }
+
+    package func receive(text bytes: [UInt8], classification: InboundClassification) -> [SessionCommand] {
+        let before = lifecycle
+        var commands = handle(scenario.runtime.clientMessage(type: classification.eventType ?? "", json: classification.json))
+        // A trigger on this very frame may have ended the session; the frame is not "after the end".
+        guard before == .finished || lifecycle != .finished else { return commands }
+        commands += entry { receiveText(classification.json) }
+        return commands
+    }
+
+    package func receive(binary bytes: [UInt8]) -> [SessionCommand] {
+        entry { receiveAudio(bytes) }
+    }
+
+    package func engineTimerFired(_ name: String) -> [SessionCommand] {
+        entry {
+            switch name {
+            case Self.timelineTimer:
+                timelineTimerAt = nil
+                return []
+            case Self.playbackFallbackTimer:
+                return playbackGraceExpired()
+            default:
+                return [.journal(.info("unknown engine timer \(name)"))]
+            }
+        }
+    }
+
+    package func closed(peerCode: Int?) {
+        lifecycle = .finished
+        timeline.removeAll()
+    }
+
+    /// Runs one input, then emits every due timeline step and keeps the timeline timer right.
+    func entry(_ body: () -> [SessionCommand]) -> [SessionCommand] {
+        var commands = body()
+        commands += drain()
+        if fatalRendered, lifecycle != .finished {
+            commands += teardown(journal: "fatal error injected by a fault")
+        }
+        return commands
+    }
+
+    /// Text frames: before Start, the Start; after it, directives; after the end, C22.
+    private func receiveText(_ json: JSONValue?) -> [SessionCommand] {
+        switch lifecycle {
+        case .awaitingStart:
+            return receiveStart(json)
+        case .active:
+            return receiveDirective(json)
+        case .finished:
+            if serverSentStopped, json?["header"]?["action"]?.stringValue == "finish-task" {
+                serverSentStopped = false
+                return [.journal(.info("finish-task after the server's Stopped (Java SDK habit, §11): ignored"))]
+            }
+            return reportOnce("afterFinish", "mmd.C22", "frame after finish-task or the end of the task (ignored)")
+        }
+    }
+
+    /// A violation journaled once per stretch `key` (cleared with ``endStretch(_:)``).
+    func reportOnce(_ key: String, _ obligation: String, _ message: String) -> [SessionCommand] {
+        guard reportedStretches.insert(key).inserted else { return [] }
+        return [.journal(.violation(obligation: obligation, message: message))]
+    }
+
+    /// Ends a stretch so that its violation is reported again next time.
+    func endStretch(_ key: String) {
+        reportedStretches.remove(key)
+    }
+}

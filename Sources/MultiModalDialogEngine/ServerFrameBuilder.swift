@@ -1,0 +1,78 @@
+package import ScenarioEngine
+package import WireJSON
+
+/// Builds server frames in the DashScope envelope (S2): every text frame is
+/// `{"header":{"task_id","event"},"payload":{…}}` with `event` one of the four header events
+/// and `payload` always present.
+package struct ServerFrameBuilder: Sendable, Hashable {
+    /// The client's task id, echoed in every header (empty before a Start was read).
+    package var taskID: String
+
+    /// Creates a builder for `taskID`.
+    package init(taskID: String) {
+        self.taskID = taskID
+    }
+
+    /// `task-started` with payload `{}`.
+    package func taskStarted(at time: Int64) -> OutboundFrame {
+        frame(event: "task-started", journalType: "task-started", payload: [:], at: time)
+    }
+
+    /// `task-finished` with payload `{}`.
+    package func taskFinished(at time: Int64) -> OutboundFrame {
+        frame(event: "task-finished", journalType: "task-finished", payload: [:], at: time)
+    }
+
+    /// `task-failed` with `error_code`/`error_message` in the header and payload `{}`.
+    package func taskFailed(code: String, message: String, at time: Int64) -> OutboundFrame {
+        var header = JSONObject()
+        header["task_id"] = .string(taskID)
+        header["event"] = "task-failed"
+        header["error_code"] = .string(code)
+        header["error_message"] = .string(message)
+        let json: JSONValue = ["header": .object(header), "payload": [:]]
+        return OutboundFrame(eventType: "task-failed", isText: true, bytes: json.encoded(), dueAtMicros: time, json: json)
+    }
+
+    /// A dialog event: `result-generated` carrying `output = {event, dialog_id?, fields…}`.
+    package func event(_ name: String, dialogID: String?, fields: JSONObject = [:], at time: Int64) -> OutboundFrame {
+        var output = JSONObject()
+        output["event"] = .string(name)
+        if let dialogID { output["dialog_id"] = .string(dialogID) }
+        for (key, value) in fields { output[key] = value }
+        return frame(event: "result-generated", journalType: name, payload: ["output": .object(output)], at: time)
+    }
+
+    /// The `Error` event for `error`.
+    package func error(_ error: DialogError, dialogID: String?, at time: Int64) -> OutboundFrame {
+        event("Error", dialogID: dialogID, fields: [
+            "error_code": .int(Int64(error.code)), "error_name": .string(error.name), "error_message": .string(error.message),
+        ], at: time)
+    }
+
+    /// A binary audio frame.
+    package func audio(_ bytes: [UInt8], at time: Int64) -> OutboundFrame {
+        OutboundFrame(eventType: nil, isText: false, bytes: bytes, dueAtMicros: time)
+    }
+
+    /// A scenario-given JSON frame with this session's `task_id` filled in when its header
+    /// lacks one; the journal type is `payload.output.event`, else `header.event`.
+    package func scripted(_ json: JSONValue, at time: Int64) -> OutboundFrame {
+        var value = json
+        if case .object(var root) = json, case .object(var header)? = root["header"], header["task_id"] == nil {
+            header["task_id"] = .string(taskID)
+            root["header"] = .object(header)
+            value = .object(root)
+        }
+        let type = value["payload"]?["output"]?["event"]?.stringValue ?? value["header"]?["event"]?.stringValue
+        return OutboundFrame(eventType: type, isText: true, bytes: value.encoded(), dueAtMicros: time, json: value)
+    }
+
+    private func frame(event: String, journalType: String, payload: JSONObject, at time: Int64) -> OutboundFrame {
+        var header = JSONObject()
+        header["task_id"] = .string(taskID)
+        header["event"] = .string(event)
+        let json: JSONValue = ["header": .object(header), "payload": .object(payload)]
+        return OutboundFrame(eventType: journalType, isText: true, bytes: json.encoded(), dueAtMicros: time, json: json)
+    }
+}

@@ -1,0 +1,119 @@
+import WireJSON
+
+extension StartConfiguration {
+    /// Validates the first frame as a `run-task` carrying `Start` (C2–C5, §11 tolerances).
+    /// - Throws: the first ``ParameterProblem`` that makes the Start invalid (S4 answers it
+    ///   with `task-failed{InvalidParameter}`).
+    package static func parse(_ frame: ClientFrame) throws(ParameterProblem) -> StartConfiguration {
+        guard frame.action == "run-task" else {
+            throw ParameterProblem("mmd.C2", "first frame must have header.action \"run-task\", got \(describe(frame.action))")
+        }
+        guard frame.streaming == "duplex" else {
+            throw ParameterProblem("mmd.C2", "header.streaming must be \"duplex\", got \(describe(frame.streaming))")
+        }
+        guard let taskID = frame.taskID, !taskID.isEmpty else {
+            throw ParameterProblem("mmd.C2", "header.task_id must be a non-empty string")
+        }
+        guard frame.directive == .start else {
+            throw ParameterProblem("mmd.C2", "first directive must be \"Start\", got \(describe(frame.directiveName))")
+        }
+        var warnings: [ParameterProblem] = []
+        let payload = try ParameterReader(.object(frame.payload), path: "payload", obligation: "mmd.C3")
+        for (key, wanted) in [("task_group", "aigc"), ("task", "multimodal-generation"), ("function", "generation")] {
+            guard try payload.string(key) == wanted else {
+                throw payload.problem(key, "must be \"\(wanted)\"")
+            }
+        }
+        if let model = try payload.string("model") {
+            if model != "multimodal-dialog" {
+                warnings.append(payload.problem("model", "is \"\(model)\", expected \"multimodal-dialog\" (SHOULD)"))
+            }
+        } else {
+            warnings.append(payload.problem("model", "is null or absent (SHOULD be \"multimodal-dialog\"; Python SDK default)"))
+        }
+        let input = try payload.nested("input")
+        let params = try payload.nested("parameters")
+        let upstream = try params.nested("upstream")
+        let downstream = try params.nested("downstream")
+        let clientInfo = try params.nested("client_info")
+        let required = ParameterReader(relabelling: input, obligation: "mmd.C4")
+        guard let appID = try required.string("app_id"), !appID.isEmpty else {
+            throw required.problem("app_id", "is required")
+        }
+        let clientRequired = ParameterReader(relabelling: clientInfo, obligation: "mmd.C4")
+        guard let userID = try clientRequired.string("user_id"), (1...36).contains(userID.count) else {
+            throw clientRequired.problem("user_id", "is required (1–36 characters)")
+        }
+        var config = StartConfiguration(taskID: taskID, appID: appID, userID: userID)
+        config.workspaceID = try required.string("workspace_id")
+        if config.workspaceID == nil {
+            warnings.append(required.problem("workspace_id", "is null or absent (tolerated only with a workspace-scoped URL)"))
+        }
+        config.dialogID = try input.string("dialog_id").flatMap { $0.isEmpty ? nil : $0 }
+        let upstreamRequired = ParameterReader(relabelling: upstream, obligation: "mmd.C4")
+        guard let type = try upstreamRequired.choice("type", ["AudioOnly", "AudioAndVideo"]) else {
+            throw upstreamRequired.problem("type", "is required (AudioOnly or AudioAndVideo)")
+        }
+        config.allowsVideo = type == "AudioAndVideo"
+        let upstreamEnums = ParameterReader(relabelling: upstream, obligation: "mmd.C5")
+        if let mode = try upstreamEnums.choice("mode", InteractionMode.allCases.map(\.rawValue)) {
+            config.mode = InteractionMode(rawValue: mode) ?? .tapToTalk
+        }
+        if let format = try upstreamEnums.choice("audio_format", UplinkFormat.allCases.map(\.rawValue)) {
+            config.uplinkFormat = UplinkFormat(rawValue: format) ?? .pcm
+        }
+        config.uplinkSampleRate = try upstreamEnums.int("sample_rate", oneOf: sampleRates) ?? 16000
+        config.downlink = try DownlinkSettings(ParameterReader(relabelling: downstream, obligation: "mmd.C5"))
+        let device = try ParameterReader(relabelling: clientInfo, obligation: "mmd.C5").nested("device")
+        if let uuid = try device.string("uuid"), uuid.count > 40 {
+            throw device.problem("uuid", "is longer than 40 characters")
+        }
+        config.bizParams = try params.nested("biz_params").object
+        config.warnings = warnings
+        return config
+    }
+
+    private static func describe(_ text: String?) -> String {
+        text.map { "\"\($0)\"" } ?? "nothing"
+    }
+}
+
+extension DownlinkSettings {
+    /// Reads `parameters.downstream` (all optional; C5 ranges).
+    init(_ reader: ParameterReader) throws(ParameterProblem) {
+        self.init()
+        voice = try reader.string("voice")
+        sampleRate = try reader.int("sample_rate", oneOf: StartConfiguration.sampleRates) ?? sampleRate
+        if let name = try reader.choice("audio_format", DownlinkFormat.allCases.map(\.rawValue)) {
+            format = DownlinkFormat(rawValue: name) ?? .pcm
+        }
+        frameSizeMs = try reader.int("frame_size", oneOf: StartConfiguration.frameSizes) ?? frameSizeMs
+        bitRateKbps = try reader.int("bit_rate", in: 6...510) ?? bitRateKbps
+        volume = try reader.int("volume", in: 0...100) ?? volume
+        speechRate = try reader.int("speech_rate", in: 50...200) ?? speechRate
+        pitchRate = try reader.int("pitch_rate", in: 50...200) ?? pitchRate
+        if let list = try reader.string("intermediate_text") {
+            let parts = list.split(separator: ",").map { $0.trimmingCharacters() }.filter { !$0.isEmpty }
+            if let bad = parts.first(where: { $0 != "transcript" && $0 != "dialog" }) {
+                throw reader.problem("intermediate_text", "contains \"\(bad)\" (allowed: transcript, dialog)")
+            }
+            transcriptPartials = parts.contains("transcript")
+            dialogPartials = parts.contains("dialog")
+        }
+        incrementalResponse = try reader.bool("incremental_response") ?? false
+        transmitRateLimit = try reader.int("transmit_rate_limit", in: 1...Int.max)
+        textOnly = try reader.choice("type", ["Audio", "Text"]) == "Text"
+    }
+}
+
+extension ParameterReader {
+    /// The same object read with another obligation blamed.
+    init(relabelling other: ParameterReader, obligation: String) {
+        self.init(object: other.object, path: other.path, obligation: obligation)
+    }
+}
+
+extension Substring {
+    /// The text without surrounding spaces.
+    func trimmingCharacters() -> String { String(self).trimmingSpaces }
+}

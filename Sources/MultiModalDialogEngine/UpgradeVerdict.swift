@@ -1,0 +1,73 @@
+package import SessionCore
+package import WireJSON
+
+/// The answer to a WebSocket upgrade on a multimodal dialog path (S1).
+package enum UpgradeVerdict: Sendable, Hashable {
+    /// Accept the upgrade; journal `notes` (e.g. a C1 warning for a bare `Authorization`).
+    case accept(notes: [JournalNote])
+    /// Refuse with this HTTP status and JSON body `{request_id, code, message}`.
+    case reject(status: Int, body: JSONValue)
+}
+
+/// S1: which upgrade requests reach a multimodal dialog session.
+package enum MultiModalDialogUpgrade {
+    /// The service path (§2.1).
+    package static let servicePath = "/api-ws/v1/inference"
+
+    /// Whether `path` is `/api-ws/v1/inference` or `/case/<case-id>/api-ws/v1/inference`, each
+    /// with an optional trailing `/`; query strings are ignored.
+    package static func matches(path: String) -> Bool {
+        var trimmed = Substring(path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
+        if trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
+        if trimmed == servicePath { return true }
+        let parts = trimmed.split(separator: "/", omittingEmptySubsequences: false)
+        // "", "case", id, "api-ws", "v1", "inference"
+        return parts.count == 6 && parts[0].isEmpty && parts[1] == "case" && !parts[2].isEmpty
+            && parts[3...].joined(separator: "/") == "api-ws/v1/inference"
+    }
+
+    /// The case id of a `/case/<case-id>/…` path, or nil.
+    package static func caseID(path: String) -> String? {
+        let parts = path.split(separator: "/")
+        guard parts.count >= 2, parts[0] == "case", matches(path: path) else { return nil }
+        return String(parts[1])
+    }
+
+    /// Checks the path and the `Authorization` header.
+    /// - Parameters:
+    ///   - path: The request path.
+    ///   - headers: Request headers, names lower-cased.
+    ///   - apiKeys: Accepted keys; empty accepts any non-empty credential.
+    ///   - requestID: The `request_id` to put in a refusal body.
+    /// - Returns: `.accept` with a C1 note for the bare form, else 404 for a foreign path or 401
+    ///   with `code: "InvalidApiKey"` for a missing or unknown key.
+    package static func check(path: String, headers: [String: String], apiKeys: Set<String>,
+                              requestID: String = "00000000-0000-4000-8000-000000000000") -> UpgradeVerdict {
+        guard matches(path: path) else {
+            return .reject(status: 404, body: body(requestID, code: "NotFound", "no multimodal dialog endpoint at \(path)"))
+        }
+        let raw = (headers["authorization"] ?? "").trimmingSpaces
+        guard !raw.isEmpty else {
+            return .reject(status: 401, body: body(requestID, code: "InvalidApiKey", "missing Authorization header"))
+        }
+        let isBearer = raw.lowercased().hasPrefix("bearer ")
+        let credential = isBearer ? String(raw.dropFirst(7)).trimmingSpaces : raw
+        guard !credential.isEmpty, apiKeys.isEmpty || apiKeys.contains(credential) else {
+            return .reject(status: 401, body: body(requestID, code: "InvalidApiKey", "Invalid API-key provided."))
+        }
+        if isBearer { return .accept(notes: []) }
+        return .accept(notes: [.violation(obligation: "mmd.C1", message: "Authorization header without the \"Bearer \" prefix (SHOULD)")])
+    }
+
+    private static func body(_ requestID: String, code: String, _ message: String) -> JSONValue {
+        ["request_id": .string(requestID), "code": .string(code), "message": .string(message)]
+    }
+}
+
+extension String {
+    /// The string without leading and trailing spaces and tabs.
+    var trimmingSpaces: String {
+        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
+        return String(drop(while: isSpace).reversed().drop(while: isSpace).reversed())
+    }
+}

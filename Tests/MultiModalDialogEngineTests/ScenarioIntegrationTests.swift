@@ -1,0 +1,59 @@
+import MultiModalDialogEngine
+import ScenarioEngine
+import SessionCore
+import Testing
+import WireAudio
+import WireJSON
+
+@Suite("Scenario faults and commands (S14, FaultRequest rendering)")
+struct ScenarioIntegrationTests {
+    static func scenario(_ name: String) throws -> Scenario {
+        try Scenario.load(bytes: try FileBytes.read(path: TestScenarios.repositoryRoot + "/mock-server/scenarios/\(name).json"), file: name)
+    }
+
+    @Test("unknownEvent faults become result-generated frames with that output.event")
+    func unknownEvent() throws {
+        let harness = SessionHarness(scenario: try Self.scenario("unknown-event"))
+        harness.start()
+        harness.directive("RequestToRespond", input: ["type": "transcript", "text": "Hi."])
+        harness.advance(until: "RespondingEnded")
+        let surprise = try #require(harness.outputs("mock.surprise").first)
+        #expect(surprise["dialog_id"]?.stringValue == harness.dialogID)
+        let frame = try #require(harness.texts.first { $0["payload"]?["output"]?["event"] == "mock.surprise" })
+        #expect(frame["header"]?["event"] == "result-generated")
+    }
+
+    @Test("a fatal injected error renders task-failed and closes the session")
+    func fatalInjectedError() throws {
+        let scenario = try Scenario.load(text: """
+            {"name": "fatal", "seed": 1, "triggers": [{"when": {"message": "HeartBeat"}, "actions": [
+              {"fault": {"kind": "injectError", "error": {"code": "Throttling", "message": "mock: too many", "fatal": true}}}]}]}
+            """, file: "fatal.json")
+        let harness = SessionHarness(scenario: scenario)
+        harness.start()
+        harness.directive("HeartBeat")
+        #expect(harness.texts.contains { $0["header"]?["error_code"] == "Throttling" })
+        #expect(harness.closes.count == 1)
+    }
+
+    @Test("S14: send_video_stream / stop_video_stream commands switch video mode after the round")
+    func videoStreamCommands() throws {
+        let scenario = Scenario(name: "omni", seed: 2, turns: TurnScript(list: [
+            TurnContent(transcript: "look at this", answer: "Starting the camera.", commands: [["name": "send_video_stream", "params": []]]),
+            TurnContent(transcript: "stop", answer: "Camera off.", commands: [["name": "stop_video_stream", "params": []]]),
+        ]))
+        let harness = SessionHarness(scenario: scenario)
+        harness.start(["upstream": ["type": "AudioAndVideo", "mode": "duplex"]])
+        let frame: JSONValue = ["images": [["type": "base64", "value": .string(ClientMessages.base64(decodedBytes: 1_000))]]]
+        for count in 1...2 {
+            harness.directive("RequestToRespond", input: ["type": "prompt", "text": "go"])
+            harness.advance(until: "RespondingEnded", count: count)
+            let commands = try #require(harness.outputs("RespondingContent").last?["extra_info"]?["commands"]?.stringValue)
+            #expect(commands.contains(count == 1 ? "send_video_stream" : "stop_video_stream"))
+            harness.directive("LocalRespondingEnded")
+            harness.directive("UpdateInfo", parameters: frame)
+            harness.sendBinary([UInt8](repeating: 0, count: 3200))
+        }
+        #expect(harness.violations == ["mmd.C15"])
+    }
+}

@@ -1,0 +1,138 @@
+import MultiModalDialogEngine
+import ScenarioEngine
+import SessionCore
+import WireAudio
+import WireJSON
+
+/// Drives one session like the server's session driver, with a manual clock and no sockets:
+/// inputs at chosen times, timers fired in time order, sent frames collected with their times.
+final class SessionHarness {
+    let clock = ManualClock()
+    let memory: DialogMemory
+    let session: MultiModalDialogSession<ManualClock>
+    private(set) var timers: [SessionTimer: Int64] = [:]
+    private(set) var sent: [ScheduledFrame] = []
+    private(set) var journal: [JournalNote] = []
+    private(set) var closes: [(code: Int, atMicros: Int64)] = []
+    var taskID = "0b6c2a4e-7d1f-4c55-9a55-3f0e9d2b1c77"
+    /// Put the dialog_id from Started into directives (as the Java SDK does).
+    var sendsDialogID = true
+
+    init(scenario: Scenario = TestScenarios.plain, memory: DialogMemory = DialogMemory(),
+         options: MultiModalDialogOptions = MultiModalDialogOptions()) {
+        self.memory = memory
+        let bridge = ScenarioBridge(runtime: ScenarioRuntime(scenario: scenario, clock: clock))
+        session = MultiModalDialogSession(scenario: bridge, memory: memory, options: options)
+        process(session.open())
+    }
+
+    var now: Int64 { clock.nowMicros }
+
+    /// Carries out commands as the driver would.
+    func process(_ commands: [SessionCommand]) {
+        for command in commands {
+            switch command {
+            case .send(let frame): sent.append(frame)
+            case .transport(.close(let code, _), let at): closes.append((code, at))
+            case .transport: break
+            case .scheduleTimer(let timer, let at): timers[timer] = at
+            case .cancelTimer(let timer): timers[timer] = nil
+            case .journal(let note): journal.append(note)
+            }
+        }
+    }
+
+    /// Moves time to `micros`, firing every timer due on the way in time order.
+    func advance(to micros: Int64) {
+        while let (timer, at) = timers.min(by: { $0.value < $1.value }), at <= micros {
+            timers[timer] = nil
+            if at > clock.nowMicros { clock.set(toMicros: at) }
+            process(session.timerFired(timer))
+        }
+        if micros > clock.nowMicros { clock.set(toMicros: micros) }
+    }
+
+    /// Moves time forward by `ms` milliseconds.
+    func advance(ms: Int64) { advance(to: now + ms * 1000) }
+
+    /// Sends a client text frame.
+    func send(_ json: JSONValue) {
+        let bytes = json.encoded()
+        process(session.receive(text: bytes, classification: session.classify(text: bytes)))
+    }
+
+    /// Sends raw text (possibly not JSON).
+    func sendRaw(_ text: String) {
+        let bytes = Array(text.utf8)
+        process(session.receive(text: bytes, classification: session.classify(text: bytes)))
+    }
+
+    /// Sends a directive with `continue-task` (or the given action).
+    func directive(_ name: String, input: JSONObject = [:], parameters: JSONValue? = nil, action: String? = nil) {
+        var input = input
+        if sendsDialogID, input["dialog_id"] == nil, let id = dialogID { input["dialog_id"] = .string(id) }
+        send(ClientMessages.directive(name, taskID: taskID, input: input, parameters: parameters, action: action))
+    }
+
+    /// Sends a binary frame.
+    func sendBinary(_ bytes: [UInt8]) { process(session.receive(binary: bytes)) }
+
+    /// Starts the session and waits until Listening is announced.
+    func start(_ parameters: JSONObject = [:], dialogID: String? = nil) {
+        send(ClientMessages.start(taskID: taskID, parameters: parameters, dialogID: dialogID))
+        advance(ms: 200)
+    }
+
+    /// Streams PCM as 100 ms frames in real time, stopping early once `stop` holds.
+    func stream(_ pcm: PCMBuffer, frameMs: Int = 100, stop: (SessionHarness) -> Bool = { _ in false }) {
+        for chunk in FramePacing.chunk(pcm, milliseconds: frameMs) {
+            if stop(self) { return }
+            sendBinary(chunk.littleEndianBytes)
+            advance(ms: Int64(frameMs))
+        }
+    }
+
+    /// Streams like a tap2talk client: stops uploading at SpeechEnded.
+    func streamUntilSpeechEnded(_ pcm: PCMBuffer) {
+        stream(pcm) { $0.events.contains("SpeechEnded") }
+    }
+
+    /// Advances in 10 ms steps until `condition` holds (at most `maxMs`).
+    func advance(untilMs maxMs: Int64 = 30_000, _ condition: (SessionHarness) -> Bool) {
+        let end = now + maxMs * 1000
+        while !condition(self), now < end { advance(ms: 10) }
+    }
+
+    /// Advances until `event` has been sent `count` times.
+    func advance(until event: String, count: Int = 1) {
+        advance { $0.events.filter { $0 == event }.count >= count }
+    }
+
+    /// The dialog_id from Started.
+    var dialogID: String? { outputs("Started").first?["dialog_id"]?.stringValue }
+
+    // MARK: - Reading what was sent
+
+    /// Text frames' JSON in send order.
+    var texts: [JSONValue] { sent.filter(\.isText).compactMap { try? JSONValue.decode($0.bytes) } }
+    /// Dialog event names (`payload.output.event`, else `header.event`) in send order.
+    var events: [String] { sent.filter(\.isText).compactMap(\.eventType) }
+    /// Events and `<audio>` markers in order.
+    var timeline: [String] { sent.map { $0.eventType ?? "<audio>" } }
+    /// Binary frames.
+    var audioFrames: [ScheduledFrame] { sent.filter { !$0.isText } }
+    /// `payload.output` of every result-generated frame named `event`.
+    func outputs(_ event: String) -> [JSONValue] {
+        texts.compactMap { $0["payload"]?["output"] }.filter { $0["event"]?.stringValue == event }
+    }
+    /// States announced in order.
+    var states: [String] { outputs("DialogStateChanged").compactMap { $0["state"]?.stringValue } }
+    /// Violation obligation ids journaled.
+    var violations: [String] {
+        journal.compactMap { if case .violation(let id, _) = $0 { id } else { nil } }
+    }
+    /// Index of the first sent frame named `event`.
+    func index(of event: String) -> Int? { timeline.firstIndex(of: event) }
+    /// Index of the last sent frame named `event`.
+    func lastIndex(of event: String) -> Int? { timeline.lastIndex(of: event) }
+}
