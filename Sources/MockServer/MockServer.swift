@@ -90,6 +90,15 @@ public final class MockServer: @unchecked Sendable {
         return "ws://\(host):\(port)"
     }
 
+    /// A session's journal as JSON Lines (`GET /_mock/sessions/<id>/journal`), or nil for an
+    /// unknown id. Session ids are `s1`, `s2`, … in the order sessions opened.
+    public func journal(session id: String) async -> String? {
+        await withCheckedContinuation { continuation in
+            // The router is only read on the service thread, where this closure runs.
+            server.execute { [self] in continuation.resume(returning: router.sessions.records[id]?.journal.jsonLines) }
+        }
+    }
+
     /// Stops accepting, closes sessions with 1001, and returns when the service thread is gone.
     public func stop() {
         server.stop(closeCode: .goingAway)

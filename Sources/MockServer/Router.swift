@@ -1,4 +1,5 @@
 import ScenarioEngine
+import MultiModalDialogEngine
 import QwenRealtimeEngine
 import SessionCore
 import WireJSON
@@ -9,6 +10,8 @@ final class Router: WebSocketServerDelegate {
     let configuration: MockServer.Configuration
     let controlAPI: ControlAPI
     let sessions = SessionRegistry()
+    /// Per-dialog memory shared by multimodal sessions (dialog_id resume, S21).
+    let dialogMemory = DialogMemory()
     let metrics = ServerMetrics()
     let scenarios: ScenarioStore
 
@@ -96,19 +99,34 @@ final class Router: WebSocketServerDelegate {
                                     maxMessageBytes: 16 << 20)
             }
         case .multimodalDialog:
-            return .reject(.error(501, "NotImplemented", "multimodal dialog sessions are not served by this build"))
+            switch MultiModalDialogSession<MonotonicScenarioClock>.checkUpgrade(
+                path: request.path, headers: request.headers, apiKeys: Set(configuration.apiKeys))
+            {
+            case .reject(let status, let body):
+                configuration.logger(.info, "refused \(request.path): \(status)")
+                return .reject(.json(status: status, body))
+            case .accept(let notes):
+                var options = MultiModalDialogOptions()
+                options.audioBaseDirectory = configuration.scenarioDirectory
+                let session = MultiModalDialogSession(scenario: ScenarioBridge(runtime: makeRuntime(scenario)),
+                                                      memory: dialogMemory, options: options)
+                return startSession(session, protocolName: route.kind.rawValue, request: request, caseID: route.caseID,
+                                    maxMessageBytes: 16 << 20, initialNotes: notes)
+            }
         }
     }
 
     /// Accepts an upgrade as a protocol session: journal, driver, registry.
     func startSession<Session: ProtocolSession>(_ session: Session, protocolName: String, request: HTTPRequestHead,
-                                                caseID: String? = nil, maxMessageBytes: Int) -> UpgradeDecision {
+                                                caseID: String? = nil, maxMessageBytes: Int,
+                                                initialNotes: [JournalNote] = []) -> UpgradeDecision {
         let id = sessions.makeID()
         let testID = request.header("x-test-id") ?? request.queryItem("test_id")
         let journal = SessionJournal(id: id, protocolName: protocolName, path: request.path, testID: testID, caseID: caseID,
                                      startedAtMicros: MonotonicClock.nowMicros(), recordDirectory: configuration.recordDirectory,
                                      logger: configuration.logger)
         let driver = SessionDriver(session: session, journal: journal, metrics: metrics, logger: configuration.logger)
+        driver.initialNotes = initialNotes
         driver.onClose = { [sessions] in sessions.markClosed(id) }
         sessions.add(journal) { [weak driver] fault in driver?.arm(fault) }
         configuration.logger(.info, "session \(id): \(protocolName) \(request.path)\(testID.map { " test \($0)" } ?? "")")

@@ -38,8 +38,8 @@ enum SDKProcess {
         let directory = FileManager.default.temporaryDirectory
         let outURL = directory.appendingPathComponent("e2e-\(UUID().uuidString).out")
         let errURL = directory.appendingPathComponent("e2e-\(UUID().uuidString).err")
-        FileManager.default.createFile(atPath: outURL.path, contents: nil)
-        FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
         defer {
             try? FileManager.default.removeItem(at: outURL)
             try? FileManager.default.removeItem(at: errURL)

@@ -17,6 +17,8 @@ final class SessionDriver<Session: ProtocolSession>: ConnectionHandler {
     private var ended = false
     /// Sends and socket actions scheduled but not yet run.
     private var waitingActions = 0
+    /// Journal notes from the upgrade (e.g. a C1 warning), recorded when the session opens.
+    var initialNotes: [JournalNote] = []
     /// Called once when the connection is gone.
     var onClose: (() -> Void)?
 
@@ -34,7 +36,7 @@ final class SessionDriver<Session: ProtocolSession>: ConnectionHandler {
     func connectionOpened(_ connection: Connection) {
         self.connection = connection
         metrics.sessionOpened()
-        execute(session.open())
+        execute(initialNotes.map(SessionCommand.journal) + session.open())
     }
 
     func connection(_ connection: Connection, received message: WebSocketMessage) {

@@ -1,0 +1,96 @@
+import Foundation
+import MockServer
+import Testing
+
+/// `dashscope.multimodal.MultiModalDialog` (dashscope 2.0.2, unmodified) against the mock's
+/// multimodal dialog route, with real speech made by espeak-ng + sox.
+@Suite("dashscope MultiModalDialog against the mock", .serialized)
+struct MultiModalDialogSDKTests {
+    private func run(_ flow: String, scenario: String? = nil, journal: ((String) -> Void)? = nil) async throws
+        -> (events: [String], states: [String], extra: [String: Any])
+    {
+        let server = try SDKProcess.startMock(scenario: scenario)
+        defer { server.stop() }
+        let result = try SDKProcess.flow("multimodal_dialog_flows.py",
+                                         [flow, "\(server.baseURL)/api-ws/v1/inference", SDKProcess.speech])
+        if let journal { journal(await server.journal(session: "s1") ?? "") }
+        let extra = result["extra"] as? [String: Any] ?? [:]
+        #expect((extra["errors"] as? [Any])?.isEmpty ?? true, "SDK errors: \(extra["errors"] ?? "")")
+        return (result["events"] as? [String] ?? [], result["states"] as? [String] ?? [], extra)
+    }
+
+    /// `expected` appears in `events` in this order (other events may sit between).
+    private func expectSubsequence(_ expected: [String], in events: [String], sourceLocation: SourceLocation = #_sourceLocation) {
+        var cursor = events.startIndex
+        for name in expected {
+            guard let found = events[cursor...].firstIndex(of: name) else {
+                Issue.record("missing \(name) in order \(expected) within \(events)", sourceLocation: sourceLocation)
+                return
+            }
+            cursor = events.index(after: found)
+        }
+    }
+
+    private let round = ["DialogStateChanged:Thinking", "DialogStateChanged:Responding", "RespondingStarted", "RespondingEnded",
+                         "DialogStateChanged:Listening"]
+
+    @Test func tapToTalkTurnWithRealSpeech() async throws {
+        let (events, states, extra) = try await run("tap2talk")
+        expectSubsequence(["Started", "DialogStateChanged:Listening", "SpeechStarted", "SpeechEnded", "SpeechContent"] + round + ["Stopped"],
+                          in: events)
+        #expect(states == ["Listening", "Thinking", "Responding", "Listening"])
+        #expect((extra["audio_bytes"] as? Int ?? 0) > 48_000)  // > 1 s of 24 kHz s16le answer audio
+    }
+
+    @Test func pushToTalkTurn() async throws {
+        let (events, _, _) = try await run("push2talk")
+        expectSubsequence(["SpeechStarted", "SpeechEnded"] + round + ["Stopped", "closed:1000"], in: events)
+    }
+
+    @Test func duplexVoiceBargeIn() async throws {
+        let (events, states, _) = try await run("duplex")
+        expectSubsequence(["SpeechStarted", "RespondingStarted", "SpeechStarted", "DialogStateChanged:Listening"], in: events)
+        #expect(Array(states.prefix(4)) == ["Listening", "Thinking", "Responding", "Listening"])
+    }
+
+    @Test func interruptWithRequestToSpeak() async throws {
+        let (events, _, _) = try await run("interrupt")
+        expectSubsequence(["RespondingStarted", "RequestAccepted", "DialogStateChanged:Listening"], in: events)
+        #expect(!events.contains("RespondingEnded"))
+    }
+
+    @Test func requestToRespondTranscriptAndPrompt() async throws {
+        let (events, _, extra) = try await run("respond")
+        #expect(extra["transcript_text"] as? String == "Read this sentence out loud.")
+        expectSubsequence(["RespondingStarted", "RespondingEnded", "DialogStateChanged:Listening"] + round, in: events)
+    }
+
+    @Test func visualQACommandRound() async throws {
+        let (events, _, extra) = try await run("vqa", scenario: "mmd-vqa.json")
+        #expect(extra["commands_is_string"] as? Bool == true)
+        let commands = extra["commands"] as? [[String: Any]]
+        #expect(commands?.first?["name"] as? String == "visual_qa")
+        #expect(events.filter { $0 == "RespondingEnded" }.count == 2)
+    }
+
+    @Test func liveAIImageStream() async throws {
+        let (events, states, _) = try await run("liveai")
+        #expect(events.filter { $0 == "RespondingEnded" }.count == 2)
+        #expect(states.last == "Listening")
+        #expect(!events.contains("Error"))
+    }
+
+    @Test func heartbeatIsAnswered() async throws {
+        var journal = ""
+        let (events, _, _) = try await run("heartbeat") { journal = $0 }
+        #expect(journal.contains(#""dir":"in","kind":"text""#) && journal.contains(#""event":"HeartBeat""#))
+        #expect(journal.split(separator: "\n").contains { $0.contains(#""dir":"out""#) && $0.contains(#""event":"HeartBeat""#) })
+        #expect(!events.contains("Error"))
+        #expect(events.last == "closed:1000")
+    }
+
+    @Test func dialogIDResume() async throws {
+        let (_, _, extra) = try await run("resume")
+        #expect(extra["resumed"] as? Bool == true)
+    }
+}
