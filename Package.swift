@@ -72,7 +72,7 @@ let package = Package(
                     swiftSettings: settings),
         .testTarget(name: "ProtocolSchemaTests", dependencies: ["JSONSchema", "WireJSON"], swiftSettings: settings),
         /// The unmodified official Python SDKs against the in-process mock (venv from .ci/sdk-venv).
-        .testTarget(name: "EndToEndTests", dependencies: ["MockServer"], exclude: ["Clients", "Fixtures"], swiftSettings: settings),
+        .testTarget(name: "EndToEndTests", dependencies: ["MockServer", "JSONSchema", "ScenarioEngine", "WireJSON"], exclude: ["Clients", "Fixtures"], swiftSettings: settings),
         .testTarget(name: "CLISupportTests", dependencies: ["CLISupport"], swiftSettings: settings),
         .testTarget(name: "MockServerTests", dependencies: ["MockServer", "WireSocket", "WireJSON"], swiftSettings: settings),
         /// Runs the built `mock-server` binary as a user would (depends on it so it is built).

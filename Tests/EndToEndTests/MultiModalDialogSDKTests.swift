@@ -13,7 +13,10 @@ struct MultiModalDialogSDKTests {
         defer { server.stop() }
         let result = try SDKProcess.flow("multimodal_dialog_flows.py",
                                          [flow, "\(server.baseURL)/api-ws/v1/inference", SDKProcess.speech])
-        if let journal { journal(await server.journal(session: "s1") ?? "") }
+        let lines = await server.journal(session: "s1") ?? ""
+        // Every frame the mock sent is valid against the server schemas of conformance/protocols.
+        #expect(try ServerFrameSchemas.problems(journal: lines, protocolName: "multimodal-dialog") == [])
+        journal?(lines)
         let extra = result["extra"] as? [String: Any] ?? [:]
         #expect((extra["errors"] as? [Any])?.isEmpty ?? true, "SDK errors: \(extra["errors"] ?? "")")
         return (result["events"] as? [String] ?? [], result["states"] as? [String] ?? [], extra)

@@ -8,16 +8,18 @@ import Testing
 struct OmniRealtimeSDKTests {
     static let model = "qwen3-omni-flash-realtime"
 
-    private func run(_ flow: String, scenario: String? = nil) throws -> (events: [String], extra: [String: Any]) {
+    private func run(_ flow: String, scenario: String? = nil) async throws -> (events: [String], extra: [String: Any]) {
         let server = try SDKProcess.startMock(scenario: scenario)
         defer { server.stop() }
         let result = try SDKProcess.flow("omni_realtime_flows.py",
                                          [flow, "\(server.baseURL)/api-ws/v1/realtime", Self.model, SDKProcess.speech])
+        // Every frame the mock sent is valid against the server schemas of conformance/protocols.
+        #expect(try ServerFrameSchemas.problems(journal: await server.journal(session: "s1") ?? "", protocolName: "qwen-realtime") == [])
         return (result["events"] as? [String] ?? [], result["extra"] as? [String: Any] ?? [:])
     }
 
-    @Test func serverVADWithRealSpeech() throws {
-        let (events, extra) = try run("vad")
+    @Test func serverVADWithRealSpeech() async throws {
+        let (events, extra) = try await run("vad")
         let order = ["session.created", "session.updated", "input_audio_buffer.speech_started", "input_audio_buffer.speech_stopped",
                      "input_audio_buffer.committed", "conversation.item.input_audio_transcription.completed", "response.created",
                      "response.audio.delta", "response.audio.done", "response.done"]
@@ -33,15 +35,15 @@ struct OmniRealtimeSDKTests {
         #expect(extra["transcript_matches_done"] as? Bool == true)
     }
 
-    @Test func pushToTalkCommitAndResponse() throws {
-        let (events, _) = try run("ptt")
+    @Test func pushToTalkCommitAndResponse() async throws {
+        let (events, _) = try await run("ptt")
         #expect(!events.contains("input_audio_buffer.speech_started"))
         #expect(events.contains("input_audio_buffer.committed"))
         #expect(events.last == "response.done")
     }
 
-    @Test func toolRoundTrip() throws {
-        let (events, extra) = try run("tool", scenario: "qwen-tool.json")
+    @Test func toolRoundTrip() async throws {
+        let (events, extra) = try await run("tool", scenario: "qwen-tool.json")
         let call = extra["call"] as? [String: Any]
         #expect(call?["name"] as? String == "get_weather")
         #expect((call?["arguments"] as? [String: Any])?["city"] as? String == "Paris")
@@ -49,14 +51,14 @@ struct OmniRealtimeSDKTests {
         #expect(events.contains("response.text.delta"))
     }
 
-    @Test func cancelStopsTheResponse() throws {
-        let (events, extra) = try run("cancel")
+    @Test func cancelStopsTheResponse() async throws {
+        let (events, extra) = try await run("cancel")
         #expect(extra["status"] as? String == "cancelled")
         #expect(events.last == "response.done")
     }
 
-    @Test func finishEndsTheSession() throws {
-        let (events, extra) = try run("finish")
+    @Test func finishEndsTheSession() async throws {
+        let (events, extra) = try await run("finish")
         #expect(events.last == "session.finished")
         #expect(extra["closed"] as? Bool == true)
     }
