@@ -48,7 +48,8 @@ package struct CheckParameters: Sendable {
     package func double(_ key: String, in range: ClosedRange<Double> = 0...Double.greatestFiniteMagnitude) throws(CheckParameterError) -> Double? {
         guard let value = object[key] else { return nil }
         guard let number = value.doubleValue, range.contains(number) else {
-            throw CheckParameterError([key], "expected a number in \(range.lowerBound)…\(range.upperBound)")
+            let bounds = range.upperBound == .greatestFiniteMagnitude ? "≥ \(format(range.lowerBound))" : "in \(format(range.lowerBound))…\(format(range.upperBound))"
+            throw CheckParameterError([key], "expected a number \(bounds)")
         }
         return number
     }

@@ -47,7 +47,8 @@ extension ConformanceCase {
             do throws(CheckParameterError) {
                 return try CheckRegistry.decode(element)
             } catch {
-                throw CaseDecodingError(["checks", String(offset)] + error.tokens, error.message)
+                let path = (["checks[\(offset)]"] + error.tokens).joined(separator: ".")
+                throw CaseDecodingError(["checks", String(offset)] + error.tokens, "\(path): \(error.message)")
             }
         }
         guard let timeout = object["timeoutMs"]?.intValue, timeout > 0 else { throw CaseDecodingError(["timeoutMs"], "\"timeoutMs\" must be a positive integer") }
