@@ -1,0 +1,73 @@
+import WireJSON
+import ScenarioEngine
+/// One reaction-time measurement of a case.
+package struct LatencySample: Sendable, Hashable {
+    /// The metric name (``LatencyMetric``).
+    package var metric: String
+    /// Milliseconds (a ratio for `uplink.realTimeFactor`).
+    package var value: Double
+    /// Journal indices of the trigger and the reaction.
+    package var evidence: [Int]
+
+    /// Creates a sample.
+    package init(metric: String, value: Double, evidence: [Int] = []) {
+        self.metric = metric
+        self.value = value
+        self.evidence = evidence
+    }
+}
+
+/// The latency metrics the harness extracts, in report order.
+package enum LatencyMetric {
+    package static let connectToFirstFrame = "connect.firstFrame"
+    package static let listeningToFirstAudio = "listening.firstAudio"
+    package static let respondingStartedToLocalStarted = "respondingStarted.localRespondingStarted"
+    package static let audioEndToLocalEnded = "downlinkAudioEnd.localRespondingEnded"
+    package static let requestAcceptedToPlaybackStop = "requestAccepted.downlinkStop"
+    package static let sessionCreatedToUpdate = "sessionCreated.sessionUpdate"
+    package static let sessionUpdatedToFirstAppend = "sessionUpdated.firstAppend"
+    package static let argumentsDoneToOutput = "functionCallArgumentsDone.output"
+    package static let toolResponseDoneToCreate = "toolResponseDone.responseCreate"
+    package static let speechStartedToCancel = "bargeIn.speechStarted.cancel"
+    package static let uplinkRealTimeFactor = "uplink.realTimeFactor"
+
+    /// Every metric in report order.
+    package static let all = [
+        connectToFirstFrame, listeningToFirstAudio, respondingStartedToLocalStarted, audioEndToLocalEnded,
+        requestAcceptedToPlaybackStop, sessionCreatedToUpdate, sessionUpdatedToFirstAppend, argumentsDoneToOutput,
+        toolResponseDoneToCreate, speechStartedToCancel, uplinkRealTimeFactor,
+    ]
+
+    /// The unit shown in reports.
+    package static func unit(_ metric: String) -> String { metric == uplinkRealTimeFactor ? "×" : "ms" }
+}
+
+/// Distribution of one metric across cases: nearest-rank percentiles.
+package struct LatencyStatistics: Sendable, Hashable {
+    /// Number of samples.
+    package var count: Int
+    package var p50: Double
+    package var p95: Double
+    package var p99: Double
+    package var max: Double
+
+    /// Summarises `values` (which must not be empty).
+    package init(_ values: [Double]) {
+        let sorted = values.sorted()
+        count = sorted.count
+        func rank(_ percent: Double) -> Double {
+            guard !sorted.isEmpty else { return 0 }
+            let position = Int((percent / 100 * Double(sorted.count)).rounded(.up))
+            return sorted[Swift.max(0, Swift.min(sorted.count - 1, position - 1))]
+        }
+        p50 = rank(50)
+        p95 = rank(95)
+        p99 = rank(99)
+        max = sorted.last ?? 0
+    }
+
+    /// Statistics per metric over every sample of `evaluations`.
+    package static func aggregate(_ samples: [LatencySample]) -> [String: LatencyStatistics] {
+        Dictionary(grouping: samples, by: \.metric).mapValues { LatencyStatistics($0.map(\.value)) }
+    }
+}

@@ -1,0 +1,79 @@
+import WireJSON
+import ScenarioEngine
+/// Builds state timelines from a transcript and validates them against the specs' state
+/// machines: multimodal dialog §8 (Listening / Thinking / Responding), Qwen realtime §7.1
+/// (engine states) and §7.2 (one response at a time).
+package enum StateOrderAnalyzer {
+    /// The multimodal dialog transitions of §8.2 (a state is only announced on change).
+    package static let dialogTransitions: [String: Set<String>] = [
+        "Listening": ["Thinking", "Responding"],
+        "Thinking": ["Responding", "Listening"],
+        "Responding": ["Listening"],
+    ]
+
+    /// Every timeline that applies to the protocol.
+    package static func timelines(protocolName: String, transcript: Transcript) -> [StateTimeline] {
+        protocolName == "multimodal-dialog"
+            ? [dialog(transcript)]
+            : [session(transcript), responses(transcript)]
+    }
+
+    /// Multimodal dialog states: the engine's `state` entries, else `DialogStateChanged` frames.
+    package static func dialog(_ transcript: Transcript) -> StateTimeline {
+        var sources = transcript.journal.indices.filter { transcript.journal[$0].kind == .state }
+        if sources.isEmpty {
+            sources = EntryMatcher.server("DialogStateChanged").indices(in: transcript)
+        }
+        let started = EntryMatcher.server("Started").first(in: transcript)
+        var points: [StateTimeline.Point] = []
+        var current: String?
+        for index in sources {
+            let entry = transcript.journal[index]
+            guard let state = entry.state ?? entry.json?["payload"]?["output"]?["state"]?.stringValue else { continue }
+            var point = StateTimeline.Point(index: index, ms: transcript.milliseconds(at: index), state: state)
+            if let current {
+                if current == state {
+                    point.legal = false
+                    point.note = "\(state) announced again without a change"
+                } else if !(dialogTransitions[current]?.contains(state) ?? false) {
+                    point.legal = false
+                    point.note = "\(current) → \(state) is not a transition of §8.2"
+                }
+            } else if state != "Listening" {
+                point.legal = false
+                point.note = "the first state must be Listening"
+            } else if let started, started > index {
+                point.legal = false
+                point.note = "Listening before Started"
+            }
+            points.append(point)
+            current = state
+        }
+        return StateTimeline(machine: "mmd.dialog", points: points)
+    }
+
+    /// Qwen engine states (journal `state` entries); nothing may follow `Closed`.
+    package static func session(_ transcript: Transcript) -> StateTimeline {
+        var points: [StateTimeline.Point] = []
+        var closed = false
+        for index in transcript.journal.indices where transcript.journal[index].kind == .state {
+            let state = transcript.journal[index].state ?? "?"
+            var point = StateTimeline.Point(index: index, ms: transcript.milliseconds(at: index), state: state)
+            if closed {
+                point.legal = false
+                point.note = "state after Closed"
+            }
+            closed = closed || state == "Closed"
+            points.append(point)
+        }
+        return StateTimeline(machine: "qrt.session", points: points)
+    }
+}
+
+extension EntryMatcher {
+    /// A server message of `type`.
+    package static func server(_ type: String) -> EntryMatcher {
+        guard let matcher = try? EntryMatcher(.object(["server": .string(type)])) else { preconditionFailure() }
+        return matcher
+    }
+}

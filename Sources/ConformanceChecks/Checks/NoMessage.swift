@@ -1,0 +1,67 @@
+import WireJSON
+import ScenarioEngine
+/// `noMessage`: an entry does not occur inside a window of the journal.
+///
+/// Parameters: `message` (matcher, the forbidden entry), `after` (matcher; window opens after
+/// it, default: session start), `before` (matcher; window closes at its first occurrence after
+/// the opening, default: end), `windows` (`first`, default, or `each`: one window per `after`).
+/// When `after` never occurs there is nothing to judge.
+/// ```json
+/// { "kind": "noMessage", "message": { "client": "binary" }, "before": { "state": "Listening" } }
+/// ```
+package struct NoMessage: Check {
+    package static let kind = "noMessage"
+    package static let parameterNames: Set<String> = ["message", "after", "before", "windows"]
+
+    /// The forbidden entry.
+    package var message: EntryMatcher
+    /// Window opening anchor.
+    package var after: EntryMatcher?
+    /// Window closing anchor.
+    package var before: EntryMatcher?
+    /// One window per `after` occurrence.
+    package var eachWindow: Bool
+
+    package init(parameters: CheckParameters) throws(CheckParameterError) {
+        message = try parameters.requiredMatcher("message")
+        after = try parameters.matcher("after")
+        before = try parameters.matcher("before")
+        let windows = try parameters.string("windows") ?? "first"
+        guard windows == "first" || windows == "each" else { throw CheckParameterError(["windows"], "expected first or each") }
+        eachWindow = windows == "each"
+    }
+
+    package func evaluate(_ transcript: Transcript, context: CheckContext) -> CheckResult {
+        var expected = "no \(message)"
+        if let after { expected += " after \(after)" }
+        if let before { expected += " before \(before)" }
+        if eachWindow { expected += " (every window)" }
+        var openings: [Int] = []
+        if let after {
+            openings = eachWindow ? after.indices(in: transcript).map { $0 + 1 } : after.first(in: transcript).map { [$0 + 1] } ?? []
+        } else {
+            openings = [0]
+        }
+        for start in openings {
+            let end = before?.first(in: transcript, from: start) ?? transcript.journal.count
+            if let offending = message.indices(in: transcript, from: start, to: end).first {
+                let window = start > 0 ? [start - 1] : []
+                return context.fail(expected, "\(describe(offending, in: transcript)) at #\(offending) (t=\(format(transcript.milliseconds(at: offending))) ms)",
+                                    evidence: [offending] + window)
+            }
+        }
+        return context.pass(expected, openings.isEmpty ? "the opening anchor never occurred" : "none in \(openings.count) window(s)")
+    }
+
+    private func describe(_ index: Int, in transcript: Transcript) -> String {
+        let entry = transcript.journal[index]
+        if entry.kind == .binary { return "binary frame (\(entry.byteLength ?? 0) bytes)" }
+        return transcript.messageType(at: index) ?? entry.kind.rawValue
+    }
+}
+
+/// Milliseconds with at most one decimal, for messages.
+func format(_ milliseconds: Double) -> String {
+    let rounded = (milliseconds * 10).rounded() / 10
+    return rounded == rounded.rounded() ? String(Int64(rounded)) : String(rounded)
+}

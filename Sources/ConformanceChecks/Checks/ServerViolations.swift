@@ -1,0 +1,38 @@
+import WireJSON
+import ScenarioEngine
+/// `serverViolations`: the mock's protocol engine recorded no violation of the given
+/// obligations (the engines detect most wire-level breaches as they happen).
+///
+/// Parameters: `obligations` (ids, default the check's obligation), `message` (substring the
+/// violation message must contain to count, optional).
+/// ```json
+/// { "kind": "serverViolations", "obligations": ["mmd.C8"] }
+/// ```
+package struct ServerViolations: Check {
+    package static let kind = "serverViolations"
+    package static let parameterNames: Set<String> = ["obligations", "message"]
+
+    var obligations: [String]?
+    var message: String?
+
+    package init(parameters: CheckParameters) throws(CheckParameterError) {
+        obligations = try parameters.strings("obligations")
+        message = try parameters.string("message")
+    }
+
+    package func evaluate(_ transcript: Transcript, context: CheckContext) -> CheckResult {
+        let ids = obligations ?? [context.obligation]
+        let expected = "no violation of \(ids.joined(separator: ", ")) recorded by the mock"
+        let found = transcript.journal.indices.filter { index in
+            guard let violation = transcript.journal[index].violation, ids.contains(violation.obligation) else { return false }
+            return message.map { violation.message.contains($0) } ?? true
+        }
+        guard let first = found.first, let violation = transcript.journal[first].violation else {
+            return context.pass(expected, "none")
+        }
+        let more = found.count > 1 ? " (+\(found.count - 1) more)" : ""
+        var result = context.fail(expected, "\(violation.obligation): \(violation.message)\(more)", evidence: found)
+        result.obligation = violation.obligation
+        return result
+    }
+}

@@ -1,0 +1,62 @@
+import WireJSON
+import ScenarioEngine
+/// Judges transcripts against cases: level → verdict per check, the case verdict as the worst,
+/// `unimplemented` for a passive client on a driven case, `skipped` for retired or strict-only
+/// cases outside `--strict`. Pure: the runner supplies the transcript.
+package struct CaseEvaluator: Sendable {
+    /// `multimodal-dialog` or `qwen-realtime`.
+    package var protocolName: String
+    /// Message schemas for `matchesSchema`.
+    package var schemas: MessageSchemaCatalog
+    /// Whether the run has `--strict` (strict-only cases run).
+    package var strict: Bool
+
+    /// Creates an evaluator.
+    package init(protocolName: String, schemas: MessageSchemaCatalog, strict: Bool = false) {
+        self.protocolName = protocolName
+        self.schemas = schemas
+        self.strict = strict
+    }
+
+    /// Whether a case is run at all (not retired, not strict-only outside `--strict`).
+    package func shouldRun(_ conformanceCase: ConformanceCase) -> Bool {
+        conformanceCase.status == .active && (strict || !conformanceCase.strict)
+    }
+
+    /// Judges `transcript` for `conformanceCase`.
+    package func evaluate(_ conformanceCase: ConformanceCase, transcript: Transcript, durationMs: Double = 0) -> CaseEvaluation {
+        var evaluation = CaseEvaluation(caseID: conformanceCase.id, conformanceCase: conformanceCase, verdict: .pass,
+                                        transcript: transcript, durationMs: durationMs)
+        guard shouldRun(conformanceCase) else {
+            evaluation.verdict = .skipped
+            evaluation.reason = conformanceCase.status == .retired ? "retired" : "strict-only case (run with --strict)"
+            return evaluation
+        }
+        if conformanceCase.needsDriving, !transcript.client.driven {
+            evaluation.verdict = .unimplemented
+            evaluation.reason = "the case drives the client through adapter commands; a passive client cannot run it"
+            return evaluation
+        }
+        for configured in conformanceCase.checks {
+            let context = CheckContext(
+                protocolName: protocolName, kind: configured.kind,
+                obligation: configured.obligation ?? conformanceCase.obligations[0],
+                level: configured.level ?? conformanceCase.spec.level, schemas: schemas)
+            evaluation.checks.append(configured.check.evaluate(transcript, context: context))
+        }
+        evaluation.verdict = Verdict.worst(evaluation.checks.map(\.verdict))
+        evaluation.timelines = StateOrderAnalyzer.timelines(protocolName: protocolName, transcript: transcript)
+        evaluation.latency = LatencyExtractor(protocolName: protocolName).extract(transcript)
+        return evaluation
+    }
+
+    /// The evaluation for a case the harness could not run (port in use, fixture missing…).
+    package func harnessError(_ conformanceCase: ConformanceCase?, caseID: String, message: String, transcript: Transcript = Transcript(journal: [])) -> CaseEvaluation {
+        CaseEvaluation(caseID: caseID, conformanceCase: conformanceCase, verdict: .error, reason: message, transcript: transcript)
+    }
+
+    /// The evaluation for a case that was not selected.
+    package func skipped(_ conformanceCase: ConformanceCase, reason: String = "not selected") -> CaseEvaluation {
+        CaseEvaluation(caseID: conformanceCase.id, conformanceCase: conformanceCase, verdict: .skipped, reason: reason)
+    }
+}

@@ -1,0 +1,88 @@
+import ScenarioEngine
+import WireJSON
+
+/// The per-file lint rules of one case file (see ``SuiteLinter``).
+struct CaseRules {
+    var files: SuiteFiles
+    var suite: LoadedSuite
+    var document: SourceDocument
+
+    func check(seenIDs: inout [String: String]) -> [Diagnostic] {
+        guard let value = document.value, let conformanceCase = try? ConformanceCase(jsonValue: value) else { return [] }
+        var found: [Diagnostic] = []
+        let id = conformanceCase.id
+        let prefix = suite.definition.prefix
+        if let earlier = seenIDs[id] {
+            found.append(document.diagnostic(["id"], "duplicate case id \(id) (also in \(earlier))"))
+        } else {
+            seenIDs[id] = document.path
+        }
+        if SuiteFiles.baseName(document.path) != id {
+            found.append(document.diagnostic(["id"], "id \(id) does not match the file name \(SuiteFiles.baseName(document.path)).json"))
+        }
+        let parts = id.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
+        let numberOK = parts.count == 3 && parts[2].count == 3 && parts[2].allSatisfy(\.isNumber)
+        if parts.count != 3 || parts[0] != prefix || !numberOK || id != id.lowercased() {
+            found.append(document.diagnostic(["id"], "id must be \(prefix).<section>.<nnn> in lower case; got \(id)"))
+        } else {
+            let folder = document.path.split(separator: "/").dropLast().last.map(String.init) ?? ""
+            if !suite.definition.sections.contains(where: { $0.id == parts[1] }) {
+                found.append(document.diagnostic(["id"], "section \(parts[1]) is not listed in suite.json"))
+            } else if folder != parts[1] {
+                found.append(document.diagnostic(["id"], "case of section \(parts[1]) is in folder \(folder)"))
+            }
+        }
+        if conformanceCase.spec.doc != suite.definition.specDoc {
+            found.append(document.diagnostic(["spec", "doc"], "unknown spec document \(conformanceCase.spec.doc); the suite uses \(suite.definition.specDoc)"))
+        }
+        let known = Set(suite.definition.obligations + ["schema"])
+        for (offset, obligation) in conformanceCase.obligations.enumerated() where !known.contains(obligation) {
+            found.append(document.diagnostic(["obligations", String(offset)], "unknown obligation id \(obligation)"))
+        }
+        for (offset, check) in conformanceCase.checks.enumerated() {
+            if let obligation = check.obligation, !known.contains(obligation) {
+                found.append(document.diagnostic(["checks", String(offset), "obligation"], "unknown obligation id \(obligation)"))
+            }
+            if check.kind == "custom" {
+                let name = check.source["name"]?.stringValue ?? ""
+                found.append(document.diagnostic(["checks", String(offset)], "custom check \(name) (keep custom checks rare)", severity: .note))
+            }
+        }
+        found += scenarioRules(conformanceCase)
+        if conformanceCase.status == .active {
+            for kind in ["pass", "fail"] {
+                let path = suite.examplePath(caseID: id, kind: kind)
+                guard let text = files.text(path) else {
+                    found.append(document.diagnostic(["id"], "missing example \(path)"))
+                    continue
+                }
+                if case .failure(let error) = Result(catching: { () throws(TranscriptDecodingError) in try Transcript(exampleText: text) }) {
+                    found.append(Diagnostic(file: path, message: "bad example: \(error.message)"))
+                }
+            }
+        }
+        return found
+    }
+
+    private func scenarioRules(_ conformanceCase: ConformanceCase) -> [Diagnostic] {
+        var found: [Diagnostic] = []
+        let names = [conformanceCase.scenario] + conformanceCase.matrix.compactMap(\.scenario)
+        for name in names where !files.shippedScenarios.contains(name) && files.files[suite.scenarioPath(name)] == nil {
+            found.append(document.diagnostic(["scenario"], "scenario \(name) is neither shipped (mock-server/scenarios) nor in \(suite.directory)/scenarios"))
+        }
+        var faultLists: [(tokens: [String], faults: [JSONValue])] = [(["faults"], conformanceCase.faults)]
+        for (offset, variant) in conformanceCase.matrix.enumerated() {
+            if let faults = variant.faults { faultLists.append((["matrix", String(offset), "faults"], faults)) }
+        }
+        for (tokens, faults) in faultLists where !faults.isEmpty {
+            let wrapper: JSONValue = .object(["name": "case-faults", "faults": .array(faults)])
+            do {
+                _ = try Scenario.parse(wrapper, file: document.path)
+            } catch {
+                let inner = Array(error.tokens.dropFirst())
+                found.append(document.diagnostic(tokens + inner, "fault: \(error.message)"))
+            }
+        }
+        return found
+    }
+}

@@ -1,0 +1,30 @@
+import WireJSON
+import ScenarioEngine
+/// The result of one check over one transcript (h2spec's expected / actual, plus evidence).
+package struct CheckResult: Sendable, Hashable {
+    /// The check kind that produced it (`noMessage`, `custom:qrt.functionCallRoundTrip`, …).
+    package var kind: String
+    /// The obligation the check enforces (`mmd.C8`, `qrt.C11`, `schema`).
+    package var obligation: String
+    /// `pass`, or the level's failure verdict, or `unimplemented` / `error`.
+    package var verdict: Verdict
+    /// What the spec requires, in words.
+    package var expected: String
+    /// What the client did.
+    package var actual: String
+    /// Indices into the journal that show it (first offending entry first).
+    package var evidence: [Int]
+
+    /// Creates a result.
+    package init(kind: String, obligation: String, verdict: Verdict, expected: String, actual: String, evidence: [Int] = []) {
+        self.kind = kind
+        self.obligation = obligation
+        self.verdict = verdict
+        self.expected = expected
+        self.actual = actual
+        self.evidence = evidence
+    }
+
+    /// Whether the check found the client at fault (fail, nonStrict or informational).
+    package var isFinding: Bool { verdict.isFinding }
+}

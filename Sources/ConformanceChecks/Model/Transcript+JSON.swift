@@ -1,0 +1,61 @@
+import ScenarioEngine
+package import WireJSON
+
+extension Transcript {
+    /// The example-file shape: `{"journal": [JournalEntry…], "adapterEvents": [...],
+    /// "client": {"exitCode", "driven", "timedOut"?}}`.
+    package var jsonValue: JSONValue {
+        var client: JSONObject = ["exitCode": self.client.exitCode.map { .int(Int64($0)) } ?? .null,
+                                  "driven": .bool(self.client.driven)]
+        if self.client.timedOut { client["timedOut"] = .bool(true) }
+        return .object([
+            "journal": .array(journal.map(\.jsonValue)),
+            "adapterEvents": .array(adapterEvents.map(\.jsonValue)),
+            "client": .object(client),
+        ])
+    }
+
+    /// Reads the example-file shape written by ``jsonValue``; `adapterEvents` and `client`
+    /// are optional (a passive client that exited 0).
+    /// - Throws: ``TranscriptDecodingError`` naming the bad entry.
+    package init(jsonValue value: JSONValue) throws(TranscriptDecodingError) {
+        guard let entries = value["journal"]?.arrayValue else {
+            throw TranscriptDecodingError("a transcript needs a \"journal\" array")
+        }
+        var journal: [JournalEntry] = []
+        for (index, element) in entries.enumerated() {
+            do {
+                journal.append(try JournalEntry(jsonValue: element))
+            } catch {
+                throw TranscriptDecodingError("journal[\(index)]: \(error.message)")
+            }
+        }
+        var events: [AdapterEvent] = []
+        for (index, element) in (value["adapterEvents"]?.arrayValue ?? []).enumerated() {
+            do {
+                events.append(try AdapterEvent(jsonValue: element))
+            } catch {
+                throw TranscriptDecodingError("adapterEvents[\(index)]: \(error.message)")
+            }
+        }
+        let client = value["client"]
+        let exitCode = client?["exitCode"].flatMap { $0.isNull ? nil : $0.intValue }.map { Int32(truncatingIfNeeded: $0) }
+        let result = ClientProcessResult(
+            exitCode: client == nil ? 0 : exitCode,
+            driven: client?["driven"]?.boolValue ?? false,
+            timedOut: client?["timedOut"]?.boolValue ?? false)
+        self.init(journal: journal, adapterEvents: events, client: result)
+    }
+
+    /// Reads an example file's text.
+    /// - Throws: ``TranscriptDecodingError`` for bad JSON or a bad entry.
+    package init(exampleText text: String) throws(TranscriptDecodingError) {
+        let value: JSONValue
+        do {
+            value = try JSONValue.decode(text)
+        } catch {
+            throw TranscriptDecodingError("\(error.line):\(error.column): \(error.message)")
+        }
+        try self.init(jsonValue: value)
+    }
+}

@@ -1,0 +1,74 @@
+import WireJSON
+import ScenarioEngine
+/// The client's audio chunks as the checks see them: binary frames (multimodal dialog) or the
+/// base64 `audio` of `input_audio_buffer.append` events (Qwen realtime).
+package struct UplinkAudio: Sendable {
+    /// One chunk.
+    package struct Chunk: Sendable, Hashable {
+        /// Journal index.
+        package var index: Int
+        /// Time in milliseconds.
+        package var ms: Double
+        /// Decoded byte count (nil when the base64 is invalid).
+        package var bytes: Int?
+        /// Audio duration in milliseconds (nil when unknown).
+        package var durationMs: Double?
+        /// Codec from the server's audio summary.
+        package var codec: String?
+    }
+
+    /// The chunks in order.
+    package var chunks: [Chunk]
+
+    /// Collects the chunks of `transcript`; `source` is `binary` or `base64`.
+    package init(_ transcript: Transcript, source: String, sampleRate: Int) {
+        var chunks: [Chunk] = []
+        for index in transcript.clientFrameIndices {
+            let entry = transcript.journal[index]
+            let ms = transcript.milliseconds(at: index)
+            if source == "binary", entry.kind == .binary {
+                let duration = transcript.audioMilliseconds(at: index, sampleRate: sampleRate)
+                chunks.append(Chunk(index: index, ms: ms, bytes: entry.byteLength, durationMs: duration, codec: entry.audio?.codec))
+            } else if source == "base64", transcript.messageType(at: index) == "input_audio_buffer.append" {
+                let bytes = entry.json?["audio"]?.stringValue.flatMap(Self.base64DecodedLength)
+                let duration = entry.audio?.durationMs ?? bytes.map { Double($0) / Double(2 * max(sampleRate, 1)) * 1000 }
+                chunks.append(Chunk(index: index, ms: ms, bytes: bytes, durationMs: duration, codec: entry.audio?.codec))
+            }
+        }
+        self.chunks = chunks
+    }
+
+    /// Total audio duration in milliseconds (chunks of unknown length count as 0).
+    package var totalMs: Double { chunks.reduce(0) { $0 + ($1.durationMs ?? 0) } }
+
+    /// Audio sent per wall-clock time: the audio before the last chunk over the time from the
+    /// first chunk to the last (nil with fewer than two chunks or no elapsed time).
+    package var realTimeFactor: Double? {
+        guard chunks.count >= 2, let first = chunks.first, let last = chunks.last else { return nil }
+        let wall = last.ms - first.ms
+        let audio = totalMs - (last.durationMs ?? 0)
+        guard wall > 0 else { return audio > 0 ? .infinity : nil }
+        return audio / wall
+    }
+
+    /// The decoded length of standard base64 text, or nil when it is not valid base64.
+    package static func base64DecodedLength(_ text: String) -> Int? {
+        var count = 0
+        var padding = 0
+        for byte in text.utf8 {
+            switch byte {
+            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+                UInt8(ascii: "+"), UInt8(ascii: "/"):
+                guard padding == 0 else { return nil }
+                count += 1
+            case UInt8(ascii: "="):
+                padding += 1
+                count += 1
+            default:
+                return nil
+            }
+        }
+        guard count % 4 == 0, padding <= 2 else { return nil }
+        return count / 4 * 3 - padding
+    }
+}

@@ -1,1 +1,0 @@
-// ConformanceChecks: see README architecture section.

@@ -1,0 +1,51 @@
+import ConformanceChecks
+
+/// `junit.xml`: one `<testsuite>` per run, one `<testcase>` per case. fail → `<failure>`,
+/// nonStrict / informational → a `<system-out>` note, unimplemented / skipped → `<skipped>`,
+/// error → `<error>`.
+package enum JUnitWriter {
+    /// The document.
+    package static func text(_ report: RunReport) -> String {
+        let summary = report.summary
+        let failures = summary[.fail, default: 0]
+        let errors = summary[.error, default: 0]
+        let skipped = summary[.skipped, default: 0] + summary[.unimplemented, default: 0]
+        let total = report.evaluations.reduce(0.0) { $0 + $1.durationMs } / 1000
+        var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        xml += "<testsuites tests=\"\(report.evaluations.count)\" failures=\"\(failures)\" errors=\"\(errors)\" skipped=\"\(skipped)\">\n"
+        xml += "  <testsuite name=\"\(XMLText.escape(report.protocolName))\" tests=\"\(report.evaluations.count)\" failures=\"\(failures)\""
+        xml += " errors=\"\(errors)\" skipped=\"\(skipped)\" time=\"\(seconds(total))\" timestamp=\"\(report.startedText)\">\n"
+        for evaluation in report.evaluations { xml += testcase(evaluation, report) }
+        xml += "  </testsuite>\n</testsuites>\n"
+        return xml
+    }
+
+    private static func testcase(_ evaluation: CaseEvaluation, _ report: RunReport) -> String {
+        let section = evaluation.conformanceCase.map { report.suite?.sectionTitle($0.section) ?? $0.section } ?? ""
+        let title = evaluation.conformanceCase?.title ?? evaluation.caseID
+        var xml = "    <testcase classname=\"\(XMLText.escape(report.protocolName + "." + section))\" name=\"\(XMLText.escape(evaluation.caseID + " " + title))\""
+        xml += " time=\"\(seconds(evaluation.durationMs / 1000))\""
+        let findings = evaluation.checks.filter(\.isFinding)
+        let details = findings.map { "\($0.obligation) [\($0.kind)] expected: \($0.expected)\n  actual: \($0.actual)" }.joined(separator: "\n")
+        switch evaluation.verdict {
+        case .pass:
+            return xml + "/>\n"
+        case .fail:
+            let message = findings.first { $0.verdict == .fail }.map { "\($0.obligation): \($0.actual)" } ?? "failed"
+            xml += ">\n      <failure message=\"\(XMLText.escape(message))\" type=\"\(XMLText.escape(evaluation.failedChecks.joined(separator: " ")))\">\(XMLText.escape(details))</failure>\n"
+        case .nonStrict, .informational:
+            xml += ">\n      <system-out>\(XMLText.escape("\(evaluation.verdict.rawValue): \(details)"))</system-out>\n"
+        case .unimplemented, .skipped:
+            xml += ">\n      <skipped message=\"\(XMLText.escape("\(evaluation.verdict.rawValue): \(evaluation.reason ?? "")"))\"/>\n"
+        case .error:
+            xml += ">\n      <error message=\"\(XMLText.escape(evaluation.reason ?? "harness error"))\"/>\n"
+        }
+        return xml + "    </testcase>\n"
+    }
+
+    private static func seconds(_ value: Double) -> String {
+        let millis = Int64((value * 1000).rounded())
+        let fraction = String(millis % 1000)
+        return "\(millis / 1000).\(String(repeating: "0", count: 3 - fraction.count))\(fraction)"
+    }
+}

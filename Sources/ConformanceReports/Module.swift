@@ -1,1 +1,0 @@
-// ConformanceReports: see README architecture section.

@@ -1,0 +1,58 @@
+package import ConformanceChecks
+package import Foundation
+
+/// Everything one `conformance run` produced: the inputs to every report writer.
+package struct RunReport: Sendable {
+    /// `multimodal-dialog` or `qwen-realtime`.
+    package var protocolName: String
+    /// The client command or adapter name.
+    package var client: String
+    /// When the run started.
+    package var started: Date
+    /// One evaluation per case, in suite order.
+    package var evaluations: [CaseEvaluation]
+    /// The suite (section titles, obligation list), when known.
+    package var suite: SuiteDefinition?
+
+    /// Creates a report.
+    package init(protocolName: String, client: String, started: Date, evaluations: [CaseEvaluation], suite: SuiteDefinition? = nil) {
+        self.protocolName = protocolName
+        self.client = client
+        self.started = started
+        self.evaluations = evaluations
+        self.suite = suite
+    }
+
+    /// Count per verdict (every verdict present, zeros included).
+    package var summary: [Verdict: Int] {
+        var counts = Dictionary(uniqueKeysWithValues: Verdict.allCases.map { ($0, 0) })
+        for evaluation in evaluations { counts[evaluation.verdict, default: 0] += 1 }
+        return counts
+    }
+
+    /// Latency statistics per metric across every case.
+    package var latency: [String: LatencyStatistics] {
+        LatencyStatistics.aggregate(evaluations.flatMap(\.latency))
+    }
+
+    /// The started time as ISO 8601 (UTC, seconds).
+    package var startedText: String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime]
+        return formatter.string(from: started)
+    }
+
+    /// Path of a case's report inside the folder.
+    package static func caseReportPath(_ caseID: String) -> String {
+        "cases/\(caseID.replacingOccurrences(of: "/", with: "__")).json"
+    }
+
+    /// The process exit code the contract prescribes: 0 none failed, 1 any failed (or
+    /// nonStrict with `strict`), 2 on harness error.
+    package func exitCode(strict: Bool) -> Int32 {
+        let verdicts = Set(evaluations.map(\.verdict))
+        if verdicts.contains(.error) { return 2 }
+        if verdicts.contains(.fail) || (strict && verdicts.contains(.nonStrict)) { return 1 }
+        return 0
+    }
+}

@@ -1,0 +1,60 @@
+package import ConformanceChecks
+
+/// Inline SVG charts for `report.html`: a state timeline per case and a latency distribution
+/// per metric. Self-contained: no scripts, no external references.
+package enum SVGCharts {
+    /// One lane per state, a bar per stay, a red marker on the first illegal step.
+    package static func timeline(_ timeline: StateTimeline, endMs: Double) -> String {
+        let lanes = timeline.lanes
+        let width = 720.0
+        let left = 110.0
+        let height = Double(max(lanes.count, 1)) * 22 + 30
+        let span = max(endMs, timeline.points.last?.ms ?? 0, 1)
+        func x(_ ms: Double) -> Double { left + (ms / span) * (width - left - 10) }
+        var svg = "<svg class=\"timeline\" role=\"img\" width=\"\(Int(width))\" height=\"\(Int(height))\" viewBox=\"0 0 \(Int(width)) \(Int(height))\">"
+        svg += "<title>\(XMLText.escape(timeline.machine)) state timeline</title>"
+        for (row, lane) in lanes.enumerated() {
+            svg += "<text x=\"4\" y=\"\(row * 22 + 16)\" class=\"lane\">\(XMLText.escape(lane))</text>"
+        }
+        for (position, point) in timeline.points.enumerated() {
+            let row = lanes.firstIndex(of: point.state) ?? 0
+            let end = position + 1 < timeline.points.count ? timeline.points[position + 1].ms : span
+            let start = x(point.ms)
+            let barWidth = max(x(end) - start, 2)
+            let fill = point.legal ? "#4c8bf5" : "#d93025"
+            svg += "<rect x=\"\(fixed(start))\" y=\"\(row * 22 + 4)\" width=\"\(fixed(barWidth))\" height=\"16\" fill=\"\(fill)\">"
+            svg += "<title>\(XMLText.escape("\(point.state) at \(fixed(point.ms)) ms (#\(point.index))\(point.note.map { ": \($0)" } ?? "")"))</title></rect>"
+            if position == timeline.firstViolation {
+                svg += "<line x1=\"\(fixed(start))\" x2=\"\(fixed(start))\" y1=\"0\" y2=\"\(Int(height) - 20)\" stroke=\"#d93025\" stroke-width=\"2\"/>"
+            }
+        }
+        svg += "<text x=\"\(Int(left))\" y=\"\(Int(height) - 6)\" class=\"axis\">0 ms</text>"
+        svg += "<text x=\"\(Int(width) - 80)\" y=\"\(Int(height) - 6)\" class=\"axis\">\(fixed(span)) ms</text></svg>"
+        return svg
+    }
+
+    /// A strip plot of every sample with p50 / p95 / p99 ticks.
+    package static func distribution(metric: String, values: [Double]) -> String {
+        let width = 720.0
+        let height = 70.0
+        let statistics = LatencyStatistics(values)
+        let upper = max(statistics.max, 1) * 1.05
+        func x(_ value: Double) -> Double { 10 + (value / upper) * (width - 20) }
+        var svg = "<svg class=\"distribution\" role=\"img\" width=\"\(Int(width))\" height=\"\(Int(height))\" viewBox=\"0 0 \(Int(width)) \(Int(height))\">"
+        svg += "<title>\(XMLText.escape(metric)) distribution</title>"
+        svg += "<line x1=\"10\" x2=\"\(Int(width) - 10)\" y1=\"40\" y2=\"40\" stroke=\"#999\"/>"
+        for value in values {
+            svg += "<circle cx=\"\(fixed(x(value)))\" cy=\"30\" r=\"3\" fill=\"#4c8bf5\" fill-opacity=\"0.6\"/>"
+        }
+        for (label, value) in [("p50", statistics.p50), ("p95", statistics.p95), ("p99", statistics.p99)] {
+            svg += "<line x1=\"\(fixed(x(value)))\" x2=\"\(fixed(x(value)))\" y1=\"18\" y2=\"44\" stroke=\"#d93025\"/>"
+            svg += "<text x=\"\(fixed(x(value)))\" y=\"58\" class=\"axis\">\(label) \(fixed(value))</text>"
+        }
+        return svg + "</svg>"
+    }
+
+    static func fixed(_ value: Double) -> String {
+        let rounded = (value * 10).rounded() / 10
+        return rounded == rounded.rounded() ? String(Int64(rounded)) : String(rounded)
+    }
+}

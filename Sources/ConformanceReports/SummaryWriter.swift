@@ -1,0 +1,53 @@
+import Foundation
+import ConformanceChecks
+
+/// `summary.md`: counts per verdict, a table per suite section, obligation coverage and the
+/// latency table.
+package enum SummaryWriter {
+    /// The document.
+    package static func text(_ report: RunReport) -> String {
+        var lines = ["# Conformance run: \(report.protocolName)", "", "- client: `\(report.client)`", "- started: \(report.startedText)", "",
+                     "| verdict | cases |", "| --- | ---: |"]
+        for verdict in Verdict.allCases { lines.append("| \(verdict.rawValue) | \(report.summary[verdict, default: 0]) |") }
+        var sections: [String] = []
+        for evaluation in report.evaluations {
+            let section = evaluation.conformanceCase?.section ?? "?"
+            if !sections.contains(section) { sections.append(section) }
+        }
+        if let order = report.suite?.sections.map(\.id) { sections.sort { (order.firstIndex(of: $0) ?? .max) < (order.firstIndex(of: $1) ?? .max) } }
+        for section in sections {
+            lines += ["", "## \(report.suite?.sectionTitle(section) ?? section)", "", "| case | title | verdict | failed checks | ms |", "| --- | --- | --- | --- | ---: |"]
+            for evaluation in report.evaluations where (evaluation.conformanceCase?.section ?? "?") == section {
+                let title = (evaluation.conformanceCase?.title ?? "").replacingPipes
+                lines.append("| \(evaluation.caseID) | \(title) | \(evaluation.verdict.rawValue) | \(evaluation.failedChecks.joined(separator: ", ")) | \(Int(evaluation.durationMs.rounded())) |")
+            }
+        }
+        lines += ["", "## Obligation coverage", "", "| obligation | cases | verdicts |", "| --- | --- | --- |"]
+        let obligations = report.suite?.obligations ?? Array(Set(report.evaluations.flatMap { $0.conformanceCase?.obligations ?? [] })).sorted()
+        for obligation in obligations {
+            let covering = report.evaluations.filter { $0.conformanceCase?.obligations.contains(obligation) ?? false }
+            let cases = covering.isEmpty ? "**none**" : covering.map(\.caseID).joined(separator: ", ")
+            lines.append("| \(obligation) | \(cases) | \(covering.map(\.verdict.rawValue).joined(separator: ", ")) |")
+        }
+        let latency = report.latency
+        if !latency.isEmpty {
+            lines += ["", "## Latency", "", "| metric | count | p50 | p95 | p99 | max |", "| --- | ---: | ---: | ---: | ---: | ---: |"]
+            for metric in LatencyMetric.all {
+                guard let statistics = latency[metric] else { continue }
+                let unit = LatencyMetric.unit(metric)
+                lines.append("| \(metric) (\(unit)) | \(statistics.count) | \(number(statistics.p50)) | \(number(statistics.p95)) | \(number(statistics.p99)) | \(number(statistics.max)) |")
+            }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    static func number(_ value: Double) -> String {
+        let rounded = (value * 100).rounded() / 100
+        return rounded == rounded.rounded() ? String(Int64(rounded)) : String(rounded)
+    }
+}
+
+extension String {
+    /// The text safe for a Markdown table cell.
+    var replacingPipes: String { replacingOccurrences(of: "|", with: "\\|") }
+}

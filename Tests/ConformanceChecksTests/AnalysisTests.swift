@@ -1,0 +1,76 @@
+import ConformanceChecks
+import Testing
+import WireJSON
+
+/// Latency extraction and the state-order report on hand-made transcripts with known numbers.
+@Suite struct AnalysisTests {
+    @Test func dialogLatencies() {
+        var builder = TranscriptBuilder()
+        builder.client(25, TranscriptBuilder.directive("Start", action: "run-task"))
+        builder.server(60, TranscriptBuilder.output("Started"))
+        builder.server(70, TranscriptBuilder.output("DialogStateChanged", ["state": "Listening"]))
+        builder.clientAudio(110, bytes: 3200)
+        builder.clientAudio(210, bytes: 3200)
+        builder.server(1000, TranscriptBuilder.output("RespondingStarted"))
+        builder.client(1045, TranscriptBuilder.directive("LocalRespondingStarted"))
+        builder.serverAudio(1050, bytes: 48000, durationMs: 1000)
+        builder.serverAudio(1100, bytes: 48000, durationMs: 1000)
+        builder.client(3150, TranscriptBuilder.directive("LocalRespondingEnded"))
+        builder.server(3200, TranscriptBuilder.output("RequestAccepted"))
+        builder.adapter(3280, "playback_ended")
+        let samples = Dictionary(grouping: LatencyExtractor(protocolName: "multimodal-dialog").extract(builder.transcript), by: \.metric)
+        #expect(samples[LatencyMetric.connectToFirstFrame]?.map(\.value) == [25])
+        #expect(samples[LatencyMetric.listeningToFirstAudio]?.map(\.value) == [40])
+        #expect(samples[LatencyMetric.respondingStartedToLocalStarted]?.map(\.value) == [45])
+        #expect(samples[LatencyMetric.audioEndToLocalEnded]?.map(\.value) == [100])
+        #expect(samples[LatencyMetric.requestAcceptedToPlaybackStop]?.map(\.value) == [80])
+        #expect(samples[LatencyMetric.uplinkRealTimeFactor]?.map(\.value) == [1])
+    }
+
+    @Test func realtimeLatencies() {
+        var builder = TranscriptBuilder()
+        builder.server(10, TranscriptBuilder.event("session.created"))
+        builder.client(40, TranscriptBuilder.event("session.update"))
+        builder.server(60, TranscriptBuilder.event("session.updated"))
+        builder.client(90, TranscriptBuilder.event("input_audio_buffer.append", ["audio": "AAAA"]))
+        builder.server(500, TranscriptBuilder.event("response.created", ["response": ["id": "r1"]]))
+        builder.server(600, TranscriptBuilder.event("response.function_call_arguments.done", ["call_id": "c1"]))
+        builder.server(610, TranscriptBuilder.event("response.done", ["response": ["id": "r1"]]))
+        builder.client(700, TranscriptBuilder.event("conversation.item.create", ["item": ["type": "function_call_output", "call_id": "c1", "output": "{}"]]))
+        builder.client(720, TranscriptBuilder.event("response.create"))
+        let samples = Dictionary(grouping: LatencyExtractor(protocolName: "qwen-realtime").extract(builder.transcript), by: \.metric)
+        #expect(samples[LatencyMetric.sessionCreatedToUpdate]?.map(\.value) == [30])
+        #expect(samples[LatencyMetric.sessionUpdatedToFirstAppend]?.map(\.value) == [30])
+        #expect(samples[LatencyMetric.argumentsDoneToOutput]?.map(\.value) == [100])
+        #expect(samples[LatencyMetric.toolResponseDoneToCreate]?.map(\.value) == [20])
+    }
+
+    @Test func percentilesUseNearestRank() {
+        let statistics = LatencyStatistics((1...100).map(Double.init))
+        #expect(statistics.count == 100)
+        #expect(statistics.p50 == 50)
+        #expect(statistics.p95 == 95)
+        #expect(statistics.p99 == 99)
+        #expect(statistics.max == 100)
+    }
+
+    @Test func dialogStateOrderMarksTheFirstViolation() {
+        var builder = TranscriptBuilder()
+        builder.server(10, TranscriptBuilder.output("Started"))
+        for (ms, state) in [(20.0, "Listening"), (30, "Thinking"), (40, "Responding"), (50, "Thinking"), (60, "Listening")] { builder.state(ms, state) }
+        let timeline = StateOrderAnalyzer.dialog(builder.transcript)
+        #expect(timeline.points.map(\.state) == ["Listening", "Thinking", "Responding", "Thinking", "Listening"])
+        #expect(timeline.firstViolation == 3)
+        #expect(timeline.points[3].note == "Responding → Thinking is not a transition of §8.2")
+    }
+
+    @Test func responseLifecycleFlagsOverlappingCreate() {
+        var builder = TranscriptBuilder()
+        builder.server(10, TranscriptBuilder.event("response.created", ["response": ["id": "r1"]]))
+        builder.client(20, TranscriptBuilder.event("response.create"))
+        builder.server(30, TranscriptBuilder.event("response.done", ["response": ["id": "r1", "status": "completed"]]))
+        let timeline = StateOrderAnalyzer.responses(builder.transcript)
+        #expect(timeline.points.map(\.state) == ["InProgress", "client response.create", "Idle"])
+        #expect(timeline.firstViolation == 1)
+    }
+}
