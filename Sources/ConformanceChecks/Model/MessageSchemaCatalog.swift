@@ -19,7 +19,7 @@ package struct MessageSchemaCatalog: Sendable {
         for (key, document) in documents.sorted(by: { $0.key < $1.key }) {
             try? registry.add(document: document, retrievalURI: baseURI + key + ".json")
         }
-        for (key, document) in documents {
+        for (key, document) in documents where key.split(separator: "/").count == 3 {
             do {
                 validators[key] = try JSONSchemaValidator(schema: document, registry: registry, baseURI: baseURI + key + ".json")
             } catch {

@@ -73,7 +73,10 @@ package struct SuiteLoader: Sendable {
         let prefix = "conformance/protocols/"
         for path in files.paths(under: prefix) {
             let key = String(path.dropFirst(prefix.count).dropLast(5))
-            guard key.split(separator: "/").count == 3, let bytes = files.files[path], let value = try? JSONValue.decode(bytes) else { continue }
+            let depth = key.split(separator: "/").count
+            // <protocol>/<side>/<type>, and <protocol>/common that the message schemas $ref.
+            guard depth == 3 || (depth == 2 && key.hasSuffix("/common")), let bytes = files.files[path],
+                  let value = try? JSONValue.decode(bytes) else { continue }
             documents[key] = value
         }
         return MessageSchemaCatalog(documents: documents)
