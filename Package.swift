@@ -15,6 +15,9 @@ let package = Package(
         .executable(name: "dialogmock-bench", targets: ["BenchmarkCLI"]),
         /// Start the mock in-process from another package's tests.
         .library(name: "DialogMock", targets: ["MockServer"]),
+        /// Swift clients of both protocols for Linux (reference clients of the conformance suite).
+        .library(name: "DialogClients", targets: ["DialogClients"]),
+        .executable(name: "dialogmock-adapter", targets: ["AdapterCLI"]),
     ],
     targets: [
         // MARK: - C system libraries (module map + shim.h only)
@@ -47,7 +50,12 @@ let package = Package(
         .target(name: "ConformanceChecks", dependencies: ["ScenarioEngine", "JSONSchema", "WireJSON"], swiftSettings: settings),
         .target(name: "ConformanceReports", dependencies: ["ConformanceChecks", "ScenarioEngine", "WireJSON"], swiftSettings: settings),
 
+        // MARK: - Clients
+        .target(name: "DialogClients", dependencies: ["WireSocket", "WireAudio", "WireJSON"], swiftSettings: settings),
+
         // MARK: - Executables
+        .executableTarget(name: "AdapterCLI", dependencies: ["DialogClients", "CLISupport", "WireAudio", "WireJSON"],
+                          swiftSettings: settings),
         .executableTarget(name: "MockServerCLI", dependencies: ["MockServer", "CLISupport"], swiftSettings: settings),
         .executableTarget(name: "ConformanceCLI", dependencies: ["ConformanceReports", "ConformanceChecks", "JSONSchema", "WireJSON", "CLISupport"], swiftSettings: settings),
         .executableTarget(name: "BenchmarkCLI", dependencies: ["WireSocket", "CLISupport", "EchoFloor"], swiftSettings: settings),
@@ -73,6 +81,8 @@ let package = Package(
         .testTarget(name: "ProtocolSchemaTests", dependencies: ["JSONSchema", "WireJSON"], swiftSettings: settings),
         /// The unmodified official Python SDKs against the in-process mock (venv from .ci/sdk-venv).
         .testTarget(name: "EndToEndTests", dependencies: ["MockServer", "JSONSchema", "ScenarioEngine", "WireJSON"], exclude: ["Clients", "Fixtures"], swiftSettings: settings),
+        .testTarget(name: "DialogClientsTests", dependencies: ["DialogClients", "MockServer", "WireSocket", "WireJSON", "WireAudio"],
+                    swiftSettings: settings),
         .testTarget(name: "CLISupportTests", dependencies: ["CLISupport"], swiftSettings: settings),
         .testTarget(name: "MockServerTests", dependencies: ["MockServer", "WireSocket", "WireJSON"], swiftSettings: settings),
         /// Runs the built `mock-server` binary as a user would (depends on it so it is built).

@@ -1,0 +1,1 @@
+print("dialogmock-adapter: not built yet")

@@ -1,0 +1,1 @@
+// DialogClients: see README architecture section.
