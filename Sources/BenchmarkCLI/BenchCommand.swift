@@ -12,10 +12,11 @@ enum BenchCommand {
         abstract: "Echo round-trip latency: C floor vs. WireSocket (poll, libuv), 0 and N idle connections.",
         options: [
             .value("--round-trips", valueName: "N", help: "Timed round trips per configuration.", default: "10000"),
+            .value("--block", valueName: "N", help: "Servers measured together take turns in blocks of N round trips.", default: "500"),
             .value("--warmup", valueName: "N", help: "Untimed round trips before the timed ones.", default: "200"),
             .value("--idle", valueName: "N", help: "Idle connections held open for the second measurement (0 skips it).", default: "1000"),
             .value("--loops", valueName: "LIST", help: "Comma-separated event loops to measure: poll, libuv.", default: "poll,libuv"),
-            .value("--max-seconds", valueName: "S", help: "Wall-clock cap of one configuration's round trips.", default: "60"),
+            .value("--max-seconds", valueName: "S", help: "Wall-clock cap of each client run (warm-up included).", default: "60"),
             .value("--output", valueName: "FILE", help: "Also write the JSON document to FILE."),
             .flag("--check", help: "Exit 1 when a latency target is missed."),
         ],
@@ -48,6 +49,7 @@ enum BenchCommand {
             let plan = RoundTripPlan(
                 warmup: try arguments.int("--warmup", range: 0...1_000_000) ?? 200,
                 roundTrips: try arguments.int("--round-trips", range: 1...10_000_000) ?? 10_000,
+                block: try arguments.int("--block", range: 1...10_000_000) ?? 500,
                 maxSeconds: try arguments.double("--max-seconds", range: 1...60) ?? 60)
             var loops: [WebSocketServer.EventLoop] = []
             for name in (arguments.value("--loops") ?? "poll,libuv").split(separator: ",") {
@@ -81,14 +83,48 @@ enum BenchCommand {
         LibWebSocketsLog.setEnabled(false)
         let progress: (String) -> Void = { printError("dialogmock-bench: \($0)") }
         let started = LatencyRun.now()
-        progress("floor (plain blocking C echo)")
-        var measurements = [try LatencyRun.measureFloor(plan: settings.plan)]
+        let loadBefore = loadAverage()
+
+        var port: UInt16 = 0
+        var error = [CChar](repeating: 0, count: 512)
+        guard let floor = ef_floor_start(&port, &error, error.count) else {
+            throw BenchError("floor server: \(LatencyRun.cString(error))")
+        }
+        defer { ef_floor_stop(floor) }
+        var targets = [Target(server: "floor", eventLoop: nil, idleConnections: 0, port: port, path: "/",
+                              serverCPUClock: ef_floor_cpu_clock(floor))]
+        var servers: [(WebSocketServer.EventLoop, BenchEchoServer, clockid_t?)] = []
+        defer { for (_, server, _) in servers { server.stop() } }
         for loop in settings.loops {
-            measurements += try LatencyRun.measureWireSocket(loop: loop, idle: settings.idle, plan: settings.plan,
-                                                             progress: progress)
+            let server: BenchEchoServer
+            do {
+                server = try BenchEchoServer(eventLoop: loop)
+            } catch {
+                throw BenchError("WireSocket \(loop.rawValue): \(error)")
+            }
+            let clock = server.serviceThreadCPUClock()
+            servers.append((loop, server, clock))
+            targets.append(Target(server: "wiresocket", eventLoop: loop.rawValue, idleConnections: 0, port: server.port,
+                                  path: BenchEchoServer.path, serverCPUClock: clock))
+        }
+
+        progress("0 idle connections: floor and \(settings.loops.map(\.rawValue).joined(separator: ", ")), interleaved in blocks of \(settings.plan.block)")
+        var measurements = try LatencyRun.measure(targets, plan: settings.plan)
+        if settings.idle > 0 {
+            for (loop, server, clock) in servers {
+                progress("\(loop.rawValue): \(settings.idle) idle connections")
+                measurements.append(try LatencyRun.measureWithIdle(server, loop: loop, idle: settings.idle, clock: clock,
+                                                                   plan: settings.plan))
+            }
         }
         return Report(settings: settings, nofile: nofile, measurements: measurements,
-                      totalSeconds: LatencyRun.now() - started)
+                      totalSeconds: LatencyRun.now() - started, loadBefore: loadBefore, loadAfter: loadAverage())
+    }
+
+    /// The 1-minute load average (other work on the machine skews latency).
+    static func loadAverage() -> Double {
+        var loads = [Double](repeating: 0, count: 3)
+        return getloadavg(&loads, 3) > 0 ? loads[0] : -1
     }
 
     static func write(_ text: String, to path: String) throws(BenchError) {
@@ -124,6 +160,8 @@ struct Report {
     let nofile: Int
     let measurements: [Measurement]
     let totalSeconds: Double
+    let loadBefore: Double
+    let loadAfter: Double
 
     struct Verdict {
         let target: String
@@ -185,12 +223,16 @@ struct Report {
                 ("kernel", .string(Self.kernel())),
                 ("libwebsockets", .string(LibWebSocketsVersion.string)),
                 ("rlimit_nofile", .int(nofile)),
+                ("loadavg_1min_before", .number(loadBefore, digits: 2)),
+                ("loadavg_1min_after", .number(loadAfter, digits: 2)),
             ])),
             ("parameters", .object([
                 ("host", .string(LatencyRun.host)),
                 ("payload", .string("83-byte JSON text frame, masked, one in flight")),
                 ("warmup", .int(settings.plan.warmup)),
                 ("round_trips", .int(settings.plan.roundTrips)),
+                ("block", .int(settings.plan.block)),
+                ("method", .string("0 idle: floor and every loop measured together, taking turns in blocks; N idle: each loop alone with N idle connections held by C code")),
                 ("max_seconds_per_run", .number(settings.plan.maxSeconds, digits: 1)),
                 ("idle_connections", .int(settings.idle)),
                 ("loops", .array(settings.loops.map { .string($0.rawValue) })),

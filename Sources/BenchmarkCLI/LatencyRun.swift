@@ -100,71 +100,65 @@ struct BenchError: Error, CustomStringConvertible {
 struct RoundTripPlan {
     var warmup: Int
     var roundTrips: Int
+    var block: Int
     var maxSeconds: Double
+}
+
+/// One server the C client measures.
+struct Target {
+    var server: String
+    var eventLoop: String?
+    var idleConnections: Int
+    var port: UInt16
+    var path: String
+    var serverCPUClock: clockid_t?
 }
 
 enum LatencyRun {
     static let host = "127.0.0.1"
 
-    /// Runs the C round-trip client (on its own pthread) against `port`/`path`.
-    static func measure(server: String, eventLoop: String?, idleConnections: Int, port: UInt16, path: String,
-                        serverCPUClock: clockid_t?, plan: RoundTripPlan) throws(BenchError) -> Measurement {
-        var result = ef_rtt_result()
-        var error = [CChar](repeating: 0, count: 512)
-        let rc = host.withCString { hostPointer in
-            path.withCString { pathPointer in
-                var options = ef_rtt_options(
-                    host: hostPointer, port: port, path: pathPointer, warmup: Int32(plan.warmup),
-                    round_trips: Int32(plan.roundTrips), max_seconds: plan.maxSeconds,
-                    has_server_cpu_clock: serverCPUClock == nil ? 0 : 1, server_cpu_clock: serverCPUClock ?? 0)
-                return ef_rtt_run(&options, &result, &error, error.count)
-            }
+    /// Runs the C round-trip client (on its own pthread) against every target, interleaved in
+    /// blocks.
+    static func measure(_ targets: [Target], plan: RoundTripPlan) throws(BenchError) -> [Measurement] {
+        var cStrings: [UnsafeMutablePointer<CChar>] = []
+        defer { for string in cStrings { free(string) } }
+        let hostPointer = strdup(host)!
+        cStrings.append(hostPointer)
+        var cTargets: [ef_rtt_target] = []
+        for target in targets {
+            let path = strdup(target.path)!
+            cStrings.append(path)
+            cTargets.append(ef_rtt_target(
+                host: hostPointer, port: target.port, path: path,
+                has_server_cpu_clock: target.serverCPUClock == nil ? 0 : 1, server_cpu_clock: target.serverCPUClock ?? 0))
         }
-        defer { ef_rtt_result_free(&result) }
+        var cPlan = ef_rtt_plan(warmup: Int32(plan.warmup), round_trips: Int32(plan.roundTrips), block: Int32(plan.block),
+                                max_seconds: plan.maxSeconds)
+        var results = [ef_rtt_result](repeating: ef_rtt_result(), count: targets.count)
+        var error = [CChar](repeating: 0, count: 512)
+        let rc = ef_rtt_run(&cTargets, Int32(cTargets.count), &cPlan, &results, &error, error.count)
+        defer { for index in results.indices { ef_rtt_result_free(&results[index]) } }
         guard rc == 0 else {
-            throw BenchError("\(server) \(eventLoop ?? "") idle=\(idleConnections): \(cString(error))")
+            let names = targets.map { "\($0.server)/\($0.eventLoop ?? "-")/idle=\($0.idleConnections)" }
+            throw BenchError("round trips against \(names.joined(separator: ", ")): \(cString(error))")
         }
-        let samples = Array(UnsafeBufferPointer(start: result.samples_ns, count: Int(result.count)))
-        let count = Double(max(1, samples.count))
-        return Measurement(
-            server: server, eventLoop: eventLoop, idleConnections: idleConnections,
-            stats: LatencyStats(nanoseconds: samples), hitTimeCap: result.hit_time_cap != 0,
-            wallSeconds: Double(result.wall_ns) / 1e9,
-            clientCPUMicrosPerRoundTrip: Double(result.client_cpu_ns) / 1000 / count,
-            serverCPUMicrosPerRoundTrip: result.server_cpu_ns >= 0 ? Double(result.server_cpu_ns) / 1000 / count : nil,
-            idle: nil)
+        return zip(targets, results).map { target, result in
+            let samples = Array(UnsafeBufferPointer(start: result.samples_ns, count: Int(result.count)))
+            let count = Double(max(1, samples.count))
+            return Measurement(
+                server: target.server, eventLoop: target.eventLoop, idleConnections: target.idleConnections,
+                stats: LatencyStats(nanoseconds: samples), hitTimeCap: result.hit_time_cap != 0,
+                wallSeconds: Double(result.wall_ns) / 1e9,
+                clientCPUMicrosPerRoundTrip: Double(result.client_cpu_ns) / 1000 / count,
+                serverCPUMicrosPerRoundTrip: result.server_cpu_ns >= 0 ? Double(result.server_cpu_ns) / 1000 / count : nil,
+                idle: nil)
+        }
     }
 
-    /// The floor: the plain blocking C echo server, one connection.
-    static func measureFloor(plan: RoundTripPlan) throws(BenchError) -> Measurement {
-        var port: UInt16 = 0
-        var error = [CChar](repeating: 0, count: 512)
-        guard let floor = ef_floor_start(&port, &error, error.count) else {
-            throw BenchError("floor server: \(cString(error))")
-        }
-        defer { ef_floor_stop(floor) }
-        return try measure(server: "floor", eventLoop: nil, idleConnections: 0, port: port, path: "/",
-                           serverCPUClock: ef_floor_cpu_clock(floor), plan: plan)
-    }
-
-    /// WireSocket with `loop`: 0 idle connections, then `idle` idle connections.
-    static func measureWireSocket(loop: WebSocketServer.EventLoop, idle: Int, plan: RoundTripPlan,
-                                  progress: (String) -> Void) throws(BenchError) -> [Measurement] {
-        let server: BenchEchoServer
-        do {
-            server = try BenchEchoServer(eventLoop: loop)
-        } catch {
-            throw BenchError("WireSocket \(loop.rawValue): \(error)")
-        }
-        defer { server.stop() }
-        let clock = server.serviceThreadCPUClock()
-        let name = "wiresocket"
-        progress("\(name) \(loop.rawValue), 0 idle connections")
-        var results = [try measure(server: name, eventLoop: loop.rawValue, idleConnections: 0, port: server.port,
-                                   path: BenchEchoServer.path, serverCPUClock: clock, plan: plan)]
-        guard idle > 0 else { return results }
-
-        progress("\(name) \(loop.rawValue), opening \(idle) idle connections")
+    /// Opens `idle` connections to `server`, measures it alone, checks the idle connections still
+    /// answer, closes them.
+    static func measureWithIdle(_ server: BenchEchoServer, loop: WebSocketServer.EventLoop, idle: Int,
+                                clock: clockid_t?, plan: RoundTripPlan) throws(BenchError) -> Measurement {
         let rssBefore = ef_rss_kib()
         var error = [CChar](repeating: 0, count: 512)
         let started = now()
@@ -177,19 +171,18 @@ enum LatencyRun {
         guard let set else { throw BenchError("idle connections: out of memory") }
         defer { ef_idle_close(set) }
         let opened = Int(ef_idle_count(set))
-        // Let the service thread finish registering the last connections before measuring.
+        // Let the service thread settle after the last handshake before measuring.
         usleep(200_000)
         let rssAfter = ef_rss_kib()
-        progress("\(name) \(loop.rawValue), \(opened) idle connections")
-        var measurement = try measure(server: name, eventLoop: loop.rawValue, idleConnections: opened,
-                                      port: server.port, path: BenchEchoServer.path, serverCPUClock: clock, plan: plan)
+        let target = Target(server: "wiresocket", eventLoop: loop.rawValue, idleConnections: opened, port: server.port,
+                            path: BenchEchoServer.path, serverCPUClock: clock)
+        var measurement = try measure([target], plan: plan)[0]
         let answered = Int(ef_idle_verify(set, 30))
         measurement.idle = IdleReport(
             requested: idle, opened: opened, openSeconds: openSeconds, rssKiBBefore: rssBefore,
             rssKiBAfter: rssAfter, answeredAfterRun: answered,
             openError: opened < idle ? cString(error) : nil)
-        results.append(measurement)
-        return results
+        return measurement
     }
 
     static func now() -> Double {

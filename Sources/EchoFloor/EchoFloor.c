@@ -476,70 +476,42 @@ static int read_small_frame(int fd, uint8_t *buf, size_t cap, int *opcode, size_
 /* ---- The round-trip client ----------------------------------------------------------- */
 
 typedef struct rtt_job {
-    const ef_rtt_options *options;
-    ef_rtt_result *result;
+    const ef_rtt_target *targets;
+    int n;
+    const ef_rtt_plan *plan;
+    ef_rtt_result *results;
     char *err;
     size_t err_len;
     int rc;
 } rtt_job;
 
-static void *rtt_thread(void *arg) {
-    rtt_job *job = arg;
-    const ef_rtt_options *o = job->options;
-    ef_rtt_result *r = job->result;
-    job->rc = -1;
-    uint64_t rng = 0x9E3779B97F4A7C15ULL ^ (uint64_t)now_ns();
-    int fd = client_connect(o->host, o->port, o->path, &rng, job->err, job->err_len);
-    if (fd < 0) return NULL;
-    r->samples_ns = malloc(sizeof(int64_t) * (size_t)(o->round_trips > 0 ? o->round_trips : 1));
-    if (!r->samples_ns) { close(fd); set_err(job->err, job->err_len, "out of memory"); return NULL; }
-    r->payload_bytes = (int)(sizeof k_payload - 1);
-    r->server_cpu_ns = -1;
+/* One echo of the benchmark frame on fd; returns the round trip in ns, or -1 (err set). */
+static int64_t round_trip(int fd, uint64_t *rng, char *err, size_t err_len) {
     const size_t plen = sizeof k_payload - 1;
     uint8_t frame[256], reply[256];
-    const int64_t start = now_ns();
-    const int64_t deadline = start + (int64_t)(o->max_seconds * 1e9);
-    clockid_t own_clock = ef_current_thread_cpu_clock();
-    int64_t timed_start = 0, cpu_start = 0, server_cpu_start = 0;
-    int total = o->warmup + o->round_trips;
-    for (int i = 0; i < total; i++) {
-        if (i == o->warmup) {
-            cpu_start = ef_clock_ns(own_clock);
-            if (o->has_server_cpu_clock) server_cpu_start = ef_clock_ns(o->server_cpu_clock);
-            timed_start = now_ns();
-        }
-        size_t flen = masked_text_frame(k_payload, plen, &rng, frame);
-        int64_t t0 = now_ns();
-        if (t0 > deadline) { r->hit_time_cap = 1; break; }
-        if (write_all(fd, frame, flen) != 0) {
-            set_err(job->err, job->err_len, "send failed at round trip %d: %s", i, strerror(errno));
-            close(fd);
-            return NULL;
-        }
-        int opcode = 0;
-        size_t rlen = 0;
-        if (read_small_frame(fd, reply, sizeof reply, &opcode, &rlen) != 0) {
-            set_err(job->err, job->err_len, "no echo at round trip %d: %s", i, errno ? strerror(errno) : "closed");
-            close(fd);
-            return NULL;
-        }
-        int64_t t1 = now_ns();
-        if (opcode != 1 || rlen != plen || memcmp(reply + 2, k_payload, plen) != 0) {
-            set_err(job->err, job->err_len, "wrong echo at round trip %d (opcode %d, %zu bytes)", i, opcode, rlen);
-            close(fd);
-            return NULL;
-        }
-        if (i >= o->warmup) r->samples_ns[r->count++] = t1 - t0;
+    size_t flen = masked_text_frame(k_payload, plen, rng, frame);
+    int64_t t0 = now_ns();
+    if (write_all(fd, frame, flen) != 0) {
+        set_err(err, err_len, "send failed: %s", strerror(errno));
+        return -1;
     }
-    if (r->count > 0) {
-        r->wall_ns = now_ns() - timed_start;
-        r->client_cpu_ns = ef_clock_ns(own_clock) - cpu_start;
-        if (o->has_server_cpu_clock) {
-            int64_t end = ef_clock_ns(o->server_cpu_clock);
-            if (end >= 0 && server_cpu_start >= 0) r->server_cpu_ns = end - server_cpu_start;
-        }
+    int opcode = 0;
+    size_t rlen = 0;
+    errno = 0;
+    if (read_small_frame(fd, reply, sizeof reply, &opcode, &rlen) != 0) {
+        set_err(err, err_len, "no echo: %s", errno ? strerror(errno) : "closed or unexpected frame");
+        return -1;
     }
-    /* A polite close: close frame (1000), then wait briefly for the server's. */
+    int64_t t1 = now_ns();
+    if (opcode != 1 || rlen != plen || memcmp(reply + 2, k_payload, plen) != 0) {
+        set_err(err, err_len, "wrong echo (opcode %d, %zu bytes)", opcode, rlen);
+        return -1;
+    }
+    return t1 - t0;
+}
+
+static void polite_close(int fd) {
+    /* Close frame (1000), then wait briefly for the server's. */
     uint8_t close_frame[8] = {0x88, 0x82, 0, 0, 0, 0, 0x03, 0xE8};
     write_all(fd, close_frame, sizeof close_frame);
     set_timeouts(fd, 1);
@@ -548,13 +520,91 @@ static void *rtt_thread(void *arg) {
         if (recv(fd, sink, sizeof sink, 0) <= 0) break;
     }
     close(fd);
-    job->rc = 0;
+}
+
+static void *rtt_thread(void *arg) {
+    rtt_job *job = arg;
+    const ef_rtt_plan *plan = job->plan;
+    const int n = job->n;
+    job->rc = -1;
+    uint64_t rng = 0x9E3779B97F4A7C15ULL ^ (uint64_t)now_ns();
+    int fds[n];
+    for (int t = 0; t < n; t++) fds[t] = -1;
+    const int64_t deadline = now_ns() + (int64_t)(plan->max_seconds * 1e9);
+    clockid_t own_clock = ef_current_thread_cpu_clock();
+    char what[256];
+    int failed = 0;
+
+    for (int t = 0; t < n && !failed; t++) {
+        ef_rtt_result *r = &job->results[t];
+        r->payload_bytes = (int)(sizeof k_payload - 1);
+        r->server_cpu_ns = job->targets[t].has_server_cpu_clock ? 0 : -1;
+        r->samples_ns = malloc(sizeof(int64_t) * (size_t)(plan->round_trips > 0 ? plan->round_trips : 1));
+        if (!r->samples_ns) { set_err(job->err, job->err_len, "out of memory"); failed = 1; break; }
+        fds[t] = client_connect(job->targets[t].host, job->targets[t].port, job->targets[t].path, &rng,
+                                what, sizeof what);
+        if (fds[t] < 0) { set_err(job->err, job->err_len, "target %d: %s", t, what); failed = 1; break; }
+        for (int i = 0; i < plan->warmup && !failed; i++) {
+            if (now_ns() > deadline) break;
+            if (round_trip(fds[t], &rng, what, sizeof what) < 0) {
+                set_err(job->err, job->err_len, "target %d, warm-up %d: %s", t, i, what);
+                failed = 1;
+            }
+        }
+    }
+
+    int block = plan->block > 0 ? plan->block : plan->round_trips;
+    for (int round = 0; !failed; round++) {
+        int progressed = 0;
+        for (int k = 0; k < n && !failed; k++) {
+            int t = (round + k) % n; /* rotate who goes first */
+            ef_rtt_result *r = &job->results[t];
+            int todo = plan->round_trips - r->count;
+            if (todo <= 0) continue;
+            if (todo > block) todo = block;
+            progressed = 1;
+            const ef_rtt_target *target = &job->targets[t];
+            int64_t cpu0 = ef_clock_ns(own_clock);
+            int64_t srv0 = target->has_server_cpu_clock ? ef_clock_ns(target->server_cpu_clock) : 0;
+            int64_t wall0 = now_ns();
+            for (int i = 0; i < todo; i++) {
+                if (now_ns() > deadline) {
+                    for (int u = 0; u < n; u++) job->results[u].hit_time_cap = 1;
+                    break;
+                }
+                int64_t rtt = round_trip(fds[t], &rng, what, sizeof what);
+                if (rtt < 0) {
+                    set_err(job->err, job->err_len, "target %d, round trip %d: %s", t, r->count, what);
+                    failed = 1;
+                    break;
+                }
+                r->samples_ns[r->count++] = rtt;
+            }
+            r->wall_ns += now_ns() - wall0;
+            r->client_cpu_ns += ef_clock_ns(own_clock) - cpu0;
+            if (target->has_server_cpu_clock) {
+                int64_t srv1 = ef_clock_ns(target->server_cpu_clock);
+                if (srv0 >= 0 && srv1 >= 0 && r->server_cpu_ns >= 0) r->server_cpu_ns += srv1 - srv0;
+                else r->server_cpu_ns = -1;
+            }
+            if (r->hit_time_cap) break;
+        }
+        if (!progressed || job->results[0].hit_time_cap) break;
+    }
+
+    for (int t = 0; t < n; t++) {
+        if (fds[t] >= 0) polite_close(fds[t]);
+    }
+    if (!failed) job->rc = 0;
     return NULL;
 }
 
-int ef_rtt_run(const ef_rtt_options *options, ef_rtt_result *result, char *err, size_t err_len) {
-    memset(result, 0, sizeof *result);
-    rtt_job job = {.options = options, .result = result, .err = err, .err_len = err_len, .rc = -1};
+int ef_rtt_run(const ef_rtt_target *targets, int n, const ef_rtt_plan *plan, ef_rtt_result *results,
+               char *err, size_t err_len) {
+    if (n <= 0 || n > 64) { set_err(err, err_len, "1 to 64 targets"); return -1; }
+    memset(results, 0, sizeof *results * (size_t)n);
+    rtt_job job = {.targets = targets, .n = n, .plan = plan, .results = results, .err = err,
+                   .err_len = err_len, .rc = -1};
     pthread_t thread;
     int rc = pthread_create(&thread, NULL, rtt_thread, &job);
     if (rc != 0) {

@@ -35,30 +35,38 @@ void ef_floor_stop(ef_floor_server *server);
 
 /* ---- The round-trip client ----------------------------------------------------------- */
 
-typedef struct ef_rtt_options {
+/* One server to measure. */
+typedef struct ef_rtt_target {
     const char *host;          /* "127.0.0.1" */
     uint16_t port;
     const char *path;          /* e.g. "/bench/echo" */
-    int warmup;                /* round trips not recorded (200) */
-    int round_trips;           /* recorded round trips (10000) */
-    double max_seconds;        /* wall-clock cap for warm-up + recorded round trips (60) */
-    int has_server_cpu_clock;  /* when non-zero, `server_cpu_clock` is read around the timed part */
+    int has_server_cpu_clock;  /* when non-zero, `server_cpu_clock` is read around each timed block */
     clockid_t server_cpu_clock;
-} ef_rtt_options;
+} ef_rtt_target;
+
+typedef struct ef_rtt_plan {
+    int warmup;                /* round trips per target not recorded (200) */
+    int round_trips;           /* recorded round trips per target (10000) */
+    int block;                 /* targets take turns in blocks of this many round trips */
+    double max_seconds;        /* wall-clock cap of the whole run, warm-up included (60) */
+} ef_rtt_plan;
 
 typedef struct ef_rtt_result {
     int64_t *samples_ns;       /* malloc'd, `count` entries; free with ef_rtt_result_free */
     int count;                 /* recorded round trips actually completed */
     int payload_bytes;         /* 83 */
     int hit_time_cap;          /* 1 when max_seconds ended the run early */
-    int64_t wall_ns;           /* wall time of the recorded part */
-    int64_t client_cpu_ns;     /* client thread CPU time of the recorded part */
-    int64_t server_cpu_ns;     /* server thread CPU time of the recorded part, -1 if unknown */
+    int64_t wall_ns;           /* wall time of this target's timed blocks */
+    int64_t client_cpu_ns;     /* client thread CPU time of this target's timed blocks */
+    int64_t server_cpu_ns;     /* server thread CPU time of those blocks, -1 if unknown */
 } ef_rtt_result;
 
-/* Connects, upgrades, runs `warmup` then `round_trips` echoes of the 83-byte text frame on a
- * new pthread (joined before returning) and fills `result`. Returns 0, or -1 with `err` set. */
-int ef_rtt_run(const ef_rtt_options *options, ef_rtt_result *result, char *err, size_t err_len);
+/* On a new pthread (joined before returning): connects to every target (handshake), runs
+ * `warmup` echoes of the 83-byte text frame on each, then `round_trips` timed echoes per target,
+ * the targets taking turns in blocks of `block` so that all of them see the same machine
+ * conditions. Fills results[0..n). Returns 0, or -1 with `err` set. */
+int ef_rtt_run(const ef_rtt_target *targets, int n, const ef_rtt_plan *plan, ef_rtt_result *results,
+               char *err, size_t err_len);
 void ef_rtt_result_free(ef_rtt_result *result);
 
 /* ---- Idle connections ---------------------------------------------------------------- */
