@@ -11,7 +11,9 @@
 #   AUTOBAHN_CACHE          install folder (default: .cache/autobahn, git-ignored)
 #   AUTOBAHN_LOOPS          event loops, space or comma separated (default: "poll libuv")
 #   AUTOBAHN_CASES          comma-separated case patterns (default: the list in fuzzingclient.json)
-#   AUTOBAHN_TIMEOUT        seconds allowed per loop for wstest (default: 1500)
+#   AUTOBAHN_TIMEOUT        seconds allowed per loop for wstest (default: 3600)
+#   AUTOBAHN_PARALLEL=0     run the loops one after another (default: side by side; wstest is
+#                           single-threaded Python and the slow part, the server is not)
 #   AUTOBAHN_SKIP_BUILD=1   use the existing release build of mock-server
 #
 # Exit status: 0 when every case is OK, NON-STRICT or INFORMATIONAL (or listed in ALLOWED
@@ -23,7 +25,8 @@ ROOT="$(cd "$HERE/../.." && pwd)"
 CACHE="${AUTOBAHN_CACHE:-$ROOT/.cache/autobahn}"
 LOOPS="${AUTOBAHN_LOOPS:-poll libuv}"
 LOOPS="${LOOPS//,/ }"
-TIMEOUT="${AUTOBAHN_TIMEOUT:-1500}"
+TIMEOUT="${AUTOBAHN_TIMEOUT:-3600}"
+PARALLEL="${AUTOBAHN_PARALLEL:-1}"
 VERSION="0.8.2"
 # Cases whose behaviour comes down to libwebsockets itself and that Autobahn does not require
 # (see README.md): case id and reason, separated by '|'.
@@ -68,18 +71,12 @@ BIN="$(cd "$ROOT" && swift build -c release --show-bin-path)/mock-server"
 
 OUT="$CACHE/reports/$(date +%Y%m%d-%H%M%S)"
 mkdir -p "$OUT"
-SERVER_PID=""
-cleanup() {
-    if [[ -n "$SERVER_PID" ]] && kill -0 "$SERVER_PID" 2>/dev/null; then
-        kill -TERM "$SERVER_PID" 2>/dev/null || true
-        wait "$SERVER_PID" 2>/dev/null || true
-    fi
-}
-trap cleanup EXIT
-
+# Runs in its own subshell: starts mock-server, runs wstest, stops the server.
 run_loop() {
     local loop="$1" dir="$OUT/$1"
     mkdir -p "$dir"
+    SERVER_PID=""
+    trap 'if [[ -n "$SERVER_PID" ]] && kill -0 "$SERVER_PID" 2>/dev/null; then kill -TERM "$SERVER_PID"; wait "$SERVER_PID" 2>/dev/null; fi' EXIT
     # A plain background command (no `cd && ...` list): $! is the server itself.
     "$BIN" --port 0 --event-loop "$loop" --log-level error >"$dir/server.out" 2>"$dir/server.err" &
     SERVER_PID=$!
@@ -130,9 +127,22 @@ sys.exit(run())' "$SITE" -m fuzzingclient -s "$dir/spec.json" >"$dir/wstest.log"
     echo "$server_rc" > "$dir/server-exit"
 }
 
+started_all=$SECONDS
+pids=()
 for loop in $LOOPS; do
-    run_loop "$loop"
+    if [[ "$PARALLEL" == "1" ]]; then
+        ( run_loop "$loop" ) &
+        pids+=($!)
+    else
+        ( run_loop "$loop" ) || exit $?
+    fi
 done
+status=0
+for pid in "${pids[@]}"; do
+    wait "$pid" || status=$?
+done
+(( status == 0 )) || exit "$status"
+log "all loops finished in $((SECONDS - started_all))s"
 
 allowed_file="$OUT/allowed.txt"
 printf '%s\n' "${ALLOWED[@]}" > "$allowed_file"
