@@ -122,28 +122,40 @@ sys.exit(run())' "$SITE" -m fuzzingclient -s "$dir/spec.json" >"$dir/wstest.log"
     wait "$SERVER_PID" || server_rc=$?
     SERVER_PID=""
     (( server_rc == 0 )) || log "$loop: mock-server exited with $server_rc after SIGTERM (expected 0)"
-    (( rc == 0 )) || die "$loop: wstest failed or hit the ${TIMEOUT}s limit (exit $rc); see $dir/wstest.log"
-    [[ -f "$dir/reports/index.json" ]] || die "$loop: no reports/index.json; see $dir/wstest.log"
+    local last
+    last="$(grep -o 'Running test case ID [0-9.]*' "$dir/wstest.log" | tail -n 1 | awk '{print $5}')"
+    (( rc == 0 )) || die "$loop: wstest failed or hit the ${TIMEOUT}s limit (exit $rc) during case ${last:-?}; see $dir/wstest.log"
+    [[ -f "$dir/reports/index.json" ]] || die "$loop: no reports/index.json (stopped during case ${last:-?}); see $dir/wstest.log"
     echo "$server_rc" > "$dir/server-exit"
 }
 
 started_all=$SECONDS
+status=0
 pids=()
 for loop in $LOOPS; do
     if [[ "$PARALLEL" == "1" ]]; then
         ( run_loop "$loop" ) &
         pids+=($!)
     else
-        ( run_loop "$loop" ) || exit $?
+        ( run_loop "$loop" ) || status=$?
     fi
 done
-status=0
 for pid in "${pids[@]}"; do
     wait "$pid" || status=$?
 done
-(( status == 0 )) || exit "$status"
-log "all loops finished in $((SECONDS - started_all))s"
+log "loops finished in $((SECONDS - started_all))s"
 
+# Report every loop that produced results, even when another one broke.
 allowed_file="$OUT/allowed.txt"
 printf '%s\n' "${ALLOWED[@]}" > "$allowed_file"
-python3 "$HERE/report.py" "$OUT" "$allowed_file" $LOOPS | tee "$OUT/summary.txt"
+done_loops=()
+for loop in $LOOPS; do
+    [[ -f "$OUT/$loop/reports/index.json" ]] && done_loops+=("$loop")
+done
+report_rc=0
+if (( ${#done_loops[@]} > 0 )); then
+    python3 "$HERE/report.py" "$OUT" "$allowed_file" "${done_loops[@]}" | tee "$OUT/summary.txt"
+    report_rc=${PIPESTATUS[0]}
+fi
+(( status == 0 )) || { log "at least one loop did not complete (see above)"; exit "$status"; }
+exit "$report_rc"
