@@ -50,6 +50,10 @@ let package = Package(
         .target(name: "ConformanceChecks", dependencies: ["ScenarioEngine", "JSONSchema", "WireJSON"], swiftSettings: settings),
         .target(name: "ConformanceReports", dependencies: ["ConformanceChecks", "ScenarioEngine", "WireJSON"], swiftSettings: settings),
 
+        .target(name: "ConformanceHarness",
+                dependencies: ["MockServer", "ConformanceChecks", "ConformanceReports", "ScenarioEngine", "WireJSON"],
+                swiftSettings: settings),
+
         // MARK: - Clients
         .target(name: "DialogClients", dependencies: ["WireSocket", "WireAudio", "WireJSON"], swiftSettings: settings),
 
@@ -57,7 +61,7 @@ let package = Package(
         .executableTarget(name: "AdapterCLI", dependencies: ["DialogClients", "CLISupport", "WireAudio", "WireJSON"],
                           swiftSettings: settings),
         .executableTarget(name: "MockServerCLI", dependencies: ["MockServer", "CLISupport"], swiftSettings: settings),
-        .executableTarget(name: "ConformanceCLI", dependencies: ["ConformanceReports", "ConformanceChecks", "JSONSchema", "WireJSON", "CLISupport"], swiftSettings: settings),
+        .executableTarget(name: "ConformanceCLI", dependencies: ["ConformanceHarness", "ConformanceReports", "ConformanceChecks", "JSONSchema", "WireJSON", "CLISupport"], swiftSettings: settings),
         .executableTarget(name: "BenchmarkCLI", dependencies: ["WireSocket", "CLISupport", "EchoFloor"], swiftSettings: settings),
         /// A minimal blocking C WebSocket echo: the latency floor the benchmark compares against.
         .target(name: "EchoFloor"),
@@ -82,6 +86,9 @@ let package = Package(
         /// The unmodified official Python SDKs against the in-process mock (venv from .ci/sdk-venv).
         .testTarget(name: "EndToEndTests", dependencies: ["MockServer", "JSONSchema", "ScenarioEngine", "WireJSON"], exclude: ["Clients", "Fixtures"], swiftSettings: settings),
         .testTarget(name: "DialogClientsTests", dependencies: ["DialogClients", "MockServer", "WireSocket", "WireJSON", "WireAudio"],
+                    swiftSettings: settings),
+        .testTarget(name: "ConformanceHarnessTests",
+                    dependencies: ["ConformanceHarness", "ConformanceChecks", "ConformanceReports", "MockServer", "WireJSON"],
                     swiftSettings: settings),
         .testTarget(name: "CLISupportTests", dependencies: ["CLISupport"], swiftSettings: settings),
         .testTarget(name: "MockServerTests", dependencies: ["MockServer", "WireSocket", "WireJSON"], swiftSettings: settings),

@@ -1,64 +1,79 @@
 import CLISupport
+import Foundation
 import Glibc
-import JSONSchema
 
-/// `conformance`: the conformance harness. This build carries the JSON Schema validator's proof
-/// against the official JSON-Schema-Test-Suite; the case runner comes with its own issue.
+/// `conformance`: the conformance harness (contract §2).
 @main
 enum ConformanceCommand {
+    static let rootOption = OptionSpec.value("--root", valueName: "DIR",
+                                             help: "Repository root holding conformance/ (default: found upwards from the current folder).")
+    static let list = CommandSpec(
+        name: "list", abstract: "List the cases (a dry run of the selection).",
+        options: [.value("--protocol", valueName: "P", help: "multimodal-dialog or qwen-realtime (default: both)."),
+                  .repeated("--case", valueName: "GLOB", help: "Select case ids matching GLOB."), rootOption])
+    static let lint = CommandSpec(
+        name: "lint", abstract: "Check every suite, case, example and scenario reference; print FILE:LINE:COLUMN: message.",
+        options: [rootOption])
+    static let run = CommandSpec(
+        name: "run", abstract: "Run a client command against every selected case and write the reports.",
+        options: [
+            .value("--protocol", valueName: "P", help: "multimodal-dialog or qwen-realtime."),
+            .value("--client", valueName: "COMMAND", help: "The client, run through /bin/sh -c once per case."),
+            .repeated("--case", valueName: "GLOB", help: "Select case ids matching GLOB (default: all)."),
+            .repeated("--exclude", valueName: "GLOB", help: "Leave out case ids matching GLOB."),
+            .flag("--strict", help: "Run strict-only cases; nonStrict verdicts fail the run."),
+            .value("--report", valueName: "DIR", help: "Report folder (default reports/runs/<client>/<timestamp>/)."),
+            .value("--timeout-ms", valueName: "N", help: "Per-case timeout, overriding each case's own."),
+            .value("--jobs", valueName: "N", help: "Cases run at once.", default: "1"),
+            .value("--shard", valueName: "K/N", help: "Run the K-th of N slices of the selection (CI matrices)."),
+            .value("--model", valueName: "MODEL", help: "Qwen realtime model in MOCK_URL and MOCK_MODEL.", default: "qwen3-omni-flash-realtime"),
+            rootOption,
+        ],
+        discussion: "Exit 0 when no case failed, 1 when any failed, 2 on usage or harness error.")
     static let schemaSuite = CommandSpec(
         name: "schema-suite",
         abstract: "Run the official JSON-Schema-Test-Suite (draft 2020-12) against the validator.",
         options: [.flag("--optional", help: "Also run tests/draft2020-12/optional (reported, never required).")],
-        positionals: [PositionalSpec("suite-dir", help: "The suite's folder (with tests/ and remotes/).", optional: true)]
-    )
+        positionals: [PositionalSpec("suite-dir", help: "The suite's folder (with tests/ and remotes/).", optional: true)])
 
     static let spec = CommandSpec(
         name: "conformance",
         abstract: "Conformance harness for the multimodal-dialog and Qwen realtime protocols.",
         options: [],
-        subcommands: [schemaSuite]
-    )
+        subcommands: [list, lint, run, schemaSuite])
 
-    static func main() {
+    static let protocols = ["multimodal-dialog", "qwen-realtime"]
+
+    static func main() async {
         let arguments = CommandLineRunner.parseOrExit(Array(CommandLine.arguments.dropFirst()), spec: spec)
         switch arguments.subcommand {
-        case "schema-suite": runSchemaSuite(arguments)
+        case "list": ListCommand.run(arguments)
+        case "lint": LintCommand.run(arguments)
+        case "run": await RunCommand.run(arguments)
+        case "schema-suite": SchemaSuiteCommand.run(arguments)
         default: CommandLineRunner.exit(with: CommandLineError("missing subcommand", commandPath: ["conformance"]), spec: spec)
         }
     }
 
-    /// Prints `passed failed file` per file and a total; exit 0 only when no required test failed.
-    static func runSchemaSuite(_ arguments: ParsedArguments) -> Never {
-        let directory = arguments.positional("suite-dir") ?? "../shared/json-schema-test-suite"
-        let results: [JSONSchemaTestSuite.FileResult]
-        do {
-            results = try JSONSchemaTestSuite.run(suiteDirectory: directory, includeOptional: arguments.flag("--optional"))
-        } catch {
-            printLine("conformance schema-suite: \(error)", to: 2)
-            exit(3)
+    /// `--root`, or the nearest folder upwards from the current one that holds conformance/suites.
+    static func repositoryRoot(_ arguments: ParsedArguments) -> URL {
+        if let root = arguments.value("--root") { return URL(fileURLWithPath: root) }
+        var folder = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+        while folder.path != "/" {
+            if FileManager.default.fileExists(atPath: folder.appendingPathComponent("conformance/suites").path) { return folder }
+            folder = folder.deletingLastPathComponent()
         }
-        var requiredFailed = 0
-        var passed = 0
-        var failed = 0
-        printLine(pad("passed", 7) + pad("failed", 7) + "file")
-        for result in results {
-            printLine(pad(String(result.passed), 7) + pad(String(result.failed), 7) + result.file)
-            for failure in result.failures.prefix(5) { printLine("    ✘ \(failure)") }
-            passed += result.passed
-            failed += result.failed
-            if !result.file.contains("optional/") { requiredFailed += result.failed }
-        }
-        printLine("schema-suite: \(passed) passed, \(failed) failed")
-        exit(requiredFailed == 0 && !results.isEmpty ? 0 : 1)
-    }
-
-    static func pad(_ text: String, _ width: Int) -> String {
-        String(repeating: " ", count: max(1, width - text.count)) + text + " "
+        fail("no conformance/suites folder here or above; run from the repository or pass --root")
     }
 
     static func printLine(_ line: String, to descriptor: Int32 = 1) {
         var text = line + "\n"
         text.withUTF8 { bytes in _ = write(descriptor, bytes.baseAddress, bytes.count) }
+    }
+
+    /// A harness error: one line on stderr, exit 2.
+    static func fail(_ message: String) -> Never {
+        printLine("conformance: \(message)", to: 2)
+        exit(2)
     }
 }

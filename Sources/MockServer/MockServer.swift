@@ -99,6 +99,29 @@ public final class MockServer: @unchecked Sendable {
         }
     }
 
+    /// What the server recorded of one session.
+    public struct SessionSnapshot: Sendable {
+        public let id: String
+        public let caseID: String?
+        /// When the session started, in CLOCK_MONOTONIC microseconds (journal `t` counts from here).
+        public let startedAtMicros: Int64
+        public let isOpen: Bool
+        /// The journal as JSON Lines.
+        public let journal: String
+    }
+
+    /// Every recorded session of a conformance case (`/case/<id>/…`), in the order they opened.
+    public func sessions(caseID: String) async -> [SessionSnapshot] {
+        await withCheckedContinuation { continuation in
+            server.execute { [self] in
+                continuation.resume(returning: router.sessions.all.filter { $0.caseID == caseID }.map {
+                    SessionSnapshot(id: $0.id, caseID: $0.caseID, startedAtMicros: $0.startedAtMicros, isOpen: $0.isOpen,
+                                    journal: $0.jsonLines)
+                })
+            }
+        }
+    }
+
     /// Stops accepting, closes sessions with 1001, and returns when the service thread is gone.
     public func stop() {
         server.stop(closeCode: .goingAway)

@@ -26,7 +26,7 @@ public final class WebSocketServer: @unchecked Sendable {
         /// Default cap on one reassembled message; routes may set their own.
         public var maxMessageBytes: Int = 64 << 20
         public var maxHTTPBodyBytes: Int = 16 << 20
-        /// Offer and accept permessage-deflate (RFC 7692).
+        /// Offer and accept permessage-deflate (RFC 7692); poll loop only (see `createContext`).
         public var perMessageDeflate: Bool = true
         /// Header names (lower-case) beyond the standard ones to copy into `HTTPRequestHead.headers`.
         public var extraHeaderNames: [String] = [
@@ -133,7 +133,10 @@ public final class WebSocketServer: @unchecked Sendable {
         var info = lws_context_creation_info()
         info.port = Int32(configuration.port)
         info.protocols = UnsafePointer(protocols)
-        if configuration.perMessageDeflate { info.extensions = UnsafePointer(extensions) }
+        // permessage-deflate only on the poll loop: with libuv, lws 4.1.6 stops servicing a
+        // connection whose compressed message inflates across several receive calls (Autobahn
+        // 12.1.5 hangs), so the libuv loop does not negotiate compression.
+        if configuration.perMessageDeflate && configuration.eventLoop == .poll { info.extensions = UnsafePointer(extensions) }
         info.gid = -1
         info.uid = -1
         info.user = Unmanaged.passUnretained(self).toOpaque()

@@ -1,0 +1,23 @@
+import CLISupport
+import ConformanceChecks
+import ConformanceReports
+import Foundation
+import Glibc
+
+/// `conformance lint`: every rule of `SuiteLinter`; `FILE:LINE:COLUMN: message` per problem.
+enum LintCommand {
+    static func run(_ arguments: ParsedArguments) -> Never {
+        let root = ConformanceCommand.repositoryRoot(arguments)
+        let files: SuiteFiles
+        do {
+            files = try SuiteDirectoryReader.read(root: root)
+        } catch {
+            ConformanceCommand.fail("cannot read \(root.path)/conformance: \(error)")
+        }
+        let diagnostics = SuiteLinter(files: files).lint()
+        for diagnostic in diagnostics { ConformanceCommand.printLine(diagnostic.description, to: 2) }
+        let errors = diagnostics.filter { $0.severity == .error }.count
+        ConformanceCommand.printLine("lint: \(errors) error\(errors == 1 ? "" : "s"), \(diagnostics.count - errors) note\(diagnostics.count - errors == 1 ? "" : "s")")
+        exit(errors == 0 ? 0 : 1)
+    }
+}

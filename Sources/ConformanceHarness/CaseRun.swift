@@ -1,0 +1,105 @@
+import ConformanceChecks
+import Foundation
+import MockServer
+import ScenarioEngine
+import Synchronization
+import WireJSON
+
+/// Runs the client for one case and judges what the mock recorded.
+final class CaseRun: Sendable {
+    let configuration: RunConfiguration
+    let server: MockServer
+    let evaluator: CaseEvaluator
+    /// stderr of every client run, by case id (written beside the case reports).
+    private let logs = Mutex<[String: String]>([:])
+    /// How long a client may take to print its first line before it counts as passive.
+    private let announceMillis = 2000
+
+    init(configuration: RunConfiguration, server: MockServer, evaluator: CaseEvaluator) {
+        self.configuration = configuration
+        self.server = server
+        self.evaluator = evaluator
+    }
+
+    func environment(for conformanceCase: ConformanceCase) -> [String: String] {
+        let base = "\(server.baseURL)/case/\(conformanceCase.id)"
+        let url = configuration.protocolName == "qwen-realtime"
+            ? "\(base)/api-ws/v1/realtime?model=\(configuration.model)" : "\(base)/api-ws/v1/inference"
+        return ["MOCK_URL": url, "MOCK_API_KEY": configuration.apiKey, "MOCK_WORKSPACE_ID": configuration.workspaceID,
+                "MOCK_APP_ID": configuration.appID, "MOCK_MODEL": configuration.model, "MOCK_CASE_ID": conformanceCase.id,
+                "MOCK_PROTOCOL": configuration.protocolName]
+    }
+
+    func run(_ conformanceCase: ConformanceCase) async -> CaseEvaluation {
+        let startedAt = MonotonicTime.now
+        let client = ClientProcess(command: configuration.clientCommand, environment: environment(for: conformanceCase),
+                                   workingDirectory: configuration.repositoryRoot)
+        do {
+            try client.start()
+        } catch {
+            return evaluator.harnessError(conformanceCase, caseID: conformanceCase.id, message: "cannot start the client: \(error)")
+        }
+        let first = await client.waitForFirstLine(timeoutMillis: announceMillis)
+        let driven = first.flatMap { try? JSONValue.decode($0.text) }?["adapter"]?.stringValue != nil
+        if conformanceCase.needsDriving && !driven {
+            _ = await client.waitForExit(timeoutMillis: 0)
+            return finish(conformanceCase, client: client, startedAt: startedAt, driven: false, timedOut: false, sessions: [])
+        }
+        if driven, let commands = conformanceCase.drive {
+            for command in commands { client.send(line: command.encodedString()) }
+        }
+        client.closeStdin()
+        let timeout = configuration.timeoutMs ?? conformanceCase.timeoutMs
+        let timedOut = await client.waitForExit(timeoutMillis: timeout)
+        let sessions = await closedSessions(of: conformanceCase.id)
+        return finish(conformanceCase, client: client, startedAt: startedAt, driven: driven, timedOut: timedOut, sessions: sessions)
+    }
+
+    /// The case's sessions, after giving the mock a moment to see the client's close.
+    private func closedSessions(of caseID: String) async -> [MockServer.SessionSnapshot] {
+        var sessions = await server.sessions(caseID: caseID)
+        for _ in 0..<50 where sessions.contains(where: \.isOpen) {
+            try? await Task.sleep(for: .milliseconds(20))
+            sessions = await server.sessions(caseID: caseID)
+        }
+        return sessions
+    }
+
+    private func finish(_ conformanceCase: ConformanceCase, client: ClientProcess, startedAt: Int64, driven: Bool, timedOut: Bool,
+                        sessions: [MockServer.SessionSnapshot]) -> CaseEvaluation {
+        logs.withLock { $0[conformanceCase.id] = client.stderrText }
+        let origin = sessions.first?.startedAtMicros ?? startedAt
+        var journal: [JournalEntry] = []
+        for session in sessions {
+            guard let entries = try? JournalEntry.decodeLines(session.journal) else {
+                return evaluator.harnessError(conformanceCase, caseID: conformanceCase.id, message: "unreadable journal of \(session.id)")
+            }
+            let offset = session.startedAtMicros - origin
+            journal += entries.map { entry in
+                var shifted = entry
+                shifted.t += offset
+                return shifted
+            }
+        }
+        var events: [AdapterEvent] = []
+        if driven {
+            for line in client.lines.dropFirst() {
+                guard let json = try? JSONValue.decode(line.text), let name = json["event"]?.stringValue else { continue }
+                events.append(AdapterEvent(t: line.monotonicMicros - origin, name: name, json: json))
+            }
+        }
+        let transcript = Transcript(journal: journal, adapterEvents: events,
+                                    client: ClientProcessResult(exitCode: timedOut ? nil : client.exitCode, driven: driven,
+                                                                timedOut: timedOut))
+        return evaluator.evaluate(conformanceCase, transcript: transcript,
+                                  durationMs: Double(MonotonicTime.now - startedAt) / 1000)
+    }
+
+    /// `cases/<case-id>.stderr.txt` for every case whose client wrote to stderr.
+    func writeLogs(to directory: URL) throws {
+        for (id, text) in logs.withLock({ $0 }) where !text.isEmpty {
+            let url = directory.appendingPathComponent("cases/\(id.replacingOccurrences(of: "/", with: "__")).stderr.txt")
+            try Data(text.utf8).write(to: url)
+        }
+    }
+}

@@ -1,0 +1,125 @@
+import Foundation
+import Glibc
+import Synchronization
+
+/// One run of the client command for one case: started in its own session (so a timeout kills
+/// every process it started), stdout read line by line with CLOCK_MONOTONIC timestamps, stderr
+/// kept as the case's log, stdin open for adapter commands.
+final class ClientProcess: @unchecked Sendable {
+    // @unchecked Sendable: `process` and the pipes are set up before start and then only used
+    // through thread-safe calls; everything read by other threads is behind `state`.
+
+    struct Line: Sendable {
+        let monotonicMicros: Int64
+        let text: String
+    }
+
+    private struct State {
+        var lines: [Line] = []
+        var stderr = Data()
+        var stdoutClosed = false
+    }
+
+    private let process = Process()
+    private let stdinPipe = Pipe()
+    private let stdoutPipe = Pipe()
+    private let stderrPipe = Pipe()
+    private let state = Mutex(State())
+    /// Caps what is kept of a flooding client (lines and stderr bytes).
+    private let maxLines = 100_000
+    private let maxStderrBytes = 1 << 20
+
+    init(command: String, environment: [String: String], workingDirectory: URL) {
+        // setsid: the client leads its own process group, so the timeout can kill the whole tree.
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/setsid")
+        process.arguments = ["/bin/sh", "-c", command]
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        process.currentDirectoryURL = workingDirectory
+        process.standardInput = stdinPipe
+        process.standardOutput = stdoutPipe
+        process.standardError = stderrPipe
+    }
+
+    func start() throws {
+        try process.run()
+        let stdout = stdoutPipe.fileHandleForReading
+        let stderr = stderrPipe.fileHandleForReading
+        Thread.detachNewThread { [self] in readLines(stdout) }
+        Thread.detachNewThread { [self] in readStderr(stderr) }
+    }
+
+    /// Writes one line to the client's stdin (ignored once the client closed it).
+    func send(line: String) {
+        let handle = stdinPipe.fileHandleForWriting
+        try? handle.write(contentsOf: Data((line + "\n").utf8))
+    }
+
+    func closeStdin() { try? stdinPipe.fileHandleForWriting.close() }
+
+    var lines: [Line] { state.withLock { $0.lines } }
+    var stderrText: String { String(decoding: state.withLock { $0.stderr }, as: UTF8.self) }
+    var isRunning: Bool { process.isRunning }
+    var exitCode: Int32? { process.isRunning ? nil : process.terminationStatus }
+
+    /// The first stdout line, once written (nil while none, or at EOF without one).
+    func waitForFirstLine(timeoutMillis: Int) async -> Line? {
+        let deadline = MonotonicTime.now + Int64(timeoutMillis) * 1000
+        while MonotonicTime.now < deadline {
+            let (first, closed) = state.withLock { ($0.lines.first, $0.stdoutClosed) }
+            if let first { return first }
+            if closed { return nil }
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        return nil
+    }
+
+    /// Waits for the client to exit; kills its process group at the deadline. Returns whether
+    /// it had to be killed.
+    func waitForExit(timeoutMillis: Int) async -> Bool {
+        let deadline = MonotonicTime.now + Int64(timeoutMillis) * 1000
+        while process.isRunning && MonotonicTime.now < deadline {
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        guard process.isRunning else { return false }
+        kill(-process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+        return true
+    }
+
+    private func readLines(_ handle: FileHandle) {
+        var buffer = Data()
+        while true {
+            let chunk = handle.availableData
+            if chunk.isEmpty { break }
+            buffer.append(chunk)
+            let now = MonotonicTime.now
+            while let newline = buffer.firstIndex(of: 10) {
+                let text = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
+                buffer.removeSubrange(buffer.startIndex...newline)
+                state.withLock { if $0.lines.count < maxLines { $0.lines.append(Line(monotonicMicros: now, text: text)) } }
+            }
+        }
+        if !buffer.isEmpty {
+            let text = String(decoding: buffer, as: UTF8.self)
+            state.withLock { $0.lines.append(Line(monotonicMicros: MonotonicTime.now, text: text)) }
+        }
+        state.withLock { $0.stdoutClosed = true }
+    }
+
+    private func readStderr(_ handle: FileHandle) {
+        while true {
+            let chunk = handle.availableData
+            if chunk.isEmpty { break }
+            state.withLock { if $0.stderr.count < maxStderrBytes { $0.stderr.append(chunk) } }
+        }
+    }
+}
+
+/// CLOCK_MONOTONIC in microseconds: the clock of the mock's journals.
+enum MonotonicTime {
+    static var now: Int64 {
+        var spec = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &spec)
+        return Int64(spec.tv_sec) * 1_000_000 + Int64(spec.tv_nsec) / 1_000
+    }
+}

@@ -1,0 +1,110 @@
+import ConformanceChecks
+package import ConformanceReports
+package import Foundation
+import MockServer
+import ScenarioEngine
+import WireJSON
+
+/// `conformance run`: starts its own mock server, runs the client command once per selected
+/// case against that case's endpoint, judges each transcript, and writes the report folder.
+package struct ConformanceRunner: Sendable {
+    package struct HarnessFailure: Error, CustomStringConvertible {
+        package let description: String
+    }
+
+    /// What a run produced.
+    package struct Outcome: Sendable {
+        package let report: RunReport
+        package let directory: URL
+    }
+
+    let configuration: RunConfiguration
+
+    package init(configuration: RunConfiguration) { self.configuration = configuration }
+
+    package func run() async throws(HarnessFailure) -> Outcome {
+        let started = Date()
+        let files: SuiteFiles
+        do {
+            files = try SuiteDirectoryReader.read(root: configuration.repositoryRoot)
+        } catch {
+            throw HarnessFailure(description: "cannot read conformance/: \(error)")
+        }
+        let loader = SuiteLoader(files: files)
+        let (loaded, diagnostics) = loader.load(protocolName: configuration.protocolName)
+        guard let suite = loaded else {
+            throw HarnessFailure(description: "suite \(configuration.protocolName) does not load:\n"
+                + diagnostics.map(\.description).joined(separator: "\n"))
+        }
+        let evaluator = CaseEvaluator(protocolName: configuration.protocolName, schemas: loader.messageSchemas(),
+                                      strict: configuration.strict)
+        let all = suite.cases.flatMap { $0.expanded() }
+        let (selected, notSelected) = CaseSelector.select(all, includes: configuration.includes, excludes: configuration.excludes,
+                                                          shard: configuration.shard)
+        var evaluations: [String: CaseEvaluation] = [:]
+        for skipped in notSelected { evaluations[skipped.id] = evaluator.skipped(skipped) }
+        var runnable: [ConformanceCase] = []
+        var scenarios: [String: (name: String, bytes: [UInt8])] = [:]
+        for candidate in selected {
+            guard evaluator.shouldRun(candidate) else {
+                evaluations[candidate.id] = evaluator.evaluate(candidate, transcript: Transcript(journal: []))
+                continue
+            }
+            do {
+                scenarios[candidate.id] = try CaseScenarioBuilder.scenario(for: candidate, suite: suite, root: configuration.repositoryRoot)
+                runnable.append(candidate)
+            } catch {
+                evaluations[candidate.id] = evaluator.harnessError(candidate, caseID: candidate.id, message: error.description)
+            }
+        }
+
+        let server = try startMock(scenarios: scenarios)
+        defer { server.stop() }
+        let caseRunner = CaseRun(configuration: configuration, server: server, evaluator: evaluator)
+        let total = runnable.count
+        let finished = await withTaskGroup(of: CaseEvaluation.self) { group in
+            var results: [CaseEvaluation] = []
+            var next = 0
+            func launch() {
+                let conformanceCase = runnable[next]
+                next += 1
+                group.addTask { await caseRunner.run(conformanceCase) }
+            }
+            while next < min(max(1, configuration.jobs), total) { launch() }
+            while let result = await group.next() {
+                results.append(result)
+                configuration.progress("[\(results.count)/\(total)] \(result.caseID) \(result.verdict.rawValue) "
+                    + "\(Int(result.durationMs)) ms\(result.reason.map { " — \($0)" } ?? "")")
+                if next < total { launch() }
+            }
+            return results
+        }
+        for evaluation in finished { evaluations[evaluation.caseID] = evaluation }
+
+        let ordered = all.compactMap { evaluations[$0.id] }
+        let report = RunReport(protocolName: configuration.protocolName, client: configuration.clientCommand, started: started,
+                               evaluations: ordered, suite: suite.definition)
+        let directory = configuration.reportDirectory
+            ?? ReportFolderWriter.defaultDirectory(root: configuration.repositoryRoot, client: configuration.clientName, started: started)
+        do {
+            try ReportFolderWriter.write(report, to: directory)
+            try caseRunner.writeLogs(to: directory)
+        } catch {
+            throw HarnessFailure(description: "cannot write the report to \(directory.path): \(error)")
+        }
+        return Outcome(report: report, directory: directory)
+    }
+
+    private func startMock(scenarios: [String: (name: String, bytes: [UInt8])]) throws(HarnessFailure) -> MockServer {
+        var mockConfiguration = MockServer.Configuration()
+        mockConfiguration.caseScenarios = scenarios
+        mockConfiguration.scenarioDirectory = configuration.repositoryRoot.appendingPathComponent("conformance").path
+        do {
+            let server = try MockServer(configuration: mockConfiguration)
+            try server.start()
+            return server
+        } catch {
+            throw HarnessFailure(description: "cannot start the mock server: \(error)")
+        }
+    }
+}

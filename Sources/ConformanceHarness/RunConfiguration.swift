@@ -1,0 +1,47 @@
+package import Foundation
+
+/// Everything `conformance run` was asked to do.
+package struct RunConfiguration: Sendable {
+    /// `multimodal-dialog` or `qwen-realtime`.
+    package var protocolName: String
+    /// The client command, run through `/bin/sh -c` once per case.
+    package var clientCommand: String
+    /// Case id globs to select (empty: all).
+    package var includes: [String] = []
+    /// Case id globs to leave out.
+    package var excludes: [String] = []
+    /// Run strict-only cases and count `nonStrict` as failing.
+    package var strict = false
+    /// The report folder; nil = `reports/runs/<client>/<timestamp>/` under the repository.
+    package var reportDirectory: URL?
+    /// Overrides every case's timeout.
+    package var timeoutMs: Int?
+    /// Cases run at once.
+    package var jobs = 1
+    /// `--shard K/N`: run the K-th of N interleaved slices (1-based).
+    package var shard: (index: Int, count: Int)?
+    /// The repository root (holds `conformance/` and `mock-server/`).
+    package var repositoryRoot: URL
+    /// Values the client gets in its environment.
+    package var apiKey = "sk-dialogmock-conformance"
+    package var workspaceID = "ws-conformance"
+    package var appID = "app-conformance"
+    /// The model for Qwen realtime URLs (`MOCK_MODEL`).
+    package var model = "qwen3-omni-flash-realtime"
+    /// Where progress lines go (stderr by default).
+    package var progress: @Sendable (String) -> Void = { line in
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+
+    package init(protocolName: String, clientCommand: String, repositoryRoot: URL) {
+        self.protocolName = protocolName
+        self.clientCommand = clientCommand
+        self.repositoryRoot = repositoryRoot
+    }
+
+    /// A short name of the client for the report folder (`dialogmock-adapter`, `python3` …).
+    package var clientName: String {
+        let first = clientCommand.split(separator: " ").first.map(String.init) ?? "client"
+        return URL(fileURLWithPath: first).lastPathComponent
+    }
+}
