@@ -2,8 +2,8 @@ import Foundation
 import Glibc
 import Synchronization
 
-/// One run of the client command for one case: started in its own session (so a timeout kills
-/// every process it started), stdout read line by line with CLOCK_MONOTONIC timestamps, stderr
+/// One run of the client command for one case: started in its own process group (so a timeout
+/// kills every process it started), stdout read line by line with CLOCK_MONOTONIC timestamps, stderr
 /// kept as the case's log, stdin open for adapter commands.
 final class ClientProcess: @unchecked Sendable {
     // @unchecked Sendable: `process` and the pipes are set up before start and then only used
@@ -30,9 +30,10 @@ final class ClientProcess: @unchecked Sendable {
     private let maxStderrBytes = 1 << 20
 
     init(command: String, environment: [String: String], workingDirectory: URL) {
-        // setsid: the client leads its own process group, so the timeout can kill the whole tree.
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/setsid")
-        process.arguments = ["/bin/sh", "-c", command]
+        // Foundation starts the child as the leader of its own process group (pgid = pid), so
+        // the timeout can kill the whole tree with kill(-pid).
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", command]
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
         process.currentDirectoryURL = workingDirectory
         process.standardInput = stdinPipe

@@ -1,0 +1,81 @@
+import ConformanceChecks
+import ConformanceHarness
+import ConformanceReports
+import Foundation
+import Testing
+import WireJSON
+
+/// The runner against misbehaving clients: it must give every case a verdict, write the whole
+/// report folder, and never hang or crash.
+@Suite("Conformance runner")
+struct ConformanceRunnerTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    private func run(_ client: String, cases: [String], protocolName: String = "qwen-realtime", timeoutMs: Int? = nil) async throws
+        -> (ConformanceRunner.Outcome, [String: String])
+    {
+        var configuration = RunConfiguration(protocolName: protocolName, clientCommand: client, repositoryRoot: Self.root)
+        configuration.includes = cases
+        configuration.timeoutMs = timeoutMs
+        configuration.jobs = 2
+        configuration.reportDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("conformance-\(UUID().uuidString)")
+        configuration.progress = { _ in }
+        let outcome = try await ConformanceRunner(configuration: configuration).run()
+        let verdicts = Dictionary(uniqueKeysWithValues: outcome.report.evaluations.map { ($0.caseID, $0.verdict.rawValue) })
+        return (outcome, verdicts)
+    }
+
+    @Test func aClientThatDoesNothingFailsAndTheReportFolderIsComplete() async throws {
+        let (outcome, verdicts) = try await run("true", cases: ["qrt.connect.001", "qrt.session.001", "qrt.ptt.001"])
+        defer { try? FileManager.default.removeItem(at: outcome.directory) }
+        #expect(verdicts["qrt.connect.001"] == "fail")
+        #expect(verdicts["qrt.ptt.001"] == "unimplemented")
+        #expect(verdicts["qrt.audio.001"] == "skipped")
+        #expect(outcome.report.exitCode(strict: false) == 1)
+        for file in ["index.json", "junit.xml", "summary.md", "report.html", "cases/qrt.connect.001.json"] {
+            #expect(FileManager.default.fileExists(atPath: outcome.directory.appendingPathComponent(file).path), "\(file)")
+        }
+        let index = try JSONValue.decode(Array(try Data(contentsOf: outcome.directory.appendingPathComponent("index.json"))))
+        #expect(index["protocol"] == "qwen-realtime")
+        #expect(index["client"] == "true")
+        #expect(index["summary"]?["fail"]?.intValue ?? 0 >= 1)
+        #expect(index["cases"]?.arrayValue?.count == 28)
+    }
+
+    @Test func aHangingClientIsKilledAtTheTimeout() async throws {
+        let clock = ContinuousClock()
+        let start = clock.now
+        let (outcome, verdicts) = try await run("sleep 30", cases: ["qrt.connect.001"], timeoutMs: 800)
+        defer { try? FileManager.default.removeItem(at: outcome.directory) }
+        #expect(clock.now - start < .seconds(10))
+        #expect(verdicts["qrt.connect.001"] == "fail")
+        #expect(outcome.report.evaluations.first { $0.caseID == "qrt.connect.001" }?.transcript.client.timedOut == true)
+    }
+
+    @Test func aFloodingOrGarbageWritingAdapterGetsAVerdictNotACrash() async throws {
+        let flood = #"echo '{"adapter":"flood","protocol":"qwen-realtime"}'; yes 'garbage {not json'"#
+        let (outcome, verdicts) = try await run(flood, cases: ["qrt.ptt.001", "qrt.connect.001"], timeoutMs: 800)
+        defer { try? FileManager.default.removeItem(at: outcome.directory) }
+        #expect(verdicts["qrt.ptt.001"] == "fail")
+        #expect(verdicts["qrt.connect.001"] == "fail")
+        let evaluation = outcome.report.evaluations.first { $0.caseID == "qrt.ptt.001" }
+        #expect(evaluation?.transcript.client.driven == true)
+        #expect(evaluation?.transcript.adapterEvents.isEmpty == true)
+    }
+
+    @Test func stderrOfTheClientIsKeptBesideTheCaseReport() async throws {
+        let (outcome, _) = try await run("echo 'client log line' >&2", cases: ["mmd.connect.001"], protocolName: "multimodal-dialog")
+        defer { try? FileManager.default.removeItem(at: outcome.directory) }
+        let log = try String(contentsOf: outcome.directory.appendingPathComponent("cases/mmd.connect.001.stderr.txt"), encoding: .utf8)
+        #expect(log == "client log line\n")
+    }
+
+    @Test func caseEnvironmentNamesTheCaseEndpoint() async throws {
+        let script = #"printf '%s %s %s' "$MOCK_URL" "$MOCK_CASE_ID" "$MOCK_PROTOCOL" >&2"#
+        let (outcome, _) = try await run(script, cases: ["qrt.connect.001"])
+        defer { try? FileManager.default.removeItem(at: outcome.directory) }
+        let log = try String(contentsOf: outcome.directory.appendingPathComponent("cases/qrt.connect.001.stderr.txt"), encoding: .utf8)
+        #expect(log.hasPrefix("ws://127.0.0.1:"))
+        #expect(log.contains("/case/qrt.connect.001/api-ws/v1/realtime?model=qwen3-omni-flash-realtime qrt.connect.001 qwen-realtime"))
+    }
+}
