@@ -62,7 +62,7 @@ let package = Package(
                           swiftSettings: settings),
         .executableTarget(name: "MockServerCLI", dependencies: ["MockServer", "CLISupport"], swiftSettings: settings),
         .executableTarget(name: "ConformanceCLI", dependencies: ["ConformanceHarness", "ConformanceReports", "ConformanceChecks", "JSONSchema", "WireJSON", "CLISupport"], swiftSettings: settings),
-        .executableTarget(name: "BenchmarkCLI", dependencies: ["WireSocket", "CLISupport", "EchoFloor"], swiftSettings: settings),
+        .executableTarget(name: "BenchmarkCLI", dependencies: ["MockServer", "WireJSON", "WireSocket", "CLISupport", "EchoFloor"], swiftSettings: settings),
         /// A minimal blocking C WebSocket echo: the latency floor the benchmark compares against.
         .target(name: "EchoFloor"),
 

@@ -32,7 +32,7 @@ enum BenchCommand {
         name: "dialogmock-bench",
         abstract: "DialogMock benchmarks (loopback only).",
         options: [],
-        subcommands: [echoSpec]
+        subcommands: [echoSpec, ScenarioLatencyBench.spec]
     )
 
     struct Settings {
@@ -43,8 +43,9 @@ enum BenchCommand {
         var check: Bool
     }
 
-    static func main() {
+    static func main() async {
         let arguments = CommandLineRunner.parseOrExit(Array(CommandLine.arguments.dropFirst()), spec: spec)
+        if arguments.subcommand == "scenario" { await ScenarioLatencyBench.run(arguments) }
         let settings = CommandLineRunner.valueOrExit(spec: spec) { () throws -> Settings in
             let plan = RoundTripPlan(
                 warmup: try arguments.int("--warmup", range: 0...1_000_000) ?? 200,

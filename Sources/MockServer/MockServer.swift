@@ -99,6 +99,14 @@ public final class MockServer: @unchecked Sendable {
         }
     }
 
+    /// How late each frame left relative to its scripted time (µs), in sending order (the first
+    /// million frames); what `dialogmock_send_lateness_seconds` aggregates.
+    public func sendLatenessMicros() async -> [Int64] {
+        await withCheckedContinuation { continuation in
+            server.execute { [self] in continuation.resume(returning: router.metrics.latenessSamples) }
+        }
+    }
+
     /// What the server recorded of one session.
     public struct SessionSnapshot: Sendable {
         public let id: String

@@ -11,6 +11,9 @@ final class ServerMetrics {
     private var latenessCounts = [Int](repeating: 0, count: latenessBuckets.count)
     private var latenessCount = 0
     private var latenessSumSeconds = 0.0
+    /// Raw lateness samples (µs) for benchmarks, the first `sampleLimit` frames.
+    private(set) var latenessSamples: [Int64] = []
+    private let sampleLimit = 1_000_000
 
     func sessionOpened() {
         sessionsTotal += 1
@@ -28,6 +31,7 @@ final class ServerMetrics {
     func frameOut(bytes: Int, latenessMicros: Int64) {
         framesOut += 1
         bytesOut += bytes
+        if latenessSamples.count < sampleLimit { latenessSamples.append(latenessMicros) }
         let seconds = Double(latenessMicros) / 1_000_000
         latenessCount += 1
         latenessSumSeconds += seconds

@@ -1,0 +1,105 @@
+import CLISupport
+import EchoFloor
+import Glibc
+import MockServer
+import WireJSON
+import WireSocket
+
+/// `dialogmock-bench scenario`: N concurrent Qwen realtime sessions whose server events are
+/// scripted with fixed delays of 20 ms and 250 ms; how late the mock sends them (p50/p99).
+enum ScenarioLatencyBench {
+    static let spec = CommandSpec(
+        name: "scenario",
+        abstract: "Send lateness of scripted delays (20 ms and 250 ms) with N concurrent sessions.",
+        options: [
+            .value("--sessions", valueName: "N", help: "Concurrent sessions.", default: "100"),
+            .value("--rounds", valueName: "N", help: "Text turns per session.", default: "3"),
+            .value("--loop", valueName: "LOOP", help: "Event loop: poll or libuv.", default: "poll"),
+            .value("--output", valueName: "FILE", help: "Also write the JSON document to FILE."),
+            .flag("--check", help: "Exit 1 when p99 lateness exceeds 1 ms."),
+        ])
+
+    /// session.created and every text delta at 20 ms; session.updated and response.created at 250 ms.
+    static let scenario = #"""
+    {"name": "bench-delays", "seed": 1,
+     "turns": {"default": {"transcript": "", "answer": "one two three four five six seven eight", "audio": {"none": true}}},
+     "timing": {"events": {"*": 20, "session.updated": 250, "response.created": 250},
+                "text": {"timeToFirstTokenMs": 20, "tokensPerSecond": 50}}}
+    """#
+
+    static func run(_ arguments: ParsedArguments) async -> Never {
+        let (sessions, rounds, loopName) = CommandLineRunner.valueOrExit(spec: BenchCommand.spec) {
+            (try arguments.int("--sessions", range: 1...2000) ?? 100, try arguments.int("--rounds", range: 1...100) ?? 3,
+             try arguments.choice("--loop", among: ["poll", "libuv"]) ?? "poll")
+        }
+        _ = ef_raise_nofile(4 * sessions + 256)
+        var configuration = MockServer.Configuration()
+        configuration.eventLoop = WebSocketServer.EventLoop(rawValue: loopName)!
+        configuration.scenarioSource = ("bench-delays", Array(scenario.utf8))
+        let server: MockServer
+        do {
+            server = try MockServer(configuration: configuration)
+            try server.start()
+        } catch {
+            BenchCommand.printError("dialogmock-bench: \(error)")
+            exit(ExitCode.harnessError)
+        }
+        let client = WebSocketClient(eventLoop: .poll)
+        let started = MonotonicClock.nowMicros()
+        let url = "\(server.baseURL)/api-ws/v1/realtime?model=qwen3-omni-flash-realtime"
+        let problems = await withTaskGroup(of: String?.self) { group in
+            for index in 0..<sessions {
+                group.addTask { await session(index, rounds: rounds, url: url, client: client) }
+            }
+            var problems: [String] = []
+            for await problem in group { if let problem { problems.append(problem) } }
+            return problems
+        }
+        let wallMicros = MonotonicClock.nowMicros() - started
+        let lateness = await server.sendLatenessMicros().sorted()
+        client.shutdown()
+        server.stop()
+        func percentile(_ p: Double) -> Int64 {
+            lateness.isEmpty ? 0 : lateness[min(lateness.count - 1, Int((p * Double(lateness.count)).rounded(.up)) - 1)]
+        }
+        let p99 = percentile(0.99)
+        let report = BenchJSON.object([
+            ("benchmark", .string("scenario-lateness")),
+            ("loop", .string(loopName)), ("sessions", .int(sessions)), ("roundsPerSession", .int(rounds)),
+            ("scriptedDelaysMs", .array([.int(20), .int(250)])),
+            ("framesSent", .int(lateness.count)), ("wallSeconds", .number(Double(wallMicros) / 1_000_000, digits: 2)),
+            ("latenessMicros", .object([("p50", .int(Int(percentile(0.5)))), ("p90", .int(Int(percentile(0.9)))),
+                                       ("p99", .int(Int(p99))), ("p999", .int(Int(percentile(0.999)))),
+                                       ("max", .int(Int(lateness.last ?? 0)))])),
+            ("target", .object([("p99MicrosAtMost", .int(1000)), ("met", .bool(p99 <= 1000 && problems.isEmpty))])),
+            ("sessionFailures", .array(problems.prefix(10).map { .string($0) })),
+        ])
+        var text = report.rendered() + "\n"
+        if let path = arguments.value("--output") { try? BenchCommand.write(text, to: path) }
+        text.withUTF8 { bytes in BenchCommand.writeAll(1, bytes) }
+        exit(arguments.flag("--check") && !(p99 <= 1000 && problems.isEmpty) ? ExitCode.failure : ExitCode.success)
+    }
+
+    /// One client: session.update (text only, push-to-talk), then `rounds` text turns.
+    static func session(_ index: Int, rounds: Int, url: String, client: WebSocketClient) async -> String? {
+        guard let connection = try? await client.connect(url, headers: [("Authorization", "Bearer sk-bench")], timeoutMillis: 20_000) else {
+            return "session \(index): connect failed"
+        }
+        defer { connection.close() }
+        func receive(_ type: String) async -> Bool {
+            while let message = await connection.nextMessage(timeoutMillis: 15_000) {
+                if (try? JSONValue.decode(message.bytes))?["type"]?.stringValue == type { return true }
+            }
+            return false
+        }
+        guard await receive("session.created") else { return "session \(index): no session.created" }
+        connection.send(text: #"{"type":"session.update","session":{"modalities":["text"],"turn_detection":null}}"#)
+        guard await receive("session.updated") else { return "session \(index): no session.updated" }
+        for round in 0..<rounds {
+            connection.send(text: #"{"type":"conversation.item.create","item":{"type":"message","role":"user","content":[{"type":"input_text","text":"hello \#(round)"}]}}"#)
+            connection.send(text: #"{"type":"response.create"}"#)
+            guard await receive("response.done") else { return "session \(index): no response.done in round \(round)" }
+        }
+        return nil
+    }
+}
