@@ -11,7 +11,7 @@ struct MultiModalDialogSDKTests {
     {
         let server = try SDKProcess.startMock(scenario: scenario)
         defer { server.stop() }
-        let result = try SDKProcess.flow("multimodal_dialog_flows.py",
+        let result = try await SDKProcess.flow("multimodal_dialog_flows.py",
                                          [flow, "\(server.baseURL)/api-ws/v1/inference", SDKProcess.speech])
         let lines = await server.journal(session: "s1") ?? ""
         // Every frame the mock sent is valid against the server schemas of conformance/protocols.

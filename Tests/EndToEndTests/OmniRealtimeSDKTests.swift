@@ -11,7 +11,7 @@ struct OmniRealtimeSDKTests {
     private func run(_ flow: String, scenario: String? = nil) async throws -> (events: [String], extra: [String: Any]) {
         let server = try SDKProcess.startMock(scenario: scenario)
         defer { server.stop() }
-        let result = try SDKProcess.flow("omni_realtime_flows.py",
+        let result = try await SDKProcess.flow("omni_realtime_flows.py",
                                          [flow, "\(server.baseURL)/api-ws/v1/realtime", Self.model, SDKProcess.speech])
         // Every frame the mock sent is valid against the server schemas of conformance/protocols.
         #expect(try ServerFrameSchemas.problems(journal: await server.journal(session: "s1") ?? "", protocolName: "qwen-realtime") == [])

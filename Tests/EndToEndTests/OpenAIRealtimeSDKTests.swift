@@ -13,7 +13,7 @@ struct OpenAIRealtimeSDKTests {
     @Test func textTurnThroughTheOpenAIClient() async throws {
         let server = try SDKProcess.startMock()
         defer { server.stop() }
-        let result = try SDKProcess.flow("openai_realtime_flow.py", ["\(server.baseURL)/api-ws/v1", "qwen3-omni-flash-realtime"])
+        let result = try await SDKProcess.flow("openai_realtime_flow.py", ["\(server.baseURL)/api-ws/v1", "qwen3-omni-flash-realtime"])
         let events = result["events"] as? [String] ?? []
         #expect(events.first == "session.created")
         #expect(events.contains("session.updated"))
