@@ -7,37 +7,20 @@ public final class WebSocketClient: @unchecked Sendable {
     // @unchecked Sendable: `attempts` and the lws state are touched only on the service thread.
 
     let loop: ServiceLoop
-    private let protocols: UnsafeMutablePointer<lws_protocols>
-    private let extensions: UnsafeMutablePointer<lws_extension>
-    private let cStrings: [UnsafeMutablePointer<CChar>]
+    private let table: ProtocolTable
     var attempts: [ObjectIdentifier: ConnectAttempt] = [:]
     private var started = false
     private var nextID: UInt64 = 1
 
     public init(eventLoop: WebSocketServer.EventLoop = .poll, perMessageDeflate: Bool = false) {
         loop = ServiceLoop(usesLibuv: eventLoop == .libuv)
-        let protocolName = strdup("dialogmock-client")!
-        let deflateName = strdup("permessage-deflate")!
-        let deflateOffer = strdup("permessage-deflate; client_max_window_bits")!
-        cStrings = [protocolName, deflateName, deflateOffer]
-        protocols = .allocate(capacity: 2)
-        protocols.initialize(repeating: lws_protocols(), count: 2)
-        protocols[0].name = UnsafePointer(protocolName)
-        protocols[0].callback = clientCallback
-        protocols[0].rx_buffer_size = 65536
-        extensions = .allocate(capacity: 2)
-        extensions.initialize(repeating: lws_extension(), count: 2)
-        if perMessageDeflate {
-            extensions[0].name = UnsafePointer(deflateName)
-            extensions[0].callback = lws_extension_callback_pm_deflate
-            extensions[0].client_offer = UnsafePointer(deflateOffer)
-        }
+        table = ProtocolTable(name: "dialogmock-client", callback: clientCallback, deflate: perMessageDeflate)
         do {
             try loop.start { [self] () throws(WebSocketError) -> OpaquePointer in
                 var info = lws_context_creation_info()
                 info.port = CONTEXT_PORT_NO_LISTEN
-                info.protocols = UnsafePointer(protocols)
-                info.extensions = UnsafePointer(extensions)
+                info.protocols = UnsafePointer(table.protocols)
+                info.extensions = UnsafePointer(table.extensions)
                 info.gid = -1
                 info.uid = -1
                 info.user = Unmanaged.passUnretained(self).toOpaque()
@@ -51,12 +34,7 @@ public final class WebSocketClient: @unchecked Sendable {
         }
     }
 
-    deinit {
-        shutdown()
-        protocols.deallocate()
-        extensions.deallocate()
-        for string in cStrings { free(string) }
-    }
+    deinit { shutdown() }
 
     /// Closes every connection (code 1001) and stops the service thread.
     public func shutdown() {

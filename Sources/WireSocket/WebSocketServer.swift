@@ -48,34 +48,17 @@ public final class WebSocketServer: @unchecked Sendable {
     var httpExchanges: [OpaquePointer: HTTPExchange] = [:]
     var nextConnectionID: UInt64 = 1
     var draining = false
-    private let protocols: UnsafeMutablePointer<lws_protocols>
-    private let extensions: UnsafeMutablePointer<lws_extension>
-    private let cStrings: [UnsafeMutablePointer<CChar>]
+    private let table: ProtocolTable
 
     public init(configuration: Configuration = Configuration(), delegate: any WebSocketServerDelegate) {
         self.configuration = configuration
         self.delegate = delegate
         loop = ServiceLoop(usesLibuv: configuration.eventLoop == .libuv)
-        let protocolName = strdup("dialogmock")!
-        let deflateName = strdup("permessage-deflate")!
-        let deflateOffer = strdup("permessage-deflate; client_max_window_bits")!
-        cStrings = [protocolName, deflateName, deflateOffer]
-        protocols = .allocate(capacity: 2)
-        protocols.initialize(repeating: lws_protocols(), count: 2)
-        protocols[0].name = UnsafePointer(protocolName)
-        protocols[0].callback = serverCallback
-        protocols[0].rx_buffer_size = 65536
-        extensions = .allocate(capacity: 2)
-        extensions.initialize(repeating: lws_extension(), count: 2)
-        extensions[0].name = UnsafePointer(deflateName)
-        extensions[0].callback = lws_extension_callback_pm_deflate
-        extensions[0].client_offer = UnsafePointer(deflateOffer)
-    }
-
-    deinit {
-        protocols.deallocate()
-        extensions.deallocate()
-        for string in cStrings { free(string) }
+        // permessage-deflate only on the poll loop: with libuv, lws 4.1.6 stops servicing a
+        // connection whose compressed message inflates across several receive calls (Autobahn
+        // 12.1.5 hangs), so the libuv loop does not negotiate compression.
+        table = ProtocolTable(name: "dialogmock", callback: serverCallback,
+                              deflate: configuration.perMessageDeflate && configuration.eventLoop == .poll)
     }
 
     // MARK: - Lifecycle (any thread)
@@ -132,11 +115,8 @@ public final class WebSocketServer: @unchecked Sendable {
         LibWebSocketsLog.install()
         var info = lws_context_creation_info()
         info.port = Int32(configuration.port)
-        info.protocols = UnsafePointer(protocols)
-        // permessage-deflate only on the poll loop: with libuv, lws 4.1.6 stops servicing a
-        // connection whose compressed message inflates across several receive calls (Autobahn
-        // 12.1.5 hangs), so the libuv loop does not negotiate compression.
-        if configuration.perMessageDeflate && configuration.eventLoop == .poll { info.extensions = UnsafePointer(extensions) }
+        info.protocols = UnsafePointer(table.protocols)
+        info.extensions = UnsafePointer(table.extensions)
         info.gid = -1
         info.uid = -1
         info.user = Unmanaged.passUnretained(self).toOpaque()
