@@ -50,6 +50,7 @@ class Events:
         self._cond = threading.Condition(self._lock)
         self._history = []          # (name, object) in emission order
         self._consumed = {}         # wait key -> index in _history after the last match
+        self.closed = False         # the connection is gone: waits for other events end early
 
     def write_raw(self, obj):
         line = json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
@@ -57,7 +58,12 @@ class Events:
             _PROTOCOL_OUT.write(line + "\n")
             _PROTOCOL_OUT.flush()
 
-    def emit(self, name, **fields):
+    def emit(self, _event, **fields):
+        name = _event
+        if name == "closed":
+            with self._lock:
+                if self.closed:          # one closed event per connection
+                    return
         obj = {"event": name}
         obj.update(fields)
         line = json.dumps(obj, ensure_ascii=False, separators=(",", ":"), default=str)
@@ -68,6 +74,8 @@ class Events:
             except (BrokenPipeError, ValueError):
                 pass
             self._history.append((name, obj))
+            if name == "closed":
+                self.closed = True
             self._cond.notify_all()
 
     def count(self, name):
@@ -89,6 +97,8 @@ class Events:
                         self._consumed[key] = index + 1
                         return obj
                 scan = len(self._history)
+                if self.closed and name != "closed":
+                    return None
                 left = deadline - time.monotonic()
                 if left <= 0:
                     return None
@@ -336,6 +346,8 @@ class MultiModalDriver:
         self.events = events
         self.dialog = None
         self.upstream_rate = 16000
+        self.mode = "tap2talk"
+        self.mic_muted = False         # tap2talk: between SpeechEnded and the next Listening
         self.stop_sent = False
         self.closed = threading.Event()
         self.stopped = threading.Event()
@@ -362,7 +374,10 @@ class MultiModalDriver:
                 driver.events.emit("stopped")
 
             def on_state_changed(self, state):
-                driver.events.emit("state", state=getattr(state, "value", str(state)))
+                value = getattr(state, "value", str(state))
+                if value == "Listening":
+                    driver.mic_muted = False
+                driver.events.emit("state", state=value)
 
             def on_speech_audio_data(self, data):
                 if driver.player.feed(len(data)):
@@ -393,6 +408,7 @@ class MultiModalDriver:
                     driver.player.flush("barge_in")
 
             def on_speech_ended(self):
+                driver.mic_muted = True
                 driver.events.emit("speech_ended")
 
             def on_speech_content(self, payload):
@@ -466,6 +482,7 @@ class MultiModalDriver:
             upstream.asr_post_processing = p.AsrPostProcessing(
                 replace_words=[p.ReplaceWord(**w) for w in up_asr.get("replace_words", [])])
         self.upstream_rate = int(upstream.sample_rate or 16000)
+        self.mode = upstream.mode
         self.upstream_format = upstream.audio_format
         down, down_rest = self._known(params.pop("downstream", None),
                                       {"voice", "sample_rate", "intermediate_text", "debug",
@@ -549,13 +566,17 @@ class MultiModalDriver:
             frames.append((data, 0.0))
         else:
             chunk = self.upstream_rate * 2 // 10          # 100 ms, e.g. 3200 B at 16 kHz
-            frames = [(data[i:i + chunk], len(data[i:i + chunk]) / (self.upstream_rate * 2.0))
-                      for i in range(0, len(data), chunk)]
+            # a microphone delivers whole buffers: the last one is completed with silence
+            data = data + bytes(-len(data) % chunk)
+            frames = [(data[i:i + chunk], 0.1) for i in range(0, len(data), chunk)]
+        tap2talk = self.mode == "tap2talk"
         for frame, seconds in frames:
             if self.closed.is_set() or self.stop_sent:
                 raise CommandError("Closed", "the connection closed while sending audio")
-            with self.send_lock:
-                self.dialog.send_audio_data(frame)
+            # tap2talk: the app mutes the microphone from SpeechEnded to the next Listening (C11)
+            if not (tap2talk and self.mic_muted):
+                with self.send_lock:
+                    self.dialog.send_audio_data(frame)
             pacer.after(seconds)
 
     def cmd_stop_speech(self, cmd):
@@ -682,7 +703,7 @@ class QwenDriver:
 
         class Callback(self.sdk.OmniRealtimeCallback):
             def on_open(self):
-                driver.events.emit("connected")
+                driver._connected()
 
             def on_close(self, close_status_code, close_msg):
                 driver.player.flush("closed")
@@ -700,7 +721,15 @@ class QwenDriver:
 
         return Callback()
 
+    def _connected(self):
+        # the SDK calls on_open only after its connect() poll loop, often after session.created
+        with self.lock:
+            first, self.announced = not getattr(self, "announced", False), True
+        if first:
+            self.events.emit("connected")
+
     def on_event(self, ev):
+        self._connected()
         kind = ev.get("type")
         emit = self.events.emit
         if kind == "session.created":
@@ -896,6 +925,7 @@ class QwenDriver:
         self._ensure_configured()
         data = read_audio(cmd["file"])
         chunk = self.input_rate * 2 // 10      # 100 ms, as in the SDK examples
+        data = data + bytes(-len(data) % chunk)   # whole microphone buffers (qrt.C8: ≥ 20 ms)
         pacer = Pacer(cmd.get("realtime", True))
         for i in range(0, len(data), chunk):
             self._check_open()
@@ -1105,7 +1135,10 @@ def run_command(driver, events, cmd):
             events.emit("error", code="BadCommand", message="wait needs \"for\"")
             return False
         if events.wait(target, timeout, match) is None:
-            events.emit("error", code="Timeout", message=f"no {target} within {int(timeout * 1000)} ms", cmd="wait")
+            if events.closed and target != "closed":
+                events.emit("error", code="Closed", message=f"no {target}: the connection is closed", cmd="wait")
+            else:
+                events.emit("error", code="Timeout", message=f"no {target} within {int(timeout * 1000)} ms", cmd="wait")
             return False
         return True
     handler = getattr(driver, "cmd_" + str(name), None)
