@@ -84,9 +84,11 @@ class Events:
 
     def wait(self, name, timeout_s, match=None):
         """Blocks until an event `name` (whose fields equal `match`) was emitted after the one
-        the previous wait with the same key consumed. Every wait consumes one occurrence, so
-        `wait responding_ended` twice waits for two rounds. Returns the event or None."""
-        key = json.dumps([name, match], sort_keys=True)
+        the previous wait for the same event name consumed. Every wait consumes one occurrence,
+        so `wait responding_ended` twice waits for two rounds, and `wait state` then
+        `wait state {"state": "Listening"}` waits for the *next* Listening. Returns the event
+        or None."""
+        key = name
         deadline = time.monotonic() + timeout_s
         with self._cond:
             scan = self._consumed.get(key, 0)
@@ -659,8 +661,9 @@ class MultiModalDriver:
         pacer = Pacer(True)
         chunk = bytes(self.upstream_rate * 2 // 10)
         for _ in range(int(round(seconds * 10))):
-            with self.send_lock:
-                self.dialog.send_audio_data(chunk)
+            if not (self.mode == "tap2talk" and self.mic_muted):
+                with self.send_lock:
+                    self.dialog.send_audio_data(chunk)
             pacer.after(0.1)
 
 

@@ -29,6 +29,9 @@ AUDIO = "qwen-audio-3.0-realtime"
 
 # The SDK's deviations every multimodal session shows (README "Known deviations").
 MMD_SDK = {"mmd.C23"}
+# tap2talk: the frame already in flight when the mock sends SpeechEnded is journaled as mmd.C11
+# (a SHOULD); the adapter mutes the microphone on SpeechEnded, it cannot recall a sent frame.
+TAP2TALK_RACE = {"mmd.C11"}
 
 
 def tiny_jpeg():
@@ -156,7 +159,7 @@ TESTS = [
         {"cmd": "wait", "for": "state", "state": "Listening", "timeoutMs": 5000},
         {"cmd": "heartbeat"},
         {"cmd": "stop"},
-    ], expect=TURN_EVENTS, allowed=MMD_SDK),
+    ], expect=TURN_EVENTS, allowed=MMD_SDK | TAP2TALK_RACE),
     dict(name="mmd.respond", env="mmd", script=[
         {"cmd": "start", "params": {}},
         {"cmd": "wait", "for": "state", "timeoutMs": 3000},
@@ -202,7 +205,7 @@ TESTS = [
         {"cmd": "update_info", "params": {"images": [{"type": "base64", "file": "fixtures/images/frame.jpg"}]}},
         {"cmd": "stop"},
     ], expect=["started", "responding_ended", "closed"], allowed=MMD_SDK | {"mmd.C13"}),
-    dict(name="mmd.passive", env="mmd", script=None, expect=TURN_EVENTS, allowed=MMD_SDK),
+    dict(name="mmd.passive", env="mmd", script=None, expect=TURN_EVENTS, allowed=MMD_SDK | TAP2TALK_RACE),
     dict(name="qrt.vad", env="omni", script=[
         {"cmd": "append_audio", "file": "fixtures/audio/hello-16k.pcm", "realtime": True},
         {"cmd": "wait", "for": "speech_content", "finished": True, "timeoutMs": 8000},
@@ -372,7 +375,7 @@ def main():
     logdir = os.path.join(work, "logs")
     os.makedirs(logdir)
     # set up the venv once, outside the timed tests
-    subprocess.run([RUN, "--help"], stdout=subprocess.DEVNULL, check=True)
+    subprocess.run([RUN, "--help"], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
     mock = Mock(args.mock, os.path.join(logdir, "mock-server.stderr"))
     failures = 0
     try:
