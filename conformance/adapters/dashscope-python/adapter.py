@@ -358,6 +358,18 @@ class MultiModalDriver:
         self.local_started = False
         self.player = Player(events, on_start=self._local_started, on_end=self._local_ended)
         self.send_lock = threading.Lock()
+        self.failed = False
+        self.last_sent = time.monotonic()
+        self.heartbeat_s = float(os.environ.get("DASHSCOPE_ADAPTER_HEARTBEAT_S", "30"))
+
+    def _heartbeat_loop(self):
+        """C21 (the app's part: the SDK has send_heart_beat() but no timer): a HeartBeat
+        whenever the app has sent nothing for `heartbeat_s` seconds."""
+        while not self.closed.wait(1.0):
+            if self.stop_sent or self.failed:
+                return
+            if time.monotonic() - self.last_sent >= self.heartbeat_s:
+                self._sdk_call(self.dialog.send_heart_beat)
 
     # ---- SDK callbacks -----------------------------------------------------------------
 
@@ -386,7 +398,10 @@ class MultiModalDriver:
                     driver.events.emit("audio", bytes=len(data))
 
             def on_error(self, error):
-                driver.events.emit("error", **error_fields(error))
+                fields = error_fields(error)
+                if fields.get("terminal"):
+                    driver.failed = True       # C24: task-failed is terminal: send nothing more
+                driver.events.emit("error", **fields)
 
             def on_responding_started(self):
                 driver.round += 1
@@ -458,10 +473,11 @@ class MultiModalDriver:
             self._sdk_call(self.dialog.local_responding_ended)
 
     def _sdk_call(self, fn, *args, **kwargs):
-        if self.stop_sent or self.closed.is_set():
+        if self.stop_sent or self.closed.is_set() or self.failed:
             return
         try:
             with self.send_lock:
+                self.last_sent = time.monotonic()
                 fn(*args, **kwargs)
         except Exception as e:  # the socket went away under us
             self.events.emit("error", code=type(e).__name__, message=str(e))
@@ -532,6 +548,9 @@ class MultiModalDriver:
     def require_dialog(self):
         if self.dialog is None:
             raise CommandError("NotStarted", "no session: send start first")
+        if self.failed:
+            raise CommandError("Failed", "the server failed the task (task-failed); nothing sent")
+        self.last_sent = time.monotonic()
 
     def cmd_start(self, cmd):
         if self.dialog is not None:
@@ -545,6 +564,8 @@ class MultiModalDriver:
             dialog_id=dialog_id, model=model)
         with self.send_lock:
             self.dialog.start(dialog_id)       # connects (≤ 5 s), then sends Start
+        if self.heartbeat_s > 0:
+            threading.Thread(target=self._heartbeat_loop, daemon=True).start()
 
     def cmd_start_speech(self, cmd):
         self.require_dialog()
@@ -578,6 +599,7 @@ class MultiModalDriver:
             # tap2talk: the app mutes the microphone from SpeechEnded to the next Listening (C11)
             if not (tap2talk and self.mic_muted):
                 with self.send_lock:
+                    self.last_sent = time.monotonic()
                     self.dialog.send_audio_data(frame)
             pacer.after(seconds)
 
@@ -625,7 +647,7 @@ class MultiModalDriver:
         """End of the script: Stop if not yet sent, then wait for the close."""
         if self.dialog is None or self.closed.is_set():
             return
-        if not self.stop_sent:
+        if not self.stop_sent and not self.failed:
             try:
                 self.cmd_stop({})
             except Exception as e:
@@ -801,6 +823,8 @@ class QwenDriver:
             fields = error_fields(ev)
             with self.lock:
                 self.update_errors += 1
+                if self.response_id == "pending":     # the response.create was refused
+                    self.response_id = None
                 self.lock.notify_all()
             emit("error", **fields)
             if (ev.get("error") or {}).get("type") == "server_error":

@@ -385,7 +385,7 @@ def main():
             problems, seen, seconds = run_test(test, mock, fixtures, logdir)
             status = "PASS" if not problems else "FAIL"
             failures += bool(problems)
-            note = f" (violations seen, all known SDK deviations: {', '.join(seen)})" if seen and not problems else ""
+            note = f" (allowed violations journaled: {', '.join(seen)})" if seen and not problems else ""
             print(f"{status} {test['name']:18} {seconds:5.1f}s{note}")
             for p in problems:
                 print(f"     - {p}")
