@@ -846,6 +846,12 @@ class QwenDriver:
         elif session.get("sample_rate"):
             self.input_rate = int(session["sample_rate"])
 
+    def _client_closed(self):
+        if not self.closed.is_set():
+            self.player.flush("closed")
+            self.events.emit("closed", code=1000, reason="closed by the client")
+            self.closed.set()
+
     def connect(self):
         url = self.env["url"]
         parts = urllib.parse.urlsplit(url)
@@ -1029,7 +1035,10 @@ class QwenDriver:
                 raise CommandError(type(e).__name__, str(e))
         else:
             # The audio profile defines no session.finish (qrt.C17): close after the response.
+            # close() completes the closing handshake, but websocket-client only calls on_close
+            # when its reader thread wakes up (up to ~10 s later): report the close now.
             self.conversation.close()
+            self._client_closed()
         if not self.closed.wait(5):
             self.conversation.close()
             self.closed.wait(2)
