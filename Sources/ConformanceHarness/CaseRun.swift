@@ -12,8 +12,6 @@ final class CaseRun: Sendable {
     let evaluator: CaseEvaluator
     /// stderr of every client run, by case id (written beside the case reports).
     private let logs = Mutex<[String: String]>([:])
-    /// How long a client may take to print its first line before it counts as passive.
-    private let announceMillis = 2000
 
     init(configuration: RunConfiguration, server: MockServer, evaluator: CaseEvaluator) {
         self.configuration = configuration
@@ -39,7 +37,10 @@ final class CaseRun: Sendable {
         } catch {
             return evaluator.harnessError(conformanceCase, caseID: conformanceCase.id, message: "cannot start the client: \(error)")
         }
-        let first = await client.waitForFirstLine(timeoutMillis: announceMillis)
+        // A driven client announces itself on its first stdout line (an adapter may need a few
+        // seconds to start); a passive one prints something else, or nothing before it exits.
+        let timeout = configuration.timeoutMs ?? conformanceCase.timeoutMs
+        let first = await client.waitForFirstLine(timeoutMillis: timeout)
         let driven = first.flatMap { try? JSONValue.decode($0.text) }?["adapter"]?.stringValue != nil
         if conformanceCase.needsDriving && !driven {
             _ = await client.waitForExit(timeoutMillis: 0)
@@ -49,8 +50,8 @@ final class CaseRun: Sendable {
             for command in commands { client.send(line: command.encodedString()) }
         }
         client.closeStdin()
-        let timeout = configuration.timeoutMs ?? conformanceCase.timeoutMs
-        let timedOut = await client.waitForExit(timeoutMillis: timeout)
+        let remaining = max(0, timeout - Int((MonotonicTime.now - startedAt) / 1000))
+        let timedOut = await client.waitForExit(timeoutMillis: remaining)
         let sessions = await closedSessions(of: conformanceCase.id)
         return finish(conformanceCase, client: client, startedAt: startedAt, driven: driven, timedOut: timedOut, sessions: sessions)
     }
