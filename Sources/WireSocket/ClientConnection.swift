@@ -10,11 +10,11 @@ public enum ClientEvent: Sendable, Equatable {
 /// One client connection. Safe to use from any thread: operations are forwarded to the
 /// client's service thread.
 public final class ClientConnection: Sendable {
-    private let client: WebSocketClient
+    private let client: ClientCore
     private let connection: SendableBox<Connection>
     private let mailbox: Mailbox<ClientEvent>
 
-    init(client: WebSocketClient, connection: Connection, mailbox: Mailbox<ClientEvent>) {
+    init(client: ClientCore, connection: Connection, mailbox: Mailbox<ClientEvent>) {
         self.client = client
         self.connection = SendableBox(connection)
         self.mailbox = mailbox
@@ -58,11 +58,11 @@ public final class ClientConnection: Sendable {
 /// Service-thread state of one connect: the request, then the connection once established.
 final class ConnectAttempt: ConnectionHandler {
     let request: ConnectRequest
-    unowned let client: WebSocketClient
+    unowned let client: ClientCore
     var connection: Connection?
     var settled = false
 
-    init(request: ConnectRequest, client: WebSocketClient) {
+    init(request: ConnectRequest, client: ClientCore) {
         self.request = request
         self.client = client
     }
@@ -83,7 +83,7 @@ func clientCallback(_ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ use
     guard let wsi, let context = lws_get_context(wsi), let owner = lws_context_user(context) else {
         return lws_callback_http_dummy(wsi, reason, user, input, length)
     }
-    let client = Unmanaged<WebSocketClient>.fromOpaque(owner).takeUnretainedValue()
+    let client = Unmanaged<ClientCore>.fromOpaque(owner).takeUnretainedValue()
     if reason == LWS_CALLBACK_EVENT_WAIT_CANCELLED {
         client.loop.drainInbox()
         return 0

@@ -27,6 +27,8 @@ final class ServiceLoop: @unchecked Sendable {
     private var timerArmedFor: Int64 = .max
     /// Runs on the service thread after the context is destroyed.
     var onFinished: (() -> Void)?
+    /// Kept alive until the service thread ends: the object lws' context user pointer refers to.
+    var owner: AnyObject?
 
     init(usesLibuv: Bool) {
         self.usesLibuv = usesLibuv
@@ -160,6 +162,7 @@ final class ServiceLoop: @unchecked Sendable {
         onFinished?()
         onFinished = nil
         drainInbox()
+        owner = nil
     }
 
     /// Ends the loop: the context is destroyed on the service thread.

@@ -3,7 +3,32 @@ import Glibc
 
 /// A libwebsockets client on its own service thread, hosting any number of connections.
 /// Used by the project's tests, benchmarks and reference clients. `ws://` only.
-public final class WebSocketClient: @unchecked Sendable {
+///
+/// A thin handle: the state lives in a `ClientCore` that its service thread keeps alive, so the
+/// handle's `deinit` (which joins that thread) never runs on the thread itself, whatever
+/// releases the last reference to the connections.
+public final class WebSocketClient: Sendable {
+    let core: ClientCore
+
+    public init(eventLoop: WebSocketServer.EventLoop = .poll, perMessageDeflate: Bool = false) {
+        core = ClientCore(eventLoop: eventLoop, perMessageDeflate: perMessageDeflate)
+    }
+
+    deinit { core.shutdown() }
+
+    /// Closes every connection (code 1001) and stops the service thread.
+    public func shutdown() { core.shutdown() }
+
+    /// Opens `url` (`ws://host:port/path?query`) with extra handshake headers.
+    /// - Throws: `WebSocketError` naming the HTTP status when the server refused the upgrade.
+    public func connect(_ url: String, headers: [(String, String)] = [], maxMessageBytes: Int = 64 << 20,
+                        timeoutMillis: Int = 5000) async throws(WebSocketError) -> ClientConnection {
+        try await core.connect(url, headers: headers, maxMessageBytes: maxMessageBytes, timeoutMillis: timeoutMillis)
+    }
+}
+
+/// The client's state and lws context, owned by its service thread while that runs.
+final class ClientCore: @unchecked Sendable {
     // @unchecked Sendable: `attempts` and the lws state are touched only on the service thread.
 
     let loop: ServiceLoop
@@ -12,7 +37,7 @@ public final class WebSocketClient: @unchecked Sendable {
     private var started = false
     private var nextID: UInt64 = 1
 
-    public init(eventLoop: WebSocketServer.EventLoop = .poll, perMessageDeflate: Bool = false) {
+    init(eventLoop: WebSocketServer.EventLoop, perMessageDeflate: Bool) {
         loop = ServiceLoop(usesLibuv: eventLoop == .libuv)
         table = ProtocolTable(name: "dialogmock-client", callback: clientCallback, deflate: perMessageDeflate)
         do {
@@ -32,12 +57,10 @@ public final class WebSocketClient: @unchecked Sendable {
         } catch {
             preconditionFailure("libwebsockets client context: \(error)")
         }
+        loop.owner = self
     }
 
-    deinit { shutdown() }
-
-    /// Closes every connection (code 1001) and stops the service thread.
-    public func shutdown() {
+    func shutdown() {
         loop.stop { [self] in
             for attempt in attempts.values { attempt.connection?.close(code: .goingAway) }
             drain(deadline: MonotonicClock.nowMicros() + 500_000)
@@ -52,10 +75,8 @@ public final class WebSocketClient: @unchecked Sendable {
         }
     }
 
-    /// Opens `url` (`ws://host:port/path?query`) with extra handshake headers.
-    /// - Throws: `WebSocketError` naming the HTTP status when the server refused the upgrade.
-    public func connect(_ url: String, headers: [(String, String)] = [], maxMessageBytes: Int = 64 << 20,
-                        timeoutMillis: Int = 5000) async throws(WebSocketError) -> ClientConnection {
+    func connect(_ url: String, headers: [(String, String)], maxMessageBytes: Int,
+                 timeoutMillis: Int) async throws(WebSocketError) -> ClientConnection {
         guard let target = ClientURL(url) else { throw WebSocketError("not a ws:// URL: \(url)") }
         let mailbox = Mailbox<ClientEvent>()
         let outcome = Mailbox<Result<ClientConnection, WebSocketError>>()
