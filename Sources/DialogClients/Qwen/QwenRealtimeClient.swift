@@ -37,6 +37,9 @@ public final class QwenRealtimeClient: Sendable {
         set { state.withLock { $0.callbacks = newValue } }
     }
 
+    /// Call ids of function calls not answered yet (C13).
+    public var pendingCallIds: [String] { state.withLock { s in s.calls.filter { !$0.value }.map(\.key).sorted() } }
+
     /// The effective session of the last `session.updated` (or `session.created`).
     public var session: JSONObject { state.withLock { $0.session } }
 
@@ -79,9 +82,12 @@ public final class QwenRealtimeClient: Sendable {
     public func updateSession(_ patch: JSONObject) async throws(QwenRealtimeError) -> JSONObject {
         let outcome = await awaitReply("session.updated") { [self] s in
             let first = s.phase != .ready
-            if first && !s.faults.ignoreSessionUpdated { s.phase = .configuring }
-            if first && s.faults.ignoreSessionUpdated { s.phase = .ready }
+            if first { s.phase = .configuring }
             sendNow(&s, ["type": "session.update", "session": .object(patch)])
+            if first && s.faults.appendRightAfterSessionUpdate {
+                let silence = [UInt8](repeating: 0, count: s.inputRate / 5)
+                sendNow(&s, ["type": "input_audio_buffer.append", "audio": .string(Base64.encode(silence))])
+            }
         }
         return try outcome()
     }

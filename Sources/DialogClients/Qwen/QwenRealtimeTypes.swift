@@ -74,7 +74,7 @@ public struct QwenRealtimeCallbacks: Sendable {
 package struct QwenRealtimeFaults: Sendable {
     /// C1: omit the Authorization header.
     package var omitAuthorization = false
-    /// C4: let audio and other events out before `session.updated` of the first update.
-    package var ignoreSessionUpdated = false
+    /// C4: one 100 ms append right after the first `session.update`, before `session.updated`.
+    package var appendRightAfterSessionUpdate = false
     package init() {}
 }
