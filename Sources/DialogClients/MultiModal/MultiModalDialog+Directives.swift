@@ -45,14 +45,11 @@ extension MultiModalDialog {
         let (rate, format) = state.withLock { ($0.upstreamRate, $0.upstreamFormat) }
         let frameBytes = format == "pcm" ? rate / 5 : max(1, pcm.count)
         let start = Clock.nowMicros()
-        var offset = 0
-        var index: Int64 = 0
-        while offset < pcm.count {
-            let end = min(pcm.count, offset + frameBytes)
-            sendAudioData(Array(pcm[offset..<end]))
-            offset = end
-            index += 1
-            if realtime { await Clock.sleep(untilMicros: start + index * 100_000) }
+        var played: Int64 = 0
+        for range in AudioChunker.ranges(count: pcm.count, chunkBytes: frameBytes) {
+            sendAudioData(Array(pcm[range]))
+            played += format == "pcm" ? AudioDuration.pcmMicros(byteCount: range.count, sampleRate: rate) : 100_000
+            if realtime { await Clock.sleep(untilMicros: start + played) }
         }
     }
 

@@ -19,14 +19,11 @@ extension QwenRealtimeClient {
         let rate = state.withLock { $0.inputRate }
         let chunk = max(2, rate * 2 * options.chunkMillis / 1000)
         let start = Clock.nowMicros()
-        var offset = 0
-        var index: Int64 = 0
-        while offset < pcm.count {
-            let end = min(pcm.count, offset + chunk)
-            appendAudio(Array(pcm[offset..<end]))
-            offset = end
-            index += 1
-            if realtime { await Clock.sleep(untilMicros: start + index * Int64(options.chunkMillis) * 1_000) }
+        var played: Int64 = 0
+        for range in AudioChunker.ranges(count: pcm.count, chunkBytes: chunk) {
+            appendAudio(Array(pcm[range]))
+            played += AudioDuration.pcmMicros(byteCount: range.count, sampleRate: rate)
+            if realtime { await Clock.sleep(untilMicros: start + played) }
         }
     }
 
