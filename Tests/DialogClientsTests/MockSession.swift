@@ -38,6 +38,29 @@ final class MockSession {
         }
     }
 
+    /// Records an issue listing the violations of session `id`, if any.
+    func expectNoViolations(_ id: String = "s1", sourceLocation: SourceLocation = #_sourceLocation) async {
+        let found = await violations(id)
+        #expect(found.isEmpty, "violations of \(id): \(found)", sourceLocation: sourceLocation)
+        if !found.isEmpty { print(await timeline(id)) }
+    }
+
+    /// A compact timeline of session `id` for failure messages.
+    func timeline(_ id: String = "s1") async -> String {
+        await entries(id).compactMap { entry -> String? in
+            let time = (entry["t"]?.intValue ?? 0) / 1000
+            let json = entry["json"]
+            let name = json?["payload"]?["output"]?["event"]?.stringValue ?? json?["payload"]?["input"]?["directive"]?.stringValue
+                ?? json?["type"]?.stringValue ?? json?["header"]?["event"]?.stringValue
+            switch entry["kind"]?.stringValue {
+            case "text": return "\(time) \(entry["dir"]?.stringValue ?? "") \(name ?? "?") \(json?["payload"]?["output"]?["state"]?.stringValue ?? "")"
+            case "violation": return "\(time) VIOLATION \(entry["violation"]?.encodedString() ?? "")"
+            case "binary": return nil
+            default: return "\(time) \(entry["kind"]?.stringValue ?? "") \(entry["message"]?.stringValue ?? entry["info"]?.stringValue ?? "")"
+            }
+        }.joined(separator: "\n")
+    }
+
     /// The obligation ids of the violations of session `id`.
     func obligations(_ id: String = "s1") async -> Set<String> {
         Set(await violations(id).map { String($0.prefix { $0 != ":" }) })

