@@ -35,7 +35,7 @@ extension QwenDriver {
             client.commit()
             client.createResponse()
         }
-        if fault?.name == "second-response", await events.wait(for: "responding_started", timeoutMillis: 5_000) {
+        if fault?.name == "second-response", await events.wait(for: "responding_started", timeoutMillis: 15_000) {
             client.sendRaw(["type": "response.create"])
         }
         await answerToolCalls()

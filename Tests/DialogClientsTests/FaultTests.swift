@@ -2,8 +2,9 @@ import Testing
 import WireJSON
 
 /// Every `--fault` of the adapter makes the mock journal a violation of the obligation it
-/// breaks (or, for refused upgrades, makes the handshake fail with no session).
-@Suite struct FaultTests {
+/// breaks (or, for refused upgrades, makes the handshake fail with no session). Serialized:
+/// the flows are timed, and 48 adapters at once would starve the two shared cores.
+@Suite(.serialized) struct FaultTests {
     struct Case: Sendable, CustomTestStringConvertible {
         let protocolName: String
         let name: String

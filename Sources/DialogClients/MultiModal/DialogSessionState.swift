@@ -34,8 +34,12 @@ struct DialogSessionState {
     var dialogState = DialogState.idle
     var listeningSeen = false
     var pushToTalkOpen = false
-    /// tap2talk: SpeechEnded seen, upload paused until the next Listening (C11 SHOULD).
+    /// The server is leaving Listening (StopSpeech or RequestToRespond sent, SpeechEnded seen):
+    /// tap2talk upload pauses and Listening-only directives wait for the next Listening (C11, C13).
     var tapPaused = false
+
+    /// Whether Listening-only directives may go out now.
+    var canActInListening: Bool { dialogState == .listening && !tapPaused && pending.isEmpty }
     var pending: [Pending] = []
     var round = Round()
     var player = PlaybackModel()

@@ -7,7 +7,7 @@ extension MultiModalDialog {
     public func startSpeech() {
         state.withLock { s in
             guard s.listeningSeen || s.phase == .awaitingStarted, !s.finishSent else { return }
-            if s.dialogState == .listening, s.pending.isEmpty, s.listeningSeen {
+            if s.canActInListening, s.listeningSeen {
                 if sendDirective(&s, "SendSpeech") { s.pushToTalkOpen = true }
             } else {
                 s.pending.append(.sendSpeech)
@@ -61,6 +61,7 @@ extension MultiModalDialog {
             } else if s.pushToTalkOpen {
                 sendDirective(&s, "StopSpeech")
                 s.pushToTalkOpen = false
+                s.tapPaused = true
             }
         }
     }
@@ -93,7 +94,7 @@ extension MultiModalDialog {
     public func requestToRespond(type: String, text: String, params: JSONObject = [:]) {
         state.withLock { s in
             guard !s.finishSent, s.phase == .started || s.phase == .awaitingStarted else { return }
-            if s.dialogState == .listening, s.pending.isEmpty {
+            if s.canActInListening {
                 sendDirective(&s, "RequestToRespond", input: ["type": .string(type), "text": .string(text)], parameters: params)
                 s.tapPaused = true  // the server leaves Listening: tap2talk upload pauses (C11)
             } else {
@@ -149,6 +150,7 @@ extension MultiModalDialog {
             case .stopSpeech:
                 if s.pushToTalkOpen { sendDirective(&s, "StopSpeech") }
                 s.pushToTalkOpen = false
+                s.tapPaused = true
                 // The utterance is over: the state leaves Listening, so the rest waits again.
                 s.pending = Array(queued)
                 return
