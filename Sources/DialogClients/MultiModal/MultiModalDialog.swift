@@ -101,7 +101,12 @@ public final class MultiModalDialog: Sendable {
         do {
             connection = try await socket.connect(url, headers: headers)
         } catch {
-            state.withLock { $0.phase = .closed }
+            // Keep the client: releasing it right after a failed connect races its service
+            // thread's teardown of the failed attempt.
+            state.withLock { s in
+                s.phase = .closed
+                s.socket = socket
+            }
             let refused = error.message.contains("HTTP 401") || error.message.contains("HTTP 403")
             let failure = DialogError(code: refused ? "InvalidApiKey" : "ConnectFailed", message: error.message, isFatal: true)
             report(failure)

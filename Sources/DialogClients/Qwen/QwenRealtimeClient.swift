@@ -63,7 +63,12 @@ public final class QwenRealtimeClient: Sendable {
         do {
             connection = try await socket.connect(url, headers: headers)
         } catch {
-            state.withLock { $0.phase = .closed }
+            // Keep the client: releasing it right after a failed connect races its service
+            // thread's teardown of the failed attempt.
+            state.withLock { s in
+                s.phase = .closed
+                s.socket = socket
+            }
             let failure = QwenRealtimeError(type: "client_error", code: "connect_failed", message: error.message)
             emitError(failure)
             throw failure
