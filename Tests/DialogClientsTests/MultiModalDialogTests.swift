@@ -60,7 +60,7 @@ import WireJSON
         await dialog.sendAudio(pcm: Fixtures.hello)
         dialog.stopSpeech()
         dialog.requestToRespond(type: "transcript", text: "Welcome back.")
-        #expect(await recorder.wait(for: "playbackEnded", times: 2, timeoutMillis: 30_000))
+        #expect(await recorder.wait(for: "playbackEnded", times: 2, timeoutMillis: 30_000), "\(recorder.all.filter { $0 != "audio" })")
         #expect(recorder.contains("answer:Welcome back."))
         #expect(await recorder.wait(for: "state:Listening", times: 3))
         await dialog.stop()
