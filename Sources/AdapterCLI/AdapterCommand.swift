@@ -1,0 +1,132 @@
+import CLISupport
+import DialogClients
+import Glibc
+import WireJSON
+
+/// `dialogmock-adapter`: a driven client (contract §3) over the Swift reference clients.
+@main
+enum AdapterCommand {
+    static let spec = CommandSpec(
+        name: "dialogmock-adapter",
+        abstract: "Adapter (contract §3) over the Swift clients of DialogClients; with --fault, a faulty client.",
+        options: [
+            .value("--protocol", valueName: "P", help: "multimodal-dialog or qwen-realtime (default: $MOCK_PROTOCOL)."),
+            .value("--fault", valueName: "NAME", help: "Break one obligation in an otherwise correct flow (see below)."),
+            .flag("--list-faults", help: "Print the faults as JSON Lines {name, protocol, obligation, summary} and exit."),
+        ],
+        discussion: """
+            Environment: MOCK_URL, MOCK_API_KEY, MOCK_WORKSPACE_ID, MOCK_APP_ID, MOCK_MODEL (as set by
+            `conformance run`). The first stdout line is {"adapter":"swift","protocol":P}; then JSON
+            Lines commands are read from stdin and events written to stdout (an ack after each
+            command). When stdin ends before the first command, a default flow runs: a full correct
+            session (multimodal: start, one tap2talk turn with fixtures/audio/hello-16k.pcm, playback,
+            stop; Qwen: session.update, the same speech, tool calls answered, finish).
+            Relative fixture paths resolve against the current directory, then against the
+            conformance/ folder of the repository that holds the executable.
+
+            \(FaultCatalog.helpText)
+            """
+    )
+
+    static func main() async {
+        let arguments = CommandLineRunner.parseOrExit(Array(CommandLine.arguments.dropFirst()), spec: spec)
+        if arguments.flag("--list-faults") {
+            for fault in FaultCatalog.all {
+                print(JSONValue.object(["name": .string(fault.name), "protocol": .string(fault.protocolName.rawValue),
+                                        "obligation": .string(fault.obligation), "summary": .string(fault.summary)]).encodedString())
+            }
+            exit(0)
+        }
+        let protocolName = arguments.value("--protocol") ?? environment("MOCK_PROTOCOL") ?? ""
+        guard let kind = ProtocolName(rawValue: protocolName) else {
+            writeAll(STDERR_FILENO, "dialogmock-adapter: --protocol must be multimodal-dialog or qwen-realtime\n")
+            exit(2)
+        }
+        var fault: Fault?
+        if let name = arguments.value("--fault") {
+            guard let found = FaultCatalog.find(name, protocolName: kind) else {
+                writeAll(STDERR_FILENO, "dialogmock-adapter: unknown fault \(name) for \(protocolName) (see --help)\n")
+                exit(2)
+            }
+            fault = found
+            log("fault \(found.name): breaks \(found.obligation) (\(found.summary))")
+        }
+        let events = EventLog()
+        events.writeLine(["adapter": "swift", "protocol": .string(protocolName)])
+        let settings = AdapterEnvironment(protocolName: kind)
+        switch kind {
+        case .multimodalDialog:
+            let driver = MultiModalDriver(environment: settings, events: events, fault: fault)
+            await serve(events) { command throws(AdapterError) in try await driver.run(command) } defaultFlow: {
+                await driver.runDefaultFlow()
+            } ending: {
+                await driver.dialog.stop()
+            }
+            await driver.dialog.flushCallbacks()
+        case .qwenRealtime:
+            let driver = QwenDriver(environment: settings, events: events, fault: fault)
+            await serve(events) { command throws(AdapterError) in try await driver.run(command) } defaultFlow: {
+                await driver.runDefaultFlow()
+            } ending: {
+                await driver.client.finish()
+            }
+            await driver.client.flushCallbacks()
+        }
+        exit(0)
+    }
+
+    /// Runs stdin commands in order (ack after each), or the default flow when stdin is empty.
+    private static func serve(_ events: EventLog, run: @Sendable (JSONObject) async throws(AdapterError) -> Bool,
+                              defaultFlow: @Sendable () async -> Void, ending: @Sendable () async -> Void) async {
+        var sawCommand = false
+        for await line in StandardInput.lines() {
+            let trimmed = line.filter { !$0.isWhitespace }
+            guard !trimmed.isEmpty else { continue }
+            sawCommand = true
+            guard let command = (try? JSONValue.decode(line))?.objectValue, let name = command["cmd"]?.stringValue else {
+                events.event("error", ["code": "BadCommand", "message": .string("not a command object: \(line)")])
+                continue
+            }
+            if name == "wait" {
+                let target = command["for"]?.stringValue ?? ""
+                let found = await events.wait(for: target, timeoutMillis: Int(command["timeoutMs"]?.intValue ?? 5_000))
+                if !found { log("wait for \(target) timed out") }
+                events.ack(name, found ? [:] : ["timedOut": true])
+                continue
+            }
+            do throws(AdapterError) {
+                let goOn = try await run(command)
+                events.ack(name)
+                if !goOn { return }
+            } catch {
+                events.event("error", ["code": .string(error.code), "message": .string(error.message)])
+                events.ack(name, ["failed": true])
+            }
+        }
+        if sawCommand { await ending() } else { await defaultFlow() }
+    }
+
+    static func environment(_ name: String) -> String? {
+        guard let value = getenv(name) else { return nil }
+        let text = String(cString: value)
+        return text.isEmpty ? nil : text
+    }
+}
+
+/// The run's settings from the environment (`conformance run` sets them for each case).
+struct AdapterEnvironment: Sendable {
+    let url: String
+    let apiKey: String
+    let workspaceID: String
+    let appID: String
+    let model: String
+
+    init(protocolName: ProtocolName) {
+        let path = protocolName == .multimodalDialog ? "/api-ws/v1/inference" : "/api-ws/v1/realtime"
+        url = AdapterCommand.environment("MOCK_URL") ?? "ws://127.0.0.1:8765\(path)"
+        apiKey = AdapterCommand.environment("MOCK_API_KEY") ?? "sk-dialogmock"
+        workspaceID = AdapterCommand.environment("MOCK_WORKSPACE_ID") ?? "llm-dialogmock"
+        appID = AdapterCommand.environment("MOCK_APP_ID") ?? "app-dialogmock"
+        model = AdapterCommand.environment("MOCK_MODEL") ?? "qwen3-omni-flash-realtime"
+    }
+}

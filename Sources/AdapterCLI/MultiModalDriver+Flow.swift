@@ -1,0 +1,136 @@
+import DialogClients
+import WireJSON
+
+extension MultiModalDriver {
+    /// Faults the library itself carries out (handshake, Start frame, playback reports).
+    func applyLibraryFaults() {
+        var faults = dialog.faults
+        switch fault?.name {
+        case "no-authorization": faults.authorization = .none
+        case "missing-bearer": faults.authorization = .bare
+        case "binary-before-listening": faults.binaryAfterStart = true
+        case "no-local-responding-ended": faults.skipLocalRespondingEnded = true
+        case "double-local-responding-ended": faults.doubleLocalRespondingEnded = true
+        case "no-heartbeat": faults.disableHeartbeat = true
+        case "first-frame-not-start":
+            faults.rewriteStart = { frame in frame.set(["header", "action"], "continue-task") }
+        case "bad-task-group":
+            faults.rewriteStart = { frame in frame.set(["payload", "task_group"], "audio") }
+        case "missing-user-id":
+            faults.rewriteStart = { frame in frame.set(["payload", "parameters", "client_info", "user_id"], nil) }
+        default: break
+        }
+        dialog.faults = faults
+    }
+
+    /// The mode of the default flow: push2talk where the fault needs it, else tap2talk.
+    private var flowMode: DialogMode {
+        switch fault?.name {
+        case "audio-outside-sendspeech", "no-heartbeat": .push2talk
+        case "no-silence-duplex": .duplex
+        default: .tap2talk
+        }
+    }
+
+    /// A full correct session (EOF on stdin at once), with the one fault of `--fault` if any:
+    /// start, one spoken turn with the fixture, playback, back to Listening, stop.
+    func runDefaultFlow() async {
+        var parameters: JSONObject = ["upstream": ["type": "AudioOnly", "mode": .string(flowMode.rawValue)]]
+        if fault?.name == "bad-enum" { parameters["downstream"] = ["sample_rate": 44100] }
+        let dialogID: String? = fault?.name == "bad-dialog-id" ? "not-a-dialog" : nil
+        do {
+            try await dialog.start(apiKey: environment.apiKey, params: MultiModalRequestParam(parameters: parameters), dialogId: dialogID)
+        } catch {
+            _ = await dialog.waitUntilClosed(timeoutMillis: 3_000)
+            return
+        }
+        guard await waitForState(.listening, timeoutMillis: 5_000) else { return await dialog.stop() }
+        if await injectIdleFault() { return }
+        injectListeningFault()
+        let pcm = (try? FixturePaths.read("fixtures/audio/hello-16k.pcm")) ?? []
+        if flowMode == .push2talk { dialog.startSpeech() }
+        await dialog.sendAudio(pcm: pcm, realtime: true)
+        if flowMode == .push2talk { dialog.stopSpeech() }
+        if await events.wait(for: "playback_started", timeoutMillis: 10_000), fault?.name == "respond-outside-listening" {
+            dialog.sendRaw(text: dialog.rawDirective("RequestToRespond", input: ["type": "prompt", "text": "Hello?"]))
+        }
+        _ = await events.wait(for: "responding_ended", timeoutMillis: 20_000)
+        let grace = fault?.name == "no-local-responding-ended" ? 20_000 : 10_000
+        _ = await waitForState(.listening, timeoutMillis: grace)
+        await finish()
+    }
+
+    /// Faults that need an idle Listening session (the mock's timers end it). - Returns: true
+    /// when the flow is over.
+    private func injectIdleFault() async -> Bool {
+        switch fault?.name {
+        case "no-silence", "no-silence-duplex", "no-heartbeat":
+            _ = await dialog.waitUntilClosed(timeoutMillis: 70_000)
+            return true
+        default:
+            return false
+        }
+    }
+
+    /// Faults sent once in the first Listening.
+    private func injectListeningFault() {
+        let other = "00000000-0000-4000-8000-000000000000"
+        switch fault?.name {
+        case "wrong-task-id": dialog.sendRaw(text: dialog.rawDirective("HeartBeat", taskID: other))
+        case "wrong-dialog-id": dialog.sendRaw(text: dialog.rawDirective("HeartBeat", input: ["dialog_id": .string(other)]))
+        case "odd-pcm-frame": dialog.sendRaw(binary: [UInt8](repeating: 0, count: 3201))
+        case "audio-outside-sendspeech": dialog.sendRaw(binary: [UInt8](repeating: 0, count: 3200))
+        case "respond-without-text": dialog.sendRaw(text: dialog.rawDirective("RequestToRespond", input: ["type": "prompt"]))
+        case "interrupt-in-listening": dialog.sendRaw(text: dialog.rawDirective("RequestToSpeak"))
+        case "bad-image":
+            dialog.sendRaw(text: dialog.rawDirective("RequestToRespond", input: ["type": "prompt", "text": "What is this?"],
+                                                     parameters: ["images": [["type": "file", "value": "frame.jpg"]]]))
+        case "oversized-image":
+            let big = Base64.encode([UInt8](repeating: 0x5A, count: 200 * 1024))
+            dialog.sendRaw(text: dialog.rawDirective("RequestToRespond", input: ["type": "prompt", "text": "What is this?"],
+                                                     parameters: ["images": [["type": "base64", "value": .string(big)]]]))
+        case "frames-outside-video":
+            let jpeg = Base64.encode((try? FixturePaths.read("fixtures/images/frame.jpg")) ?? [0xFF, 0xD8, 0xFF, 0xD9])
+            dialog.updateInfo(params: ["images": [["type": "base64", "value": .string(jpeg)]]])
+        case "video-connect-as-transcript":
+            dialog.sendRaw(text: dialog.rawDirective("RequestToRespond", input: ["type": "transcript", "text": "Video on."],
+                                                     parameters: ["biz_params": ["videos": [["action": "connect", "type": "voicechat_video_channel"]]]]))
+        case "heartbeat-flood":
+            dialog.sendRaw(text: dialog.rawDirective("HeartBeat"))
+            Task { [dialog] in
+                try? await Task.sleep(for: .seconds(1))
+                dialog.sendRaw(text: dialog.rawDirective("HeartBeat"))
+            }
+        default: break
+        }
+    }
+
+    /// Ends the flow: `stop()`, or the ending fault.
+    private func finish() async {
+        switch fault?.name {
+        case "continue-for-stop":
+            dialog.sendRaw(text: dialog.rawDirective("Stop", action: "continue-task"))
+            if await !dialog.waitUntilClosed(timeoutMillis: 3_000) { await dialog.close() }
+        case "frames-after-finish":
+            dialog.sendRaw(text: dialog.rawDirective("Stop"))
+            dialog.sendRaw(text: dialog.rawDirective("HeartBeat"))
+            if await !dialog.waitUntilClosed(timeoutMillis: 3_000) { await dialog.close() }
+        default:
+            await dialog.stop()
+        }
+    }
+}
+
+extension JSONObject {
+    /// Sets (or with nil removes) the value at a path of object keys, creating objects on the way.
+    mutating func set(_ path: [String], _ value: JSONValue?) {
+        guard let key = path.first else { return }
+        if path.count == 1 {
+            self[key] = value
+            return
+        }
+        var child = self[key]?.objectValue ?? [:]
+        child.set(Array(path.dropFirst()), value)
+        self[key] = .object(child)
+    }
+}

@@ -1,0 +1,112 @@
+import DialogClients
+import WireJSON
+
+extension QwenDriver {
+    /// The nested `get_weather` tool of the default flow (C6).
+    static let weatherTool: JSONValue = [
+        "type": "function",
+        "function": ["name": "get_weather", "description": "Weather for a city",
+                     "parameters": ["type": "object", "properties": ["city": ["type": "string"]]]],
+    ]
+
+    private var pushToTalk: Bool { ["empty-commit", "second-response"].contains(fault?.name ?? "") }
+
+    /// A full correct session (EOF on stdin at once), with the one fault of `--fault` if any:
+    /// configure, speak the fixture, answer any tool call, wait for the answer, finish.
+    func runDefaultFlow() async {
+        var session: JSONObject = ["modalities": ["text", "audio"], "tools": [Self.weatherTool]]
+        if pushToTalk { session["turn_detection"] = .null }
+        switch fault?.name {
+        case "bad-modalities": session["modalities"] = ["audio"]
+        case "flat-tools":
+            session["tools"] = [["type": "function", "name": "get_weather", "parameters": ["type": "object", "properties": [:]]]]
+        default: break
+        }
+        do {
+            try await ensureConnected(session: session)
+        } catch {
+            return
+        }
+        injectBeforeAudio()
+        let pcm = (try? FixturePaths.read("fixtures/audio/hello-16k.pcm")) ?? []
+        await client.appendAudio(pcm: pcm, realtime: true)
+        await injectAfterAudio()
+        if pushToTalk {
+            client.commit()
+            client.createResponse()
+        }
+        if fault?.name == "second-response", await events.wait(for: "responding_started", timeoutMillis: 15_000) {
+            client.sendRaw(["type": "response.create"])
+        }
+        await answerToolCalls()
+        _ = await client.waitUntilIdle(timeoutMillis: 15_000)
+        await finish()
+    }
+
+    private func injectBeforeAudio() {
+        switch fault?.name {
+        case "binary-frame": client.sendRaw(binary: [0, 1, 2, 3])
+        case "unknown-event": client.sendRaw(["type": "input_audio_buffer.flush"])
+        case "numeric-event-id": client.sendRaw(["type": "session.update", "session": [:], "event_id": 42])
+        case "image-before-audio":
+            let jpeg = (try? FixturePaths.read("fixtures/images/frame.jpg")) ?? [0xFF, 0xD8, 0xFF, 0xD9]
+            client.sendRaw(["type": "input_image_buffer.append", "image": .string(Base64.encode(jpeg))])
+        case "cancel-without-response": client.sendRaw(["type": "response.cancel"])
+        case "bad-item":
+            client.createItem(["type": "message", "role": "robot", "content": [["type": "input_text", "text": "Hello"]]])
+        case "empty-commit": client.sendRaw(["type": "input_audio_buffer.commit"])
+        case "bad-base64": client.sendRaw(["type": "input_audio_buffer.append", "audio": "@@not base64@@"])
+        case "odd-audio-chunk": client.sendRaw(["type": "input_audio_buffer.append", "audio": .string(Base64.encode([0, 0, 0]))])
+        default: break
+        }
+    }
+
+    private func injectAfterAudio() async {
+        switch fault?.name {
+        case "change-turn-detection-after-audio": _ = try? await client.updateSession(["turn_detection": .null])
+        case "commit-in-vad": client.sendRaw(["type": "input_audio_buffer.commit"])
+        default: break
+        }
+    }
+
+    /// Answers every function call of the turn (C13), or breaks the rule for the tool faults.
+    private func answerToolCalls() async {
+        for _ in 0..<2 {
+            _ = await client.waitUntilIdle(timeoutMillis: 15_000)
+            let calls = client.pendingCallIds
+            guard !calls.isEmpty else { return }
+            for call in calls {
+                switch fault?.name {
+                case "wrong-call-id":
+                    client.sendRaw(["type": "conversation.item.create",
+                                    "item": ["type": "function_call_output", "call_id": "call_wrong", "output": "{}"]])
+                    client.sendRaw(["type": "response.create"])
+                    return
+                case "duplicate-tool-output":
+                    client.sendFunctionCallOutput(callId: call, output: "{\"weather\":\"sunny\"}", createResponse: false)
+                    client.sendRaw(["type": "conversation.item.create",
+                                    "item": ["type": "function_call_output", "call_id": .string(call), "output": "{}"]])
+                    client.createResponse()
+                default:
+                    client.sendFunctionCallOutput(callId: call, output: "{\"weather\":\"sunny\"}")
+                }
+            }
+        }
+    }
+
+    private func finish() async {
+        switch fault?.name {
+        case "finish-on-audio-profile":
+            client.sendRaw(["type": "session.finish"])
+            try? await Task.sleep(for: .milliseconds(300))
+            await client.close()
+        case "events-after-finish":
+            client.sendRaw(["type": "session.finish"])
+            client.sendRaw(["type": "input_audio_buffer.append", "audio": .string(Base64.encode([0, 0, 0, 0]))])
+            try? await Task.sleep(for: .milliseconds(500))
+            await client.close()
+        default:
+            await client.finish()
+        }
+    }
+}

@@ -1,0 +1,107 @@
+import DialogClients
+import Synchronization
+import WireJSON
+
+/// Drives a `QwenRealtimeClient` from adapter commands and reports its callbacks as events.
+/// The client connects on the first command; a first `session_update` becomes the initial
+/// `session.update`, otherwise `defaultSession` is sent.
+final class QwenDriver: Sendable {
+    let client: QwenRealtimeClient
+    let events: EventLog
+    let fault: Fault?
+    private let connected = Mutex(false)
+
+    /// The initial session when the commands do not start with `session_update`.
+    static let defaultSession: JSONObject = ["modalities": ["text", "audio"]]
+
+    init(environment: AdapterEnvironment, events: EventLog, fault: Fault?) {
+        self.events = events
+        self.fault = fault
+        var url = environment.url
+        if fault?.name == "missing-model" {
+            url = String(url.prefix { $0 != "?" }) + "?model="
+        }
+        client = QwenRealtimeClient(url: url, apiKey: environment.apiKey, model: environment.model)
+        client.callbacks = Self.callbacks(events)
+        var faults = client.faults
+        faults.omitAuthorization = fault?.name == "no-authorization"
+        faults.appendRightAfterSessionUpdate = fault?.name == "audio-before-session-update"
+        client.faults = faults
+    }
+
+    private static func callbacks(_ events: EventLog) -> QwenRealtimeCallbacks {
+        var callbacks = QwenRealtimeCallbacks()
+        callbacks.onEvent = { type, _ in if type == "session.created" { events.event("connected") } }
+        callbacks.onSessionUpdated = { events.event("session_updated", ["session": .object($0)]) }
+        callbacks.onSpeechStarted = { events.event("speech_started", ["item_id": .string($0)]) }
+        callbacks.onSpeechStopped = { events.event("speech_ended", ["item_id": .string($0)]) }
+        callbacks.onInputTranscript = { item, text, isFinal in
+            if isFinal { events.event("speech_content", ["item_id": .string(item), "text": .string(text), "finished": true]) }
+        }
+        callbacks.onResponseCreated = { events.event("responding_started", ["response_id": .string($0)]) }
+        callbacks.onResponseText = { id, text in
+            events.event("responding_content", ["response_id": .string(id), "text": .string(text), "finished": true, "commands": []])
+        }
+        callbacks.onAudio = { id, pcm in events.event("audio", ["response_id": .string(id), "bytes": .int(Int64(pcm.count))]) }
+        callbacks.onResponseDone = { id, status in events.event("responding_ended", ["response_id": .string(id), "status": .string(status)]) }
+        callbacks.onFunctionCall = { id, name, arguments in
+            events.event("tool_call", ["call_id": .string(id), "name": .string(name), "arguments": .string(arguments)])
+        }
+        callbacks.onError = { events.event("error", ["code": .string($0.code), "message": .string($0.message), "type": .string($0.type)]) }
+        callbacks.onPlaybackStarted = { events.event("playback_started", ["response_id": .string($0)]) }
+        callbacks.onPlaybackEnded = { events.event("playback_ended", ["response_id": .string($0)]) }
+        callbacks.onClosed = { code, reason in events.event("closed", ["code": .int(Int64(code)), "reason": .string(reason)]) }
+        return callbacks
+    }
+
+    /// Connects with `session` unless connected. A rejected first update is followed by the
+    /// default session, so the flow can go on (the rejection is what a fault wanted).
+    func ensureConnected(session: JSONObject? = nil) async throws(AdapterError) {
+        guard connected.withLock({ state in defer { state = true }; return !state }) else {
+            if let session { _ = try? await client.updateSession(session) }
+            return
+        }
+        do {
+            try await client.connect(session: session ?? Self.defaultSession)
+        } catch where error.code == "connect_failed" || error.code == "closed" {
+            throw AdapterError(code: "ConnectFailed", message: error.message)
+        } catch {
+            _ = try? await client.updateSession(Self.defaultSession)
+        }
+    }
+
+    /// Executes one command. - Returns: false for `quit`.
+    func run(_ command: JSONObject) async throws(AdapterError) -> Bool {
+        let name = command["cmd"]?.stringValue ?? ""
+        if name == "quit" || name == "finish" {
+            if connected.withLock({ $0 }) { await client.finish() }
+            return name != "quit"
+        }
+        if name == "session_update" {
+            try await ensureConnected(session: command["session"]?.objectValue ?? [:])
+            return true
+        }
+        try await ensureConnected()
+        switch name {
+        case "append_audio":
+            let pcm = try FixturePaths.read(command["file"]?.stringValue ?? "")
+            await client.appendAudio(pcm: pcm, realtime: command["realtime"]?.boolValue ?? true)
+        case "commit": client.commit()
+        case "clear": client.clearAudioBuffer()
+        case "create_response": client.createResponse(command["response"]?.objectValue)
+        case "cancel_response": client.cancelResponse()
+        case "tool_result":
+            client.sendFunctionCallOutput(callId: command["call_id"]?.stringValue ?? "", output: command["output"]?.stringValue ?? "")
+        case "create_item":
+            let item = command["item"]?.objectValue ?? [:]
+            if item["type"]?.stringValue == "input_image", let file = item["file"]?.stringValue {
+                client.appendImage(jpeg: try FixturePaths.read(file))
+            } else {
+                client.createItem(item)
+            }
+        default:
+            throw AdapterError(code: "UnknownCommand", message: "unknown command \(name) for qwen-realtime")
+        }
+        return true
+    }
+}

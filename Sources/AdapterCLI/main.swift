@@ -1,1 +1,0 @@
-print("dialogmock-adapter: not built yet")

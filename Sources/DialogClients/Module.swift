@@ -1,1 +1,0 @@
-// DialogClients: see README architecture section.

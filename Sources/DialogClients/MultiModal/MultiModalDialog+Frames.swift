@@ -1,0 +1,90 @@
+import Synchronization
+package import WireJSON
+import WireSocket
+
+extension MultiModalDialog {
+    /// The run-task frame with `Start` (C2–C5), remembering the negotiated formats.
+    func startFrame(_ s: inout DialogSessionState, params: MultiModalRequestParam, dialogID: String?) -> String {
+        var parameters = params.parameters
+        var upstream = parameters["upstream"]?.objectValue ?? [:]
+        if upstream["type"] == nil { upstream["type"] = "AudioOnly" }
+        if let mode = upstream["mode"]?.stringValue, let parsed = DialogMode(rawValue: mode) {
+            s.mode = parsed
+        } else {
+            upstream["mode"] = .string(s.mode.rawValue)
+        }
+        if upstream["audio_format"] == nil { upstream["audio_format"] = "pcm" }
+        if upstream["sample_rate"] == nil { upstream["sample_rate"] = 16000 }
+        s.upstreamFormat = upstream["audio_format"]?.stringValue ?? "pcm"
+        s.upstreamRate = Int(upstream["sample_rate"]?.intValue ?? 16000)
+        parameters["upstream"] = .object(upstream)
+        var clientInfo = parameters["client_info"]?.objectValue ?? [:]
+        if clientInfo["user_id"] == nil { clientInfo["user_id"] = "dialogmock-swift" }
+        parameters["client_info"] = .object(clientInfo)
+        let downstream = parameters["downstream"]?.objectValue ?? [:]
+        s.downstreamFormat = downstream["audio_format"]?.stringValue ?? "pcm"
+        s.downstreamRate = Int(downstream["sample_rate"]?.intValue ?? 24000)
+        s.downstreamBitRate = Int(downstream["bit_rate"]?.intValue ?? 32)
+        var input: JSONObject = ["directive": "Start", "workspace_id": .string(workSpaceId), "app_id": .string(appId)]
+        if let dialogID { input["dialog_id"] = .string(dialogID) }
+        var frame: JSONObject = [
+            "header": ["action": "run-task", "task_id": .string(s.taskID), "streaming": "duplex"],
+            "payload": [
+                "task_group": "aigc", "task": "multimodal-generation", "function": "generation",
+                "model": "multimodal-dialog", "input": .object(input), "parameters": .object(parameters),
+            ],
+        ]
+        s.faults.rewriteStart?(&frame)
+        return JSONValue.object(frame).encodedString()
+    }
+
+    /// A directive frame: `continue-task`, or `finish-task` for Stop (C6, C7, C23).
+    func directiveText(_ s: DialogSessionState, _ directive: String, input extra: JSONObject = [:],
+                       parameters: JSONObject? = nil, action: String? = nil, taskID: String? = nil) -> String {
+        var input: JSONObject = ["directive": .string(directive)]
+        if let dialogID = s.dialogID { input["dialog_id"] = .string(dialogID) }
+        for (key, value) in extra { input[key] = value }
+        var payload: JSONObject = ["input": .object(input)]
+        if let parameters { payload["parameters"] = .object(parameters) }
+        let header: JSONObject = [
+            "action": .string(action ?? (directive == "Stop" ? "finish-task" : "continue-task")),
+            "task_id": .string(taskID ?? s.taskID), "streaming": "duplex",
+        ]
+        return JSONValue.object(["header": .object(header), "payload": .object(payload)]).encodedString()
+    }
+
+    /// Sends a directive unless the task is over (C22).
+    @discardableResult
+    func sendDirective(_ s: inout DialogSessionState, _ directive: String, input: JSONObject = [:],
+                       parameters: JSONObject? = nil) -> Bool {
+        guard let connection = s.connection, !s.finishSent, s.phase == .started || s.phase == .awaitingStarted else { return false }
+        connection.send(text: directiveText(s, directive, input: input, parameters: parameters))
+        if directive == "HeartBeat" { s.lastHeartbeatAt = Clock.nowMicros() }
+        return true
+    }
+
+    /// Sends one binary audio frame unless the task is over.
+    func sendBinary(_ s: inout DialogSessionState, _ bytes: [UInt8]) {
+        guard let connection = s.connection, !s.finishSent, s.phase == .started else { return }
+        connection.send(.binary(bytes))
+        s.lastAudioAt = Clock.nowMicros()
+    }
+
+    // MARK: - Raw access for the faulty clients
+
+    /// Sends a text frame as is, bypassing every guard (faulty clients only).
+    package func sendRaw(text: String) {
+        state.withLock { $0.connection?.send(text: text) }
+    }
+
+    /// Sends a binary frame as is, bypassing every guard (faulty clients only).
+    package func sendRaw(binary: [UInt8]) {
+        state.withLock { $0.connection?.send(.binary(binary)) }
+    }
+
+    /// A directive frame with the current ids, optionally with another action or task id.
+    package func rawDirective(_ directive: String, input: JSONObject = [:], parameters: JSONObject? = nil,
+                              action: String? = nil, taskID: String? = nil) -> String {
+        state.withLock { directiveText($0, directive, input: input, parameters: parameters, action: action, taskID: taskID) }
+    }
+}

@@ -1,0 +1,171 @@
+import Synchronization
+import WireJSON
+import WireSocket
+
+extension QwenRealtimeClient {
+    /// Reads the connection until it closes, handling each event in order.
+    func runReceiveLoop(_ connection: ClientConnection) {
+        Task { [self] in
+            while true {
+                guard let event = await connection.next(timeoutMillis: 1000) else { continue }
+                switch event {
+                case .message(let message):
+                    guard message.isText, let json = try? JSONValue.decode(message.bytes), let object = json.objectValue else { continue }
+                    handle(object)
+                case .closed(let code, let reason):
+                    handleClosed(code: Int(code?.rawValue ?? 1006), reason: reason)
+                    return
+                }
+            }
+        }
+    }
+
+    private func handle(_ event: JSONObject) {
+        let type = event["type"]?.stringValue ?? ""
+        var resolution: (String, Result<JSONObject, QwenRealtimeError>)?
+        state.withLock { s in
+            emit(s) { $0.onEvent?(type, event) }
+            let itemID = event["item_id"]?.stringValue ?? ""
+            let responseID = event["response_id"]?.stringValue ?? event["response"]?["id"]?.stringValue ?? ""
+            switch type {
+            case "session.created", "session.updated":
+                let session = event["session"]?.objectValue ?? [:]
+                adopt(&s, session)
+                if type == "session.updated" {
+                    emit(s) { $0.onSessionUpdated?(session) }
+                    if s.phase == .configuring { release(&s) }
+                }
+                resolution = (type, .success(session))
+            case "error":
+                let body = event["error"]?.objectValue ?? [:]
+                let error = QwenRealtimeError(type: body["type"]?.stringValue ?? "server_error", code: body["code"]?.stringValue ?? "",
+                                              message: body["message"]?.stringValue ?? "", param: body["param"]?.stringValue)
+                if error.param == "response.create" { s.createSent = false }
+                if error.isFatal { s.finishSent = true }  // C19: terminal
+                emit(s) { $0.onError?(error) }
+                if let kind = s.waiter?.kind, kind != "session.finished" { resolution = (kind, .failure(error)) }
+            case "input_audio_buffer.speech_started":
+                s.inTurn = true
+                stopPlayback(&s)  // C20: VAD barge-in
+                emit(s) { $0.onSpeechStarted?(itemID) }
+            case "input_audio_buffer.speech_stopped":
+                if event["reason"]?.stringValue == "turn_invalid" { s.inTurn = false }
+                emit(s) { $0.onSpeechStopped?(itemID) }
+            case "input_audio_buffer.committed":
+                s.bufferedMicros = 0
+            case "conversation.item.input_audio_transcription.delta":
+                let text = (event["text"]?.stringValue ?? "") + (event["stash"]?.stringValue ?? "")
+                emit(s) { $0.onInputTranscript?(itemID, text, false) }
+            case "conversation.item.input_audio_transcription.completed":
+                let text = event["transcript"]?.stringValue ?? ""
+                emit(s) { $0.onInputTranscript?(itemID, text, true) }
+            case "response.created":
+                s.createSent = false
+                s.responseInProgress = responseID
+                s.calls = [:]
+                emit(s) { $0.onResponseCreated?(responseID) }
+            case "response.audio.delta":
+                audioDelta(&s, responseID, event["delta"]?.stringValue ?? "")
+            case "response.audio_transcript.done", "response.text.done":
+                let text = event["transcript"]?.stringValue ?? event["text"]?.stringValue ?? ""
+                emit(s) { $0.onResponseText?(responseID, text) }
+            case "response.audio.done":
+                endPlaybackInput(&s, responseID)
+            case "response.function_call_arguments.done":
+                let callID = event["call_id"]?.stringValue ?? ""
+                let name = event["name"]?.stringValue ?? ""
+                let arguments = event["arguments"]?.stringValue ?? ""
+                if s.calls[callID] == nil { s.calls[callID] = false }
+                emit(s) { $0.onFunctionCall?(callID, name, arguments) }
+            case "response.done":
+                responseDone(&s, responseID, status: event["response"]?["status"]?.stringValue ?? "completed")
+            case "session.finished":
+                s.finished = true
+                resolution = ("session.finished", .success([:]))
+            default:
+                break  // C21: unknown events and extra fields are tolerated
+            }
+        }
+        if let (kind, result) = resolution { resolveWaiter(kind: kind, result) }
+    }
+
+    /// Reads the effective rates and turn detection from a session object.
+    private func adopt(_ s: inout QwenSessionState, _ session: JSONObject) {
+        s.session = session
+        if let detection = session["turn_detection"] {
+            s.turnDetection = detection.isNull ? nil : detection["type"]?.stringValue ?? "server_vad"
+        }
+        if let rate = session["audio"]?["input"]?["format"]?["sample_rate"]?.intValue { s.inputRate = Int(rate) }
+        if let rate = session["audio"]?["output"]?["format"]?["sample_rate"]?.intValue { s.outputRate = Int(rate) }
+    }
+
+    /// The first `session.updated` arrived: the held events may go out now (C4).
+    private func release(_ s: inout QwenSessionState) {
+        s.phase = .ready
+        let held = s.held
+        s.held = []
+        for text in held where !s.finishSent { s.connection?.send(text: text) }
+    }
+
+    private func audioDelta(_ s: inout QwenSessionState, _ responseID: String, _ base64: String) {
+        guard !s.cancelled.contains(responseID), let pcm = Base64.decode(base64) else { return }
+        let now = Clock.nowMicros()
+        if s.playingResponse != responseID, s.player.begin(atMicros: now) {
+            s.playingResponse = responseID
+            emit(s) { $0.onPlaybackStarted?(responseID) }
+        }
+        emit(s) { $0.onAudio?(responseID, pcm) }
+        s.player.enqueue(durationMicros: AudioDuration.pcmMicros(byteCount: pcm.count, sampleRate: s.outputRate), atMicros: now)
+    }
+
+    private func endPlaybackInput(_ s: inout QwenSessionState, _ responseID: String) {
+        guard s.playingResponse == responseID, s.player.isPlaying, !s.player.inputEnded else { return }
+        schedulePlaybackEnd(at: s.player.endInput(atMicros: Clock.nowMicros()), generation: s.player.generation)
+    }
+
+    private func responseDone(_ s: inout QwenSessionState, _ responseID: String, status: String) {
+        endPlaybackInput(&s, responseID)
+        if status != "completed" { stopPlayback(&s) }
+        s.responseInProgress = nil
+        s.createSent = false
+        s.inTurn = false
+        emit(s) { $0.onResponseDone?(responseID, status) }
+        if let deferred = s.deferredCreate, s.calls.values.allSatisfy({ $0 }) {
+            s.deferredCreate = nil
+            requestResponse(&s, deferred.isEmpty ? nil : deferred)
+        }
+    }
+
+    private func schedulePlaybackEnd(at micros: Int64, generation: Int) {
+        Task { [weak self] in
+            await Clock.sleep(untilMicros: micros)
+            self?.playbackDue(generation: generation)
+        }
+    }
+
+    private func playbackDue(generation: Int) {
+        state.withLock { s in
+            let now = Clock.nowMicros()
+            guard let id = s.playingResponse else { return }
+            if s.player.finishIfDue(generation: generation, atMicros: now) {
+                s.playingResponse = nil
+                emit(s) { $0.onPlaybackEnded?(id) }
+            } else if s.player.isPlaying, s.player.generation == generation {
+                schedulePlaybackEnd(at: max(now + 1_000, s.player.playheadEndMicros), generation: generation)
+            }
+        }
+    }
+
+    private func handleClosed(code: Int, reason: String) {
+        state.withLock { s in
+            s.phase = .closed
+            s.connection = nil
+            stopPlayback(&s)
+            emit(s) { $0.onClosed?(code, reason) }
+            let socket = s.socket
+            s.socket = nil
+            Task.detached { socket?.shutdown() }
+        }
+        resolveWaiter(kind: nil, .failure(QwenRealtimeError(type: "client_error", code: "closed", message: "connection closed (\(code)) \(reason)")))
+    }
+}

@@ -1,0 +1,22 @@
+/// Splits audio into equal chunks for paced upload; a short tail (under a fifth of a chunk) is
+/// merged into the chunk before it, so no chunk is shorter than 20 ms at 100 ms chunks
+/// (qrt C8, mmd C9).
+enum AudioChunker {
+    /// Byte ranges of the chunks of `count` bytes with chunks of `chunkBytes` (even).
+    static func ranges(count: Int, chunkBytes: Int) -> [Range<Int>] {
+        let size = max(2, chunkBytes - chunkBytes % 2)
+        var ranges: [Range<Int>] = []
+        var offset = 0
+        while offset < count {
+            let end = min(count, offset + size)
+            ranges.append(offset..<end)
+            offset = end
+        }
+        if ranges.count >= 2, let last = ranges.last, last.count < size / 5 {
+            ranges.removeLast()
+            let previous = ranges.removeLast()
+            ranges.append(previous.lowerBound..<last.upperBound)
+        }
+        return ranges
+    }
+}

@@ -1,0 +1,78 @@
+import Testing
+import WireJSON
+
+/// The `dialogmock-adapter` executable: announcement, command scripts, default flows.
+@Suite struct AdapterTests {
+    static func names(_ lines: [JSONValue]) -> [String] { lines.compactMap { $0["event"]?.stringValue } }
+
+    @Test func announcesItselfAndRunsAMultimodalScript() async throws {
+        let mock = try MockSession()
+        let commands = [
+            #"{"cmd":"start","params":{"upstream":{"mode":"push2talk"}}}"#,
+            #"{"cmd":"wait","for":"state","timeoutMs":3000}"#,
+            #"{"cmd":"start_speech"}"#,
+            #"{"cmd":"send_audio","file":"fixtures/audio/hello-16k.pcm","format":"pcm","realtime":true}"#,
+            #"{"cmd":"stop_speech"}"#,
+            #"{"cmd":"wait","for":"playback_started","timeoutMs":8000}"#,
+            #"{"cmd":"interrupt"}"#,
+            #"{"cmd":"wait","for":"request_accepted","timeoutMs":3000}"#,
+            #"{"cmd":"start_speech"}"#,
+            #"{"cmd":"cancel_speech"}"#,
+            #"{"cmd":"stop"}"#,
+        ]
+        let run = try await AdapterProcess.run(arguments: ["--protocol", "multimodal-dialog"],
+                                               environment: AdapterProcess.environment(url: mock.mmdURL), commands: commands)
+        #expect(run.status == 0)
+        #expect(run.lines.first == ["adapter": "swift", "protocol": "multimodal-dialog"])
+        let names = Self.names(run.lines)
+        #expect(names.filter { $0 == "ack" }.count == commands.count)
+        for event in ["connected", "started", "state", "playback_started", "request_accepted", "playback_ended", "closed"] {
+            #expect(names.contains(event), "missing \(event): \(names)")
+        }
+        #expect(!run.lines.contains { $0["timedOut"] == true })
+        await mock.expectNoViolations()
+    }
+
+    @Test func runsAQwenToolScript() async throws {
+        let mock = try MockSession(scenario: QwenRealtimeClientTests.toolScenario)
+        let commands = [
+            #"{"cmd":"session_update","session":{"tools":[{"type":"function","function":{"name":"get_weather","parameters":{"type":"object","properties":{"city":{"type":"string"}}}}}]}}"#,
+            #"{"cmd":"append_audio","file":"fixtures/audio/hello-16k.pcm","realtime":true}"#,
+            #"{"cmd":"wait","for":"tool_call","timeoutMs":8000}"#,
+            #"{"cmd":"wait","for":"responding_ended","timeoutMs":8000}"#,
+            #"{"cmd":"quit"}"#,
+        ]
+        let run = try await AdapterProcess.run(arguments: ["--protocol", "qwen-realtime"],
+                                               environment: AdapterProcess.environment(url: mock.qwenURL()), commands: commands)
+        #expect(run.status == 0)
+        let call = try #require(run.lines.first { $0["event"]?.stringValue == "tool_call" })
+        #expect(call["arguments"]?.stringValue == #"{"city":"Paris"}"#)
+        // The script answers no call: the adapter ends without a tool output, which the mock
+        // does not journal; the qrt checks would (qrt.C13).
+        #expect(Self.names(run.lines).contains("closed"))
+    }
+
+    @Test(arguments: ["multimodal-dialog", "qwen-realtime"])
+    func defaultFlowIsAFullCorrectSession(protocolName: String) async throws {
+        let mock = try MockSession()
+        let url = protocolName == "multimodal-dialog" ? mock.mmdURL : mock.qwenURL()
+        let run = try await AdapterProcess.run(arguments: ["--protocol", protocolName],
+                                               environment: AdapterProcess.environment(url: url), commands: nil)
+        #expect(run.status == 0)
+        let names = Self.names(run.lines)
+        for event in ["connected", "speech_started", "responding_started", "audio", "playback_started", "playback_ended", "closed"] {
+            #expect(names.contains(event), "missing \(event): \(names)")
+        }
+        await mock.expectNoViolations()
+    }
+
+    @Test func helpListsEveryFaultWithItsObligation() async throws {
+        let run = try await AdapterProcess.run(arguments: ["--help"], environment: [:], commands: nil)
+        let list = try await AdapterProcess.run(arguments: ["--list-faults"], environment: [:], commands: nil)
+        #expect(list.lines.count == FaultTests.cases.count)
+        for fault in FaultTests.cases {
+            #expect(run.text.contains(fault.name), "--help lacks \(fault.name)")
+            #expect(list.lines.contains { $0["name"]?.stringValue == fault.name && $0["obligation"]?.stringValue == fault.obligation })
+        }
+    }
+}

@@ -1,0 +1,89 @@
+import Testing
+import WireJSON
+
+/// Every `--fault` of the adapter makes the mock journal a violation of the obligation it
+/// breaks (or, for refused upgrades, makes the handshake fail with no session). Serialized:
+/// the flows are timed, and 48 adapters at once would starve the two shared cores.
+@Suite(.serialized) struct FaultTests {
+    struct Case: Sendable, CustomTestStringConvertible {
+        let protocolName: String
+        let name: String
+        let obligation: String
+        var model = "qwen3-omni-flash-realtime"
+        var timeScale: Double?
+        var scenario: String?
+        /// The upgrade is refused: no session, an `error` event.
+        var refused = false
+        var testDescription: String { "\(protocolName) --fault \(name) → \(obligation)" }
+    }
+
+    static let audioModel = "qwen-audio-3.0-realtime-flash"
+
+    static let cases: [Case] = [
+        Case(protocolName: "multimodal-dialog", name: "no-authorization", obligation: "mmd.C1", refused: true),
+        Case(protocolName: "multimodal-dialog", name: "missing-bearer", obligation: "mmd.C1"),
+        Case(protocolName: "multimodal-dialog", name: "first-frame-not-start", obligation: "mmd.C2"),
+        Case(protocolName: "multimodal-dialog", name: "bad-task-group", obligation: "mmd.C3"),
+        Case(protocolName: "multimodal-dialog", name: "missing-user-id", obligation: "mmd.C4"),
+        Case(protocolName: "multimodal-dialog", name: "bad-enum", obligation: "mmd.C5"),
+        Case(protocolName: "multimodal-dialog", name: "wrong-task-id", obligation: "mmd.C6"),
+        Case(protocolName: "multimodal-dialog", name: "continue-for-stop", obligation: "mmd.C7"),
+        Case(protocolName: "multimodal-dialog", name: "binary-before-listening", obligation: "mmd.C8"),
+        Case(protocolName: "multimodal-dialog", name: "odd-pcm-frame", obligation: "mmd.C9"),
+        Case(protocolName: "multimodal-dialog", name: "audio-outside-sendspeech", obligation: "mmd.C10"),
+        Case(protocolName: "multimodal-dialog", name: "no-silence", obligation: "mmd.C11", timeScale: 0.01),
+        Case(protocolName: "multimodal-dialog", name: "no-silence-duplex", obligation: "mmd.C12", timeScale: 0.01),
+        Case(protocolName: "multimodal-dialog", name: "respond-outside-listening", obligation: "mmd.C13"),
+        Case(protocolName: "multimodal-dialog", name: "respond-without-text", obligation: "mmd.C13"),
+        Case(protocolName: "multimodal-dialog", name: "bad-image", obligation: "mmd.C14"),
+        Case(protocolName: "multimodal-dialog", name: "oversized-image", obligation: "mmd.C14"),
+        Case(protocolName: "multimodal-dialog", name: "frames-outside-video", obligation: "mmd.C15"),
+        Case(protocolName: "multimodal-dialog", name: "video-connect-as-transcript", obligation: "mmd.C16"),
+        Case(protocolName: "multimodal-dialog", name: "no-local-responding-ended", obligation: "mmd.C19"),
+        Case(protocolName: "multimodal-dialog", name: "double-local-responding-ended", obligation: "mmd.C19"),
+        Case(protocolName: "multimodal-dialog", name: "interrupt-in-listening", obligation: "mmd.C20"),
+        Case(protocolName: "multimodal-dialog", name: "no-heartbeat", obligation: "mmd.C21", timeScale: 0.01),
+        Case(protocolName: "multimodal-dialog", name: "heartbeat-flood", obligation: "mmd.C21"),
+        Case(protocolName: "multimodal-dialog", name: "frames-after-finish", obligation: "mmd.C22"),
+        Case(protocolName: "multimodal-dialog", name: "bad-dialog-id", obligation: "mmd.C23"),
+        Case(protocolName: "multimodal-dialog", name: "wrong-dialog-id", obligation: "mmd.C23"),
+        Case(protocolName: "qwen-realtime", name: "no-authorization", obligation: "qrt.C1", refused: true),
+        Case(protocolName: "qwen-realtime", name: "missing-model", obligation: "qrt.C1", refused: true),
+        Case(protocolName: "qwen-realtime", name: "binary-frame", obligation: "qrt.C2"),
+        Case(protocolName: "qwen-realtime", name: "unknown-event", obligation: "qrt.C2"),
+        Case(protocolName: "qwen-realtime", name: "numeric-event-id", obligation: "qrt.C3"),
+        Case(protocolName: "qwen-realtime", name: "audio-before-session-update", obligation: "qrt.C4"),
+        Case(protocolName: "qwen-realtime", name: "bad-modalities", obligation: "qrt.C5"),
+        Case(protocolName: "qwen-realtime", name: "flat-tools", obligation: "qrt.C6"),
+        Case(protocolName: "qwen-realtime", name: "change-turn-detection-after-audio", obligation: "qrt.C7", model: audioModel),
+        Case(protocolName: "qwen-realtime", name: "bad-base64", obligation: "qrt.C8"),
+        Case(protocolName: "qwen-realtime", name: "odd-audio-chunk", obligation: "qrt.C8"),
+        Case(protocolName: "qwen-realtime", name: "commit-in-vad", obligation: "qrt.C9"),
+        Case(protocolName: "qwen-realtime", name: "empty-commit", obligation: "qrt.C10"),
+        Case(protocolName: "qwen-realtime", name: "second-response", obligation: "qrt.C11"),
+        Case(protocolName: "qwen-realtime", name: "cancel-without-response", obligation: "qrt.C12"),
+        Case(protocolName: "qwen-realtime", name: "wrong-call-id", obligation: "qrt.C13", scenario: QwenRealtimeClientTests.toolScenario),
+        Case(protocolName: "qwen-realtime", name: "duplicate-tool-output", obligation: "qrt.C13", scenario: QwenRealtimeClientTests.toolScenario),
+        Case(protocolName: "qwen-realtime", name: "bad-item", obligation: "qrt.C15"),
+        Case(protocolName: "qwen-realtime", name: "image-before-audio", obligation: "qrt.C16"),
+        Case(protocolName: "qwen-realtime", name: "finish-on-audio-profile", obligation: "qrt.C17", model: audioModel),
+        Case(protocolName: "qwen-realtime", name: "events-after-finish", obligation: "qrt.C18"),
+    ]
+
+    @Test(arguments: cases)
+    func faultIsJournaledWithItsObligation(_ fault: Case) async throws {
+        let mock = try MockSession(timeScale: fault.timeScale, scenario: fault.scenario)
+        let url = fault.protocolName == "multimodal-dialog" ? mock.mmdURL : mock.qwenURL(model: fault.model)
+        let run = try await AdapterProcess.run(arguments: ["--protocol", fault.protocolName, "--fault", fault.name],
+                                               environment: AdapterProcess.environment(url: url, model: fault.model), commands: nil)
+        #expect(run.status == 0)
+        if fault.refused {
+            #expect(await mock.entries().isEmpty)
+            #expect(run.lines.contains { $0["event"]?.stringValue == "error" })
+            return
+        }
+        let violations = await mock.violations()
+        #expect(violations.contains { $0.hasPrefix(fault.obligation + ":") }, "\(fault.name): \(violations)")
+        print("FAULT \(fault.name) -> \(violations)")
+    }
+}
