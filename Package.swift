@@ -90,6 +90,11 @@ let package = Package(
         .testTarget(name: "ConformanceHarnessTests",
                     dependencies: ["ConformanceHarness", "ConformanceChecks", "ConformanceReports", "MockServer", "WireJSON"],
                     swiftSettings: settings),
+        /// The whole conformance suite against the Swift reference clients and the faulty clients
+        /// (depends on the executables so they are built).
+        .testTarget(name: "ConformanceSuiteTests",
+                    dependencies: ["ConformanceHarness", "ConformanceChecks", "ConformanceReports", "AdapterCLI", "WireJSON"],
+                    swiftSettings: settings),
         .testTarget(name: "CLISupportTests", dependencies: ["CLISupport"], swiftSettings: settings),
         .testTarget(name: "MockServerTests", dependencies: ["MockServer", "WireSocket", "WireJSON"], swiftSettings: settings),
         /// Runs the built `mock-server` binary as a user would (depends on it so it is built).
