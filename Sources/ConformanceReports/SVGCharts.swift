@@ -33,22 +33,28 @@ package enum SVGCharts {
         return svg
     }
 
-    /// A strip plot of every sample with p50 / p95 / p99 ticks.
+    /// A strip plot of every sample on a 0…max axis, with p50 / p95 / p99 ticks labelled on
+    /// their own rows so close percentiles stay readable.
     package static func distribution(metric: String, values: [Double]) -> String {
         let width = 720.0
-        let height = 70.0
+        let height = 104.0
         let statistics = LatencyStatistics(values)
         let upper = max(statistics.max, 1) * 1.05
         func x(_ value: Double) -> Double { 10 + (value / upper) * (width - 20) }
+        func anchor(_ position: Double) -> String { position > width - 90 ? "end" : "start" }
         var svg = "<svg class=\"distribution\" role=\"img\" width=\"\(Int(width))\" height=\"\(Int(height))\" viewBox=\"0 0 \(Int(width)) \(Int(height))\">"
         svg += "<title>\(XMLText.escape(metric)) distribution</title>"
         svg += "<line x1=\"10\" x2=\"\(Int(width) - 10)\" y1=\"40\" y2=\"40\" stroke=\"#999\"/>"
+        svg += "<text x=\"10\" y=\"52\" class=\"axis\">0</text>"
+        svg += "<text x=\"\(Int(width) - 10)\" y=\"52\" class=\"axis\" text-anchor=\"end\">\(fixed(upper))</text>"
         for value in values {
             svg += "<circle cx=\"\(fixed(x(value)))\" cy=\"30\" r=\"3\" fill=\"#4c8bf5\" fill-opacity=\"0.6\"/>"
         }
-        for (label, value) in [("p50", statistics.p50), ("p95", statistics.p95), ("p99", statistics.p99)] {
-            svg += "<line x1=\"\(fixed(x(value)))\" x2=\"\(fixed(x(value)))\" y1=\"18\" y2=\"44\" stroke=\"#d93025\"/>"
-            svg += "<text x=\"\(fixed(x(value)))\" y=\"58\" class=\"axis\">\(label) \(fixed(value))</text>"
+        for (row, (label, value)) in [("p50", statistics.p50), ("p95", statistics.p95), ("p99", statistics.p99)].enumerated() {
+            let position = x(value)
+            let y = 66 + 14 * row
+            svg += "<line x1=\"\(fixed(position))\" x2=\"\(fixed(position))\" y1=\"18\" y2=\"\(y - 9)\" stroke=\"#d93025\" stroke-dasharray=\"2 2\"/>"
+            svg += "<text x=\"\(fixed(position))\" y=\"\(y)\" class=\"axis\" text-anchor=\"\(anchor(position))\">\(label) \(fixed(value))</text>"
         }
         return svg + "</svg>"
     }
