@@ -65,6 +65,8 @@ enum FaultCatalog {
         Fault(name: "image-before-audio", protocolName: .qwenRealtime, obligation: "qrt.C16", summary: "input_image_buffer.append before any audio", needs: "an omni model"),
         Fault(name: "finish-on-audio-profile", protocolName: .qwenRealtime, obligation: "qrt.C17", summary: "session.finish on the audio profile", needs: "an audio-profile model"),
         Fault(name: "events-after-finish", protocolName: .qwenRealtime, obligation: "qrt.C18", summary: "an append right after session.finish", needs: "an omni model"),
+        Fault(name: "ignore-server-error", protocolName: .qwenRealtime, obligation: "qrt.C19", summary: "keeps streaming after error{type:\"server_error\"}", needs: "a server_error without an immediate close"),
+        Fault(name: "stop-on-request-error", protocolName: .qwenRealtime, obligation: "qrt.C19", summary: "treats error{type:\"invalid_request_error\"} as terminal (stops sending, closes)", needs: "an injected invalid_request_error"),
     ]
 
     static func find(_ name: String, protocolName: ProtocolName) -> Fault? {

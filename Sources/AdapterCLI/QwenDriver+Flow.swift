@@ -16,18 +16,11 @@ extension QwenDriver {
     func runDefaultFlow() async {
         var session: JSONObject = ["modalities": ["text", "audio"], "tools": [Self.weatherTool]]
         if pushToTalk { session["turn_detection"] = .null }
-        switch fault?.name {
-        case "bad-modalities": session["modalities"] = ["audio"]
-        case "flat-tools":
-            session["tools"] = [["type": "function", "name": "get_weather", "parameters": ["type": "object", "properties": [:]]]]
-        default: break
-        }
         do {
             try await ensureConnected(session: session)
         } catch {
             return
         }
-        injectBeforeAudio()
         let pcm = (try? FixturePaths.read("fixtures/audio/hello-16k.pcm")) ?? []
         await client.appendAudio(pcm: pcm, realtime: true)
         await injectAfterAudio()
@@ -40,10 +33,20 @@ extension QwenDriver {
         }
         await answerToolCalls()
         _ = await client.waitUntilIdle(timeoutMillis: 15_000)
-        await finish()
+        await finishSession()
     }
 
-    private func injectBeforeAudio() {
+    /// The session faults (C5, C6) applied to the first `session.update`.
+    func applySessionFault(_ session: inout JSONObject) {
+        switch fault?.name {
+        case "bad-modalities": session["modalities"] = ["audio"]
+        case "flat-tools":
+            session["tools"] = [["type": "function", "name": "get_weather", "parameters": ["type": "object", "properties": [:]]]]
+        default: break
+        }
+    }
+
+    func injectBeforeAudio() {
         switch fault?.name {
         case "binary-frame": client.sendRaw(binary: [0, 1, 2, 3])
         case "unknown-event": client.sendRaw(["type": "input_audio_buffer.flush"])
@@ -61,7 +64,7 @@ extension QwenDriver {
         }
     }
 
-    private func injectAfterAudio() async {
+    func injectAfterAudio() async {
         switch fault?.name {
         case "change-turn-detection-after-audio": _ = try? await client.updateSession(["turn_detection": .null])
         case "commit-in-vad": client.sendRaw(["type": "input_audio_buffer.commit"])
@@ -94,7 +97,8 @@ extension QwenDriver {
         }
     }
 
-    private func finish() async {
+    /// Ends the session (the two ending faults break C17 / C18 here).
+    func finishSession() async {
         switch fault?.name {
         case "finish-on-audio-profile":
             client.sendRaw(["type": "session.finish"])

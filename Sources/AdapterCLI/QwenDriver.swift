@@ -10,6 +10,8 @@ final class QwenDriver: Sendable {
     let events: EventLog
     let fault: Fault?
     private let connected = Mutex(false)
+    /// Driven mode: whether the after-audio fault was injected (after the first `append_audio`).
+    private let injectedAfterAudio = Mutex(false)
 
     /// The initial session when the commands do not start with `session_update`.
     static let defaultSession: JSONObject = ["modalities": ["text", "audio"]]
@@ -26,6 +28,8 @@ final class QwenDriver: Sendable {
         var faults = client.faults
         faults.omitAuthorization = fault?.name == "no-authorization"
         faults.appendRightAfterSessionUpdate = fault?.name == "audio-before-session-update"
+        faults.ignoreFatalErrors = fault?.name == "ignore-server-error"
+        faults.everyErrorTerminal = fault?.name == "stop-on-request-error"
         client.faults = faults
     }
 
@@ -61,20 +65,26 @@ final class QwenDriver: Sendable {
             if let session { _ = try? await client.updateSession(session) }
             return
         }
+        var first = session ?? Self.defaultSession
+        applySessionFault(&first)
         do {
-            try await client.connect(session: session ?? Self.defaultSession)
+            try await client.connect(session: first)
         } catch where error.code == "connect_failed" || error.code == "closed" {
             throw AdapterError(code: "ConnectFailed", message: error.message)
         } catch {
             _ = try? await client.updateSession(Self.defaultSession)
         }
+        // The fault's rule break right after the session is configured, in the default flow
+        // and in driven scripts alike (so a fault is caught by the driven cases of its
+        // obligation too).
+        injectBeforeAudio()
     }
 
     /// Executes one command. - Returns: false for `quit`.
     func run(_ command: JSONObject) async throws(AdapterError) -> Bool {
         let name = command["cmd"]?.stringValue ?? ""
         if name == "quit" || name == "finish" {
-            if connected.withLock({ $0 }) { await client.finish() }
+            if connected.withLock({ $0 }) { await finishSession() }
             return name != "quit"
         }
         if name == "session_update" {
@@ -86,6 +96,7 @@ final class QwenDriver: Sendable {
         case "append_audio":
             let pcm = try FixturePaths.read(command["file"]?.stringValue ?? "")
             await client.appendAudio(pcm: pcm, realtime: command["realtime"]?.boolValue ?? true)
+            if injectedAfterAudio.withLock({ done in defer { done = true }; return !done }) { await injectAfterAudio() }
         case "commit": client.commit()
         case "clear": client.clearAudioBuffer()
         case "create_response": client.createResponse(command["response"]?.objectValue)

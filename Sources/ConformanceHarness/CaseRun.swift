@@ -21,10 +21,12 @@ final class CaseRun: Sendable {
 
     func environment(for conformanceCase: ConformanceCase) -> [String: String] {
         let base = "\(server.baseURL)/case/\(conformanceCase.id)"
+        // A case that needs a profile names its model (e.g. the Qwen audio profile); else the run's.
+        let model = conformanceCase.model ?? configuration.model
         let url = configuration.protocolName == "qwen-realtime"
-            ? "\(base)/api-ws/v1/realtime?model=\(configuration.model)" : "\(base)/api-ws/v1/inference"
+            ? "\(base)/api-ws/v1/realtime?model=\(model)" : "\(base)/api-ws/v1/inference"
         return ["MOCK_URL": url, "MOCK_API_KEY": configuration.apiKey, "MOCK_WORKSPACE_ID": configuration.workspaceID,
-                "MOCK_APP_ID": configuration.appID, "MOCK_MODEL": configuration.model, "MOCK_CASE_ID": conformanceCase.id,
+                "MOCK_APP_ID": configuration.appID, "MOCK_MODEL": model, "MOCK_CASE_ID": conformanceCase.id,
                 "MOCK_PROTOCOL": configuration.protocolName]
     }
 

@@ -4,14 +4,16 @@ import ScenarioEngine
 ///
 /// Parameters: `message` (matcher, the forbidden entry), `after` (matcher; window opens after
 /// it, default: session start), `before` (matcher; window closes at its first occurrence after
-/// the opening, default: end), `windows` (`first`, default, or `each`: one window per `after`).
+/// the opening, default: end), `windows` (`first`, default, or `each`: one window per `after`),
+/// `graceMs` (entries within that many ms after the opening anchor are tolerated: frames the
+/// client had sent before it could have seen the anchor; default 0).
 /// When `after` never occurs there is nothing to judge.
 /// ```json
 /// { "kind": "noMessage", "message": { "client": "binary" }, "before": { "state": "Listening" } }
 /// ```
 package struct NoMessage: Check {
     package static let kind = "noMessage"
-    package static let parameterNames: Set<String> = ["message", "after", "before", "windows"]
+    package static let parameterNames: Set<String> = ["message", "after", "before", "windows", "graceMs"]
 
     /// The forbidden entry.
     package var message: EntryMatcher
@@ -21,6 +23,8 @@ package struct NoMessage: Check {
     package var before: EntryMatcher?
     /// One window per `after` occurrence.
     package var eachWindow: Bool
+    /// Frames in flight: matches this close after the opening anchor do not count.
+    package var graceMs: Double
 
     package init(parameters: CheckParameters) throws(CheckParameterError) {
         message = try parameters.requiredMatcher("message")
@@ -29,6 +33,7 @@ package struct NoMessage: Check {
         let windows = try parameters.string("windows") ?? "first"
         guard windows == "first" || windows == "each" else { throw CheckParameterError(["windows"], "expected first or each") }
         eachWindow = windows == "each"
+        graceMs = try parameters.double("graceMs", in: 0...10_000) ?? 0
     }
 
     package func evaluate(_ transcript: Transcript, context: CheckContext) -> CheckResult {
@@ -36,6 +41,7 @@ package struct NoMessage: Check {
         if let after { expected += " after \(after)" }
         if let before { expected += " before \(before)" }
         if eachWindow { expected += " (every window)" }
+        if graceMs > 0 { expected += " (\(format(graceMs)) ms grace)" }
         var openings: [Int] = []
         if let after {
             openings = eachWindow ? after.indices(in: transcript).map { $0 + 1 } : after.first(in: transcript).map { [$0 + 1] } ?? []
@@ -44,7 +50,9 @@ package struct NoMessage: Check {
         }
         for start in openings {
             let end = before?.first(in: transcript, from: start) ?? transcript.journal.count
-            if let offending = message.indices(in: transcript, from: start, to: end).first {
+            let graceEnd = start > 0 ? transcript.milliseconds(at: start - 1) + graceMs : -Double.infinity
+            let offenders = message.indices(in: transcript, from: start, to: end)
+            if let offending = offenders.first(where: { graceMs == 0 || transcript.milliseconds(at: $0) > graceEnd }) {
                 let window = start > 0 ? [start - 1] : []
                 return context.fail(expected, "\(describe(offending, in: transcript)) at #\(offending) (t=\(format(transcript.milliseconds(at: offending))) ms)",
                                     evidence: [offending] + window)

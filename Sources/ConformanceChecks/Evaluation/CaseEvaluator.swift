@@ -42,7 +42,13 @@ package struct CaseEvaluator: Sendable {
                 protocolName: protocolName, kind: configured.kind,
                 obligation: configured.obligation ?? conformanceCase.obligations[0],
                 level: configured.level ?? conformanceCase.spec.level, schemas: schemas)
-            evaluation.checks.append(configured.check.evaluate(transcript, context: context))
+            var result = configured.check.evaluate(transcript, context: context)
+            // A check's `note` explains a finding (e.g. a known SDK deviation): it goes with
+            // the result into every report.
+            if result.verdict != .pass, let note = configured.source["note"]?.stringValue, !note.isEmpty {
+                result.actual += " — note: \(note)"
+            }
+            evaluation.checks.append(result)
         }
         evaluation.verdict = Verdict.worst(evaluation.checks.map(\.verdict))
         evaluation.timelines = StateOrderAnalyzer.timelines(protocolName: protocolName, transcript: transcript)

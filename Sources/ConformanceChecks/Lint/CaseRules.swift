@@ -49,6 +49,7 @@ struct CaseRules {
             }
         }
         found += scenarioRules(conformanceCase)
+        found += modelRules(conformanceCase)
         if conformanceCase.status == .active {
             for kind in ["pass", "fail"] {
                 let path = suite.examplePath(caseID: id, kind: kind)
@@ -62,6 +63,38 @@ struct CaseRules {
             }
         }
         return found
+    }
+
+    /// A Qwen realtime case's model must name a profile the mock knows (qwen-realtime.md §1):
+    /// `qwen-audio-3.<n>-realtime[-suffix]` (audio) or `qwen…omni…realtime…` (omni).
+    private func modelRules(_ conformanceCase: ConformanceCase) -> [Diagnostic] {
+        guard suite.definition.prefix == "qrt" else { return [] }
+        var models: [(tokens: [String], model: String)] = conformanceCase.model.map { [(["model"], $0)] } ?? []
+        for (offset, variant) in conformanceCase.matrix.enumerated() {
+            if let model = variant.model { models.append((["matrix", String(offset), "model"], model)) }
+        }
+        return models.filter { Self.qwenProfile(of: $0.model) == nil }.map {
+            document.diagnostic($0.tokens, "model \($0.model) names no Qwen realtime profile (qwen-audio-3.<n>-realtime[-suffix] or qwen…omni…realtime)")
+        }
+    }
+
+    /// `audio`, `omni` or nil, by the model-name rules of qwen-realtime.md §1 / S1.
+    static func qwenProfile(of model: String) -> String? {
+        let audioPrefix = "qwen-audio-3."
+        if model.hasPrefix(audioPrefix) {
+            let rest = model.dropFirst(audioPrefix.count)
+            let digits = rest.prefix { $0.isASCII && $0.isNumber }
+            let tail = rest.dropFirst(digits.count)
+            if !digits.isEmpty, tail == "-realtime" || tail.hasPrefix("-realtime-") { return "audio" }
+            return nil
+        }
+        guard model.hasPrefix("qwen") else { return nil }
+        let characters = Array(model)
+        // `omni` somewhere, and `realtime` after it.
+        for start in characters.indices where characters[start...].starts(with: "omni") {
+            if String(characters[(start + 4)...]).split(separator: "-").contains(where: { $0.hasPrefix("realtime") }) { return "omni" }
+        }
+        return nil
     }
 
     private func scenarioRules(_ conformanceCase: ConformanceCase) -> [Diagnostic] {

@@ -4,7 +4,7 @@ package import WireJSON
 extension ConformanceCase {
     /// Members a case file may hold.
     package static let memberNames: Set<String> = [
-        "$schema", "id", "title", "spec", "obligations", "description", "scenario", "faults", "drive", "checks",
+        "$schema", "id", "title", "spec", "obligations", "description", "scenario", "model", "faults", "drive", "checks",
         "timeoutMs", "status", "strict", "matrix",
     ]
 
@@ -38,6 +38,7 @@ extension ConformanceCase {
         }
         description = try string("description", in: object)
         scenario = try string("scenario", in: object)
+        model = try Self.model(object["model"], at: ["model"])
         faults = object["faults"]?.arrayValue ?? []
         drive = object["drive"]?.arrayValue
         guard let checkList = object["checks"]?.arrayValue, !checkList.isEmpty else {
@@ -59,7 +60,19 @@ extension ConformanceCase {
             guard let name = element["name"]?.stringValue, !name.isEmpty else {
                 throw CaseDecodingError(["matrix", String(offset)], "a variant needs a \"name\"")
             }
-            return Variant(name: name, faults: element["faults"]?.arrayValue, scenario: element["scenario"]?.stringValue)
+            return Variant(name: name, faults: element["faults"]?.arrayValue, scenario: element["scenario"]?.stringValue,
+                           model: try Self.model(element["model"], at: ["matrix", String(offset), "model"]))
         }
+    }
+
+    /// An optional model name: letters, digits, `.`, `_` and `-` (it goes into a URL query).
+    private static func model(_ value: JSONValue?, at tokens: [String]) throws(CaseDecodingError) -> String? {
+        guard let value else { return nil }
+        guard let text = value.stringValue, !text.isEmpty,
+              text.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "._-".unicodeScalars.contains($0)) })
+        else {
+            throw CaseDecodingError(tokens, "\"model\" must be a non-empty model name (letters, digits, \".\", \"_\", \"-\")")
+        }
+        return text
     }
 }

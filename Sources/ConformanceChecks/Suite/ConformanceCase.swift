@@ -17,6 +17,8 @@ package struct ConformanceCase: Sendable {
         package var faults: [JSONValue]?
         /// Scenario used instead of the case's, when given.
         package var scenario: String?
+        /// Model used instead of the case's, when given.
+        package var model: String? = nil
     }
 
     /// `<suite>.<section>.<nnn>` (or `…/<variant>` once expanded).
@@ -31,6 +33,10 @@ package struct ConformanceCase: Sendable {
     package var description: String
     /// A shipped scenario name or a suite-local scenario file name.
     package var scenario: String
+    /// The model the client is told to use (`MOCK_MODEL`, and the `model` query of Qwen
+    /// realtime URLs), for cases that need a profile other than the run's default
+    /// (`qwen-audio-3.0-realtime-flash` for the audio profile); nil = the run's model.
+    package var model: String?
     /// Inline fault specs for the mock (mock-server/README.md "faults").
     package var faults: [JSONValue]
     /// Adapter commands for driven clients (contract §3); nil for passive cases.
@@ -63,6 +69,7 @@ package struct ConformanceCase: Sendable {
             copy.id = "\(id)/\(variant.name)"
             copy.faults = variant.faults ?? faults
             copy.scenario = variant.scenario ?? scenario
+            copy.model = variant.model ?? model
             copy.matrix = []
             return copy
         }

@@ -21,6 +21,7 @@ extension QwenRealtimeClient {
         let start = Clock.nowMicros()
         var played: Int64 = 0
         for range in AudioChunker.ranges(count: pcm.count, chunkBytes: chunk) {
+            if isTerminated { return }  // C19: the session is over
             appendAudio(Array(pcm[range]))
             played += AudioDuration.pcmMicros(byteCount: range.count, sampleRate: rate)
             if realtime { await Clock.sleep(untilMicros: start + played) }

@@ -48,6 +48,9 @@ extension QwenRealtimeClient {
     /// Whether the connection is closed.
     public var isClosed: Bool { state.withLock { $0.phase == .closed } }
 
+    /// Whether the session is over: closed, or ended by a fatal `server_error` (C19).
+    public var isTerminated: Bool { state.withLock { $0.terminated || $0.phase == .closed } }
+
     /// Waits until no response is requested or running (e.g. before judging a flow).
     public func waitUntilIdle(timeoutMillis: Int) async -> Bool {
         let deadline = Clock.nowMicros() + Int64(timeoutMillis) * 1_000

@@ -41,9 +41,17 @@ extension QwenRealtimeClient {
                 let error = QwenRealtimeError(type: body["type"]?.stringValue ?? "server_error", code: body["code"]?.stringValue ?? "",
                                               message: body["message"]?.stringValue ?? "", param: body["param"]?.stringValue)
                 if error.param == "response.create" { s.createSent = false }
-                if error.isFatal { s.finishSent = true }  // C19: terminal
                 emit(s) { $0.onError?(error) }
-                if let kind = s.waiter?.kind, kind != "session.finished" { resolution = (kind, .failure(error)) }
+                let terminal = (error.isFatal && !s.faults.ignoreFatalErrors) || s.faults.everyErrorTerminal
+                if terminal {
+                    // C19: terminal. Nothing more is sent, nothing is awaited, and the socket is
+                    // closed unless the server does it first (it closes with 1011, S21).
+                    terminate(&s)
+                    resolution = (s.waiter?.kind ?? "", .failure(error))
+                    closeSoon(after: 1_000)
+                } else if let kind = s.waiter?.kind, kind != "session.finished" {
+                    resolution = (kind, .failure(error))
+                }
             case "input_audio_buffer.speech_started":
                 s.inTurn = true
                 stopPlayback(&s)  // C20: VAD barge-in
@@ -86,7 +94,31 @@ extension QwenRealtimeClient {
                 break  // C21: unknown events and extra fields are tolerated
             }
         }
-        if let (kind, result) = resolution { resolveWaiter(kind: kind, result) }
+        if let (kind, result) = resolution { resolveWaiter(kind: kind.isEmpty ? nil : kind, result) }
+    }
+
+    /// The session is over (fatal error or close): no more sending, no response is awaited
+    /// any longer, playback stops (so `finish` and `waitUntilIdle` return at once).
+    func terminate(_ s: inout QwenSessionState) {
+        s.finishSent = true
+        s.terminated = true
+        s.held = []
+        s.createSent = false
+        s.responseInProgress = nil
+        s.deferredCreate = nil
+        s.inTurn = false
+        s.calls = [:]
+        stopPlayback(&s)
+    }
+
+    /// Closes the socket after a terminal error if the server has not closed it by then.
+    private func closeSoon(after millis: Int) {
+        Task { [weak self] in
+            try? await Task.sleep(for: .milliseconds(millis))
+            guard let self else { return }
+            let connection = state.withLock { s in s.phase == .closed ? nil : s.connection }
+            connection?.close(code: .normal, reason: "terminal error")
+        }
     }
 
     /// Reads the effective rates and turn detection from a session object.
@@ -160,7 +192,7 @@ extension QwenRealtimeClient {
         state.withLock { s in
             s.phase = .closed
             s.connection = nil
-            stopPlayback(&s)
+            terminate(&s)
             emit(s) { $0.onClosed?(code, reason) }
             let socket = s.socket
             s.socket = nil

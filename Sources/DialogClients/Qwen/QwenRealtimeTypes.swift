@@ -76,5 +76,9 @@ package struct QwenRealtimeFaults: Sendable {
     package var omitAuthorization = false
     /// C4: one 100 ms append right after the first `session.update`, before `session.updated`.
     package var appendRightAfterSessionUpdate = false
+    /// C19: carry on after `error{type:"server_error"}` as if it were not terminal.
+    package var ignoreFatalErrors = false
+    /// C19: treat every `error` (also `invalid_request_error`) as terminal.
+    package var everyErrorTerminal = false
     package init() {}
 }

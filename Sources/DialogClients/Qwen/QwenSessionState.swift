@@ -33,6 +33,8 @@ struct QwenSessionState {
     var player = PlaybackModel()
     var playingResponse: String?
     var finishSent = false
+    /// A fatal error or the close ended the session (C19): nothing is sent or awaited any more.
+    var terminated = false
     var finished = false
     var waiter: (kind: String, continuation: CheckedContinuation<Result<JSONObject, QwenRealtimeError>, Never>)?
 

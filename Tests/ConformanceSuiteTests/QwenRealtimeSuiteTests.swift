@@ -1,0 +1,112 @@
+import Foundation
+import Testing
+import WireJSON
+
+/// The Qwen realtime suite against the Swift reference client (the adapter) and against every
+/// faulty client of `dialogmock-adapter --fault` for qwen-realtime (issues 6 and 7).
+@Suite("Qwen realtime conformance suite", .serialized)
+struct QwenRealtimeSuiteTests {
+    /// A faulty client, the case(s) that cover the obligation it breaks, and what it must get.
+    struct FaultExpectation: Sendable, CustomTestStringConvertible {
+        /// `--fault NAME`.
+        let fault: String
+        /// The obligation the fault breaks (`FaultCatalog`).
+        let obligation: String
+        /// Cases that must catch it.
+        let cases: [String]
+        /// `fail` for MUST faults, `nonStrict` for SHOULD faults.
+        var verdict = "fail"
+        /// Other obligations the fault trips in those cases, with the reason (see the table).
+        var extra: Set<String> = []
+
+        var testDescription: String { "\(fault) → \(cases.joined(separator: ", "))" }
+    }
+
+    /// Fault → case(s). Each fault runs only on the case(s) covering its obligation. Extra
+    /// obligations are listed where the same rule break is also seen through another lens.
+    static let faults: [FaultExpectation] = [
+        FaultExpectation(fault: "no-authorization", obligation: "qrt.C1", cases: ["qrt.connect.001"]),
+        FaultExpectation(fault: "missing-model", obligation: "qrt.C1", cases: ["qrt.connect.001"]),
+        FaultExpectation(fault: "binary-frame", obligation: "qrt.C2", cases: ["qrt.framing.001"]),
+        FaultExpectation(fault: "unknown-event", obligation: "qrt.C2", cases: ["qrt.framing.001"]),
+        FaultExpectation(fault: "numeric-event-id", obligation: "qrt.C3", cases: ["qrt.framing.002"]),
+        FaultExpectation(fault: "audio-before-session-update", obligation: "qrt.C4", cases: ["qrt.session.001"]),
+        // The session.update schema also rejects modalities ["audio"] (matchesSchema reports `schema`).
+        FaultExpectation(fault: "bad-modalities", obligation: "qrt.C5", cases: ["qrt.session.002"], extra: ["schema"]),
+        // The driven case's session_update gets the flat tool (the adapter applies session faults in scripts too).
+        FaultExpectation(fault: "flat-tools", obligation: "qrt.C6", cases: ["qrt.session.003"]),
+        // The case runs on the audio profile (its `model`), where the change is refused.
+        FaultExpectation(fault: "change-turn-detection-after-audio", obligation: "qrt.C7", cases: ["qrt.session.004"]),
+        FaultExpectation(fault: "bad-base64", obligation: "qrt.C8", cases: ["qrt.audio.001"]),
+        FaultExpectation(fault: "odd-audio-chunk", obligation: "qrt.C8", cases: ["qrt.audio.001"]),
+        FaultExpectation(fault: "commit-in-vad", obligation: "qrt.C9", cases: ["qrt.audio.003"], verdict: "nonStrict"),
+        // Injected right after the driven session_update (turn_detection null), before any audio.
+        FaultExpectation(fault: "empty-commit", obligation: "qrt.C10", cases: ["qrt.ptt.001"]),
+        FaultExpectation(fault: "second-response", obligation: "qrt.C11", cases: ["qrt.response.001"]),
+        FaultExpectation(fault: "cancel-without-response", obligation: "qrt.C12", cases: ["qrt.response.002"]),
+        FaultExpectation(fault: "wrong-call-id", obligation: "qrt.C13", cases: ["qrt.tools.001"]),
+        FaultExpectation(fault: "duplicate-tool-output", obligation: "qrt.C13", cases: ["qrt.tools.001"]),
+        // The robot role also fails the conversation.item.create schema (`schema`).
+        FaultExpectation(fault: "bad-item", obligation: "qrt.C15", cases: ["qrt.items.001"], extra: ["schema"]),
+        FaultExpectation(fault: "image-before-audio", obligation: "qrt.C16", cases: ["qrt.images.001"]),
+        // The case runs on the audio profile (its `model`).
+        FaultExpectation(fault: "finish-on-audio-profile", obligation: "qrt.C17", cases: ["qrt.profile.001"]),
+        FaultExpectation(fault: "events-after-finish", obligation: "qrt.C18", cases: ["qrt.ending.001"]),
+        // errors.003 injects server_error without closing, so streaming on is visible.
+        FaultExpectation(fault: "ignore-server-error", obligation: "qrt.C19", cases: ["qrt.errors.003"]),
+        FaultExpectation(fault: "stop-on-request-error", obligation: "qrt.C19", cases: ["qrt.errors.002"]),
+    ]
+
+    @Test("The Swift reference client passes the whole suite (no fail, error or nonStrict)")
+    func referenceClientPasses() async throws {
+        let result = try await SuiteRun.run(protocolName: "qwen-realtime", client: SuiteRun.adapter, jobs: 4)
+        let bad = result.verdicts.filter { !["pass", "skipped"].contains($0.value) }
+        #expect(bad.isEmpty, "not passing:\n\(result.problems.joined(separator: "\n"))")
+        #expect(result.verdicts.count >= 28, "only \(result.verdicts.count) cases ran")
+    }
+
+    @Test("Every faulty client is caught by the case(s) of the obligation it breaks", arguments: faults)
+    func faultyClientIsCaught(_ expectation: FaultExpectation) async throws {
+        let result = try await SuiteRun.run(
+            protocolName: "qwen-realtime", client: "\(SuiteRun.adapter) --fault \(expectation.fault)", cases: expectation.cases, jobs: 4)
+        for id in expectation.cases {
+            let verdict = result.verdicts[id]
+            let failed = Set(result.failed[id] ?? [])
+            let context = "\(expectation.fault) on \(id): \(verdict ?? "not run"), failed \(failed.sorted())\n\(result.problems.joined(separator: "\n"))"
+            #expect(verdict == expectation.verdict, "\(context)")
+            #expect(failed.contains(expectation.obligation), "\(context)")
+            let unexplained = failed.subtracting([expectation.obligation]).subtracting(expectation.extra)
+            #expect(unexplained.isEmpty, "unexplained extra obligations \(unexplained.sorted()): \(context)")
+        }
+    }
+
+    @Test("The fault table covers every Qwen fault of the adapter, with its obligation")
+    func tableCoversCatalog() throws {
+        let catalog = try Self.catalog()
+        #expect(Set(Self.faults.map(\.fault)).count == Self.faults.count)
+        #expect(Set(Self.faults.map(\.fault)) == Set(catalog.keys),
+                "table \(Self.faults.map(\.fault).sorted()) vs catalog \(catalog.keys.sorted())")
+        for expectation in Self.faults {
+            #expect(catalog[expectation.fault] == expectation.obligation, "\(expectation.fault)")
+        }
+    }
+
+    /// name → obligation of the qwen-realtime faults of `dialogmock-adapter --list-faults`.
+    static func catalog() throws -> [String: String] {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: SuiteRun.adapter)
+        process.arguments = ["--list-faults"]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        var faults: [String: String] = [:]
+        for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
+            guard let json = try? JSONValue.decode(String(line)), json["protocol"]?.stringValue == "qwen-realtime",
+                  let name = json["name"]?.stringValue else { continue }
+            faults[name] = json["obligation"]?.stringValue ?? ""
+        }
+        return faults
+    }
+}
