@@ -97,7 +97,7 @@ extension MultiModalDriver {
     }
 
     /// Faults sent once in the first Listening.
-    private func injectListeningFault() {
+    func injectListeningFault() {
         let other = "00000000-0000-4000-8000-000000000000"
         switch fault?.name {
         case "wrong-task-id": dialog.sendRaw(text: dialog.rawDirective("HeartBeat", taskID: other))

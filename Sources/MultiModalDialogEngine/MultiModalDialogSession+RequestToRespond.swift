@@ -34,6 +34,9 @@ extension MultiModalDialogSession {
             return reject(.invalidImage(error.message), obligation: error.obligation, error.message)
         }
         var commands: [SessionCommand] = []
+        if frame.dialogID == nil {
+            commands.append(.journal(.should("mmd.C13", "RequestToRespond carries no dialog_id (SHOULD carry the current one; known deviation of the dashscope Python SDK 2.0.2, which sends null)")))
+        }
         if let pendingCommand { commands.append(.journal(.info("RequestToRespond follows the \(pendingCommand) command"))) }
         pendingCommand = nil
         if let open = utterance {

@@ -37,7 +37,7 @@ extension MultiModalDialogSession {
         let time = step.dueAt
         switch step.action {
         case .event(let name, let fields):
-            if name == "SpeechEnded" { speechEndedSentAt = time }
+            if name == "SpeechEnded" { speechEndedSentAt = max(time, now) }
             return send(frames.event(name, dialogID: dialogID, fields: fields, at: time))
         case .taskStarted:
             return send(frames.taskStarted(at: time))
