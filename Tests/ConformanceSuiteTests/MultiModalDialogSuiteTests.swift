@@ -64,6 +64,7 @@ struct MultiModalDialogSuiteTests {
         let result = try await SuiteRun.run(protocolName: Self.protocolName, client: client, cases: fault.cases, jobs: 4)
         let context = result.problems.joined(separator: "\n")
         for id in fault.cases {
+            print("fault \(fault.fault) on \(id): \(result.verdicts[id] ?? "-") failed \((result.failed[id] ?? []).sorted())")
             #expect(result.verdicts[id] == fault.verdict, "\(fault.fault) on \(id): \(context)")
             let failed = Set(result.failed[id] ?? [])
             #expect(failed.contains(fault.obligation), "\(fault.fault) on \(id) failed \(failed.sorted()), not \(fault.obligation): \(context)")
