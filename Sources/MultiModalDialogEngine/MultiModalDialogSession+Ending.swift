@@ -36,7 +36,7 @@ extension MultiModalDialogSession {
     }
 
     /// Ends the session: releases held frames (runtime flush), then closes the socket.
-    func teardown(journal text: String) -> [SessionCommand] {
+    func teardown(journal text: String, closeDelayMicros: Int64 = 0) -> [SessionCommand] {
         guard lifecycle != .finished else { return [] }
         lifecycle = .finished
         fatalRendered = false
@@ -44,7 +44,7 @@ extension MultiModalDialogSession {
         var commands: [SessionCommand] = [.journal(.info(text)), .cancelTimer(.engine(Self.playbackFallbackTimer))]
         commands += handle(scenario.runtime.close())
         let reason = text.count > 100 ? String(text.prefix(100)) : text
-        commands.append(.transport(.close(code: options.closeCode, reason: reason), atMicros: now))
+        commands.append(.transport(.close(code: options.closeCode, reason: reason), atMicros: now + closeDelayMicros))
         return commands
     }
 

@@ -59,7 +59,8 @@ extension MultiModalDialogSession {
         var commands: [SessionCommand] = [.cancelTimer(.engine(Self.playbackFallbackTimer))]
         commands += send(frames.event("Stopped", dialogID: dialogID, at: now))
         commands += send(frames.taskFinished(at: now))
-        commands += teardown(journal: "stopped by the client")
+        // Frames the client sent right behind Stop are still read (and journaled, C22).
+        commands += teardown(journal: "stopped by the client", closeDelayMicros: options.closeAfterStopMicros)
         return commands
     }
 }
