@@ -51,13 +51,37 @@ extension MultiModalDriver {
         if flowMode == .push2talk { dialog.startSpeech() }
         await dialog.sendAudio(pcm: pcm, realtime: true)
         if flowMode == .push2talk { dialog.stopSpeech() }
-        if await events.wait(for: "playback_started", timeoutMillis: 10_000), fault?.name == "respond-outside-listening" {
+        // The answer; a non-fatal Error instead of it (the round returns to Listening) or the
+        // end of the task (task-failed, a server close: terminal, C24) cuts the waits short.
+        let playing = await waitUnlessEnded(timeoutMillis: 10_000) { self.events.hasSeen("playback_started") || self.erredBackToListening }
+        if playing, events.hasSeen("playback_started"), fault?.name == "respond-outside-listening" {
             dialog.sendRaw(text: dialog.rawDirective("RequestToRespond", input: ["type": "prompt", "text": "Hello?"]))
         }
-        _ = await events.wait(for: "responding_ended", timeoutMillis: 20_000)
+        _ = await waitUnlessEnded(timeoutMillis: 20_000) { self.events.hasSeen("responding_ended") || self.erredBackToListening }
+        guard !events.hasSeen("closed") else { return }
+        if erredBackToListening {
+            // A non-fatal Error does not end the dialog: stay in Listening (audio keeps flowing) a moment.
+            try? await Task.sleep(for: .seconds(1))
+        }
         let grace = fault?.name == "no-local-responding-ended" ? 20_000 : 10_000
-        _ = await waitForState(.listening, timeoutMillis: grace)
+        _ = await waitUnlessEnded(timeoutMillis: grace) { self.dialog.dialogState == .listening }
         await finish()
+    }
+
+    /// A non-fatal `Error` came and the dialog is back in Listening.
+    private var erredBackToListening: Bool {
+        events.hasSeen("error") && dialog.dialogState == .listening
+    }
+
+    /// Polls `done` until it holds, the timeout passes or the session is over (the socket
+    /// closed after task-failed or a server close). - Returns: whether `done` held.
+    private func waitUnlessEnded(timeoutMillis: Int, _ done: @Sendable () -> Bool) async -> Bool {
+        for _ in 0..<(timeoutMillis / 20) {
+            if done() { return true }
+            if events.hasSeen("closed") { return false }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return done()
     }
 
     /// Faults that need an idle Listening session (the mock's timers end it). - Returns: true
@@ -73,7 +97,7 @@ extension MultiModalDriver {
     }
 
     /// Faults sent once in the first Listening.
-    private func injectListeningFault() {
+    func injectListeningFault() {
         let other = "00000000-0000-4000-8000-000000000000"
         switch fault?.name {
         case "wrong-task-id": dialog.sendRaw(text: dialog.rawDirective("HeartBeat", taskID: other))

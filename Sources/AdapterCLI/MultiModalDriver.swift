@@ -62,7 +62,10 @@ final class MultiModalDriver: Sendable {
         switch name {
         case "start":
             let params = MultiModalRequestParam(parameters: try resolveImages(command["params"]?.objectValue ?? [:]))
-            _ = try? await dialog.start(apiKey: environment.apiKey, params: params, dialogId: command["dialog_id"]?.stringValue)
+            let dialogID = fault?.name == "bad-dialog-id" ? "not-a-dialog" : command["dialog_id"]?.stringValue
+            _ = try? await dialog.start(apiKey: environment.apiKey, params: params, dialogId: dialogID)
+            // Driven runs get the same one-off fault as the default flow, in the first Listening.
+            if fault != nil, await waitForState(.listening, timeoutMillis: 3_000) { injectListeningFault() }
         case "start_speech": dialog.startSpeech()
         case "send_audio":
             guard (command["format"]?.stringValue ?? "pcm") == "pcm" else {
@@ -76,6 +79,10 @@ final class MultiModalDriver: Sendable {
         case "request_to_respond":
             dialog.requestToRespond(type: command["type"]?.stringValue ?? "prompt", text: command["text"]?.stringValue ?? "",
                                     params: try resolveImages(command["params"]?.objectValue ?? [:]))
+            if fault?.name == "respond-outside-listening" {
+                // A second one at once: the first has left Listening.
+                dialog.sendRaw(text: dialog.rawDirective("RequestToRespond", input: ["type": "prompt", "text": "Hello?"]))
+            }
         case "update_info": dialog.updateInfo(params: try resolveImages(command["params"]?.objectValue ?? [:]))
         case "heartbeat": dialog.sendHeartBeat()
         case "stop": await dialog.stop()

@@ -8,6 +8,12 @@ package struct MultiModalDialogOptions: Sendable {
     /// Extra time after the answer audio's length before falling back to Listening without
     /// `LocalRespondingEnded` (S9).
     package var playbackGraceMicros: Int64 = 5_000_000
+    /// tap2talk: audio arriving this soon after `SpeechEnded` was sent is taken as already in
+    /// flight when the client saw it, not as a breach of the mmd.C11 SHOULD.
+    package var tapToTalkStopGraceMicros: Int64 = 150_000
+    /// After the client's Stop: how long the socket stays open (reading) before the server's
+    /// close, so that frames sent right behind finish-task are journaled (C22).
+    package var closeAfterStopMicros: Int64 = 200_000
     /// Settings of the uplink voice-activity detector (S6).
     package var vad = VADConfiguration()
     /// Speech time per revealed transcript token in partial `SpeechContent` (S6).

@@ -26,13 +26,12 @@ extension MultiModalDialogSession {
         }
         var commands: [SessionCommand] = []
         if frame.action != directive.expectedAction {
-            commands.append(.journal(.violation(obligation: "mmd.C7",
-                message: "\(directive.rawValue) must use action \"\(directive.expectedAction)\", got \(frame.action.map { "\"\($0)\"" } ?? "none")")))
+            commands.append(.journal(.must("mmd.C7", "\(directive.rawValue) must use action \"\(directive.expectedAction)\", got \(frame.action.map { "\"\($0)\"" } ?? "none")")))
         }
         if let sent = frame.dialogID, let dialogID, sent != dialogID {
-            commands.append(.journal(.violation(obligation: "mmd.C23", message: "\(directive.rawValue) carries dialog_id \(sent), not \(dialogID)")))
+            commands.append(.journal(.should("mmd.C23", "\(directive.rawValue) carries dialog_id \(sent), not \(dialogID)")))
         } else if frame.dialogID == nil {
-            commands += reportOnce("missingDialogID", "mmd.C23", "directives carry no dialog_id (SHOULD carry the one from Started; first: \(directive.rawValue))")
+            commands += reportOnce("missingDialogID", "mmd.C23", level: .should, "directives carry no dialog_id (SHOULD carry the one from Started; first: \(directive.rawValue); known deviation of the dashscope Python SDK 2.0.2, which sends null)")
         }
         commands += perform(directive, frame)
         return commands
@@ -57,14 +56,14 @@ extension MultiModalDialogSession {
     /// A non-fatal `Error` now, with a violation.
     func reject(_ error: DialogError, obligation: String, _ message: String) -> [SessionCommand] {
         reply(.error(error))
-        return [.journal(.violation(obligation: obligation, message: message))]
+        return [.journal(.must(obligation, message))]
     }
 
     /// S16: echo at once; C21: not more than once per 5 s.
     private func heartBeat() -> [SessionCommand] {
         var commands: [SessionCommand] = []
         if let last = lastHeartBeatAt, now - last < 5_000_000 {
-            commands.append(.journal(.violation(obligation: "mmd.C21", message: "HeartBeat \((now - last) / 1000) ms after the previous one (SHOULD NOT be more often than every 5 s)")))
+            commands.append(.journal(.should("mmd.C21", "HeartBeat \((now - last) / 1000) ms after the previous one (SHOULD NOT be more often than every 5 s)")))
         }
         lastHeartBeatAt = now
         if scenario.runtime.scenario.replay == nil { reply(.event("HeartBeat", [:])) }
@@ -75,7 +74,7 @@ extension MultiModalDialogSession {
     private func requestToSpeak() -> [SessionCommand] {
         guard conversation != .listening, let current = round else {
             reply(.event("RequestAccepted", [:]))
-            return [.journal(.violation(obligation: "mmd.C20", message: "RequestToSpeak in Listening (SHOULD only be sent while Thinking/Responding)"))]
+            return [.journal(.should("mmd.C20", "RequestToSpeak in Listening (SHOULD only be sent while Thinking/Responding)"))]
         }
         guard scenario.runtime.isInterruptible else {
             return [.journal(.info("RequestToSpeak ignored: the scenario makes answers uninterruptible"))]
@@ -102,10 +101,10 @@ extension MultiModalDialogSession {
     /// C19: LocalRespondingStarted after RespondingStarted, once per round.
     private func localRespondingStarted() -> [SessionCommand] {
         guard var current = round, current.respondingStartedAt != nil else {
-            return [.journal(.violation(obligation: "mmd.C19", message: "LocalRespondingStarted without a RespondingStarted round"))]
+            return [.journal(.must("mmd.C19", "LocalRespondingStarted without a RespondingStarted round"))]
         }
         guard !current.localStarted else {
-            return [.journal(.violation(obligation: "mmd.C19", message: "LocalRespondingStarted sent twice in round \(current.number)"))]
+            return [.journal(.must("mmd.C19", "LocalRespondingStarted sent twice in round \(current.number)"))]
         }
         current.localStarted = true
         round = current
@@ -119,10 +118,10 @@ extension MultiModalDialogSession {
                 interruptedRoundPending = false
                 return [.journal(.info("LocalRespondingEnded for the interrupted round"))]
             }
-            return [.journal(.violation(obligation: "mmd.C19", message: "LocalRespondingEnded without a RespondingStarted round (or sent twice)"))]
+            return [.journal(.must("mmd.C19", "LocalRespondingEnded without a RespondingStarted round (or sent twice)"))]
         }
         guard !current.localEnded else {
-            return [.journal(.violation(obligation: "mmd.C19", message: "LocalRespondingEnded sent twice in round \(current.number)"))]
+            return [.journal(.must("mmd.C19", "LocalRespondingEnded sent twice in round \(current.number)"))]
         }
         current.localEnded = true
         round = current

@@ -19,12 +19,11 @@ extension MultiModalDialogSession {
             commands += send(frames.event("Stopped", dialogID: dialogID, at: time))
             commands += send(frames.taskFinished(at: time))
         case .serverSilence:
-            commands.append(.journal(.violation(obligation: "mmd.C21", message: "the server was silent for the 60 s limit (no HeartBeat)")))
+            commands.append(.journal(.must("mmd.C21", "the server was silent for the 60 s limit (no HeartBeat)")))
             commands += send(frames.taskFailed(code: "ResponseTimeout", message: "no message was sent for the silence timeout", at: time))
         case .audioGap:
             let duplex = config?.mode == .duplex
-            commands.append(.journal(.violation(obligation: duplex ? "mmd.C12" : "mmd.C11",
-                                                message: "no upstream audio for the audio-gap timeout")))
+            commands.append(.journal(.must(duplex ? "mmd.C12" : "mmd.C11", "no upstream audio for the audio-gap timeout")))
             commands += send(frames.error(.audioTimeout("no upstream audio for the audio-gap timeout"), dialogID: dialogID, at: time))
             commands += send(frames.taskFailed(code: "AudioTimeout", message: "no upstream audio for the audio-gap timeout", at: time))
         case .sessionExpiry:
@@ -37,7 +36,7 @@ extension MultiModalDialogSession {
     }
 
     /// Ends the session: releases held frames (runtime flush), then closes the socket.
-    func teardown(journal text: String) -> [SessionCommand] {
+    func teardown(journal text: String, closeDelayMicros: Int64 = 0) -> [SessionCommand] {
         guard lifecycle != .finished else { return [] }
         lifecycle = .finished
         fatalRendered = false
@@ -45,7 +44,7 @@ extension MultiModalDialogSession {
         var commands: [SessionCommand] = [.journal(.info(text)), .cancelTimer(.engine(Self.playbackFallbackTimer))]
         commands += handle(scenario.runtime.close())
         let reason = text.count > 100 ? String(text.prefix(100)) : text
-        commands.append(.transport(.close(code: options.closeCode, reason: reason), atMicros: now))
+        commands.append(.transport(.close(code: options.closeCode, reason: reason), atMicros: now + closeDelayMicros))
         return commands
     }
 

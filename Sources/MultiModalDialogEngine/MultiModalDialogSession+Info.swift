@@ -34,17 +34,16 @@ extension MultiModalDialogSession {
     /// video mode are accepted but flagged (S13).
     private func videoFrame(_ images: [ImageRules.Image]) -> [SessionCommand] {
         guard videoMode else {
-            return [.journal(.violation(obligation: "mmd.C15", message: "UpdateInfo images outside video mode (no connect round / send_video_stream)"))]
+            return [.journal(.must("mmd.C15", "UpdateInfo images outside video mode (no connect round / send_video_stream)"))]
         }
         var commands: [SessionCommand] = []
         if images.count != 1 || images[0].type != "base64" {
-            commands.append(.journal(.violation(obligation: "mmd.C15",
-                message: "video-mode UpdateInfo must carry exactly one base64 image, got \(images.count) (\(images.map(\.type).joined(separator: ",")))")))
+            commands.append(.journal(.must("mmd.C15", "video-mode UpdateInfo must carry exactly one base64 image, got \(images.count) (\(images.map(\.type).joined(separator: ",")))")))
         }
         if let last = lastVideoFrameAt {
             let gapMs = (now - last) / 1000
             if !options.videoFrameGapMs.contains(gapMs) {
-                commands.append(.journal(.violation(obligation: "mmd.C15", message: "video frame gap \(gapMs) ms (SHOULD be ~500 ms)")))
+                commands.append(.journal(.should("mmd.C15", "video frame gap \(gapMs) ms (SHOULD be ~500 ms)")))
             }
             commands.append(.journal(.info("video frame, gap \(gapMs) ms")))
         } else {
@@ -60,7 +59,8 @@ extension MultiModalDialogSession {
         var commands: [SessionCommand] = [.cancelTimer(.engine(Self.playbackFallbackTimer))]
         commands += send(frames.event("Stopped", dialogID: dialogID, at: now))
         commands += send(frames.taskFinished(at: now))
-        commands += teardown(journal: "stopped by the client")
+        // Frames the client sent right behind Stop are still read (and journaled, C22).
+        commands += teardown(journal: "stopped by the client", closeDelayMicros: options.closeAfterStopMicros)
         return commands
     }
 }

@@ -11,7 +11,7 @@ extension MultiModalDialogSession {
             return reject(.invalidState("SendSpeech is only allowed in Listening"), obligation: "mmd.C10", "SendSpeech outside Listening")
         }
         guard !pushToTalkOpen else {
-            return [.journal(.violation(obligation: "mmd.C10", message: "SendSpeech while a SendSpeech bracket is open"))]
+            return [.journal(.must("mmd.C10", "SendSpeech while a SendSpeech bracket is open"))]
         }
         pushToTalkOpen = true
         endStretch("pushToTalkOutsideBracket")
@@ -28,10 +28,10 @@ extension MultiModalDialogSession {
             return closeUtterance(at: lane(now))
         }
         guard pushToTalkOpen, let open = utterance else {
-            return [.journal(.violation(obligation: "mmd.C10", message: "StopSpeech without SendSpeech"))]
+            return [.journal(.must("mmd.C10", "StopSpeech without SendSpeech"))]
         }
         guard open.bracketAudioMs > 0 else {
-            var commands: [SessionCommand] = [.journal(.violation(obligation: "mmd.C10", message: "no audio between SendSpeech and StopSpeech"))]
+            var commands: [SessionCommand] = [.journal(.must("mmd.C10", "no audio between SendSpeech and StopSpeech"))]
             commands += cancelSpeech()
             return commands
         }
@@ -43,7 +43,7 @@ extension MultiModalDialogSession {
     func cancelSpeech() -> [SessionCommand] {
         guard let open = utterance else {
             if config?.mode == .pushToTalk {
-                return [.journal(.violation(obligation: "mmd.C10", message: "CancelSpeech without SendSpeech"))]
+                return [.journal(.must("mmd.C10", "CancelSpeech without SendSpeech"))]
             }
             return [.journal(.info("CancelSpeech without speech in progress"))]
         }

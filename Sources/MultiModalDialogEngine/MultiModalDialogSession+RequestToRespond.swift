@@ -10,7 +10,7 @@ extension MultiModalDialogSession {
                                   obligation: "mmd.C13", "RequestToRespond outside Listening")
             let followUps = ["visual_qa", "open_videochat", "quit_videochat"]
             if let command = round?.commandNames.first(where: followUps.contains) {
-                commands.append(.journal(.violation(obligation: "mmd.C17", message: "follow-up of \(command) sent before Listening")))
+                commands.append(.journal(.must("mmd.C17", "follow-up of \(command) sent before Listening")))
             }
             return commands
         }
@@ -34,6 +34,9 @@ extension MultiModalDialogSession {
             return reject(.invalidImage(error.message), obligation: error.obligation, error.message)
         }
         var commands: [SessionCommand] = []
+        if frame.dialogID == nil {
+            commands.append(.journal(.should("mmd.C13", "RequestToRespond carries no dialog_id (SHOULD carry the current one; known deviation of the dashscope Python SDK 2.0.2, which sends null)")))
+        }
         if let pendingCommand { commands.append(.journal(.info("RequestToRespond follows the \(pendingCommand) command"))) }
         pendingCommand = nil
         if let open = utterance {
@@ -72,13 +75,13 @@ extension MultiModalDialogSession {
         }
         var commands: [SessionCommand] = []
         if type != "prompt" {
-            commands.append(.journal(.violation(obligation: "mmd.C16", message: "video \(action) must use RequestToRespond type prompt, got \(type)")))
+            commands.append(.journal(.must("mmd.C16", "video \(action) must use RequestToRespond type prompt, got \(type)")))
         }
         if entry["type"]?.stringValue != "voicechat_video_channel" {
-            commands.append(.journal(.violation(obligation: "mmd.C16", message: "videos[0].type must be voicechat_video_channel")))
+            commands.append(.journal(.must("mmd.C16", "videos[0].type must be voicechat_video_channel")))
         }
         if action == "connect", config?.allowsVideo != true {
-            commands.append(.journal(.violation(obligation: "mmd.C16", message: "video connect in a session started with upstream.type AudioOnly")))
+            commands.append(.journal(.must("mmd.C16", "video connect in a session started with upstream.type AudioOnly")))
         }
         if action == "exit" {
             videoMode = false
@@ -104,7 +107,8 @@ extension MultiModalDialogSession {
     /// A new round number (tags timeline steps).
     func nextRoundNumber() -> Int {
         roundCounter += 1
-        interruptedRoundPending = false
+        // Not here: after a duplex barge-in the next utterance starts at once, and the client's
+        // LocalRespondingEnded for the flushed round is still welcome (cleared at RespondingStarted).
         return roundCounter
     }
 

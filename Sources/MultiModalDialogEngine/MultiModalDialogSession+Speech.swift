@@ -9,7 +9,7 @@ extension MultiModalDialogSession {
         switch lifecycle {
         case .awaitingStart:
             var commands = handle(scenario.runtime.clientAudio(byteCount: bytes.count, durationMicros: 0))
-            commands.append(.journal(.violation(obligation: "mmd.C8", message: "binary frame before Start")))
+            commands.append(.journal(.must("mmd.C8", "binary frame before Start")))
             commands += failTask(code: "InvalidParameter", message: "the first frame must be a run-task text frame with Start, got binary audio",
                                  violation: ParameterProblem("mmd.C2", "first frame is binary"))
             return commands
@@ -23,10 +23,10 @@ extension MultiModalDialogSession {
         let decoded = uplink.decode(bytes)
         var commands = handle(scenario.runtime.clientAudio(byteCount: bytes.count, durationMicros: Int64(decoded.pcm.count) * 1_000_000 / Int64(max(1, decoded.pcm.sampleRate))))
         if let problem = decoded.problem {
-            commands.append(.journal(.violation(obligation: "mmd.C9", message: problem)))
+            commands.append(.journal(.must("mmd.C9", problem)))
         }
         guard announcedState != nil else {
-            commands.append(.journal(.violation(obligation: "mmd.C8", message: "binary frame before DialogStateChanged{Listening}")))
+            commands.append(.journal(.must("mmd.C8", "binary frame before DialogStateChanged{Listening}")))
             return commands
         }
         switch config.mode {
@@ -40,8 +40,10 @@ extension MultiModalDialogSession {
             commands += revealTranscript(speechMs: open.bracketAudioMs)
         case .tapToTalk:
             guard conversation == .listening else {
-                if announcedState != .listening {
-                    commands += reportOnce("tap2talkOutsideListening", "mmd.C11", "audio while not Listening in tap2talk (SHOULD stop after SpeechEnded; ignored)")
+                let inFlight = speechEndedSentAt.map { now - $0 <= options.tapToTalkStopGraceMicros } ?? false
+                if announcedState != .listening, !inFlight {
+                    commands += reportOnce("tap2talkOutsideListening", "mmd.C11", level: .should,
+                                           "audio while not Listening in tap2talk after SpeechEnded (stop uploading until the next Listening; ignored)")
                 }
                 return commands
             }

@@ -14,11 +14,11 @@ extension MultiModalDialogSession {
             if let taskID = json?["header"]?["task_id"]?.stringValue { frames.taskID = taskID }
             return failTask(code: "InvalidParameter", message: error.message, violation: error)
         }
-        var commands = start.warnings.map { SessionCommand.journal(.violation(obligation: $0.obligation, message: $0.message)) }
+        var commands = start.warnings.map { SessionCommand.journal(.should($0.obligation, $0.message)) }
         frames.taskID = start.taskID
         if let requested = start.dialogID {
             if requested.count != 36 {
-                commands.append(.journal(.violation(obligation: "mmd.C23", message: "Start.input.dialog_id \"\(requested)\" is not a 36-character id")))
+                commands.append(.journal(.must("mmd.C23", "Start.input.dialog_id \"\(requested)\" is not a 36-character id")))
             }
             if let record = memory.record(for: requested) {
                 turnIndex = record.turnIndex
@@ -77,7 +77,7 @@ extension MultiModalDialogSession {
     func failTask(code: String, message: String, violation: ParameterProblem?) -> [SessionCommand] {
         var commands: [SessionCommand] = []
         if let violation {
-            commands.append(.journal(.violation(obligation: violation.obligation, message: violation.message)))
+            commands.append(.journal(.must(violation.obligation, violation.message)))
         }
         timeline.removeAll()
         commands += send(frames.taskFailed(code: code, message: message, at: now))

@@ -37,6 +37,7 @@ extension MultiModalDialogSession {
         let time = step.dueAt
         switch step.action {
         case .event(let name, let fields):
+            if name == "SpeechEnded" { speechEndedSentAt = max(time, now) }
             return send(frames.event(name, dialogID: dialogID, fields: fields, at: time))
         case .taskStarted:
             return send(frames.taskStarted(at: time))
@@ -105,6 +106,7 @@ extension MultiModalDialogSession {
         guard var current = round else { return [] }
         switch milestone {
         case .respondingStarted:
+            interruptedRoundPending = false
             current.respondingStartedAt = time
             round = current
             return []
@@ -125,7 +127,7 @@ extension MultiModalDialogSession {
     func playbackGraceExpired() -> [SessionCommand] {
         guard let current = round, current.respondingEnded, !current.localEnded, lifecycle == .active else { return [] }
         var commands: [SessionCommand] = [
-            .journal(.violation(obligation: "mmd.C19", message: "no LocalRespondingEnded within the playback grace after RespondingEnded")),
+            .journal(.must("mmd.C19", "no LocalRespondingEnded within the playback grace after RespondingEnded")),
         ]
         commands += enter(.listening, at: now)
         return commands

@@ -52,6 +52,8 @@ package final class MultiModalDialogSession<Clock: ScenarioClock>: ProtocolSessi
     var reportedStretches: Set<String> = []
     /// The last round was interrupted after RespondingStarted; its LocalRespondingEnded is welcome.
     var interruptedRoundPending = false
+    /// When `SpeechEnded` was last sent (tap2talk grace for frames in flight, C11).
+    var speechEndedSentAt: Int64?
     /// The server ended the task with Stopped (idle end): one finish-task afterwards is expected.
     var serverSentStopped = false
     /// A rendered fault asked for a fatal error; the session must close.
@@ -146,9 +148,9 @@ package final class MultiModalDialogSession<Clock: ScenarioClock>: ProtocolSessi
     }
 
     /// A violation journaled once per stretch `key` (cleared with ``endStretch(_:)``).
-    func reportOnce(_ key: String, _ obligation: String, _ message: String) -> [SessionCommand] {
+    func reportOnce(_ key: String, _ obligation: String, level: ViolationLevel = .must, _ message: String) -> [SessionCommand] {
         guard reportedStretches.insert(key).inserted else { return [] }
-        return [.journal(.violation(obligation: obligation, message: message))]
+        return [.journal(level == .must ? .must(obligation, message) : .should(obligation, message))]
     }
 
     /// Ends a stretch so that its violation is reported again next time.

@@ -56,7 +56,7 @@ package enum MultiModalDialogUpgrade {
             return .reject(status: 401, body: body(requestID, code: "InvalidApiKey", "Invalid API-key provided."))
         }
         if isBearer { return .accept(notes: []) }
-        return .accept(notes: [.violation(obligation: "mmd.C1", message: "Authorization header without the \"Bearer \" prefix (SHOULD)")])
+        return .accept(notes: [.should("mmd.C1", "Authorization header without the \"Bearer \" prefix")])
     }
 
     private static func body(_ requestID: String, code: String, _ message: String) -> JSONValue {
