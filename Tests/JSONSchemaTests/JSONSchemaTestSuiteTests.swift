@@ -3,11 +3,15 @@ import JSONSchema
 import Testing
 
 @Suite struct JSONSchemaTestSuiteTests {
-    /// The suite is shared data outside the package: /work/shared/json-schema-test-suite, or
-    /// the folder named by JSON_SCHEMA_TEST_SUITE.
+    /// The suite is shared data outside the package: the folder named by JSON_SCHEMA_TEST_SUITE,
+    /// else `shared/json-schema-test-suite` beside the checkout (where CI puts it), else
+    /// /work/shared/json-schema-test-suite.
     static let suiteDirectory: String = {
         if let custom = ProcessInfo.processInfo.environment["JSON_SCHEMA_TEST_SUITE"] { return custom }
-        return "/work/shared/json-schema-test-suite"
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let beside = root.deletingLastPathComponent().appendingPathComponent("shared/json-schema-test-suite").path
+        return FileManager.default.fileExists(atPath: beside) ? beside : "/work/shared/json-schema-test-suite"
     }()
 
     @Test func everyRequiredDraft2020_12TestPasses() throws {
