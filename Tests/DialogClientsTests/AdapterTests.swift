@@ -69,7 +69,8 @@ import WireJSON
     @Test func helpListsEveryFaultWithItsObligation() async throws {
         let run = try await AdapterProcess.run(arguments: ["--help"], environment: [:], commands: nil)
         let list = try await AdapterProcess.run(arguments: ["--list-faults"], environment: [:], commands: nil)
-        #expect(list.lines.count == FaultTests.cases.count)
+        // Every fault the journal-level FaultTests know is listed (the suite tests cover the rest).
+        #expect(list.lines.count >= FaultTests.cases.count)
         for fault in FaultTests.cases {
             #expect(run.text.contains(fault.name), "--help lacks \(fault.name)")
             #expect(list.lines.contains { $0["name"]?.stringValue == fault.name && $0["obligation"]?.stringValue == fault.obligation })
