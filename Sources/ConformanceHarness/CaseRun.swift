@@ -22,7 +22,9 @@ final class CaseRun: Sendable {
     func environment(for conformanceCase: ConformanceCase) -> [String: String] {
         let base = "\(server.baseURL)/case/\(conformanceCase.id)"
         // A case that needs a profile names its model (e.g. the Qwen audio profile); else the run's.
-        let model = conformanceCase.model ?? configuration.model
+        // Multimodal dialog's Start carries model "multimodal-dialog" (mmd.C3).
+        let model = configuration.protocolName == "qwen-realtime"
+            ? conformanceCase.model ?? configuration.model : conformanceCase.model ?? "multimodal-dialog"
         let url = configuration.protocolName == "qwen-realtime"
             ? "\(base)/api-ws/v1/realtime?model=\(model)" : "\(base)/api-ws/v1/inference"
         return ["MOCK_URL": url, "MOCK_API_KEY": configuration.apiKey, "MOCK_WORKSPACE_ID": configuration.workspaceID,
