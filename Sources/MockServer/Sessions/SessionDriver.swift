@@ -121,7 +121,7 @@ final class SessionDriver<Session: ProtocolSession>: ConnectionHandler {
         metrics.frameOut(bytes: frame.bytes.count, latenessMicros: max(0, sentAt - frame.sendAtMicros))
         let t = journal.elapsed(atMicros: sentAt)
         if frame.isText {
-            if let json = try? JSONValue.decode(frame.bytes) {
+            if let json = frame.json ?? (try? JSONValue.decode(frame.bytes)) {
                 journal.record(.textFrame(t: t, .out, json: json, eventType: frame.eventType, byteLength: frame.bytes.count))
             } else {
                 journal.record(JournalEntry(t: t, direction: .out, kind: .text, byteLength: frame.bytes.count,

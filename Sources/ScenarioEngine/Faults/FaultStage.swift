@@ -126,7 +126,8 @@ package struct FaultStage: Sendable {
         floorMicros = sendAt
         let scheduled = ScheduledFrame(
             eventType: work.frame.eventType, isText: work.frame.isText, bytes: work.bytes,
-            sendAtMicros: sendAt, fragmentBytes: work.fragmentBytes)
+            sendAtMicros: sendAt, fragmentBytes: work.fragmentBytes,
+            json: work.frame.isText && work.bytes == work.frame.bytes ? work.frame.json : nil)
         for _ in 0...work.copies {
             output.emissions.append(.frame(scheduled))
         }

@@ -37,4 +37,7 @@ package struct ScheduledFrame: Sendable, Hashable {
     package var sendAtMicros: Int64
     /// Send as WebSocket fragments with at most this many payload bytes each.
     package var fragmentBytes: Int?
+    /// The engine's parsed JSON of a text frame whose bytes no fault changed (so the journal
+    /// need not parse the frame again on the service thread); nil otherwise.
+    package var json: JSONValue?
 }
