@@ -36,15 +36,17 @@ let package = Package(
         .target(name: "JSONSchema", dependencies: ["WireJSON"], swiftSettings: settings),
         .target(name: "CLISupport", swiftSettings: settings),
         .target(name: "ScenarioEngine", dependencies: ["WireJSON"], swiftSettings: settings),
+        /// Answer audio rendered once per distinct answer, framed, cached and shared (workers render misses).
+        .target(name: "AnswerAudio", dependencies: ["ScenarioEngine", "WireAudio"], swiftSettings: settings),
         /// The interface between protocol engines and the server's session driver.
-        .target(name: "SessionCore", dependencies: ["ScenarioEngine", "WireJSON"], swiftSettings: settings),
-        .target(name: "MultiModalDialogEngine", dependencies: ["SessionCore", "ScenarioEngine", "WireAudio", "WireJSON"],
+        .target(name: "SessionCore", dependencies: ["AnswerAudio", "ScenarioEngine", "WireJSON"], swiftSettings: settings),
+        .target(name: "MultiModalDialogEngine", dependencies: ["AnswerAudio", "SessionCore", "ScenarioEngine", "WireAudio", "WireJSON"],
                 swiftSettings: settings),
-        .target(name: "QwenRealtimeEngine", dependencies: ["SessionCore", "ScenarioEngine", "WireAudio", "WireJSON"],
+        .target(name: "QwenRealtimeEngine", dependencies: ["AnswerAudio", "SessionCore", "ScenarioEngine", "WireAudio", "WireJSON"],
                 swiftSettings: settings),
 
         // MARK: - Engines
-        .target(name: "MockServer", dependencies: ["MultiModalDialogEngine", "QwenRealtimeEngine", "SessionCore", "ScenarioEngine", "WireSocket", "WireAudio", "WireJSON"], swiftSettings: settings),
+        .target(name: "MockServer", dependencies: ["AnswerAudio", "MultiModalDialogEngine", "QwenRealtimeEngine", "SessionCore", "ScenarioEngine", "WireSocket", "WireAudio", "WireJSON"], swiftSettings: settings),
 
         // MARK: - Conformance
         .target(name: "ConformanceChecks", dependencies: ["ScenarioEngine", "JSONSchema", "WireJSON"], swiftSettings: settings),
@@ -70,6 +72,7 @@ let package = Package(
         .testTarget(name: "WireJSONTests", dependencies: ["WireJSON"], swiftSettings: settings),
         .testTarget(name: "WireAudioTests", dependencies: ["WireAudio"], exclude: ["Fixtures"], swiftSettings: settings),
         .testTarget(name: "WireSocketTests", dependencies: ["WireSocket"], swiftSettings: settings),
+        .testTarget(name: "AnswerAudioTests", dependencies: ["AnswerAudio", "ScenarioEngine", "WireAudio"], swiftSettings: settings),
         .testTarget(name: "JSONSchemaTests", dependencies: ["JSONSchema", "WireJSON"], swiftSettings: settings),
         .testTarget(name: "ScenarioEngineTests", dependencies: ["ScenarioEngine", "WireJSON"], swiftSettings: settings),
         .testTarget(name: "MultiModalDialogEngineTests",

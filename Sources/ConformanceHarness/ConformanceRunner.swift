@@ -98,6 +98,8 @@ package struct ConformanceRunner: Sendable {
     private func startMock(scenarios: [String: (name: String, bytes: [UInt8])]) throws(HarnessFailure) -> MockServer {
         var mockConfiguration = MockServer.Configuration()
         mockConfiguration.caseScenarios = scenarios
+        // Checks read the payloads (uplink pacing, schemas of every client message).
+        mockConfiguration.journalAudio = true
         mockConfiguration.scenarioDirectory = configuration.repositoryRoot.appendingPathComponent("conformance").path
         do {
             let server = try MockServer(configuration: mockConfiguration)

@@ -1,3 +1,4 @@
+import AnswerAudio
 import ScenarioEngine
 import WireAudio
 import WireJSON
@@ -9,9 +10,12 @@ final class ControlAPI {
     let sessions: SessionRegistry
     let metrics: ServerMetrics
     let scenarios: ScenarioStore
+    let answerAudio: AnswerAudioCache
 
-    init(configuration: MockServer.Configuration, sessions: SessionRegistry, metrics: ServerMetrics, scenarios: ScenarioStore) {
+    init(configuration: MockServer.Configuration, sessions: SessionRegistry, metrics: ServerMetrics, scenarios: ScenarioStore,
+         answerAudio: AnswerAudioCache) {
         self.configuration = configuration
+        self.answerAudio = answerAudio
         self.sessions = sessions
         self.metrics = metrics
         self.scenarios = scenarios
@@ -26,7 +30,8 @@ final class ControlAPI {
             return method == "GET" ? .json(status: 200, health()) : methodNotAllowed(request, allowed: "GET")
         case "metrics":
             return method == "GET"
-                ? HTTPResponse(status: 200, contentType: "text/plain; version=0.0.4", text: metrics.prometheusText)
+                ? HTTPResponse(status: 200, contentType: "text/plain; version=0.0.4",
+                               text: metrics.prometheusText + AnswerAudioMetrics.prometheusText(answerAudio.statistics))
                 : methodNotAllowed(request, allowed: "GET")
         case "sessions" where parts.count == 2:
             return method == "GET" ? .json(status: 200, ["sessions": .array(sessions.all.map(\.summary))])
@@ -70,6 +75,7 @@ final class ControlAPI {
         do {
             let scenario = try Scenario.load(bytes: body, file: "request body")
             scenarios.replace(with: scenario)
+            AnswerPrefetch.start(scenario, cache: answerAudio)
             return .json(status: 200, ["status": "ok", "scenario": .string(scenario.name)])
         } catch {
             return .error(400, "InvalidScenario", error.description)

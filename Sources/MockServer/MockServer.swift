@@ -22,6 +22,14 @@ public final class MockServer: @unchecked Sendable {
         public var logger = Logger(level: .warn)
         /// Directory for `--record`: each session's journal as `<session-id>.jsonl`.
         public var recordDirectory: String?
+        /// Keep audio payloads (base64 `audio` / `delta` fields) in journals (`--journal-audio`);
+        /// by default audio frames are journaled as summaries (bytes, duration, codec).
+        public var journalAudio = false
+        /// Most sessions open at once (`--max-sessions`); further upgrades get HTTP 503.
+        public var maxSessions = 10_000
+        /// Most bytes queued for one client that does not read (`--max-queued-bytes`); beyond
+        /// it the session is closed with 1008 and journaled, and other sessions go on.
+        public var maxQueuedBytes = 8 << 20
         /// Overrides every scenario's seed (`--seed`).
         public var seed: UInt64?
         /// Overrides every scenario's time scale (`--time-scale`).

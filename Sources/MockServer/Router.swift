@@ -1,3 +1,4 @@
+import AnswerAudio
 import ScenarioEngine
 import MultiModalDialogEngine
 import QwenRealtimeEngine
@@ -14,6 +15,8 @@ final class Router: WebSocketServerDelegate {
     let dialogMemory = DialogMemory()
     let metrics = ServerMetrics()
     let scenarios: ScenarioStore
+    /// Answer audio, rendered once per distinct answer on worker threads and shared.
+    let answerAudio = AnswerAudioCache.shared
 
     init(configuration: MockServer.Configuration) throws(ScenarioFileError) {
         self.configuration = configuration
@@ -24,7 +27,9 @@ final class Router: WebSocketServerDelegate {
         } catch {
             throw ScenarioFileError(description: error.description)
         }
-        controlAPI = ControlAPI(configuration: configuration, sessions: sessions, metrics: metrics, scenarios: scenarios)
+        controlAPI = ControlAPI(configuration: configuration, sessions: sessions, metrics: metrics, scenarios: scenarios,
+                                answerAudio: answerAudio)
+        AnswerPrefetch.start(scenarios.current, cache: answerAudio)
         if let replay = configuration.replay {
             do {
                 replayScenario = Scenario.replay(journal: try JournalEntry.decodeLines(replay.text), timeScale: replay.timeScale,
@@ -38,6 +43,7 @@ final class Router: WebSocketServerDelegate {
                 var scenario = try Scenario.load(bytes: source.bytes, file: source.name)
                 if let timeScale = configuration.timeScale { scenario.timeScale = timeScale }
                 caseScenarios[id] = scenario
+                AnswerPrefetch.start(scenario, cache: answerAudio)
             } catch {
                 throw ScenarioFileError(description: error.description)
             }
@@ -81,6 +87,12 @@ final class Router: WebSocketServerDelegate {
     /// A protocol route: the engine checks the request (auth, model), then a session starts with
     /// the case's scenario or the current one.
     private func upgradeProtocol(_ route: ProtocolRoute, _ request: HTTPRequestHead) -> UpgradeDecision {
+        guard metrics.sessionsOpen < configuration.maxSessions else {
+            metrics.sessionRefusedAtCapacity()
+            configuration.logger(.warn, "refused \(request.path): \(metrics.sessionsOpen) sessions open (--max-sessions)")
+            return .reject(.error(503, "ServiceUnavailable",
+                                  "the mock serves at most \(configuration.maxSessions) sessions at once (--max-sessions)"))
+        }
         guard let scenario = scenario(for: route) else {
             return .reject(.error(404, "NotFound", "no conformance case \(route.caseID ?? "") on this server"))
         }
@@ -94,7 +106,8 @@ final class Router: WebSocketServerDelegate {
                 return .reject(HTTPResponse(status: status, text: body))
             case .accept(let profile, let model):
                 let session = QwenRealtimeSession(scenario: ScenarioBridge(runtime: makeRuntime(scenario)), model: model,
-                                                  profile: profile, baseDirectory: configuration.scenarioDirectory)
+                                                  profile: profile, baseDirectory: configuration.scenarioDirectory,
+                                                  answerAudio: answerAudio)
                 return startSession(session, protocolName: route.kind.rawValue, request: request, caseID: route.caseID,
                                     maxMessageBytes: 16 << 20)
             }
@@ -108,6 +121,7 @@ final class Router: WebSocketServerDelegate {
             case .accept(let notes):
                 var options = MultiModalDialogOptions()
                 options.audioBaseDirectory = configuration.scenarioDirectory
+                options.answerAudio = answerAudio
                 let session = MultiModalDialogSession(scenario: ScenarioBridge(runtime: makeRuntime(scenario)),
                                                       memory: dialogMemory, options: options)
                 return startSession(session, protocolName: route.kind.rawValue, request: request, caseID: route.caseID,
@@ -127,6 +141,8 @@ final class Router: WebSocketServerDelegate {
                                      logger: configuration.logger)
         let driver = SessionDriver(session: session, journal: journal, metrics: metrics, logger: configuration.logger)
         driver.initialNotes = initialNotes
+        driver.journalAudio = configuration.journalAudio
+        driver.maxQueuedBytes = configuration.maxQueuedBytes
         driver.onClose = { [sessions] in sessions.markClosed(id) }
         sessions.add(journal) { [weak driver] fault in driver?.arm(fault) }
         configuration.logger(.info, "session \(id): \(protocolName) \(request.path)\(testID.map { " test \($0)" } ?? "")")

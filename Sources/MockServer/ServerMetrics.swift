@@ -22,6 +22,15 @@ final class ServerMetrics {
 
     func sessionClosed() { sessionsOpen -= 1 }
 
+    private(set) var sessionsRefused = 0
+    private(set) var slowReadersClosed = 0
+
+    /// An upgrade refused with 503 because `--max-sessions` were open.
+    func sessionRefusedAtCapacity() { sessionsRefused += 1 }
+
+    /// A session closed because its client stopped reading.
+    func slowReaderClosed() { slowReadersClosed += 1 }
+
     func frameIn(bytes: Int) {
         framesIn += 1
         bytesIn += bytes
@@ -48,6 +57,9 @@ final class ServerMetrics {
         }
         counter("dialogmock_sessions_total", "Sessions accepted on the protocol routes.", sessionsTotal)
         counter("dialogmock_sessions_open", "Sessions open now.", sessionsOpen, type: "gauge")
+        counter("dialogmock_sessions_refused_total", "Upgrades refused with 503 at --max-sessions.", sessionsRefused)
+        counter("dialogmock_slow_readers_closed_total", "Sessions closed with 1008 because the client stopped reading.",
+                slowReadersClosed)
         counter("dialogmock_frames_received_total", "WebSocket messages received from clients.", framesIn)
         counter("dialogmock_frames_sent_total", "WebSocket messages sent to clients.", framesOut)
         counter("dialogmock_bytes_received_total", "Payload bytes received from clients.", bytesIn)

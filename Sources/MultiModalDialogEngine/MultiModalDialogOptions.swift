@@ -1,3 +1,4 @@
+package import AnswerAudio
 package import WireAudio
 
 /// Engine settings that are mock choices rather than protocol facts (spec [inferred] items),
@@ -20,6 +21,9 @@ package struct MultiModalDialogOptions: Sendable {
     package var transcriptTokenMs = 250
     /// Directory against which relative answer fixture paths are resolved.
     package var audioBaseDirectory: String?
+    /// Where answer audio comes from: rendered once per distinct answer and shared. The server
+    /// passes the cache with worker threads; the default renders inline (engine tests).
+    package var answerAudio: AnswerAudioCache = .inline
     /// An unknown `Start.input.dialog_id` fails the task instead of opening a new context (§9.10).
     package var rejectsUnknownDialogID = false
     /// What the bot says when a video call connects (S13).

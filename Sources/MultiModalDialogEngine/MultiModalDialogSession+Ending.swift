@@ -82,3 +82,17 @@ extension MultiModalDialogSession {
         }
     }
 }
+
+extension MultiModalDialogSession {
+    /// Binary frames are audio: uplink PCM at `upstream.sample_rate`, downlink PCM at
+    /// `downstream.sample_rate` (compressed formats are not summarised: their length needs decoding).
+    package func audioSummary(ofBinary byteCount: Int, inbound: Bool) -> ScenarioEngine.AudioSummary? {
+        guard let config else { return nil }
+        if inbound {
+            guard config.uplinkFormat == .pcm else { return nil }
+            return PCMPayload.summary(bytes: byteCount, sampleRate: config.uplinkSampleRate)
+        }
+        guard config.downlink.format == .pcm else { return nil }
+        return PCMPayload.summary(bytes: byteCount, sampleRate: config.downlink.sampleRate)
+    }
+}

@@ -1,4 +1,5 @@
-import ScenarioEngine
+package import AnswerAudio
+package import ScenarioEngine
 import SessionCore
 import WireAudio
 import WireJSON
@@ -11,7 +12,7 @@ extension MultiModalDialogSession {
     /// RespondingEnded → [error after]. Steps are tagged with the round so an interrupt drops
     /// them. Turn errors placed `insteadOfAnswer` replace the answer and return to Listening.
     func planRound(number: Int, content: RoundContent, from start: Int64) {
-        guard let config, let renderer else { return }
+        guard let config else { return }
         var current = ActiveRound(number: number)
         conversation = content.thinksFirst ? .thinking : .responding
         let (text, spoken, audio, turn, errors) = content.parts
@@ -52,22 +53,6 @@ extension MultiModalDialogSession {
         timeline.add(.event("RespondingStarted", [:]), at: respondingAt, round: number)
         timeline.add(.milestone(.respondingStarted), at: respondingAt, round: number)
         latest = max(latest, respondingAt)
-        let seed = scenario.runtime.scenario.seed ^ (UInt64(number) &* 0x9E37_79B9_7F4A_7C15)
-        let (pcm, problem) = renderer.render(audio, spoken: spoken, seed: seed)
-        if let problem { timeline.add(.error(.invalidParameter(problem)), at: respondingAt, round: number) }
-        current.audioDurationMicros = Int64(pcm.count) * 1_000_000 / Int64(max(1, pcm.sampleRate))
-        let chunks = scenario.runtime.audioChunks(durationMicros: current.audioDurationMicros)
-        let encoded = (try? DownlinkEncoder.encode(pcm, chunks: chunks, settings: config.downlink)) ?? []
-        var sentBytes = 0
-        for frame in encoded {
-            var offset = frame.sendOffsetMicros
-            if let limit = config.downlink.transmitRateLimit {
-                offset = max(offset, Int64(sentBytes) * 1_000_000 / Int64(limit))
-            }
-            sentBytes += frame.bytes.count
-            timeline.add(.audio(frame.bytes), at: respondingAt + offset, round: number)
-            latest = max(latest, respondingAt + offset)
-        }
         var final: JSONObject = [
             "round_id": .string(roundID), "llm_request_id": .string(llmRequestID),
             "text": .string(text), "spoken": .string(spoken), "finished": true,
@@ -79,14 +64,79 @@ extension MultiModalDialogSession {
         if case .video(_, let connect) = content { current.videoModeAfter = connect ? true : nil }
         if current.commandNames.contains("send_video_stream") { current.videoModeAfter = true }
         if current.commandNames.contains("stop_video_stream") { current.videoModeAfter = false }
+        round = current
+        let tail = AnswerTail(final: final, errorsAfter: errors.filter { $0.placement == .afterAnswer }, latest: latest)
+        let handle = options.answerAudio.answer(answerKey(audio, spoken: spoken, downlink: config.downlink))
+        if let rendered = handle.rendered {
+            planAnswerAudio(rendered, tail, respondingAt: respondingAt, round: number)
+        } else {
+            // Rendering on a worker: the round waits at RespondingStarted's time (S8 order kept).
+            timeline.add(.answerAudio(handle, tail), at: respondingAt, round: number)
+        }
+    }
+
+    /// Plans the answer's audio frames from `respondingAt` on the audio cadence (and the
+    /// `transmit_rate_limit`), then the final RespondingContent, RespondingEnded and the errors
+    /// after the answer.
+    func planAnswerAudio(_ answer: RenderedAnswer, _ tail: AnswerTail, respondingAt: Int64, round number: Int) {
+        guard let config else { return }
+        if let problem = answer.problem {
+            timeline.add(.error(.invalidParameter(problem)), at: respondingAt, round: number)
+        }
+        if round?.number == number { round?.audioDurationMicros = answer.durationMicros }
+        var latest = tail.latest
+        var sentBytes = 0
+        for frame in answer.frames {
+            var offset = frame.sendOffsetMicros
+            if let limit = config.downlink.transmitRateLimit {
+                offset = max(offset, Int64(sentBytes) * 1_000_000 / Int64(limit))
+            }
+            sentBytes += frame.bytes.count
+            timeline.add(.audio(frame.bytes), at: respondingAt + offset, round: number)
+            latest = max(latest, respondingAt + offset)
+        }
         let endAt = lane(latest)
-        timeline.add(.event("RespondingContent", final), at: endAt, round: number)
+        timeline.add(.event("RespondingContent", tail.final), at: endAt, round: number)
         timeline.add(.event("RespondingEnded", [:]), at: endAt, round: number)
         timeline.add(.milestone(.respondingEnded), at: endAt, round: number)
-        for error in errors where error.placement == .afterAnswer {
+        for error in tail.errorsAfter {
             add(error, at: endAt, round: number)
         }
-        round = current
+    }
+
+    /// The cache key of an answer's audio in this session's downstream format. The voice seed is
+    /// the scenario's, so the same answer sounds (and encodes) the same in every session and
+    /// round and is rendered once.
+    func answerKey(_ audio: TurnContent.Audio, spoken: String, downlink: DownlinkSettings) -> AnswerAudioKey {
+        let source: AnswerAudioKey.Source
+        switch audio {
+        case .synthesized(let rate): source = .synthesized(text: downlink.textOnly ? "" : spoken, rate: rate)
+        case .file(let path): source = downlink.textOnly ? .synthesized(text: "", rate: 1) : .file(path: resolve(path), fallbackText: nil)
+        case .none: source = .synthesized(text: "", rate: 1)
+        }
+        return Self.answerKey(source, downlink: downlink, seed: scenario.runtime.scenario.seed,
+                              cadence: scenario.runtime.scenario.timing.audio)
+    }
+
+    /// The cache key of `source` in a downstream format (also used to prefetch a scenario's answers).
+    package static func answerKey(_ source: AnswerAudioKey.Source, downlink: DownlinkSettings, seed: UInt64,
+                                  cadence: AudioCadence) -> AnswerAudioKey {
+        let encoding: AnswerAudioKey.Encoding
+        switch downlink.format {
+        case .pcm: encoding = .pcm
+        case .mp3: encoding = .mp3
+        case .opus: encoding = .oggOpus(frameMs: downlink.frameSizeMs, bitRateKbps: downlink.bitRateKbps)
+        case .rawOpus: encoding = .rawOpus(frameMs: downlink.frameSizeMs, bitRateKbps: downlink.bitRateKbps)
+        }
+        return AnswerAudioKey(source: source, sampleRate: downlink.sampleRate, volume: downlink.volume,
+                              speechRatePercent: downlink.speechRate, pitchRatePercent: downlink.pitchRate, seed: seed,
+                              encoding: encoding, cadence: cadence)
+    }
+
+    /// `path` if absolute, else relative to the options' audio base directory.
+    func resolve(_ path: String) -> String {
+        guard !path.hasPrefix("/"), let base = options.audioBaseDirectory, !base.isEmpty else { return path }
+        return base.hasSuffix("/") ? base + path : base + "/" + path
     }
 
     /// A scripted error: `Error` event, or `task-failed` when fatal (ErrorSpec rendering).

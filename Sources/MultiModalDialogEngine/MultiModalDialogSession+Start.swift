@@ -40,7 +40,6 @@ extension MultiModalDialogSession {
         applyPromptVariables(start.bizParams)
         uplink = UplinkAudioDecoder(format: start.uplinkFormat, sampleRate: start.uplinkSampleRate)
         resetSpeechDetection()
-        renderer = AnswerAudioRenderer(settings: start.downlink, baseDirectory: options.audioBaseDirectory)
         guard scenario.runtime.scenario.replay == nil else {
             commands.append(.journal(.info("replay scenario: the engine sends only recorded frames")))
             return commands

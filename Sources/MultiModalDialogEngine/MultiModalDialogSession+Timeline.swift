@@ -1,3 +1,4 @@
+import AnswerAudio
 import ScenarioEngine
 import SessionCore
 import WireJSON
@@ -18,6 +19,12 @@ extension MultiModalDialogSession {
     func drain() -> [SessionCommand] {
         var commands: [SessionCommand] = []
         while lifecycle != .finished, let step = timeline.popDue(now: now) {
+            if case .answerAudio(let handle, _) = step.action, handle.rendered == nil {
+                // Still rendering: wait here (no timer) until the driver says it is ready.
+                timeline.putBack(step)
+                timelineTimerAt = step.dueAt
+                return commands + [.cancelTimer(.engine(Self.timelineTimer)), .awaitAudio(handle, then: .engine(Self.timelineTimer))]
+            }
             commands += execute(step)
         }
         if lifecycle == .finished { timeline.removeAll() }
@@ -53,6 +60,11 @@ extension MultiModalDialogSession {
             return commands
         case .milestone(let milestone):
             return reach(milestone, at: time)
+        case .answerAudio(let handle, let tail):
+            if let rendered = handle.rendered {
+                planAnswerAudio(rendered, tail, respondingAt: time, round: step.round ?? 0)
+            }
+            return []
         }
     }
 

@@ -41,7 +41,6 @@ package final class MultiModalDialogSession<Clock: ScenarioClock>: ProtocolSessi
     var pushToTalkOpen = false
     var uplink: UplinkAudioDecoder?
     var vad: VoiceActivityDetector?
-    var renderer: AnswerAudioRenderer?
     var videoMode = false
     var lastVideoFrameAt: Int64?
     var lastHeartBeatAt: Int64?

@@ -1,3 +1,5 @@
+import AnswerAudio
+import ScenarioEngine
 import WireJSON
 
 /// What the session does when a timeline step comes due.
@@ -16,6 +18,19 @@ enum TimelineAction: Sendable, Hashable {
     case fatal(code: String, message: String)
     /// A point in an answer round that changes the session's bookkeeping.
     case milestone(RoundMilestone)
+    /// The answer's audio frames and what follows them, planned once its audio is rendered
+    /// (the timeline waits here until it is).
+    case answerAudio(AnswerAudioHandle, AnswerTail)
+}
+
+/// What an answer round sends after its audio: the final RespondingContent and the errors
+/// placed after the answer.
+struct AnswerTail: Sendable, Hashable {
+    /// Output fields of the final RespondingContent.
+    var final: JSONObject
+    var errorsAfter: [ErrorSpec]
+    /// The latest time planned so far in the round (partials, RespondingStarted).
+    var latest: Int64
 }
 
 /// Points in an answer round the session must act on when they are reached.
@@ -53,6 +68,11 @@ struct Timeline: Sendable {
         nextOrder += 1
         let index = steps.firstIndex { ($0.dueAt, $0.order) > (dueAt, step.order) } ?? steps.count
         steps.insert(step, at: index)
+    }
+
+    /// Puts a step back at the front (it could not run yet).
+    mutating func putBack(_ step: Step) {
+        steps.insert(step, at: 0)
     }
 
     /// Removes and returns the earliest step due at or before `now`.

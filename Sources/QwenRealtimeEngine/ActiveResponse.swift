@@ -17,8 +17,10 @@ struct ActiveResponse: Sendable {
     let id: String
     /// When `response.created` is due.
     let startMicros: Int64
-    /// The timeline.
-    let plan: ResponsePlan
+    /// The timeline (replaced once when the plan waited for its audio).
+    var plan: ResponsePlan
+    /// The answer's text pieces, kept while the plan waits for its audio.
+    var pendingText: [TextCadence.Piece] = []
     /// Modalities and voice of this response (session values or `response.create` overrides).
     let modalities: [String]
     let voice: String

@@ -1,6 +1,6 @@
-import ScenarioEngine
+package import ScenarioEngine
 import SessionCore
-import WireJSON
+package import WireJSON
 
 extension QwenRealtimeSession {
     /// Sends a server event `{event_id, type, …fields}` (S3) no earlier than `delay` from now
@@ -81,5 +81,28 @@ extension QwenRealtimeSession {
     /// failure (sent as `…input_audio_transcription.failed`).
     func isTranscriptionError(_ spec: ErrorSpec) -> Bool {
         spec.type == "transcription_error" || spec.code == "transcription_failed"
+    }
+}
+
+extension QwenRealtimeSession {
+    /// `input_audio_buffer.append.audio` (input rate and channels) and `response.audio.delta.delta`
+    /// (output rate) carry base64 PCM.
+    package func audioPayload(ofText json: JSONValue, eventType: String?, inbound: Bool) -> (field: String, summary: AudioSummary)? {
+        let field: String
+        let rate: Int
+        var channels = 1
+        switch (eventType, inbound) {
+        case ("input_audio_buffer.append", true):
+            field = "audio"
+            rate = configuration.inputSampleRate
+            channels = configuration.inputChannels
+        case ("response.audio.delta", false):
+            field = "delta"
+            rate = configuration.outputSampleRate
+        default:
+            return nil
+        }
+        guard let text = json[field]?.stringValue, let bytes = PCMPayload.base64DecodedCount(text) else { return nil }
+        return (field, PCMPayload.summary(bytes: bytes, sampleRate: rate, channels: channels))
     }
 }

@@ -1,6 +1,6 @@
-import ScenarioEngine
+package import AnswerAudio
+package import ScenarioEngine
 import SessionCore
-import WireAudio
 import WireJSON
 
 extension QwenRealtimeSession {
@@ -84,6 +84,7 @@ extension QwenRealtimeSession {
             commands.append(.journal(.info("scripted calls of undeclared tools skipped")))
         }
         let text = scenario.runtime.scenario.timing.text
+        var pendingText: [TextCadence.Piece] = []
         let plan: ResponsePlan
         if failure != nil {
             plan = .failed(afterMicros: Int64(text.timeToFirstTokenMs * 1000))
@@ -91,9 +92,15 @@ extension QwenRealtimeSession {
             plan = .calls(arguments: calls.map { String(decoding: $0.arguments.encoded(), as: UTF8.self) },
                           firstMicros: Int64(text.timeToFirstTokenMs * 1000), intervalMicros: Int64(1_000_000 / text.tokensPerSecond))
         } else {
-            let audio = modalities.contains("audio") ? answerAudio(content) : nil
-            let chunks = audio.map { scenario.runtime.audioChunks(durationMicros: Int64($0.count) * 1_000_000 / Int64($0.sampleRate)) }
-            plan = .message(text: scenario.runtime.textPieces(of: content.answer), audio: audio, chunks: chunks ?? [])
+            let pieces = scenario.runtime.textPieces(of: content.answer)
+            let audio = modalities.contains("audio") ? answerKey(content).map(answerAudio.answer) : nil
+            if let audio, audio.rendered == nil {
+                plan = .awaitingAudio(audio)
+                pendingText = pieces
+            } else {
+                if let problem = audio?.rendered?.problem { commands.append(.journal(.info(problem))) }
+                plan = .message(text: pieces, audio: audio?.rendered)
+            }
         }
         var active = ActiveResponse(
             id: scenario.runtime.ids.id(prefix: "resp_"), startMicros: max(now + delay, sendCursor), plan: plan,
@@ -103,6 +110,7 @@ extension QwenRealtimeSession {
                                 arguments: String(decoding: $0.arguments.encoded(), as: UTF8.self),
                                 itemID: scenario.runtime.ids.id(prefix: "item_"))
         }
+        active.pendingText = pendingText
         active.failure = failure
         active.errorsAfter = answerErrors.filter { $0.placement == .afterAnswer }
         (active.promptTextTokens, active.promptAudioTokens) = promptTokens(instructions: overrides.instructions)
@@ -117,24 +125,26 @@ extension QwenRealtimeSession {
         return commands + enter("Responding")
     }
 
-    /// Answer audio at the output rate: synthesized from the spoken text, a WAV fixture, or none.
-    private func answerAudio(_ content: TurnContent) -> PCMBuffer? {
-        let rate = configuration.outputSampleRate
-        var synthesizer = VoiceSynthesizer(sampleRate: rate, seed: scenario.runtime.scenario.seed &+ UInt64(responseCount))
+    /// The cache key of an answer's audio at the output rate: synthesized from the spoken text,
+    /// or a WAV fixture (the spoken text synthesized when it cannot be read); nil for none.
+    private func answerKey(_ content: TurnContent) -> AnswerAudioKey? {
+        let source: AnswerAudioKey.Source
         switch content.audio {
         case .none:
             return nil
         case .synthesized(let speed):
-            synthesizer.speechRate = speed
-            return synthesizer.synthesize(content.spoken)
+            source = .synthesized(text: content.spoken, rate: speed)
         case .file(let path):
-            let resolved = path.hasPrefix("/") ? path : baseDirectory + "/" + path
-            do {
-                return try WAVFile.read(path: resolved).resampled(to: rate)
-            } catch {
-                return synthesizer.synthesize(content.spoken)
-            }
+            source = .file(path: path.hasPrefix("/") ? path : baseDirectory + "/" + path, fallbackText: content.spoken)
         }
+        return Self.answerKey(source, sampleRate: configuration.outputSampleRate, scenario: scenario.runtime.scenario)
+    }
+
+    /// The cache key of `source` at `sampleRate` in `scenario` (also used to prefetch a
+    /// scenario's answers). The voice seed is the scenario's: an answer sounds the same in every
+    /// session and response, so it is rendered once.
+    package static func answerKey(_ source: AnswerAudioKey.Source, sampleRate: Int, scenario: Scenario) -> AnswerAudioKey {
+        AnswerAudioKey(source: source, sampleRate: sampleRate, seed: scenario.seed, encoding: .pcm, cadence: scenario.timing.audio)
     }
 
     /// Prompt token estimates: instructions plus the history window of `max_history_turns`.

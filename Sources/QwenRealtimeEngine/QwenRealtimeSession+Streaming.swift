@@ -1,3 +1,4 @@
+import AnswerAudio
 import ScenarioEngine
 package import SessionCore
 import WireJSON
@@ -11,6 +12,16 @@ extension QwenRealtimeSession {
         var commands: [SessionCommand] = []
         while let active = response, let due = active.nextDueMicros, due <= now {
             let step = active.plan.steps[active.nextStep].step
+            if case .awaitAudio(let handle) = step {
+                guard let rendered = handle.rendered else {
+                    // Still rendering on a worker: the driver fires this timer when it is ready.
+                    return commands + [.awaitAudio(handle, then: .engine(Self.responseTimer))]
+                }
+                response?.plan = .message(text: active.pendingText, audio: rendered)
+                response?.pendingText = []
+                if let problem = rendered.problem { commands.append(.journal(.info(problem))) }
+                continue
+            }
             response?.nextStep += 1
             commands += perform(step)
         }
@@ -66,6 +77,8 @@ extension QwenRealtimeSession {
             ])) + emit("response.output_item.done", base.merging(["output_index": .int(Int64(index)), "item": .object(item)]))
         case .done:
             return finishResponse()
+        case .awaitAudio:
+            return []
         }
     }
 

@@ -1,3 +1,4 @@
+package import AnswerAudio
 package import ScenarioEngine
 package import SessionCore
 import WireJSON
@@ -17,6 +18,8 @@ package final class QwenRealtimeSession<Clock: ScenarioClock>: ProtocolSession {
     package let model: String
     /// Directory against which relative `audio.file` paths of turns are resolved.
     package let baseDirectory: String
+    /// Where answer audio comes from (the server passes the cache with worker threads).
+    package let answerAudio: AnswerAudioCache
     /// The effective session configuration.
     package internal(set) var configuration: SessionConfiguration
     /// The conversation items.
@@ -69,8 +72,10 @@ package final class QwenRealtimeSession<Clock: ScenarioClock>: ProtocolSession {
     ///   - model: The `model` query parameter.
     ///   - profile: The profile (from ``QwenUpgrade/check(path:queryModel:headers:apiKeys:)``).
     ///   - baseDirectory: Where relative turn audio files are looked up (the scenario's folder).
-    package init(scenario: ScenarioBridge<Clock>, model: String, profile: QwenProfile, baseDirectory: String = ".") {
+    package init(scenario: ScenarioBridge<Clock>, model: String, profile: QwenProfile, baseDirectory: String = ".",
+                 answerAudio: AnswerAudioCache = .inline) {
         self.scenario = scenario
+        self.answerAudio = answerAudio
         self.model = model
         self.profile = profile
         self.baseDirectory = baseDirectory

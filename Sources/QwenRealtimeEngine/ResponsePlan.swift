@@ -1,5 +1,5 @@
+package import AnswerAudio
 package import ScenarioEngine
-package import WireAudio
 
 /// The timeline of one response, computed when it starts and streamed step by step from an
 /// engine timer, so a cancel or a barge-in stops it between two steps (S10, S11, S15).
@@ -24,6 +24,8 @@ package struct ResponsePlan: Sendable, Hashable {
         case callDone(Int)
         /// `response.done`.
         case done
+        /// The answer's audio is still being rendered: the plan is made when it is ready.
+        case awaitAudio(AnswerAudioHandle)
     }
 
     /// A step and when it is due, relative to the response start.
@@ -39,17 +41,25 @@ package struct ResponsePlan: Sendable, Hashable {
     /// Length of the answer audio in microseconds (0 without audio).
     package private(set) var audioDurationMicros: Int64 = 0
 
-    /// A spoken or written answer: text pieces interleaved with audio chunks; the audio starts
-    /// with the first text piece and the transcript keeps pace with it.
-    package static func message(text: [TextCadence.Piece], audio: PCMBuffer?, chunks: [AudioCadence.Chunk]) -> ResponsePlan {
+    /// A spoken answer whose audio is still being rendered: it waits before `response.created`.
+    package static func awaitingAudio(_ handle: AnswerAudioHandle) -> ResponsePlan {
+        var plan = ResponsePlan()
+        plan.steps = [TimedStep(offsetMicros: 0, step: .awaitAudio(handle))]
+        return plan
+    }
+
+    /// A spoken or written answer: text pieces interleaved with the audio's PCM chunks (already
+    /// cut on the cadence); the audio starts with the first text piece and the transcript keeps
+    /// pace with it.
+    package static func message(text: [TextCadence.Piece], audio: RenderedAnswer?) -> ResponsePlan {
         var plan = ResponsePlan()
         plan.steps = [TimedStep(offsetMicros: 0, step: .created), TimedStep(offsetMicros: 0, step: .messageAdded)]
         var timeline = text.map { TimedStep(offsetMicros: $0.sendOffsetMicros, step: .textDelta($0.text)) }
-        if let audio, !audio.isEmpty {
+        if let audio, !audio.frames.isEmpty {
             let start = text.first?.sendOffsetMicros ?? 0
             // The transcript follows the speech: a piece goes out no earlier than the audio
             // at its position in the text (so a barge-in leaves a partial transcript).
-            let span = Double(chunks.last?.sendOffsetMicros ?? 0)
+            let span = Double(audio.frames.last?.sendOffsetMicros ?? 0)
             let total = Double(max(1, text.reduce(0) { $0 + $1.text.count }))
             var before = 0
             for index in timeline.indices {
@@ -57,16 +67,10 @@ package struct ResponsePlan: Sendable, Hashable {
                 timeline[index].offsetMicros = max(timeline[index].offsetMicros, aligned)
                 before += text[index].text.count
             }
-            let rate = Int64(audio.sampleRate)
-            for (index, chunk) in chunks.enumerated() {
-                let from = Int(chunk.audioOffsetMicros * rate / 1_000_000)
-                let to = index == chunks.count - 1
-                    ? audio.count : Int((chunk.audioOffsetMicros + chunk.durationMicros) * rate / 1_000_000)
-                let bytes = audio.slice(samples: from..<to).littleEndianBytes
-                guard !bytes.isEmpty else { continue }
-                timeline.append(TimedStep(offsetMicros: start + chunk.sendOffsetMicros, step: .audioDelta(bytes)))
+            for frame in audio.frames where !frame.bytes.isEmpty {
+                timeline.append(TimedStep(offsetMicros: start + frame.sendOffsetMicros, step: .audioDelta(frame.bytes)))
             }
-            plan.audioDurationMicros = Int64(audio.count) * 1_000_000 / rate
+            plan.audioDurationMicros = audio.durationMicros
         }
         // Stable by time; text first at equal times (the transcript leads the audio).
         let ordered = timeline.enumerated().sorted {

@@ -1,4 +1,5 @@
 package import ScenarioEngine
+package import WireJSON
 
 /// One client session's protocol logic: a state machine fed by the server's session driver on
 /// the service thread and answering with commands. No sockets, no threads: tests drive it with
@@ -29,6 +30,35 @@ package protocol ProtocolSession: AnyObject {
     func endSession(_ reason: SessionEnd) -> [SessionCommand]
     /// Turns a scenario-given frame (trigger `send`, replay) into an outbound frame.
     func scripted(_ frame: ScriptedFrame, atMicros: Int64) -> OutboundFrame?
+
+    /// The audio a text frame carries (base64 in a JSON field), for the journal: the field's
+    /// name and what it held. Nil when the frame carries no audio.
+    func audioPayload(ofText json: JSONValue, eventType: String?, inbound: Bool) -> (field: String, summary: AudioSummary)?
+    /// What a binary frame's audio held, for the journal (nil when it cannot be told exactly).
+    func audioSummary(ofBinary byteCount: Int, inbound: Bool) -> AudioSummary?
+}
+
+extension ProtocolSession {
+    package func audioPayload(ofText json: JSONValue, eventType: String?, inbound: Bool) -> (field: String, summary: AudioSummary)? { nil }
+    package func audioSummary(ofBinary byteCount: Int, inbound: Bool) -> AudioSummary? { nil }
+}
+
+/// Summaries of s16le PCM payloads.
+package enum PCMPayload {
+    /// A PCM payload of `bytes` at `sampleRate` with `channels`.
+    package static func summary(bytes: Int, sampleRate: Int, channels: Int = 1) -> AudioSummary {
+        AudioSummary(codec: "pcm", durationMs: Double(bytes) / Double(2 * max(1, channels) * max(1, sampleRate)) * 1000,
+                     frames: 1, sampleRate: sampleRate)
+    }
+
+    /// Bytes encoded by a base64 text (its length and padding; nil when the length is not a
+    /// multiple of four).
+    package static func base64DecodedCount(_ text: String) -> Int? {
+        let utf8 = text.utf8
+        guard utf8.count % 4 == 0 else { return nil }
+        let padding = utf8.reversed().prefix(2).prefix { $0 == UInt8(ascii: "=") }.count
+        return utf8.count / 4 * 3 - padding
+    }
 }
 
 extension ProtocolSession {

@@ -1,3 +1,4 @@
+package import AnswerAudio
 package import ScenarioEngine
 package import WireJSON
 
@@ -18,6 +19,9 @@ package enum SessionCommand: Sendable, Hashable {
     case cancelTimer(SessionTimer)
     /// Record something in the session journal.
     case journal(JournalNote)
+    /// Fire `then` as soon as this answer's audio is rendered (at once if it already is). The
+    /// session waits for it without blocking its thread or any other session.
+    case awaitAudio(AnswerAudioHandle, then: SessionTimer)
 }
 
 /// Journal records that are not frames.

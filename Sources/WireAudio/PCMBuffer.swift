@@ -20,6 +20,10 @@ package struct PCMBuffer: Sendable, Equatable {
 
     /// Creates a buffer from little-endian s16 bytes. A trailing odd byte is ignored.
     package init(littleEndianBytes bytes: some Collection<UInt8>, sampleRate: Int) {
+        if let samples = bytes.withContiguousStorageIfAvailable(Self.samples(littleEndian:)) {
+            self.init(samples: samples, sampleRate: sampleRate)
+            return
+        }
         var samples: [Int16] = []
         samples.reserveCapacity(bytes.count / 2)
         var iterator = bytes.makeIterator()
@@ -34,16 +38,29 @@ package struct PCMBuffer: Sendable, Equatable {
         PCMBuffer(samples: [Int16](repeating: 0, count: sampleRate * milliseconds / 1000), sampleRate: sampleRate)
     }
 
+    /// Samples from contiguous little-endian s16 bytes in one pass (a trailing odd byte ignored).
+    private static func samples(littleEndian bytes: UnsafeBufferPointer<UInt8>) -> [Int16] {
+        let count = bytes.count / 2
+        return [Int16](unsafeUninitializedCapacity: count) { output, initialized in
+            for index in 0..<count {
+                output[index] = Int16(bitPattern: UInt16(bytes[2 * index]) | UInt16(bytes[2 * index + 1]) << 8)
+            }
+            initialized = count
+        }
+    }
+
     /// The samples as little-endian s16 bytes (2 bytes per sample).
     package var littleEndianBytes: [UInt8] {
-        var bytes = [UInt8]()
-        bytes.reserveCapacity(samples.count * 2)
-        for sample in samples {
-            let bits = UInt16(bitPattern: sample)
-            bytes.append(UInt8(truncatingIfNeeded: bits))
-            bytes.append(UInt8(truncatingIfNeeded: bits >> 8))
+        samples.withUnsafeBufferPointer { input in
+            [UInt8](unsafeUninitializedCapacity: input.count * 2) { output, initialized in
+                for (index, sample) in input.enumerated() {
+                    let bits = UInt16(bitPattern: sample)
+                    output[2 * index] = UInt8(truncatingIfNeeded: bits)
+                    output[2 * index + 1] = UInt8(truncatingIfNeeded: bits >> 8)
+                }
+                initialized = input.count * 2
+            }
         }
-        return bytes
     }
 
     /// Number of samples.

@@ -48,6 +48,16 @@ package struct VoiceActivityDetector: Sendable {
 
     /// Feeds samples (any count) and returns the events completed by them.
     package mutating func feed(_ samples: some Collection<Int16>) -> [VADEvent] {
+        if let events = samples.withContiguousStorageIfAvailable({ feedContiguous($0) }) { return events }
+        return feed(Array(samples))
+    }
+
+    /// Feeds samples (from any module, without generic per-element calls).
+    package mutating func feed(_ samples: [Int16]) -> [VADEvent] {
+        samples.withUnsafeBufferPointer { feedContiguous($0) }
+    }
+
+    private mutating func feedContiguous(_ samples: UnsafeBufferPointer<Int16>) -> [VADEvent] {
         pending.append(contentsOf: samples)
         var events: [VADEvent] = []
         var start = 0

@@ -7,7 +7,15 @@ extension JSONValue {
     /// Jansson's `0.10000000000000001`); integral doubles keep a fraction (`100.0`) so they stay
     /// doubles when decoded again. Non-finite doubles, which JSON cannot express, become `null`.
     public func encoded() -> [UInt8] {
-        JanssonTreeWriter.dump(self, flags: Int(JSON_COMPACT))
+        var output: [UInt8] = []
+        output.reserveCapacity(256)
+        CompactWriter.write(self, into: &output)
+        return output
+    }
+
+    /// Appends the compact JSON text to `output` (building a frame in place).
+    public func encode(into output: inout [UInt8]) {
+        CompactWriter.write(self, into: &output)
     }
 
     /// The JSON text as a `String`; `pretty` indents nested values by two spaces.
@@ -116,6 +124,74 @@ extension JSONValue {
         switch self {
         case .array, .object: true
         default: false
+        }
+    }
+}
+
+/// Compact JSON text written straight into a byte array, byte for byte what Jansson's
+/// `JSON_COMPACT` dump gives (same escapes; reals as their shortest round-trip text), without
+/// building a Jansson tree: this runs for every frame the mock sends.
+enum CompactWriter {
+    static func write(_ value: JSONValue, into output: inout [UInt8]) {
+        switch value {
+        case .null: output.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C])
+        case .bool(let flag): output.append(contentsOf: flag ? Array("true".utf8) : Array("false".utf8))
+        case .int(let integer): appendInteger(integer, into: &output)
+        case .double(let real):
+            if real.isFinite { output.append(contentsOf: real.description.utf8) } else { output.append(contentsOf: Array("null".utf8)) }
+        case .string(let text): writeString(text, into: &output)
+        case .array(let elements):
+            output.append(UInt8(ascii: "["))
+            for (index, element) in elements.enumerated() {
+                if index > 0 { output.append(UInt8(ascii: ",")) }
+                write(element, into: &output)
+            }
+            output.append(UInt8(ascii: "]"))
+        case .object(let members):
+            output.append(UInt8(ascii: "{"))
+            for index in 0..<members.count {
+                if index > 0 { output.append(UInt8(ascii: ",")) }
+                writeString(members.keys[index], into: &output)
+                output.append(UInt8(ascii: ":"))
+                write(members.values[index], into: &output)
+            }
+            output.append(UInt8(ascii: "}"))
+        }
+    }
+
+    private static func appendInteger(_ value: Int64, into output: inout [UInt8]) {
+        if value >= 0 && value < 10 {
+            output.append(UInt8(truncatingIfNeeded: value) + 48)
+        } else {
+            output.append(contentsOf: String(value).utf8)
+        }
+    }
+
+    private static let hex: [UInt8] = Array("0123456789ABCDEF".utf8)
+
+    static func writeString(_ text: String, into output: inout [UInt8]) {
+        var text = text
+        text.withUTF8 { bytes in
+            output.append(UInt8(ascii: "\""))
+            var runStart = 0
+            for index in 0..<bytes.count {
+                let byte = bytes[index]
+                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
+                if runStart < index { output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index])) }
+                runStart = index + 1
+                output.append(UInt8(ascii: "\\"))
+                switch byte {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"): output.append(byte)
+                case 0x08: output.append(UInt8(ascii: "b"))
+                case 0x0C: output.append(UInt8(ascii: "f"))
+                case 0x0A: output.append(UInt8(ascii: "n"))
+                case 0x0D: output.append(UInt8(ascii: "r"))
+                case 0x09: output.append(UInt8(ascii: "t"))
+                default: output.append(contentsOf: [UInt8(ascii: "u"), 48, 48, hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
+                }
+            }
+            if runStart < bytes.count { output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...])) }
+            output.append(UInt8(ascii: "\""))
         }
     }
 }

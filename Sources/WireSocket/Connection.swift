@@ -56,12 +56,16 @@ public final class Connection {
 
     /// Messages and closes queued but not yet written.
     public var pendingWrites: Int { outbound.count - outboundHead }
+    /// A close that drops the queue is on its way: nothing more is sent.
+    private var closeQueued = false
+    /// Payload bytes queued but not yet written (what a client that does not read piles up).
+    public private(set) var queuedBytes = 0
 
     // MARK: - Sending
 
     /// Queues a message; it is written when the socket is writable, in order.
     public func send(_ message: WebSocketMessage) {
-        guard isOpen, !closeSent else { return }
+        guard isOpen, !closeSent, !closeQueued else { return }
         let binary = !message.isText
         let payload = message.bytes
         if let size = fragmentSize, size > 0, payload.count > size {
@@ -92,6 +96,19 @@ public final class Connection {
         enqueue(.close(code, reason))
     }
 
+    /// Drops every queued message, then sends a close frame with `code` and `reason`; if the
+    /// peer still has not taken it after `abortAfterMicros` (it does not read), the connection
+    /// is cut. For a client whose backlog grew past what the server keeps for it.
+    public func closeDroppingQueue(code: CloseCode, reason: String, abortAfterMicros: Int64 = 2_000_000) {
+        guard isOpen, !closeSent, !closeQueued else { return }
+        closeQueued = true
+        outbound.removeAll()
+        queuedBytes = 0
+        outboundHead = 0
+        enqueue(.close(code, reason))
+        schedule(afterMicros: abortAfterMicros) { [weak self] in self?.abort() }
+    }
+
     /// Closes the TCP connection at once, without a close frame (a crashed or cut-off server).
     /// With `reset`, the peer gets an RST instead of a FIN.
     public func abort(reset: Bool = false) {
@@ -103,6 +120,7 @@ public final class Connection {
             setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
         }
         outbound.removeAll()
+        queuedBytes = 0
         outboundHead = 0
         writesPaused = true
         shutdown(fd, Int32(SHUT_RDWR))
@@ -153,6 +171,10 @@ public final class Connection {
         loop.cancelTimer(id)
     }
 
+    /// Runs closures on this connection's service thread from any thread (a worker that finished
+    /// something the connection waits for).
+    public var serviceThread: ServiceThreadExecutor { ServiceThreadExecutor(loop: loop) }
+
     // MARK: - Service-thread internals
 
     private static func layout(_ payload: ArraySlice<UInt8>) -> [UInt8] {
@@ -163,6 +185,7 @@ public final class Connection {
     }
 
     private func enqueue(_ item: OutboundItem) {
+        if case .frame(let buffer, _, _, _) = item { queuedBytes += buffer.count - clws_pre() }
         outbound.append(item)
         requestWrite()
     }
@@ -197,6 +220,7 @@ public final class Connection {
         case .frame(var buffer, let binary, let first, let final):
             let pre = clws_pre()
             let length = buffer.count - pre
+            queuedBytes -= length
             let written = buffer.withUnsafeMutableBytes { raw in
                 clws_write(wsi, raw.baseAddress!.advanced(by: pre).assumingMemoryBound(to: UInt8.self), length,
                            binary ? 1 : 0, first ? 1 : 0, final ? 1 : 0)
@@ -221,6 +245,7 @@ public final class Connection {
             if written < 0 { return -1 }
             closeSent = true
             outbound.removeAll()
+            queuedBytes = 0
             outboundHead = 0
             lws_set_timeout(wsi, PENDING_TIMEOUT_CLOSE_ACK, 2)
             return 0
@@ -273,6 +298,7 @@ public final class Connection {
         for id in timers { loop.cancelTimer(id) }
         timers.removeAll()
         outbound.removeAll()
+        queuedBytes = 0
         wsi = nil
     }
 }

@@ -189,3 +189,11 @@ final class ServiceLoop: @unchecked Sendable {
 private struct ContextHandle: @unchecked Sendable {
     let context: OpaquePointer
 }
+
+/// A service thread as other threads may use it: `execute` queues a closure and wakes the loop.
+/// Closures queued after the loop has ended are never run.
+public struct ServiceThreadExecutor: Sendable {
+    let loop: ServiceLoop
+
+    public func execute(_ work: @escaping @Sendable () -> Void) { loop.execute(work) }
+}

@@ -38,6 +38,7 @@ final class SessionHarness {
             case .scheduleTimer(let timer, let at): timers[timer] = at
             case .cancelTimer(let timer): timers[timer] = nil
             case .journal(let note): journal.append(note)
+            case .awaitAudio(_, let timer): timers[timer] = now
             }
         }
     }

@@ -57,6 +57,8 @@ final class QwenHarness {
                 timers[timer] = nil
             case .journal(let note):
                 notes.append(note)
+            case .awaitAudio(_, let timer):
+                timers[timer] = clock.nowMicros
             }
         }
     }

@@ -8,6 +8,22 @@ import WireJSON
         #expect(value.encoded() == Array(value.encodedString().utf8))
     }
 
+    /// `encoded()` writes JSON itself (the per-frame path); `encodedString()` still dumps through
+    /// Jansson. Both must give the same bytes for every kind of value and escape.
+    @Test func nativeCompactWriterMatchesJansson() {
+        var control = ""
+        for scalar in 0..<0x20 { control.unicodeScalars.append(Unicode.Scalar(UInt8(scalar))) }
+        let values: [JSONValue] = [
+            .string(control + "\"\\/\u{7F}é漢字😀 tail"), .string(""), .int(Int64.min), .int(Int64.max), .int(-7), .int(0),
+            .double(-0.0), .double(2.5e-8), .double(.infinity), .double(1e21), .bool(false), .null,
+            ["key \"quoted\"": ["nested": [1, 2.5, "three", [:], []]], "\u{0}nul": "a\u{0}b", "emoji 😀": true],
+            .array((0..<40).map { .string(String(repeating: "x", count: $0)) }),
+        ]
+        for value in values {
+            #expect(String(decoding: value.encoded(), as: UTF8.self) == value.encodedString())
+        }
+    }
+
     @Test func prettyEncodingIndents() {
         let value: JSONValue = ["a": [1]]
         #expect(value.encodedString(pretty: true) == "{\n  \"a\": [\n    1\n  ]\n}")

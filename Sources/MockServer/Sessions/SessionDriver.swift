@@ -1,3 +1,4 @@
+import AnswerAudio
 import ScenarioEngine
 import SessionCore
 import WireJSON
@@ -21,6 +22,11 @@ final class SessionDriver<Session: ProtocolSession>: ConnectionHandler {
     var initialNotes: [JournalNote] = []
     /// Called once when the connection is gone.
     var onClose: (() -> Void)?
+    /// Keep audio payloads (base64 fields) in the journal (`--journal-audio`); otherwise audio
+    /// frames are journaled as a summary (bytes, duration, codec) so streaming journals stay small.
+    var journalAudio = false
+    /// Most bytes queued for the client before the session is closed (it does not read).
+    var maxQueuedBytes = Int.max
 
     init(session: Session, journal: SessionJournal, metrics: ServerMetrics, logger: Logger) {
         self.session = session
@@ -45,7 +51,7 @@ final class SessionDriver<Session: ProtocolSession>: ConnectionHandler {
         case .text(let bytes):
             let classification = session.classify(text: bytes)
             if let json = classification.json {
-                journal.record(.textFrame(t: t, .in, json: json, eventType: classification.eventType, byteLength: bytes.count))
+                journal.record(textEntry(t: t, .in, json: json, eventType: classification.eventType, byteLength: bytes.count))
             } else {
                 journal.record(JournalEntry(t: t, direction: .in, kind: .text, byteLength: bytes.count,
                                             text: String(decoding: bytes.prefix(4096), as: UTF8.self)))
@@ -53,7 +59,7 @@ final class SessionDriver<Session: ProtocolSession>: ConnectionHandler {
             metrics.frameIn(bytes: bytes.count)
             execute(session.receive(text: bytes, classification: classification))
         case .binary(let bytes):
-            journal.record(.binaryFrame(t: t, .in, byteLength: bytes.count))
+            journal.record(.binaryFrame(t: t, .in, byteLength: bytes.count, audio: session.audioSummary(ofBinary: bytes.count, inbound: true)))
             metrics.frameIn(bytes: bytes.count)
             execute(session.receive(binary: bytes))
         }
@@ -95,8 +101,18 @@ final class SessionDriver<Session: ProtocolSession>: ConnectionHandler {
                 if let existing = timers.removeValue(forKey: timer) { connection.cancelTimer(existing) }
             case .journal(let note):
                 record(note)
+            case .awaitAudio(let handle, let timer):
+                let executor = connection.serviceThread
+                let ready = ServiceThreadAction { [weak self] in self?.audioReady(timer) }
+                handle.whenReady { executor.execute { ready.run() } }
             }
         }
+    }
+
+    /// An answer the session waited for is rendered (on this service thread again).
+    private func audioReady(_ timer: SessionTimer) {
+        guard !ended, connection != nil else { return }
+        execute(session.timerFired(timer))
     }
 
     /// Runs `action` now when it is due and nothing scheduled earlier is still waiting; else at
@@ -122,17 +138,46 @@ final class SessionDriver<Session: ProtocolSession>: ConnectionHandler {
         let t = journal.elapsed(atMicros: sentAt)
         if frame.isText {
             if let json = frame.json ?? (try? JSONValue.decode(frame.bytes)) {
-                journal.record(.textFrame(t: t, .out, json: json, eventType: frame.eventType, byteLength: frame.bytes.count))
+                journal.record(textEntry(t: t, .out, json: json, eventType: frame.eventType, byteLength: frame.bytes.count))
             } else {
                 journal.record(JournalEntry(t: t, direction: .out, kind: .text, byteLength: frame.bytes.count,
                                             eventType: frame.eventType, text: String(decoding: frame.bytes.prefix(4096), as: UTF8.self)))
             }
         } else {
-            journal.record(.binaryFrame(t: t, .out, byteLength: frame.bytes.count))
+            journal.record(.binaryFrame(t: t, .out, byteLength: frame.bytes.count,
+                                        audio: session.audioSummary(ofBinary: frame.bytes.count, inbound: false)))
         }
         connection.fragmentSize = frame.fragmentBytes ?? persistentFragmentBytes
         connection.send(frame.isText ? .text(frame.bytes) : .binary(frame.bytes))
         connection.fragmentSize = persistentFragmentBytes
+        if connection.queuedBytes > maxQueuedBytes { closeSlowReader(connection) }
+    }
+
+    /// The client's backlog passed `maxQueuedBytes`: it is not reading. The backlog is dropped
+    /// and the session closed with 1008, so one stuck client cannot grow the server's memory.
+    private func closeSlowReader(_ connection: Connection) {
+        let reason = "client not reading: more than \(maxQueuedBytes) bytes queued"
+        journal.record(JournalEntry(t: journal.elapsed(atMicros: now), direction: .out, kind: .close, closeCode: 1008,
+                                    closeReason: reason))
+        logger(.warn, "session \(journal.id): \(reason); closing with 1008")
+        metrics.slowReaderClosed()
+        connection.closeDroppingQueue(code: CloseCode(1008), reason: reason)
+    }
+
+    /// A text frame's journal entry: audio payloads summarised (and dropped unless `journalAudio`).
+    private func textEntry(t: Int64, _ direction: JournalEntry.Direction, json: JSONValue, eventType: String?,
+                           byteLength: Int) -> JournalEntry {
+        guard let (field, summary) = session.audioPayload(ofText: json, eventType: eventType, inbound: direction == .in) else {
+            return .textFrame(t: t, direction, json: json, eventType: eventType, byteLength: byteLength)
+        }
+        var kept = json
+        if !journalAudio, case .object(var object) = json {
+            object[field] = nil
+            kept = .object(object)
+        }
+        var entry = JournalEntry.textFrame(t: t, direction, json: kept, eventType: eventType, byteLength: byteLength)
+        entry.audio = summary
+        return entry
     }
 
     private func perform(_ action: TransportAction) {
@@ -186,4 +231,10 @@ final class SessionDriver<Session: ProtocolSession>: ConnectionHandler {
             logger(.debug, "session \(journal.id): \(text)")
         }
     }
+}
+
+/// A service-thread-confined closure carried through `@Sendable` code that runs it only back on
+/// that service thread.
+struct ServiceThreadAction: @unchecked Sendable {
+    let run: () -> Void
 }

@@ -1,32 +1,26 @@
 package import ScenarioEngine
 package import WireAudio
 
-/// Cuts answer PCM into the binary frames of the negotiated downstream format (§7.2).
+/// Cuts answer PCM into the frames of an encoding, along the cadence's chunks.
 ///
 /// `pcm`: one s16le slice per cadence chunk. `mp3`: one LAME stream over the answer, the bytes
 /// ready after each chunk (a chunk that completes no MP3 frame is merged into the next).
 /// `opus`: one Ogg Opus stream (header pages in the first frame, one page per packet).
 /// `raw-opus`: one bare packet per binary frame. Opus packets are `frame_size` long when that is
 /// an Opus frame duration (10/20/40/60 ms); 100 and 120 ms become 20 ms packets.
-package enum DownlinkEncoder {
-    /// One binary frame of the answer.
-    package struct Frame: Sendable, Hashable {
-        /// When to send it relative to `RespondingStarted`, by the cadence (before rate limits).
-        package var sendOffsetMicros: Int64
-        /// The frame's bytes.
-        package var bytes: [UInt8]
-    }
+package enum AnswerEncoder {
+    package typealias Frame = RenderedAnswer.Frame
 
     /// Encodes `pcm` along `chunks` (the scenario's audio cadence).
     /// - Throws: the codec's error (LAME or libopus) if it rejects the settings.
-    package static func encode(_ pcm: PCMBuffer, chunks: [AudioCadence.Chunk], settings: DownlinkSettings) throws -> [Frame] {
+    package static func encode(_ pcm: PCMBuffer, chunks: [AudioCadence.Chunk], encoding: AnswerAudioKey.Encoding) throws -> [Frame] {
         guard !pcm.isEmpty, !chunks.isEmpty else { return [] }
         let slices = chunks.map { chunk in
             let start = min(pcm.count, sampleIndex(chunk.audioOffsetMicros, pcm.sampleRate))
             let end = chunk == chunks.last ? pcm.count : min(pcm.count, sampleIndex(chunk.audioOffsetMicros + chunk.durationMicros, pcm.sampleRate))
             return (chunk.sendOffsetMicros, pcm.slice(samples: start..<max(start, end)))
         }
-        switch settings.format {
+        switch encoding {
         case .pcm:
             return slices.map { Frame(sendOffsetMicros: $0.0, bytes: $0.1.littleEndianBytes) }
         case .mp3:
@@ -41,19 +35,21 @@ package enum DownlinkEncoder {
                 carry = []
             }
             return frames
-        case .opus, .rawOpus:
-            return try encodeOpus(pcm, slices: slices.map(\.0), chunks: chunks, settings: settings)
+        case .oggOpus(let frameMs, let kbps):
+            return try encodeOpus(pcm, slices: slices.map(\.0), chunks: chunks, frameMs: frameMs, kbps: kbps, ogg: true)
+        case .rawOpus(let frameMs, let kbps):
+            return try encodeOpus(pcm, slices: slices.map(\.0), chunks: chunks, frameMs: frameMs, kbps: kbps, ogg: false)
         }
     }
 
     private static func encodeOpus(_ pcm: PCMBuffer, slices offsets: [Int64], chunks: [AudioCadence.Chunk],
-                                   settings: DownlinkSettings) throws -> [Frame] {
-        let duration = (try? OpusFrameDuration(milliseconds: Double(settings.frameSizeMs))) ?? .ms20
-        let encoder = try OpusEncoder(sampleRate: pcm.sampleRate, frameDuration: duration, bitrate: settings.bitRateKbps * 1000)
+                                   frameMs: Int, kbps: Int, ogg: Bool) throws -> [Frame] {
+        let duration = (try? OpusFrameDuration(milliseconds: Double(frameMs))) ?? .ms20
+        let encoder = try OpusEncoder(sampleRate: pcm.sampleRate, frameDuration: duration, bitrate: kbps * 1000)
         let packets = try encoder.encode(pcm)
         let packetMicros = Int64(duration.rawValue) * 100
         let samples48k = duration.samples(atRate: 48000)
-        let writer = settings.format == .opus
+        let writer = ogg
             ? OggOpusWriter(head: OpusHead(inputSampleRate: pcm.sampleRate).withPreSkip(encoder.lookahead * 48000 / pcm.sampleRate),
                             flushEveryPacket: true)
             : nil

@@ -1,0 +1,135 @@
+/// Standard base64 (RFC 4648 §4, `+/` alphabet, `=` padding), the one implementation of the
+/// package: audio and images travel base64-encoded inside JSON events. Encoding writes straight
+/// into the result's storage; decoding is strict and table-driven, one pass without temporaries.
+public enum Base64 {
+    @usableFromInline static let alphabet: [UInt8] = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+
+    /// Reverse table: byte → 6-bit value, 0xFF for bytes outside the alphabet.
+    @usableFromInline static let reverse: [UInt8] = {
+        var table = [UInt8](repeating: 0xFF, count: 256)
+        for (index, byte) in alphabet.enumerated() { table[Int(byte)] = UInt8(index) }
+        return table
+    }()
+
+    /// The base64 text of `bytes`, with padding.
+    public static func encode(_ bytes: [UInt8]) -> String {
+        bytes.withUnsafeBufferPointer { encode($0) }
+    }
+
+    /// The base64 text of `bytes`, with padding.
+    public static func encode(_ bytes: some Collection<UInt8>) -> String {
+        if let text = bytes.withContiguousStorageIfAvailable({ encode($0) }) { return text }
+        return Array(bytes).withUnsafeBufferPointer { encode($0) }
+    }
+
+    /// The base64 text of `input`, with padding.
+    public static func encode(_ input: UnsafeBufferPointer<UInt8>) -> String {
+        let length = encodedCount(input.count)
+        guard length > 0 else { return "" }
+        return String(unsafeUninitializedCapacity: length) { output in
+            alphabet.withUnsafeBufferPointer { table in write(input, into: output.baseAddress!, table: table) }
+            return length
+        }
+    }
+
+    /// Appends the base64 text of `input` to `output` (for building a frame in place).
+    public static func append(_ input: UnsafeBufferPointer<UInt8>, to output: inout [UInt8]) {
+        let length = encodedCount(input.count)
+        guard length > 0 else { return }
+        let start = output.count
+        output.append(contentsOf: repeatElement(0, count: length))
+        output.withUnsafeMutableBufferPointer { buffer in
+            alphabet.withUnsafeBufferPointer { table in write(input, into: buffer.baseAddress! + start, table: table) }
+        }
+    }
+
+    /// Characters of the encoding of `count` bytes.
+    public static func encodedCount(_ count: Int) -> Int { (count + 2) / 3 * 4 }
+
+    private static func write(_ input: UnsafeBufferPointer<UInt8>, into output: UnsafeMutablePointer<UInt8>,
+                              table: UnsafeBufferPointer<UInt8>) {
+        var i = 0
+        var o = 0
+        let whole = input.count - input.count % 3
+        while i < whole {
+            let value = UInt32(input[i]) << 16 | UInt32(input[i + 1]) << 8 | UInt32(input[i + 2])
+            output[o] = table[Int(value >> 18)]
+            output[o + 1] = table[Int((value >> 12) & 0x3F)]
+            output[o + 2] = table[Int((value >> 6) & 0x3F)]
+            output[o + 3] = table[Int(value & 0x3F)]
+            i += 3
+            o += 4
+        }
+        switch input.count - whole {
+        case 1:
+            let value = UInt32(input[i]) << 16
+            output[o] = table[Int(value >> 18)]
+            output[o + 1] = table[Int((value >> 12) & 0x3F)]
+            output[o + 2] = UInt8(ascii: "=")
+            output[o + 3] = UInt8(ascii: "=")
+        case 2:
+            let value = UInt32(input[i]) << 16 | UInt32(input[i + 1]) << 8
+            output[o] = table[Int(value >> 18)]
+            output[o + 1] = table[Int((value >> 12) & 0x3F)]
+            output[o + 2] = table[Int((value >> 6) & 0x3F)]
+            output[o + 3] = UInt8(ascii: "=")
+        default:
+            break
+        }
+    }
+
+    /// Decodes strict base64: a multiple of four characters from the alphabet, with `=` only as
+    /// one or two final padding characters. Nil for anything else.
+    public static func decode(_ text: String) -> [UInt8]? {
+        var text = text
+        return text.withUTF8 { decode($0) }
+    }
+
+    /// Decodes strict base64 from its UTF-8 bytes (see ``decode(_:)-(String)``).
+    public static func decode(_ input: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+        guard input.count % 4 == 0 else { return nil }
+        guard !input.isEmpty else { return [] }
+        var padding = 0
+        if input[input.count - 1] == UInt8(ascii: "=") { padding = input[input.count - 2] == UInt8(ascii: "=") ? 2 : 1 }
+        let length = input.count / 4 * 3 - padding
+        var valid = true
+        let output = [UInt8](unsafeUninitializedCapacity: length) { buffer, count in
+            valid = reverse.withUnsafeBufferPointer { table in decode(input, padding: padding, into: buffer, table: table) }
+            count = valid ? length : 0
+        }
+        return valid ? output : nil
+    }
+
+    private static func decode(_ input: UnsafeBufferPointer<UInt8>, padding: Int, into output: UnsafeMutableBufferPointer<UInt8>,
+                               table: UnsafeBufferPointer<UInt8>) -> Bool {
+        let groups = input.count / 4
+        let fullGroups = padding > 0 ? groups - 1 : groups
+        var i = 0
+        var o = 0
+        var bad: UInt8 = 0
+        for _ in 0..<fullGroups {
+            let a = table[Int(input[i])], b = table[Int(input[i + 1])], c = table[Int(input[i + 2])], d = table[Int(input[i + 3])]
+            bad |= (a | b | c | d) & 0xC0
+            let value = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
+            output[o] = UInt8(truncatingIfNeeded: value >> 16)
+            output[o + 1] = UInt8(truncatingIfNeeded: value >> 8)
+            output[o + 2] = UInt8(truncatingIfNeeded: value)
+            i += 4
+            o += 3
+        }
+        guard bad == 0 else { return false }
+        guard padding > 0 else { return true }
+        let a = table[Int(input[i])], b = table[Int(input[i + 1])]
+        let c = padding == 2 ? 0 : table[Int(input[i + 2])]
+        guard (a | b | c) & 0xC0 == 0 else { return false }
+        let value = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6
+        output[o] = UInt8(truncatingIfNeeded: value >> 16)
+        if padding == 1 { output[o + 1] = UInt8(truncatingIfNeeded: value >> 8) }
+        return true
+    }
+
+    /// The decoded length of a base64 text of `characters` characters (without decoding).
+    public static func decodedLength(ofEncodedCount characters: Int) -> Int {
+        characters / 4 * 3
+    }
+}

@@ -1,0 +1,89 @@
+import AnswerAudio
+import ScenarioEngine
+import Synchronization
+import Testing
+import WireAudio
+
+@Suite struct AnswerAudioCacheTests {
+    static let cadence = AudioCadence(chunkMs: 100, realTimeFactor: 1)
+
+    static func key(_ text: String, rate: Int = 24000, encoding: AnswerAudioKey.Encoding = .pcm) -> AnswerAudioKey {
+        AnswerAudioKey(source: .synthesized(text: text, rate: 1), sampleRate: rate, seed: 7, encoding: encoding, cadence: cadence)
+    }
+
+    @Test func inlineCacheRendersOnceAndShares() {
+        let cache = AnswerAudioCache(workers: 0)
+        let first = cache.answer(Self.key("Hello there, how are you?"))
+        let second = cache.answer(Self.key("Hello there, how are you?"))
+        #expect(first === second)
+        let rendered = try! #require(first.rendered)
+        #expect(cache.statistics.misses == 1)
+        #expect(cache.statistics.hits == 1)
+        // 100 ms chunks of 24 kHz s16le: 4800 bytes each, sent every 100 ms.
+        #expect(rendered.frames.count > 10)
+        #expect(rendered.frames.dropLast().allSatisfy { $0.bytes.count == 4800 })
+        #expect(rendered.frames[3].sendOffsetMicros == 300_000)
+        let expected = VoiceSynthesizer.duration(forText: "Hello there, how are you?")
+        #expect(abs(Double(rendered.durationMicros) / 1e6 - expected) < 0.001)
+    }
+
+    @Test func sameKeySameBytesDifferentKeyDifferentBytes() {
+        let a = AnswerRenderer.render(Self.key("One two three."))
+        let b = AnswerRenderer.render(Self.key("One two three."))
+        #expect(a.frames == b.frames)
+        let other = AnswerRenderer.render(Self.key("One two three.", rate: 16000))
+        #expect(other.frames.first?.bytes.count == 3200)
+        #expect(other.frames != a.frames)
+    }
+
+    @Test func workersRenderOffTheCallingThreadAndNotify() async {
+        let cache = AnswerAudioCache(workers: 1)
+        let handle = cache.answer(Self.key("A longer answer, rendered on a worker thread while the caller goes on."))
+        await withCheckedContinuation { continuation in
+            handle.whenReady { continuation.resume() }
+        }
+        #expect(handle.rendered != nil)
+        // Registered after it is ready: runs at once.
+        let ran = Mutex(false)
+        handle.whenReady { ran.withLock { $0 = true } }
+        #expect(ran.withLock { $0 })
+    }
+
+    @Test(arguments: [AnswerAudioKey.Encoding.mp3, .oggOpus(frameMs: 20, bitRateKbps: 32), .rawOpus(frameMs: 20, bitRateKbps: 32)])
+    func encodedFormatsAreFramed(_ encoding: AnswerAudioKey.Encoding) {
+        let rendered = AnswerRenderer.render(Self.key("Encoded once, sent in slices.", encoding: encoding))
+        #expect(!rendered.frames.isEmpty)
+        #expect(rendered.frames.allSatisfy { !$0.bytes.isEmpty })
+        let offsets = rendered.frames.map(\.sendOffsetMicros)
+        #expect(offsets == offsets.sorted())
+        if case .oggOpus = encoding { #expect(Array(rendered.frames[0].bytes.prefix(4)) == Array("OggS".utf8)) }
+    }
+
+    @Test func unreadableFixtureHasAProblemAndOptionalFallback() {
+        var key = Self.key("")
+        key.source = .file(path: "/nonexistent/answer.wav", fallbackText: nil)
+        let missing = AnswerRenderer.render(key)
+        #expect(missing.frames.isEmpty)
+        #expect(missing.problem?.contains("/nonexistent/answer.wav") == true)
+        key.source = .file(path: "/nonexistent/answer.wav", fallbackText: "Spoken instead.")
+        let fallback = AnswerRenderer.render(key)
+        #expect(!fallback.frames.isEmpty)
+        #expect(fallback.problem?.contains("synthesized instead") == true)
+    }
+
+    @Test func budgetEvictsLeastRecentlyUsed() {
+        let texts = ["First answer here.", "Second answer here.", "Third answer here.", "Fourth answer here."]
+        let size = AnswerRenderer.render(Self.key(texts[0])).byteCount
+        // A budget of about two and a half answers keeps two.
+        let budget = size * 5 / 2
+        let cache = AnswerAudioCache(byteBudget: budget, workers: 0)
+        for text in texts { _ = cache.answer(Self.key(text)) }
+        let statistics = cache.statistics
+        #expect(statistics.evictions >= 2)
+        #expect(statistics.bytes <= budget)
+        #expect(statistics.entries < texts.count)
+        // The newest stays.
+        _ = cache.answer(Self.key(texts[3]))
+        #expect(cache.statistics.hits == 1)
+    }
+}

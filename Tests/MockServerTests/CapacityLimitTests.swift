@@ -1,0 +1,161 @@
+import Foundation
+import Glibc
+import Testing
+import WireJSON
+import WireSocket
+@testable import MockServer
+
+/// Bad input under load: floods beyond `maxSessions`, clients that never read, and journals
+/// that keep audio as summaries.
+@Suite("Capacity limits")
+struct CapacityLimitTests {
+    static let qwenPath = "/api-ws/v1/realtime?model=qwen-omni-turbo-realtime"
+    static let auth = [("Authorization", "Bearer test-key")]
+
+    private func withServer(_ configure: (inout MockServer.Configuration) -> Void,
+                            _ body: (MockServer, WebSocketClient) async throws -> Void) async throws {
+        var configuration = MockServer.Configuration()
+        configure(&configuration)
+        let server = try MockServer(configuration: configuration)
+        try server.start()
+        let client = WebSocketClient()
+        try await body(server, client)
+        client.shutdown()
+        server.stop()
+    }
+
+    @Test func upgradesBeyondMaxSessionsGet503WithAJSONBody() async throws {
+        try await withServer({ $0.maxSessions = 2 }) { server, client in
+            let first = try await client.connect(server.baseURL + Self.qwenPath, headers: Self.auth)
+            let second = try await client.connect(server.baseURL + Self.qwenPath, headers: Self.auth)
+            _ = await first.nextJSON()
+            _ = await second.nextJSON()
+            await #expect(throws: WebSocketError.self) {
+                _ = try await client.connect(server.baseURL + Self.qwenPath, headers: Self.auth)
+            }
+            let refused = RawHTTP.upgrade(port: server.port, path: Self.qwenPath)
+            #expect(refused.hasPrefix("HTTP/1.1 503") || refused.hasPrefix("HTTP/1.0 503"))
+            #expect(refused.contains(#""code":"ServiceUnavailable""#))
+            #expect(Control.request(server, "GET", "/_mock/metrics").body.contains("dialogmock_sessions_refused_total 2"))
+            // The open sessions are unaffected.
+            first.send(text: #"{"type":"session.update","session":{"modalities":["text"]}}"#)
+            #expect(await first.nextJSON()?["type"] == "session.updated")
+        }
+    }
+
+    @Test func aClientThatNeverReadsIsClosedWith1008AndOthersGoOn() async throws {
+        let answer = String(repeating: "This answer is long enough to fill every buffer on the way. ", count: 40)
+        let scenario = #"{"name": "flood", "timing": {"events": {"*": 0}, "audio": {"chunkMs": 100, "realTimeFactor": 50}},"#
+            + #" "turns": {"default": {"transcript": "go", "answer": "\#(answer)"}}}"#
+        try await withServer({
+            $0.scenarioSource = ("flood.json", Array(scenario.utf8))
+            $0.maxQueuedBytes = 64 << 10
+        }) { server, client in
+            let stuck = try RawHTTP.openUpgraded(port: server.port, path: Self.qwenPath)
+            defer { close(stuck) }
+            // Ask for an answer, then never read again.
+            RawHTTP.sendMaskedText(stuck, #"{"type":"conversation.item.create","item":{"type":"message","role":"user","content":[{"type":"input_text","text":"go"}]}}"#)
+            RawHTTP.sendMaskedText(stuck, #"{"type":"response.create"}"#)
+            let healthy = try await client.connect(server.baseURL + Self.qwenPath, headers: Self.auth)
+            #expect(await healthy.nextJSON()?["type"] == "session.created")
+            var closed = false
+            for _ in 0..<100 where !closed {
+                try await Task.sleep(for: .milliseconds(100))
+                let journal = await server.journal(session: "s1") ?? ""
+                closed = journal.contains(#""code":1008"#)
+            }
+            #expect(closed)
+            #expect(Control.request(server, "GET", "/_mock/metrics").body.contains("dialogmock_slow_readers_closed_total 1"))
+            healthy.send(text: #"{"type":"session.update","session":{"modalities":["text"]}}"#)
+            #expect(await healthy.nextJSON()?["type"] == "session.updated")
+        }
+    }
+
+    @Test(arguments: [false, true])
+    func audioFramesAreJournaledAsSummaries(keepPayload: Bool) async throws {
+        try await withServer({ $0.journalAudio = keepPayload }) { server, client in
+            let connection = try await client.connect(server.baseURL + Self.qwenPath, headers: Self.auth)
+            _ = await connection.nextJSON()
+            let pcm = [UInt8](repeating: 0, count: 3200)  // 100 ms at 16 kHz
+            connection.send(text: #"{"type":"input_audio_buffer.append","audio":"\#(Base64.encode(pcm))"}"#)
+            try await Task.sleep(for: .milliseconds(200))
+            let lines = (await server.journal(session: "s1") ?? "").split(separator: "\n")
+            let append = try #require(try lines.map { try JSONValue.decode(String($0)) }
+                .first { $0["json"]?["type"] == "input_audio_buffer.append" })
+            #expect(append["audio"]?["codec"] == "pcm")
+            #expect(append["audio"]?["durationMs"]?.doubleValue == 100)
+            #expect((append["json"]?["audio"] != nil) == keepPayload)
+        }
+    }
+}
+
+/// A bare TCP client for what `WebSocketClient` will not do: read a refusal's raw bytes, or
+/// stop reading altogether.
+enum RawHTTP {
+    static func connectSocket(port: UInt16) -> Int32 {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var small: Int32 = 4096
+        setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &small, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        _ = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        return fd
+    }
+
+    static func request(path: String) -> String {
+        "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\nAuthorization: Bearer test-key\r\n\r\n"
+    }
+
+    /// Sends an upgrade and returns everything the server answered (until it closes or 2 s pass).
+    static func upgrade(port: UInt16, path: String) -> String {
+        let fd = connectSocket(port: port)
+        defer { close(fd) }
+        var timeout = timeval(tv_sec: 2, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        let text = request(path: path)
+        _ = text.withCString { send(fd, $0, strlen($0), 0) }
+        var answer: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        while true {
+            let count = recv(fd, &buffer, buffer.count, 0)
+            if count <= 0 { break }
+            answer += buffer[0..<count]
+        }
+        return String(decoding: answer, as: UTF8.self)
+    }
+
+    /// An upgraded WebSocket whose 101 answer has been read.
+    static func openUpgraded(port: UInt16, path: String) throws -> Int32 {
+        let fd = connectSocket(port: port)
+        let text = request(path: path)
+        _ = text.withCString { send(fd, $0, strlen($0), 0) }
+        var head: [UInt8] = []
+        var byte: UInt8 = 0
+        while !head.suffix(4).elementsEqual([13, 10, 13, 10]) {
+            guard recv(fd, &byte, 1, 0) == 1 else { throw WebSocketError("upgrade not answered") }
+            head.append(byte)
+        }
+        guard String(decoding: head, as: UTF8.self).hasPrefix("HTTP/1.1 101") else { throw WebSocketError("upgrade refused") }
+        return fd
+    }
+
+    /// One masked text frame (a client's frame, RFC 6455 §5.3).
+    static func sendMaskedText(_ fd: Int32, _ text: String) {
+        let payload = Array(text.utf8)
+        var frame: [UInt8] = [0x81]
+        if payload.count < 126 {
+            frame.append(0x80 | UInt8(payload.count))
+        } else {
+            frame += [0x80 | 126, UInt8(payload.count >> 8), UInt8(payload.count & 0xFF)]
+        }
+        let mask: [UInt8] = [1, 2, 3, 4]
+        frame += mask
+        frame += payload.enumerated().map { $0.element ^ mask[$0.offset % 4] }
+        _ = frame.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, 0) }
+    }
+}
