@@ -1,3 +1,5 @@
+import AnswerAudio
+import Dispatch
 import MultiModalDialogEngine
 import ScenarioEngine
 import SessionCore
@@ -17,6 +19,8 @@ final class SessionHarness {
     var taskID = "0b6c2a4e-7d1f-4c55-9a55-3f0e9d2b1c77"
     /// Put the dialog_id from Started into directives (as the Java SDK does).
     var sendsDialogID = true
+    /// How often the session waited for answer audio a worker was still rendering.
+    private(set) var awaited = 0
 
     init(scenario: Scenario = TestScenarios.plain, memory: DialogMemory = DialogMemory(),
          options: MultiModalDialogOptions = MultiModalDialogOptions()) {
@@ -38,7 +42,10 @@ final class SessionHarness {
             case .scheduleTimer(let timer, let at): timers[timer] = at
             case .cancelTimer(let timer): timers[timer] = nil
             case .journal(let note): journal.append(note)
-            case .awaitAudio(_, let timer): timers[timer] = now
+            case .awaitAudio(let handle, let timer):
+                awaited += 1
+                handle.waitUntilRendered()
+                timers[timer] = now
             }
         }
     }

@@ -1,3 +1,5 @@
+import AnswerAudio
+import Dispatch
 import QwenRealtimeEngine
 import ScenarioEngine
 import SessionCore
@@ -22,13 +24,16 @@ final class QwenHarness {
     private(set) var notes: [JournalNote] = []
     private(set) var closes: [(code: Int, reason: String, atMicros: Int64)] = []
     private var sequence = 0
+    /// How often the session waited for answer audio a worker was still rendering.
+    private(set) var awaited = 0
     private var eventCounter = 0
 
-    init(scenario: Scenario = QwenHarness.scenario(), model: String = "qwen-audio-3.0-realtime-plus", baseDirectory: String = ".") {
+    init(scenario: Scenario = QwenHarness.scenario(), model: String = "qwen-audio-3.0-realtime-plus", baseDirectory: String = ".",
+         answerAudio: AnswerAudioCache = .inline) {
         let runtime = ScenarioRuntime(scenario: scenario, clock: clock)
         session = QwenRealtimeSession(
             scenario: ScenarioBridge(runtime: runtime), model: model, profile: QwenProfile(model: model)!,
-            baseDirectory: baseDirectory)
+            baseDirectory: baseDirectory, answerAudio: answerAudio)
         apply(session.open())
     }
 
@@ -57,7 +62,9 @@ final class QwenHarness {
                 timers[timer] = nil
             case .journal(let note):
                 notes.append(note)
-            case .awaitAudio(_, let timer):
+            case .awaitAudio(let handle, let timer):
+                awaited += 1
+                handle.waitUntilRendered()
                 timers[timer] = clock.nowMicros
             }
         }

@@ -1,3 +1,4 @@
+import AnswerAudio
 import QwenRealtimeEngine
 import ScenarioEngine
 import Testing
@@ -10,8 +11,8 @@ import WireJSON
 
     /// Runs the padded speech fixture through a configured audio-profile session.
     static func spokenTurn(model: String = "qwen-audio-3.0-realtime-plus", rate: Int = 16000,
-                           session: JSONObject = [:]) throws -> QwenHarness {
-        let harness = QwenHarness(scenario: QwenHarness.scenario([turn]), model: model)
+                           session: JSONObject = [:], answerAudio: AnswerAudioCache = .inline) throws -> QwenHarness {
+        let harness = QwenHarness(scenario: QwenHarness.scenario([turn]), model: model, answerAudio: answerAudio)
         harness.send("session.update", ["session": .object(session)])
         harness.advance(ms: 10)
         harness.appendAudio(try Fixtures.paddedSpeech(), rate: rate)

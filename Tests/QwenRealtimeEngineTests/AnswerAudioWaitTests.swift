@@ -1,0 +1,20 @@
+import AnswerAudio
+import Testing
+import WireJSON
+
+/// A cache miss renders on a worker: the session waits before `response.created` and then
+/// sends exactly what an inline render gives, on the scripted timeline.
+@Suite struct AnswerAudioWaitTests {
+    @Test func aResponseWaitsForItsAudioAndSendsTheSameFrames() throws {
+        let inline = try ServerVADTurnTests.spokenTurn()
+        let worker = try ServerVADTurnTests.spokenTurn(answerAudio: AnswerAudioCache(workers: 1))
+        #expect(worker.awaited >= 1)
+        #expect(inline.awaited == 0)
+        let audio = { (harness: QwenHarness) in harness.events("response.audio.delta").compactMap { $0["delta"]?.stringValue } }
+        #expect(!audio(inline).isEmpty)
+        #expect(audio(worker) == audio(inline))
+        #expect(worker.compactTypes() == inline.compactTypes())
+        let times = { (harness: QwenHarness) in harness.frames.filter { $0.type == "response.created" }.map(\.atMicros) }
+        #expect(times(worker) == times(inline))
+    }
+}
