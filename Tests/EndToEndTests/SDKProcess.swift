@@ -85,6 +85,8 @@ enum SDKProcess {
     /// A mock on 127.0.0.1:0 with a scenario file from Fixtures (or the default).
     static func startMock(scenario: String? = nil) throws -> MockServer {
         var configuration = MockServer.Configuration()
+        // The tests validate every frame the mock sent, audio payloads included.
+        configuration.journalAudio = true
         if let scenario {
             let path = fixtures.appendingPathComponent(scenario).path
             configuration.scenarioSource = (path, Array(try Data(contentsOf: URL(fileURLWithPath: path))))

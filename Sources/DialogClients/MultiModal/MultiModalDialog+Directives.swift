@@ -6,7 +6,9 @@ extension MultiModalDialog {
     /// Listening, and so does everything sent after it (C10).
     public func startSpeech() {
         state.withLock { s in
-            guard s.listeningSeen || s.phase == .awaitingStarted, !s.finishSent else { return }
+            // Before the first Listening (awaiting Started, or Started without Listening yet) the
+            // call waits for it; it was dropped when it fell between Started and Listening.
+            guard s.listeningSeen || s.phase == .awaitingStarted || s.phase == .started, !s.finishSent else { return }
             if s.canActInListening, s.listeningSeen {
                 if sendDirective(&s, "SendSpeech") { s.pushToTalkOpen = true }
             } else {
