@@ -38,7 +38,7 @@ final class ControlAPI {
                 : methodNotAllowed(request, allowed: "GET")
         case "sessions" where parts.count == 4 && parts[3] == "journal":
             guard method == "GET" else { return methodNotAllowed(request, allowed: "GET") }
-            guard let journal = sessions.records[parts[2]]?.journal else {
+            guard let journal = sessions.journal(parts[2]) else {
                 return .error(404, "NotFound", "no session \(parts[2]); GET /_mock/sessions lists them")
             }
             return HTTPResponse(status: 200, contentType: "application/x-ndjson", text: journal.jsonLines)

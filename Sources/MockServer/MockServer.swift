@@ -1,5 +1,6 @@
-public import WireSocket
+import Dispatch
 import ScenarioEngine
+public import WireSocket
 
 /// The DialogMock server: both protocol routes, the control API and the echo route on one port.
 ///
@@ -10,13 +11,16 @@ import ScenarioEngine
 /// defer { server.stop() }
 /// ```
 public final class MockServer: @unchecked Sendable {
-    // @unchecked Sendable: `router` is touched only on the service thread once started (tests
-    // may install routes before `start()`); everything else is immutable or thread-safe.
+    // @unchecked Sendable: `router` is thread-safe once started (tests may install routes
+    // before `start()`); `servers` is set up in `start()` and only read afterwards.
     public struct Configuration: Sendable {
         public var host = "127.0.0.1"
         /// 0 picks a free port.
         public var port: UInt16 = 0
         public var eventLoop: WebSocketServer.EventLoop = .poll
+        /// Service threads (`--threads`): each runs its own lws context on the shared port and
+        /// owns the sessions the kernel hands it; a session stays on one thread.
+        public var threads = 1
         /// Accepted API keys; empty accepts any non-empty bearer credential.
         public var apiKeys: [String] = []
         public var logger = Logger(level: .warn)
@@ -66,31 +70,59 @@ public final class MockServer: @unchecked Sendable {
     public static let version = "0.1.0"
 
     public let configuration: Configuration
-    private let server: WebSocketServer
+    /// One server per service thread, all on the same port.
+    private let servers: [WebSocketServer]
+    /// With several service threads: the one listening socket that hands them connections.
+    private var listener: SharedListener?
     let router: Router
 
     /// - Throws: `ScenarioFileError` when `configuration.scenarioSource` is not a valid scenario.
     public init(configuration: Configuration = Configuration()) throws(ScenarioFileError) {
         self.configuration = configuration
-        var socketConfiguration = WebSocketServer.Configuration()
-        socketConfiguration.host = configuration.host
-        socketConfiguration.port = configuration.port
-        socketConfiguration.eventLoop = configuration.eventLoop
         router = try Router(configuration: configuration)
-        server = WebSocketServer(configuration: socketConfiguration, delegate: router)
+        let router = router
+        servers = (0..<max(1, configuration.threads)).map { _ in
+            var socketConfiguration = WebSocketServer.Configuration()
+            socketConfiguration.host = configuration.host
+            socketConfiguration.port = configuration.port
+            socketConfiguration.eventLoop = configuration.eventLoop
+            socketConfiguration.ownsListener = configuration.threads == 1
+            return WebSocketServer(configuration: socketConfiguration, delegate: router)
+        }
     }
 
-    /// Binds and starts serving; returns the bound port.
+    /// Binds and starts serving (every service thread); returns the bound port.
     /// - Throws: `WebSocketError` when the address cannot be bound.
     @discardableResult
     public func start() throws(WebSocketError) -> UInt16 {
-        let port = try server.start()
-        configuration.logger(.info, "listening on \(configuration.host):\(port) (\(configuration.eventLoop.rawValue))")
+        let port: UInt16
+        if servers.count == 1 {
+            port = try servers[0].start()
+        } else {
+            for (index, server) in servers.enumerated() {
+                do {
+                    try server.start()
+                } catch {
+                    for started in servers.prefix(index) { started.stop() }
+                    throw error
+                }
+            }
+            do {
+                let listener = try SharedListener(host: configuration.host, port: configuration.port, servers: servers)
+                try listener.start()
+                self.listener = listener
+                port = listener.port
+            } catch {
+                for server in servers { server.stop() }
+                throw error
+            }
+        }
+        configuration.logger(.info, "listening on \(configuration.host):\(port) (\(configuration.eventLoop.rawValue), \(servers.count) threads)")
         return port
     }
 
     /// The bound port (after `start()`).
-    public var port: UInt16 { server.port }
+    public var port: UInt16 { listener?.port ?? servers[0].port }
 
     /// `ws://HOST:PORT`, as printed on the ready line.
     public var baseURL: String {
@@ -101,19 +133,17 @@ public final class MockServer: @unchecked Sendable {
     /// A session's journal as JSON Lines (`GET /_mock/sessions/<id>/journal`), or nil for an
     /// unknown id. Session ids are `s1`, `s2`, … in the order sessions opened.
     public func journal(session id: String) async -> String? {
-        await withCheckedContinuation { continuation in
-            // The router is only read on the service thread, where this closure runs.
-            server.execute { [self] in continuation.resume(returning: router.sessions.records[id]?.journal.jsonLines) }
-        }
+        router.sessions.journal(id)?.jsonLines
     }
 
     /// How late each frame left relative to its scripted time (µs), in sending order (the first
     /// million frames); what `dialogmock_send_lateness_seconds` aggregates.
     public func sendLatenessMicros() async -> [Int64] {
-        await withCheckedContinuation { continuation in
-            server.execute { [self] in continuation.resume(returning: router.metrics.latenessSamples) }
-        }
+        router.metrics.latenessSamples
     }
+
+    /// The service thread of every recorded session, in opening order (nil before it opened).
+    func sessionThreads() -> [String?] { router.sessions.all.map(\.serviceThreadName) }
 
     /// What the server recorded of one session.
     public struct SessionSnapshot: Sendable {
@@ -128,19 +158,16 @@ public final class MockServer: @unchecked Sendable {
 
     /// Every recorded session of a conformance case (`/case/<id>/…`), in the order they opened.
     public func sessions(caseID: String) async -> [SessionSnapshot] {
-        await withCheckedContinuation { continuation in
-            server.execute { [self] in
-                continuation.resume(returning: router.sessions.all.filter { $0.caseID == caseID }.map {
-                    SessionSnapshot(id: $0.id, caseID: $0.caseID, startedAtMicros: $0.startedAtMicros, isOpen: $0.isOpen,
-                                    journal: $0.jsonLines)
-                })
-            }
+        router.sessions.all.filter { $0.caseID == caseID }.map {
+            SessionSnapshot(id: $0.id, caseID: $0.caseID, startedAtMicros: $0.startedAtMicros, isOpen: $0.isOpen,
+                            journal: $0.jsonLines)
         }
     }
 
     /// Stops accepting, closes sessions with 1001, and returns when the service thread is gone.
     public func stop() {
-        server.stop(closeCode: .goingAway)
+        listener?.stop()
+        DispatchQueue.concurrentPerform(iterations: servers.count) { servers[$0].stop(closeCode: .goingAway) }
         configuration.logger(.info, "stopped")
     }
 }

@@ -6,8 +6,10 @@ import SessionCore
 import WireJSON
 import WireSocket
 
-/// Routes every request of the mock's single port. Runs on the service thread.
-final class Router: WebSocketServerDelegate {
+/// Routes every request of the mock's single port, for every service thread at once: the
+/// state it shares (sessions, metrics, scenarios, dialog memory) is thread-safe, and what it
+/// holds itself is set before the servers start.
+final class Router: WebSocketServerDelegate, @unchecked Sendable {
     let configuration: MockServer.Configuration
     let controlAPI: ControlAPI
     let sessions = SessionRegistry()
@@ -87,12 +89,7 @@ final class Router: WebSocketServerDelegate {
     /// A protocol route: the engine checks the request (auth, model), then a session starts with
     /// the case's scenario or the current one.
     private func upgradeProtocol(_ route: ProtocolRoute, _ request: HTTPRequestHead) -> UpgradeDecision {
-        guard metrics.sessionsOpen < configuration.maxSessions else {
-            metrics.sessionRefusedAtCapacity()
-            configuration.logger(.warn, "refused \(request.path): \(metrics.sessionsOpen) sessions open (--max-sessions)")
-            return .reject(.error(503, "ServiceUnavailable",
-                                  "the mock serves at most \(configuration.maxSessions) sessions at once (--max-sessions)"))
-        }
+        guard sessions.openCount < configuration.maxSessions else { return refuseAtCapacity(request) }
         guard let scenario = scenario(for: route) else {
             return .reject(.error(404, "NotFound", "no conformance case \(route.caseID ?? "") on this server"))
         }
@@ -130,21 +127,38 @@ final class Router: WebSocketServerDelegate {
         }
     }
 
+    /// HTTP 503 with a JSON body: `--max-sessions` sessions are open.
+    private func refuseAtCapacity(_ request: HTTPRequestHead) -> UpgradeDecision {
+        metrics.sessionRefusedAtCapacity()
+        configuration.logger(.warn, "refused \(request.path): \(configuration.maxSessions) sessions open (--max-sessions)")
+        return .reject(.error(503, "ServiceUnavailable",
+                              "the mock serves at most \(configuration.maxSessions) sessions at once (--max-sessions)"))
+    }
+
     /// Accepts an upgrade as a protocol session: journal, driver, registry.
     func startSession<Session: ProtocolSession>(_ session: Session, protocolName: String, request: HTTPRequestHead,
                                                 caseID: String? = nil, maxMessageBytes: Int,
                                                 initialNotes: [JournalNote] = []) -> UpgradeDecision {
-        let id = sessions.makeID()
         let testID = request.header("x-test-id") ?? request.queryItem("test_id")
-        let journal = SessionJournal(id: id, protocolName: protocolName, path: request.path, testID: testID, caseID: caseID,
-                                     startedAtMicros: MonotonicClock.nowMicros(), recordDirectory: configuration.recordDirectory,
-                                     logger: configuration.logger)
-        let driver = SessionDriver(session: session, journal: journal, metrics: metrics, logger: configuration.logger)
+        let driver = SessionDriver(session: session, metrics: metrics, logger: configuration.logger)
         driver.initialNotes = initialNotes
         driver.journalAudio = configuration.journalAudio
         driver.maxQueuedBytes = configuration.maxQueuedBytes
+        // Faults armed from the control API (any thread) run on the session's service thread.
+        let serviceThread = request.serviceThread
+        let armHere = ServiceThreadBound<(FaultSpec) -> Void>({ [weak driver] fault in driver?.arm(fault) })
+        let arm: SessionRegistry.Arm = { fault in
+            if let serviceThread { serviceThread.execute { armHere.value(fault) } } else { armHere.value(fault) }
+        }
+        let made = sessions.add(limit: configuration.maxSessions, { id in
+            SessionJournal(id: id, protocolName: protocolName, path: request.path, testID: testID, caseID: caseID,
+                           startedAtMicros: MonotonicClock.nowMicros(), recordDirectory: configuration.recordDirectory,
+                           logger: configuration.logger)
+        }, arm: arm, armNow: armHere.value)
+        guard let journal = made else { return refuseAtCapacity(request) }
+        driver.journal = journal
+        let id = journal.id
         driver.onClose = { [sessions] in sessions.markClosed(id) }
-        sessions.add(journal) { [weak driver] fault in driver?.arm(fault) }
         configuration.logger(.info, "session \(id): \(protocolName) \(request.path)\(testID.map { " test \($0)" } ?? "")")
         return .accept(driver, maxMessageBytes: maxMessageBytes)
     }

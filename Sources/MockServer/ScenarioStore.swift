@@ -1,26 +1,32 @@
 import ScenarioEngine
+import Synchronization
 import WireJSON
 
 /// The scenario new sessions get: the embedded default, `--scenario`, or the last
-/// `PUT /_mock/scenario`. Service-thread confined (set before start or from the control API).
-final class ScenarioStore {
-    private(set) var current: Scenario
+/// `PUT /_mock/scenario`. Shared by every service thread (a mutex guards it).
+final class ScenarioStore: Sendable {
+    private let scenario: Mutex<Scenario>
     /// `--time-scale`, applied to every scenario that comes in.
     let timeScaleOverride: Double?
 
     init(initial: Scenario, timeScaleOverride: Double?) {
         self.timeScaleOverride = timeScaleOverride
-        current = initial
+        var current = initial
         if let timeScaleOverride { current.timeScale = timeScaleOverride }
+        scenario = Mutex(current)
     }
 
-    func replace(with scenario: Scenario) {
-        current = scenario
-        if let timeScaleOverride { current.timeScale = timeScaleOverride }
+    var current: Scenario { scenario.withLock { $0 } }
+
+    func replace(with new: Scenario) {
+        var new = new
+        if let timeScaleOverride { new.timeScale = timeScaleOverride }
+        scenario.withLock { $0 = new }
     }
 
     var currentDescription: JSONValue {
-        ["name": .string(current.name), "description": .string(current.description), "seed": .int(Int64(clamping: current.seed)),
-         "timeScale": .double(current.timeScale)]
+        let current = self.current
+        return ["name": .string(current.name), "description": .string(current.description), "seed": .int(Int64(clamping: current.seed)),
+                "timeScale": .double(current.timeScale)]
     }
 }

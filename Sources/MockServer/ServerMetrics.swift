@@ -1,75 +1,96 @@
-/// Counters for `GET /_mock/metrics` (Prometheus text format). Service-thread confined.
-final class ServerMetrics {
-    private(set) var sessionsTotal = 0
-    private(set) var sessionsOpen = 0
-    private(set) var framesIn = 0
-    private(set) var framesOut = 0
-    private(set) var bytesIn = 0
-    private(set) var bytesOut = 0
+import Synchronization
+
+/// Counters for `GET /_mock/metrics` (Prometheus text format). Shared by every service thread
+/// (a mutex guards them; each update is a few additions).
+final class ServerMetrics: Sendable {
     /// Upper bounds (seconds) of the send-lateness histogram buckets.
     static let latenessBuckets: [Double] = [0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1]
-    private var latenessCounts = [Int](repeating: 0, count: latenessBuckets.count)
-    private var latenessCount = 0
-    private var latenessSumSeconds = 0.0
-    /// Raw lateness samples (µs) for benchmarks, the first `sampleLimit` frames.
-    private(set) var latenessSamples: [Int64] = []
-    private let sampleLimit = 1_000_000
+    /// Bucket bounds in microseconds (the per-frame path compares integers).
+    private static let latenessBucketMicros: [Int64] = latenessBuckets.map { Int64(($0 * 1_000_000).rounded()) }
+    /// Raw lateness samples (µs) kept for benchmarks: the first `sampleLimit` frames.
+    private static let sampleLimit = 1_000_000
 
-    func sessionOpened() {
-        sessionsTotal += 1
-        sessionsOpen += 1
+    private struct State {
+        var sessionsTotal = 0
+        var sessionsOpen = 0
+        var sessionsRefused = 0
+        var slowReadersClosed = 0
+        var framesIn = 0
+        var framesOut = 0
+        var bytesIn = 0
+        var bytesOut = 0
+        var latenessCounts = [Int](repeating: 0, count: ServerMetrics.latenessBuckets.count)
+        var latenessCount = 0
+        var latenessSumMicros: Int64 = 0
+        var latenessSamples: [Int64] = []
     }
 
-    func sessionClosed() { sessionsOpen -= 1 }
+    private let state = Mutex(State())
 
-    private(set) var sessionsRefused = 0
-    private(set) var slowReadersClosed = 0
+    func sessionOpened() {
+        state.withLock {
+            $0.sessionsTotal += 1
+            $0.sessionsOpen += 1
+        }
+    }
+
+    func sessionClosed() { state.withLock { $0.sessionsOpen -= 1 } }
 
     /// An upgrade refused with 503 because `--max-sessions` were open.
-    func sessionRefusedAtCapacity() { sessionsRefused += 1 }
+    func sessionRefusedAtCapacity() { state.withLock { $0.sessionsRefused += 1 } }
 
     /// A session closed because its client stopped reading.
-    func slowReaderClosed() { slowReadersClosed += 1 }
+    func slowReaderClosed() { state.withLock { $0.slowReadersClosed += 1 } }
 
     func frameIn(bytes: Int) {
-        framesIn += 1
-        bytesIn += bytes
+        state.withLock {
+            $0.framesIn += 1
+            $0.bytesIn += bytes
+        }
     }
 
     /// A frame went out `latenessMicros` after the time the engine scheduled it for.
     func frameOut(bytes: Int, latenessMicros: Int64) {
-        framesOut += 1
-        bytesOut += bytes
-        if latenessSamples.count < sampleLimit { latenessSamples.append(latenessMicros) }
-        let seconds = Double(latenessMicros) / 1_000_000
-        latenessCount += 1
-        latenessSumSeconds += seconds
-        for (index, bound) in Self.latenessBuckets.enumerated() where seconds <= bound {
-            latenessCounts[index] += 1
+        state.withLock { state in
+            state.framesOut += 1
+            state.bytesOut += bytes
+            if state.latenessSamples.count < Self.sampleLimit { state.latenessSamples.append(latenessMicros) }
+            state.latenessCount += 1
+            state.latenessSumMicros += latenessMicros
+            for (index, bound) in Self.latenessBucketMicros.enumerated() where latenessMicros <= bound {
+                state.latenessCounts[index] += 1
+            }
         }
     }
 
+    var sessionsOpen: Int { state.withLock { $0.sessionsOpen } }
+
+    /// How late each frame left (µs), in sending order (the first million frames).
+    var latenessSamples: [Int64] { state.withLock { $0.latenessSamples } }
+
     /// The Prometheus exposition text.
     var prometheusText: String {
+        let state = self.state.withLock { $0 }
         var lines: [String] = []
         func counter(_ name: String, _ help: String, _ value: Int, type: String = "counter") {
             lines += ["# HELP \(name) \(help)", "# TYPE \(name) \(type)", "\(name) \(value)"]
         }
-        counter("dialogmock_sessions_total", "Sessions accepted on the protocol routes.", sessionsTotal)
-        counter("dialogmock_sessions_open", "Sessions open now.", sessionsOpen, type: "gauge")
-        counter("dialogmock_sessions_refused_total", "Upgrades refused with 503 at --max-sessions.", sessionsRefused)
+        counter("dialogmock_sessions_total", "Sessions accepted on the protocol routes.", state.sessionsTotal)
+        counter("dialogmock_sessions_open", "Sessions open now.", state.sessionsOpen, type: "gauge")
+        counter("dialogmock_sessions_refused_total", "Upgrades refused with 503 at --max-sessions.", state.sessionsRefused)
         counter("dialogmock_slow_readers_closed_total", "Sessions closed with 1008 because the client stopped reading.",
-                slowReadersClosed)
-        counter("dialogmock_frames_received_total", "WebSocket messages received from clients.", framesIn)
-        counter("dialogmock_frames_sent_total", "WebSocket messages sent to clients.", framesOut)
-        counter("dialogmock_bytes_received_total", "Payload bytes received from clients.", bytesIn)
-        counter("dialogmock_bytes_sent_total", "Payload bytes sent to clients.", bytesOut)
+                state.slowReadersClosed)
+        counter("dialogmock_frames_received_total", "WebSocket messages received from clients.", state.framesIn)
+        counter("dialogmock_frames_sent_total", "WebSocket messages sent to clients.", state.framesOut)
+        counter("dialogmock_bytes_received_total", "Payload bytes received from clients.", state.bytesIn)
+        counter("dialogmock_bytes_sent_total", "Payload bytes sent to clients.", state.bytesOut)
         let name = "dialogmock_send_lateness_seconds"
         lines += ["# HELP \(name) How late frames went out relative to their scripted time.", "# TYPE \(name) histogram"]
         for (index, bound) in Self.latenessBuckets.enumerated() {
-            lines.append("\(name)_bucket{le=\"\(bound)\"} \(latenessCounts[index])")
+            lines.append("\(name)_bucket{le=\"\(bound)\"} \(state.latenessCounts[index])")
         }
-        lines += ["\(name)_bucket{le=\"+Inf\"} \(latenessCount)", "\(name)_sum \(latenessSumSeconds)", "\(name)_count \(latenessCount)"]
+        lines += ["\(name)_bucket{le=\"+Inf\"} \(state.latenessCount)",
+                  "\(name)_sum \(Double(state.latenessSumMicros) / 1_000_000)", "\(name)_count \(state.latenessCount)"]
         return lines.joined(separator: "\n") + "\n"
     }
 }

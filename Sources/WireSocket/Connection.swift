@@ -171,6 +171,9 @@ public final class Connection {
         loop.cancelTimer(id)
     }
 
+    /// The name of the service thread this connection lives on (`lws-1`, …).
+    public var serviceThreadName: String { loop.threadName }
+
     /// Runs closures on this connection's service thread from any thread (a worker that finished
     /// something the connection waits for).
     public var serviceThread: ServiceThreadExecutor { ServiceThreadExecutor(loop: loop) }

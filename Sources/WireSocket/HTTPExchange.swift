@@ -47,8 +47,10 @@ extension WebSocketServer {
         }
         var peer = [CChar](repeating: 0, count: 64)
         lws_get_peer_simple(wsi, &peer, peer.count)
-        return HTTPRequestHead(method: method, path: path, queryItems: queryItems(wsi),
-                               headers: headers, peer: String(decoding: peer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        var head = HTTPRequestHead(method: method, path: path, queryItems: queryItems(wsi),
+                                   headers: headers, peer: String(decoding: peer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        head.serviceThread = ServiceThreadExecutor(loop: loop)
+        return head
     }
 
     private func copyHeader(_ wsi: OpaquePointer, _ token: lws_token_indexes) -> String {

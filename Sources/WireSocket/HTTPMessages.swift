@@ -11,6 +11,9 @@ public struct HTTPRequestHead: Sendable {
     public let headers: [String: String]
     /// The peer's address as text.
     public let peer: String
+    /// The service thread the request (and, once upgraded, its connection) lives on; nil for
+    /// heads made by hand.
+    public internal(set) var serviceThread: ServiceThreadExecutor?
 
     public struct QueryItem: Sendable, Equatable {
         public let name: String

@@ -28,6 +28,9 @@ public final class WebSocketServer: @unchecked Sendable {
         public var maxHTTPBodyBytes: Int = 16 << 20
         /// Offer and accept permessage-deflate (RFC 7692); poll loop only (see `createContext`).
         public var perMessageDeflate: Bool = true
+        /// False: the server does not listen itself; a `SharedListener` hands it connections
+        /// (several servers, one per service thread, on one port).
+        public var ownsListener: Bool = true
         /// Header names (lower-case) beyond the standard ones to copy into `HTTPRequestHead.headers`.
         public var extraHeaderNames: [String] = [
             "x-dashscope-workspace", "x-dashscope-datainspection", "x-dashscope-sdk-client",
@@ -63,13 +66,15 @@ public final class WebSocketServer: @unchecked Sendable {
 
     // MARK: - Lifecycle (any thread)
 
-    /// Creates the context, binds, starts the service thread. Returns the bound port.
+    /// Creates the context, binds (`port`, or the configured one), starts the service thread.
+    /// Returns the bound port.
     @discardableResult
-    public func start() throws(WebSocketError) -> UInt16 {
+    public func start(port requested: UInt16? = nil) throws(WebSocketError) -> UInt16 {
         var bound: UInt16 = 0
         try loop.start { [self] () throws(WebSocketError) -> OpaquePointer in
-            let context = try createContext()
-            bound = UInt16(truncatingIfNeeded: lws_get_vhost_listen_port(lws_get_vhost_by_name(context, "default")))
+            let context = try createContext(port: requested ?? configuration.port)
+            bound = configuration.ownsListener
+                ? UInt16(truncatingIfNeeded: lws_get_vhost_listen_port(lws_get_vhost_by_name(context, "default"))) : 0
             return context
         }
         port = bound
@@ -86,8 +91,25 @@ public final class WebSocketServer: @unchecked Sendable {
     /// Runs `work` on the service thread, soon. Safe from any thread.
     public func execute(_ work: @escaping @Sendable () -> Void) { loop.execute(work) }
 
+    /// Takes over an accepted TCP connection (from a `SharedListener`): on the service thread,
+    /// lws serves it as if its own listener had accepted it. Safe from any thread; closes the
+    /// descriptor when the server is stopping or lws refuses it.
+    public func adopt(socket fd: Int32) {
+        loop.execute { [self] in
+            guard !draining, let context = loop.context, let vhost = lws_get_vhost_by_name(context, "default"),
+                  lws_adopt_socket_vhost(vhost, fd) != nil
+            else {
+                close(fd)
+                return
+            }
+        }
+    }
+
     /// True when called on the service thread.
     public var isOnServiceThread: Bool { loop.isOnServiceThread }
+
+    /// The service thread, for other threads to run work on.
+    public var serviceThread: ServiceThreadExecutor { ServiceThreadExecutor(loop: loop) }
 
     /// The service thread's name (unique in the process).
     public var serviceThreadName: String { loop.threadName }
@@ -111,10 +133,10 @@ public final class WebSocketServer: @unchecked Sendable {
 
     public func cancelTimer(_ id: TimerID) { loop.cancelTimer(id) }
 
-    private func createContext() throws(WebSocketError) -> OpaquePointer {
+    private func createContext(port: UInt16) throws(WebSocketError) -> OpaquePointer {
         LibWebSocketsLog.install()
         var info = lws_context_creation_info()
-        info.port = Int32(configuration.port)
+        info.port = configuration.ownsListener ? Int32(port) : -2  // CONTEXT_PORT_NO_LISTEN_SERVER
         info.protocols = UnsafePointer(table.protocols)
         info.extensions = UnsafePointer(table.extensions)
         info.gid = -1
@@ -133,7 +155,7 @@ public final class WebSocketServer: @unchecked Sendable {
             return lws_create_context(&info)
         }
         guard let context else {
-            throw WebSocketError("cannot listen on \(configuration.host):\(configuration.port) (address in use, or not available)")
+            throw WebSocketError("cannot listen on \(configuration.host):\(port) (address in use, or not available)")
         }
         return context
     }

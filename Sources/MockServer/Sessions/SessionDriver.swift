@@ -8,7 +8,8 @@ import WireSocket
 /// commands on the socket, and journals everything. Service-thread confined.
 final class SessionDriver<Session: ProtocolSession>: ConnectionHandler {
     let session: Session
-    let journal: SessionJournal
+    /// Set by the router right after the driver is made (the registry names the session).
+    var journal: SessionJournal!
     private let metrics: ServerMetrics
     private let logger: Logger
     private weak var connection: Connection?
@@ -28,9 +29,8 @@ final class SessionDriver<Session: ProtocolSession>: ConnectionHandler {
     /// Most bytes queued for the client before the session is closed (it does not read).
     var maxQueuedBytes = Int.max
 
-    init(session: Session, journal: SessionJournal, metrics: ServerMetrics, logger: Logger) {
+    init(session: Session, metrics: ServerMetrics, logger: Logger) {
         self.session = session
-        self.journal = journal
         self.metrics = metrics
         self.logger = logger
     }
@@ -41,6 +41,7 @@ final class SessionDriver<Session: ProtocolSession>: ConnectionHandler {
 
     func connectionOpened(_ connection: Connection) {
         self.connection = connection
+        journal.serviceThreadName = connection.serviceThreadName
         metrics.sessionOpened()
         execute(initialNotes.map(SessionCommand.journal) + session.open())
     }
@@ -103,8 +104,8 @@ final class SessionDriver<Session: ProtocolSession>: ConnectionHandler {
                 record(note)
             case .awaitAudio(let handle, let timer):
                 let executor = connection.serviceThread
-                let ready = ServiceThreadAction { [weak self] in self?.audioReady(timer) }
-                handle.whenReady { executor.execute { ready.run() } }
+                let ready = ServiceThreadBound<() -> Void>({ [weak self] in self?.audioReady(timer) })
+                handle.whenReady { executor.execute { ready.value() } }
             }
         }
     }
@@ -233,8 +234,9 @@ final class SessionDriver<Session: ProtocolSession>: ConnectionHandler {
     }
 }
 
-/// A service-thread-confined closure carried through `@Sendable` code that runs it only back on
+/// A service-thread-confined value carried through `@Sendable` code that uses it only back on
 /// that service thread.
-struct ServiceThreadAction: @unchecked Sendable {
-    let run: () -> Void
+struct ServiceThreadBound<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
 }

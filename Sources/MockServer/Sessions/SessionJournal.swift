@@ -1,24 +1,38 @@
 import Glibc
 import ScenarioEngine
+import Synchronization
 import WireJSON
 
 /// Everything one session did, in order: frames both ways, states, faults, violations, close.
-/// Service-thread confined. With a record directory, every entry is also appended to
+/// Written by the session's service thread, read by the control API from any thread (a mutex
+/// guards it). With a record directory, every entry is also appended to
 /// `<dir>/<session-id>.jsonl` as it happens (and flushed when the session closes).
-final class SessionJournal {
+final class SessionJournal: Sendable {
     let id: String
     let protocolName: String
     let path: String
     let testID: String?
     let caseID: String?
     let startedAtMicros: Int64
-    private(set) var entries: [JournalEntry] = []
-    private(set) var isOpen = true
-    private(set) var framesIn = 0
-    private(set) var framesOut = 0
-    private(set) var bytesIn = 0
-    private(set) var bytesOut = 0
-    private var recordFile: UnsafeMutablePointer<FILE>?
+
+    private struct State {
+        var entries: [JournalEntry] = []
+        var isOpen = true
+        var framesIn = 0
+        var framesOut = 0
+        var bytesIn = 0
+        var bytesOut = 0
+        var violations = 0
+        var recordFile: RecordFile?
+        var serviceThreadName: String?
+    }
+
+    /// The `FILE *` of `--record`, used only under the journal's lock.
+    private struct RecordFile: @unchecked Sendable {
+        let file: UnsafeMutablePointer<FILE>
+    }
+
+    private let state = Mutex(State())
 
     init(id: String, protocolName: String, path: String, testID: String?, caseID: String?,
          startedAtMicros: Int64, recordDirectory: String?, logger: Logger) {
@@ -30,55 +44,79 @@ final class SessionJournal {
         self.startedAtMicros = startedAtMicros
         if let recordDirectory {
             let file = "\(recordDirectory)/\(id).jsonl"
-            recordFile = fopen(file, "w")
-            if recordFile == nil { logger(.error, "--record: cannot write \(file): \(String(cString: strerror(errno)))") }
+            if let handle = fopen(file, "w") {
+                state.withLock { $0.recordFile = RecordFile(file: handle) }
+            } else {
+                logger(.error, "--record: cannot write \(file): \(String(cString: strerror(errno)))")
+            }
         }
     }
 
-    deinit { if let recordFile { fclose(recordFile) } }
+    deinit { state.withLock { if let record = $0.recordFile { fclose(record.file) } } }
 
     /// Microseconds since the session started.
     func elapsed(atMicros now: Int64) -> Int64 { now - startedAtMicros }
 
     func record(_ entry: JournalEntry) {
-        entries.append(entry)
-        if entry.kind == .text || entry.kind == .binary {
-            if entry.direction == .in {
-                framesIn += 1
-                bytesIn += entry.byteLength ?? 0
-            } else {
-                framesOut += 1
-                bytesOut += entry.byteLength ?? 0
+        state.withLock { state in
+            state.entries.append(entry)
+            if entry.kind == .text || entry.kind == .binary {
+                if entry.direction == .in {
+                    state.framesIn += 1
+                    state.bytesIn += entry.byteLength ?? 0
+                } else {
+                    state.framesOut += 1
+                    state.bytesOut += entry.byteLength ?? 0
+                }
+            } else if entry.kind == .violation {
+                state.violations += 1
             }
-        }
-        if let recordFile {
-            var line = entry.jsonLine + "\n"
-            line.withUTF8 { bytes in _ = fwrite(bytes.baseAddress, 1, bytes.count, recordFile) }
+            if let record = state.recordFile {
+                var line = entry.jsonLine + "\n"
+                line.withUTF8 { bytes in _ = fwrite(bytes.baseAddress, 1, bytes.count, record.file) }
+            }
         }
     }
 
     func markClosed() {
-        isOpen = false
-        if let recordFile {
-            fflush(recordFile)
-            fclose(recordFile)
-            self.recordFile = nil
+        state.withLock { state in
+            state.isOpen = false
+            if let record = state.recordFile {
+                fflush(record.file)
+                fclose(record.file)
+                state.recordFile = nil
+            }
         }
     }
 
+    var isOpen: Bool { state.withLock { $0.isOpen } }
+
+    /// The service thread the session lives on (set when it opens).
+    var serviceThreadName: String? {
+        get { state.withLock { $0.serviceThreadName } }
+        set { state.withLock { $0.serviceThreadName = newValue } }
+    }
+
+    /// The entries so far.
+    var entries: [JournalEntry] { state.withLock { $0.entries } }
+
     /// The journal as JSON Lines.
-    var jsonLines: String { entries.map(\.jsonLine).joined(separator: "\n") + (entries.isEmpty ? "" : "\n") }
+    var jsonLines: String {
+        let entries = self.entries
+        return entries.map(\.jsonLine).joined(separator: "\n") + (entries.isEmpty ? "" : "\n")
+    }
 
     /// The summary the session list shows.
     var summary: JSONValue {
+        let state = self.state.withLock { ($0.isOpen, $0.framesIn, $0.framesOut, $0.bytesIn, $0.bytesOut, $0.violations, $0.serviceThreadName) }
         var object: JSONObject = [
             "id": .string(id), "protocol": .string(protocolName), "path": .string(path),
-            "open": .bool(isOpen), "framesIn": .int(Int64(framesIn)), "framesOut": .int(Int64(framesOut)),
-            "bytesIn": .int(Int64(bytesIn)), "bytesOut": .int(Int64(bytesOut)),
-            "violations": .int(Int64(entries.filter { $0.kind == .violation }.count)),
+            "open": .bool(state.0), "framesIn": .int(Int64(state.1)), "framesOut": .int(Int64(state.2)),
+            "bytesIn": .int(Int64(state.3)), "bytesOut": .int(Int64(state.4)), "violations": .int(Int64(state.5)),
         ]
         if let testID { object["testId"] = .string(testID) }
         if let caseID { object["caseId"] = .string(caseID) }
+        if let thread = state.6 { object["thread"] = .string(thread) }
         return .object(object)
     }
 }
