@@ -64,9 +64,12 @@ let package = Package(
                           swiftSettings: settings),
         .executableTarget(name: "MockServerCLI", dependencies: ["MockServer", "CLISupport"], swiftSettings: settings),
         .executableTarget(name: "ConformanceCLI", dependencies: ["ConformanceHarness", "ConformanceReports", "ConformanceChecks", "JSONSchema", "WireJSON", "CLISupport"], swiftSettings: settings),
-        .executableTarget(name: "BenchmarkCLI", dependencies: ["MockServer", "WireJSON", "WireSocket", "CLISupport", "EchoFloor"], swiftSettings: settings),
+        .executableTarget(name: "BenchmarkCLI", dependencies: ["MockServer", "WireJSON", "WireSocket", "CLISupport", "EchoFloor", "LoadGenerator"],
+                          swiftSettings: settings),
         /// A minimal blocking C WebSocket echo: the latency floor the benchmark compares against.
         .target(name: "EchoFloor"),
+        /// The C load generator of `dialogmock-bench load`: N real-time voice clients on one epoll thread.
+        .target(name: "LoadGenerator", linkerSettings: [.linkedLibrary("m")]),
 
         // MARK: - Tests
         .testTarget(name: "WireJSONTests", dependencies: ["WireJSON"], swiftSettings: settings),

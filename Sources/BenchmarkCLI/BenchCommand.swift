@@ -32,7 +32,7 @@ enum BenchCommand {
         name: "dialogmock-bench",
         abstract: "DialogMock benchmarks (loopback only).",
         options: [],
-        subcommands: [echoSpec, ScenarioLatencyBench.spec]
+        subcommands: [echoSpec, ScenarioLatencyBench.spec, LoadBench.spec]
     )
 
     struct Settings {
@@ -46,6 +46,7 @@ enum BenchCommand {
     static func main() async {
         let arguments = CommandLineRunner.parseOrExit(Array(CommandLine.arguments.dropFirst()), spec: spec)
         if arguments.subcommand == "scenario" { await ScenarioLatencyBench.run(arguments) }
+        if arguments.subcommand == "load" { LoadBench.run(arguments) }
         let settings = CommandLineRunner.valueOrExit(spec: spec) { () throws -> Settings in
             let plan = RoundTripPlan(
                 warmup: try arguments.int("--warmup", range: 0...1_000_000) ?? 200,

@@ -1,0 +1,125 @@
+import CLISupport
+import EchoFloor
+import Glibc
+import LoadGenerator
+
+/// `dialogmock-bench load`: N real-time voice sessions of one protocol against a mock-server
+/// process (started here, or one already running), from the project's own C load generator;
+/// what the clients experienced, the server's CPU and RSS per session, and whether the
+/// generator itself was the bottleneck, as one JSON document.
+enum LoadBench {
+    static let spec = CommandSpec(
+        name: "load",
+        abstract: "N real-time voice sessions (16 kHz up, 24 kHz down) against mock-server: lateness, turns, CPU, RSS.",
+        options: [
+            .value("--protocol", valueName: "P", help: "qwen-realtime or multimodal-dialog."),
+            .value("--sessions", short: "n", valueName: "N", help: "Concurrent sessions.", default: "100"),
+            .value("--ramp", valueName: "R", help: "Session starts per second.", default: "200"),
+            .value("--idle", valueName: "S", help: "Seconds all sessions stay set up and silent before streaming (idle RSS).", default: "2"),
+            .value("--warmup", valueName: "S", help: "Seconds of streaming before the measured window.", default: "3"),
+            .value("--duration", valueName: "S", help: "Measured seconds.", default: "15"),
+            .value("--threads", valueName: "N", help: "Service threads of the started mock-server (default: its own default)."),
+            .value("--event-loop", valueName: "LOOP", help: "poll or libuv, for the started mock-server.", default: "poll"),
+            .value("--server", valueName: "PATH", help: "The mock-server binary to start (default: the one beside this program)."),
+            .value("--port", valueName: "PORT", help: "Measure a server already listening on 127.0.0.1:PORT instead of starting one."),
+            .value("--server-pid", valueName: "PID", help: "With --port: that server's process, for CPU and RSS."),
+            .value("--output", valueName: "FILE", help: "Also write the JSON document to FILE."),
+        ],
+        discussion: """
+            Each session streams 100 ms chunks in real time, 1.5 s voiced and 1.5 s silent in a
+            loop, answers barge in when they overlap the next voiced segment, and plays answers back
+            through a playout model: lateness is how long a chunk came after the queue ran dry.
+            Turn latency: last voiced chunk sent → first answer audio. RSS per session compares the
+            server's RSS before the sessions, with all of them set up and silent, and at its peak
+            while they stream. Traffic stays on 127.0.0.1.
+            """
+    )
+
+    struct Settings {
+        var config = lg_config()
+        var protocolName = ""
+        var serverPath: String?
+        var serverArguments: [String] = []
+        var port: Int?
+        var pid: Int?
+    }
+
+    static func run(_ arguments: ParsedArguments) -> Never {
+        var settings = CommandLineRunner.valueOrExit(spec: BenchCommand.spec) { () throws -> Settings in
+            var settings = Settings()
+            guard let name = try arguments.choice("--protocol", among: ["qwen-realtime", "multimodal-dialog"]) else {
+                throw CommandLineError("--protocol: expected qwen-realtime or multimodal-dialog", commandPath: arguments.command)
+            }
+            settings.protocolName = name
+            settings.config.protocol = name == "qwen-realtime" ? Int32(LG_QWEN) : Int32(LG_MULTIMODAL)
+            settings.config.sessions = Int32(try arguments.int("--sessions", range: 1...20_000) ?? 100)
+            settings.config.ramp_per_second = try arguments.double("--ramp", range: 1...100_000) ?? 200
+            settings.config.idle_seconds = try arguments.double("--idle", range: 0...600) ?? 2
+            settings.config.warmup_seconds = try arguments.double("--warmup", range: 0...600) ?? 3
+            settings.config.duration_seconds = try arguments.double("--duration", range: 1...3600) ?? 15
+            settings.config.voiced_ms = 1500
+            settings.config.silence_ms = 1500
+            settings.config.chunk_ms = 100
+            settings.config.down_rate = 24000
+            settings.port = try arguments.int("--port", range: 1...65535)
+            settings.pid = try arguments.int("--server-pid", range: 1...Int(Int32.max))
+            let loop = try arguments.choice("--event-loop", among: ["poll", "libuv"]) ?? "poll"
+            settings.serverArguments = ["--port", "0", "--log-level", "error", "--event-loop", loop, "--max-sessions", "100000"]
+            if let threads = try arguments.int("--threads", range: 1...256) { settings.serverArguments += ["--threads", String(threads)] }
+            settings.serverPath = arguments.value("--server") ?? siblingServer()
+            return settings
+        }
+        _ = ef_raise_nofile(Int(settings.config.sessions) * 2 + 256)
+        var child: ServerProcess?
+        if settings.port == nil {
+            guard let serverPath = settings.serverPath else {
+                BenchCommand.printError("dialogmock-bench load: no mock-server beside this program; pass --server PATH or --port")
+                exit(ExitCode.usage)
+            }
+            do {
+                let started = try ServerProcess(path: serverPath, arguments: settings.serverArguments)
+                child = started
+                settings.port = Int(started.port)
+                settings.pid = Int(started.pid)
+            } catch {
+                BenchCommand.printError("dialogmock-bench load: \(error)")
+                exit(ExitCode.harnessError)
+            }
+        }
+        let path = settings.protocolName == "qwen-realtime" ? "/api-ws/v1/realtime?model=qwen-omni-turbo-realtime" : "/api-ws/v1/inference"
+        var config = settings.config
+        config.port = UInt16(settings.port ?? 0)
+        config.server_pid = Int32(settings.pid ?? 0)
+        var result = lg_result()
+        var error = [CChar](repeating: 0, count: 256)
+        let status = path.withCString { pathPointer in
+            "dialogmock-load".withCString { key in
+                config.path = pathPointer
+                config.api_key = key
+                return lg_run(&config, &result, &error, error.count)
+            }
+        }
+        child?.stop()
+        guard status == 0 else {
+            BenchCommand.printError("dialogmock-bench load: \(String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))")
+            exit(ExitCode.harnessError)
+        }
+        var text = LoadReport(config: config, result: result, protocolName: settings.protocolName, startedServer: child != nil)
+            .json.rendered() + "\n"
+        lg_result_free(&result)
+        if let output = arguments.value("--output") { try? BenchCommand.write(text, to: output) }
+        text.withUTF8 { bytes in BenchCommand.writeAll(1, bytes) }
+        exit(ExitCode.success)
+    }
+
+    /// `mock-server` in the folder of this executable.
+    static func siblingServer() -> String? {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard length > 0 else { return nil }
+        let executable = String(decoding: buffer.prefix(length).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        guard let slash = executable.lastIndex(of: "/") else { return nil }
+        let candidate = String(executable[..<slash]) + "/mock-server"
+        return access(candidate, X_OK) == 0 ? candidate : nil
+    }
+}
