@@ -100,6 +100,7 @@ package struct ConformanceRunner: Sendable {
         mockConfiguration.caseScenarios = scenarios
         // Checks read the payloads (uplink pacing, schemas of every client message).
         mockConfiguration.journalAudio = true
+        mockConfiguration.journalFrameLimit = .max
         mockConfiguration.scenarioDirectory = configuration.repositoryRoot.appendingPathComponent("conformance").path
         do {
             let server = try MockServer(configuration: mockConfiguration)

@@ -29,6 +29,10 @@ public final class MockServer: @unchecked Sendable {
         /// Keep audio payloads (base64 `audio` / `delta` fields) in journals (`--journal-audio`);
         /// by default audio frames are journaled as summaries (bytes, duration, codec).
         public var journalAudio = false
+        /// Frames kept in memory per session journal (`--journal-limit`); later frames are
+        /// counted (`framesNotJournaled` in the session list). States, violations, faults and
+        /// closes are always kept; `--record` files get every frame.
+        public var journalFrameLimit = 10_000
         /// Most sessions open at once (`--max-sessions`); further upgrades get HTTP 503.
         public var maxSessions = 10_000
         /// Most bytes queued for one client that does not read (`--max-queued-bytes`); beyond

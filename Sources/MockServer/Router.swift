@@ -142,7 +142,8 @@ final class Router: WebSocketServerDelegate, @unchecked Sendable {
         let testID = request.header("x-test-id") ?? request.queryItem("test_id")
         let driver = SessionDriver(session: session, metrics: metrics, logger: configuration.logger)
         driver.initialNotes = initialNotes
-        driver.journalAudio = configuration.journalAudio
+        // Recordings are for replay: they keep the payloads.
+        driver.journalAudio = configuration.journalAudio || configuration.recordDirectory != nil
         driver.maxQueuedBytes = configuration.maxQueuedBytes
         // Faults armed from the control API (any thread) run on the session's service thread.
         let serviceThread = request.serviceThread
@@ -153,7 +154,7 @@ final class Router: WebSocketServerDelegate, @unchecked Sendable {
         let made = sessions.add(limit: configuration.maxSessions, { id in
             SessionJournal(id: id, protocolName: protocolName, path: request.path, testID: testID, caseID: caseID,
                            startedAtMicros: MonotonicClock.nowMicros(), recordDirectory: configuration.recordDirectory,
-                           logger: configuration.logger)
+                           frameLimit: configuration.journalFrameLimit, logger: configuration.logger)
         }, arm: arm, armNow: armHere.value)
         guard let journal = made else { return refuseAtCapacity(request) }
         driver.journal = journal

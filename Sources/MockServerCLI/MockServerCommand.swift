@@ -22,6 +22,7 @@ enum MockServerCommand {
             .value("--replay", valueName: "FILE", help: "Serve a recorded journal (JSON Lines, from --record) back on the protocol routes."),
             .value("--replay-time-scale", valueName: "X", help: "Multiply the replayed delays by X (default 1: original timing).", default: "1"),
             .value("--threads", valueName: "N", help: "Service threads sharing the port; a session stays on one (default: one per core)."),
+            .value("--journal-limit", valueName: "N", help: "Frames kept in memory per session journal; later ones are counted.", default: "10000"),
             .flag("--journal-audio", help: "Keep audio payloads in journals and recordings (default: a summary per audio frame)."),
             .value("--max-sessions", valueName: "N", help: "Most sessions open at once; more upgrades get HTTP 503.", default: "10000"),
             .value("--max-queued-bytes", valueName: "N", help: "Bytes queued for a client that does not read before its session is closed (1008).", default: "8388608"),
@@ -65,6 +66,7 @@ enum MockServerCommand {
             }
             configuration.timeScale = try arguments.double("--time-scale", range: 0.000_001...1000)
             configuration.journalAudio = arguments.flag("--journal-audio")
+            configuration.journalFrameLimit = try arguments.int("--journal-limit", range: 0...100_000_000) ?? 10_000
             configuration.threads = try arguments.int("--threads", range: 1...256) ?? max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
             configuration.maxSessions = try arguments.int("--max-sessions", range: 1...1_000_000) ?? 10_000
             configuration.maxQueuedBytes = try arguments.int("--max-queued-bytes", range: 65_536...(1 << 40)) ?? 8 << 20

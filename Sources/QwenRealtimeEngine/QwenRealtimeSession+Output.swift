@@ -87,7 +87,7 @@ extension QwenRealtimeSession {
 extension QwenRealtimeSession {
     /// `input_audio_buffer.append.audio` (input rate and channels) and `response.audio.delta.delta`
     /// (output rate) carry base64 PCM.
-    package func audioPayload(ofText json: JSONValue, eventType: String?, inbound: Bool) -> (field: String, summary: AudioSummary)? {
+    package func audioSummary(ofText json: JSONValue, eventType: String?, inbound: Bool) -> AudioSummary? {
         let field: String
         let rate: Int
         var channels = 1
@@ -103,6 +103,6 @@ extension QwenRealtimeSession {
             return nil
         }
         guard let text = json[field]?.stringValue, let bytes = PCMPayload.base64DecodedCount(text) else { return nil }
-        return (field, PCMPayload.summary(bytes: bytes, sampleRate: rate, channels: channels))
+        return PCMPayload.summary(bytes: bytes, sampleRate: rate, channels: channels)
     }
 }

@@ -31,15 +31,15 @@ package protocol ProtocolSession: AnyObject {
     /// Turns a scenario-given frame (trigger `send`, replay) into an outbound frame.
     func scripted(_ frame: ScriptedFrame, atMicros: Int64) -> OutboundFrame?
 
-    /// The audio a text frame carries (base64 in a JSON field), for the journal: the field's
-    /// name and what it held. Nil when the frame carries no audio.
-    func audioPayload(ofText json: JSONValue, eventType: String?, inbound: Bool) -> (field: String, summary: AudioSummary)?
+    /// What the audio a text frame carries (base64 in a JSON field) held, for the journal. Nil
+    /// when the frame carries no audio.
+    func audioSummary(ofText json: JSONValue, eventType: String?, inbound: Bool) -> AudioSummary?
     /// What a binary frame's audio held, for the journal (nil when it cannot be told exactly).
     func audioSummary(ofBinary byteCount: Int, inbound: Bool) -> AudioSummary?
 }
 
 extension ProtocolSession {
-    package func audioPayload(ofText json: JSONValue, eventType: String?, inbound: Bool) -> (field: String, summary: AudioSummary)? { nil }
+    package func audioSummary(ofText json: JSONValue, eventType: String?, inbound: Bool) -> AudioSummary? { nil }
     package func audioSummary(ofBinary byteCount: Int, inbound: Bool) -> AudioSummary? { nil }
 }
 

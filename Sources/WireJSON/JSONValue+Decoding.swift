@@ -8,6 +8,7 @@ extension JSONValue {
     /// Jansson limits nesting to 2048 levels; deeper input is an error, not a crash.
     /// - Throws: ``JSONDecodeError`` with Jansson's line, column, byte position and text.
     public static func decode(_ bytes: [UInt8], options: JSONDecodeOptions = []) throws(JSONDecodeError) -> JSONValue {
+        if let flat = FlatObjectScanner.scan(bytes) { return flat }
         var flags = Int(JSON_DECODE_ANY)
         if options.contains(.rejectDuplicateKeys) { flags |= Int(JSON_REJECT_DUPLICATES) }
         if options.contains(.allowNul) { flags |= Int(JSON_ALLOW_NUL) }

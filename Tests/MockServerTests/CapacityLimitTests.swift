@@ -12,7 +12,7 @@ struct CapacityLimitTests {
     static let qwenPath = "/api-ws/v1/realtime?model=qwen-omni-turbo-realtime"
     static let auth = [("Authorization", "Bearer test-key")]
 
-    private func withServer(_ configure: (inout MockServer.Configuration) -> Void,
+    func withServer(_ configure: (inout MockServer.Configuration) -> Void,
                             _ body: (MockServer, WebSocketClient) async throws -> Void) async throws {
         var configuration = MockServer.Configuration()
         configure(&configuration)
@@ -81,10 +81,30 @@ struct CapacityLimitTests {
             try await Task.sleep(for: .milliseconds(200))
             let lines = (await server.journal(session: "s1") ?? "").split(separator: "\n")
             let append = try #require(try lines.map { try JSONValue.decode(String($0)) }
-                .first { $0["json"]?["type"] == "input_audio_buffer.append" })
+                .first { $0["event"] == "input_audio_buffer.append" })
             #expect(append["audio"]?["codec"] == "pcm")
             #expect(append["audio"]?["durationMs"]?.doubleValue == 100)
             #expect((append["json"]?["audio"] != nil) == keepPayload)
+            #expect((append["json"] != nil) == keepPayload)
+        }
+    }
+}
+
+extension CapacityLimitTests {
+    @Test func journalsKeepAtMostTheFrameLimitAndCountTheRest() async throws {
+        try await withServer({ $0.journalFrameLimit = 3 }) { server, client in
+            let connection = try await client.connect(server.baseURL + Self.qwenPath, headers: Self.auth)
+            _ = await connection.nextJSON()
+            for _ in 0..<6 { connection.send(text: #"{"type":"input_audio_buffer.append","audio":"AAAA"}"#) }
+            connection.send(text: #"{"type":"no.such.event"}"#)
+            try await Task.sleep(for: .milliseconds(300))
+            let entries = try (await server.journal(session: "s1") ?? "").split(separator: "\n").map { try JSONValue.decode(String($0)) }
+            #expect(entries.filter { $0["kind"] == "text" || $0["kind"] == "binary" }.count == 3)
+            // Violations are kept past the limit.
+            #expect(entries.contains { $0["kind"] == "violation" })
+            let list = try JSONValue.decode(Control.request(server, "GET", "/_mock/sessions").body)
+            #expect(list["sessions"]?[0]?["framesNotJournaled"]?.intValue ?? 0 >= 5)
+            #expect(list["sessions"]?[0]?["framesIn"] == 7)
         }
     }
 }

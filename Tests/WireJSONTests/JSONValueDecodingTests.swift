@@ -125,3 +125,51 @@ import WireJSON
         #expect(message.value["n"] == .double(100))
     }
 }
+
+/// Big flat string objects take a fast path; every input must decode (or fail) exactly as
+/// Jansson alone would.
+@Suite struct FlatObjectFastPathTests {
+    static let payload = String(repeating: "QUJD", count: 300)
+
+    static func viaJansson(_ text: String) throws -> JSONValue {
+        // A leading array makes the fast path decline; unwrap Jansson's result.
+        try JSONValue.decode("[" + text + "]")[0]!
+    }
+
+    @Test(arguments: [
+        #"{"type":"input_audio_buffer.append","audio":"PAYLOAD"}"#,
+        #"  {"event_id" : "e1" ,"type":"x",  "audio":"PAYLOAD" }  "#,
+        "{\n\"audio\":\"PAYLOAD\",\n\"type\":\"é漢字😀\"}",
+    ])
+    func acceptedShapesMatchJansson(_ template: String) throws {
+        let text = template.split(separator: "PAYLOAD", omittingEmptySubsequences: false).joined(separator: Self.payload)
+        let fast = try JSONValue.decode(text)
+        #expect(fast == (try Self.viaJansson(text)))
+        #expect(fast.objectValue?.keys == (try Self.viaJansson(text)).objectValue?.keys)
+    }
+
+    @Test(arguments: [
+        #"{"type":"a","audio":"PAYLOAD","n":1}"#,          // a number: Jansson's
+        #"{"type":"a\"b","audio":"PAYLOAD"}"#,             // an escape: Jansson's
+        #"{"type":"a","type":"b","audio":"PAYLOAD"}"#,     // a duplicate key: Jansson's (last wins)
+        #"{"type":"a","audio":"PAYLOAD"} x"#,              // trailing bytes: an error
+        #"{"type":"a","audio":"PAYLOAD""#,                 // truncated: an error
+        #"{"type":"a","audio":"PAYLOAD",}"#,               // trailing comma: an error
+    ])
+    func otherInputsAreJanssons(_ template: String) {
+        let text = template.split(separator: "PAYLOAD", omittingEmptySubsequences: false).joined(separator: Self.payload)
+        let fast = Result { try JSONValue.decode(text) }
+        let jansson = Result { try Self.viaJansson(text) }
+        switch (fast, jansson) {
+        case (.success(let a), .success(let b)): #expect(a == b)
+        case (.failure, .failure): break
+        default: Issue.record("fast path and Jansson disagree on \(template)")
+        }
+    }
+
+    @Test func invalidUTF8IsRejectedLikeJansson() {
+        var bytes = Array(#"{"type":"a","audio":""#.utf8) + Array(Self.payload.utf8)
+        bytes += [0xFF, 0xFE] + Array(#""}"#.utf8)
+        #expect(throws: JSONDecodeError.self) { try JSONValue.decode(bytes) }
+    }
+}

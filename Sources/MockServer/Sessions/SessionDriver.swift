@@ -168,15 +168,14 @@ final class SessionDriver<Session: ProtocolSession>: ConnectionHandler {
     /// A text frame's journal entry: audio payloads summarised (and dropped unless `journalAudio`).
     private func textEntry(t: Int64, _ direction: JournalEntry.Direction, json: JSONValue, eventType: String?,
                            byteLength: Int) -> JournalEntry {
-        guard let (field, summary) = session.audioPayload(ofText: json, eventType: eventType, inbound: direction == .in) else {
+        guard let summary = session.audioSummary(ofText: json, eventType: eventType, inbound: direction == .in) else {
             return .textFrame(t: t, direction, json: json, eventType: eventType, byteLength: byteLength)
         }
-        var kept = json
-        if !journalAudio, case .object(var object) = json {
-            object[field] = nil
-            kept = .object(object)
+        guard journalAudio else {
+            // The event type and the audio summary only: no copy of the frame stays in memory.
+            return JournalEntry(t: t, direction: direction, kind: .text, byteLength: byteLength, eventType: eventType, audio: summary)
         }
-        var entry = JournalEntry.textFrame(t: t, direction, json: kept, eventType: eventType, byteLength: byteLength)
+        var entry = JournalEntry.textFrame(t: t, direction, json: json, eventType: eventType, byteLength: byteLength)
         entry.audio = summary
         return entry
     }

@@ -25,6 +25,8 @@ final class SessionJournal: Sendable {
         var violations = 0
         var recordFile: RecordFile?
         var serviceThreadName: String?
+        var storedFrames = 0
+        var framesNotJournaled = 0
     }
 
     /// The `FILE *` of `--record`, used only under the journal's lock.
@@ -33,9 +35,13 @@ final class SessionJournal: Sendable {
     }
 
     private let state = Mutex(State())
+    /// Frames kept in memory; later frames are only counted (states, violations, faults and
+    /// closes are always kept, and `--record` files get every entry).
+    let frameLimit: Int
 
     init(id: String, protocolName: String, path: String, testID: String?, caseID: String?,
-         startedAtMicros: Int64, recordDirectory: String?, logger: Logger) {
+         startedAtMicros: Int64, recordDirectory: String?, frameLimit: Int = .max, logger: Logger) {
+        self.frameLimit = frameLimit
         self.id = id
         self.protocolName = protocolName
         self.path = path
@@ -59,8 +65,14 @@ final class SessionJournal: Sendable {
 
     func record(_ entry: JournalEntry) {
         state.withLock { state in
-            state.entries.append(entry)
-            if entry.kind == .text || entry.kind == .binary {
+            let isFrame = entry.kind == .text || entry.kind == .binary
+            if isFrame && state.storedFrames >= frameLimit {
+                state.framesNotJournaled += 1
+            } else {
+                state.entries.append(entry)
+                if isFrame { state.storedFrames += 1 }
+            }
+            if isFrame {
                 if entry.direction == .in {
                     state.framesIn += 1
                     state.bytesIn += entry.byteLength ?? 0
@@ -108,7 +120,7 @@ final class SessionJournal: Sendable {
 
     /// The summary the session list shows.
     var summary: JSONValue {
-        let state = self.state.withLock { ($0.isOpen, $0.framesIn, $0.framesOut, $0.bytesIn, $0.bytesOut, $0.violations, $0.serviceThreadName) }
+        let state = self.state.withLock { ($0.isOpen, $0.framesIn, $0.framesOut, $0.bytesIn, $0.bytesOut, $0.violations, $0.serviceThreadName, $0.framesNotJournaled) }
         var object: JSONObject = [
             "id": .string(id), "protocol": .string(protocolName), "path": .string(path),
             "open": .bool(state.0), "framesIn": .int(Int64(state.1)), "framesOut": .int(Int64(state.2)),
@@ -117,6 +129,7 @@ final class SessionJournal: Sendable {
         if let testID { object["testId"] = .string(testID) }
         if let caseID { object["caseId"] = .string(caseID) }
         if let thread = state.6 { object["thread"] = .string(thread) }
+        if state.7 > 0 { object["framesNotJournaled"] = .int(Int64(state.7)) }
         return .object(object)
     }
 }

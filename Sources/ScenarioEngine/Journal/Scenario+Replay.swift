@@ -33,6 +33,9 @@ extension Scenario {
             }
             let frame: ScriptedFrame
             switch entry.kind {
+            case .text where entry.direction == .out && entry.json == nil && entry.text == nil && entry.audio != nil:
+                // An audio event journaled as a summary only (no `--journal-audio`): nothing to replay.
+                continue
             case .text where entry.direction == .out:
                 frame = entry.json.map(ScriptedFrame.json) ?? .text(entry.text ?? "")
             case .binary where entry.direction == .out:

@@ -1,0 +1,70 @@
+/// A fast path for the commonest big frame, a flat object whose values are all strings without
+/// escapes (`{"type":"input_audio_buffer.append","audio":"<base64>"}`): one pass over the bytes
+/// instead of a Jansson tree and its copy. Anything else — other value types, escapes, control
+/// characters, invalid UTF-8, duplicate keys, trailing bytes — returns nil and Jansson decides,
+/// so results and errors stay exactly Jansson's.
+enum FlatObjectScanner {
+    /// Frames shorter than this go straight to Jansson (the fast path pays off on big strings).
+    static let minimumLength = 512
+
+    static func scan(_ bytes: [UInt8]) -> JSONValue? {
+        guard bytes.count >= minimumLength else { return nil }
+        return bytes.withUnsafeBufferPointer { input -> JSONValue? in
+            var index = 0
+            let count = input.count
+
+            func skipSpace() {
+                while index < count {
+                    let byte = input[index]
+                    guard byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 else { return }
+                    index += 1
+                }
+            }
+
+            /// A string without escapes or control characters, valid UTF-8.
+            func string() -> String? {
+                guard index < count, input[index] == UInt8(ascii: "\"") else { return nil }
+                index += 1
+                let start = index
+                while index < count {
+                    let byte = input[index]
+                    if byte == UInt8(ascii: "\"") { break }
+                    if byte == UInt8(ascii: "\\") || byte < 0x20 { return nil }
+                    index += 1
+                }
+                guard index < count else { return nil }
+                let text = String(validating: UnsafeBufferPointer(rebasing: input[start..<index]), as: UTF8.self)
+                index += 1
+                return text
+            }
+
+            skipSpace()
+            guard index < count, input[index] == UInt8(ascii: "{") else { return nil }
+            index += 1
+            var object = JSONObject()
+            skipSpace()
+            if index < count, input[index] == UInt8(ascii: "}") { return nil }  // `{}` is Jansson's (and small)
+            while true {
+                skipSpace()
+                guard let key = string() else { return nil }
+                skipSpace()
+                guard index < count, input[index] == UInt8(ascii: ":") else { return nil }
+                index += 1
+                skipSpace()
+                guard let value = string() else { return nil }
+                guard object[key] == nil else { return nil }
+                object.appendUnchecked(key: key, value: .string(value))
+                skipSpace()
+                guard index < count else { return nil }
+                if input[index] == UInt8(ascii: ",") {
+                    index += 1
+                    continue
+                }
+                guard input[index] == UInt8(ascii: "}") else { return nil }
+                index += 1
+                skipSpace()
+                return index == count ? .object(object) : nil
+            }
+        }
+    }
+}
