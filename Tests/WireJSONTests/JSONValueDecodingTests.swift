@@ -1,5 +1,5 @@
 import Testing
-import WireJSON
+@testable import WireJSON
 
 @Suite struct JSONValueDecodingTests {
     @Test func scalarsDecodeAtTopLevel() throws {
@@ -143,6 +143,8 @@ import WireJSON
     ])
     func acceptedShapesMatchJansson(_ template: String) throws {
         let text = template.split(separator: "PAYLOAD", omittingEmptySubsequences: false).joined(separator: Self.payload)
+        // The fast path takes it …
+        #expect(FlatObjectScanner.scan(Array(text.utf8)) != nil)
         let fast = try JSONValue.decode(text)
         #expect(fast == (try Self.viaJansson(text)))
         #expect(fast.objectValue?.keys == (try Self.viaJansson(text)).objectValue?.keys)
@@ -158,6 +160,8 @@ import WireJSON
     ])
     func otherInputsAreJanssons(_ template: String) {
         let text = template.split(separator: "PAYLOAD", omittingEmptySubsequences: false).joined(separator: Self.payload)
+        // … and declines these.
+        #expect(FlatObjectScanner.scan(Array(text.utf8)) == nil)
         let fast = Result { try JSONValue.decode(text) }
         let jansson = Result { try Self.viaJansson(text) }
         switch (fast, jansson) {
