@@ -103,7 +103,8 @@ let package = Package(
                     swiftSettings: settings),
         .testTarget(name: "CLISupportTests", dependencies: ["CLISupport"], swiftSettings: settings),
         .testTarget(name: "MockServerTests", dependencies: ["MockServer", "WireSocket", "WireJSON"], swiftSettings: settings),
-        /// Runs the built `mock-server` binary as a user would (depends on it so it is built).
-        .testTarget(name: "MockServerCLITests", dependencies: ["MockServerCLI", "WireSocket"], swiftSettings: settings),
+        /// Runs the built `mock-server` and `dialogmock-bench` binaries as a user would (depends on them so they are built).
+        .testTarget(name: "MockServerCLITests", dependencies: ["MockServerCLI", "BenchmarkCLI", "WireSocket", "WireJSON"],
+                    swiftSettings: settings),
     ]
 )
