@@ -94,6 +94,10 @@ public final class SharedListener: Sendable {
                 continue
             }
             _ = fcntl(fd, F_SETFD, FD_CLOEXEC)  // no child process inherits a session's socket
+            // What lws' own listener sets: without it Nagle holds small frames back for the
+            // peer's delayed ACK (tens of ms of downlink lateness).
+            var one: Int32 = 1
+            setsockopt(fd, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
             let index = next.add(1, ordering: .relaxed).oldValue % servers.count
             servers[index].adopt(socket: fd)
         }
