@@ -66,6 +66,7 @@ final class ControlAPI {
                 "lame": .string(AudioLibraryVersions.lame),
             ],
             "eventLoop": .string(configuration.eventLoop.rawValue),
+            "threads": .int(Int64(max(1, configuration.threads))),
             "scenario": .string(scenarios.current.name),
         ]
     }

@@ -39,5 +39,6 @@ struct ServiceThreadsTests {
             #expect((await server.journal(session: "s\(index)") ?? "").contains(#""code":4321"#))
         }
         #expect(Control.request(server, "GET", "/_mock/metrics").body.contains("dialogmock_sessions_total 24"))
+        #expect(try JSONValue.decode(Control.request(server, "GET", "/_mock/health").body)["threads"] == 3)
     }
 }
