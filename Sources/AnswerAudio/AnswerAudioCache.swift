@@ -96,9 +96,9 @@ package final class AnswerAudioCache: Sendable {
     }
 
     private func render(_ handle: AnswerAudioHandle) {
-        let started = Self.nowMicros()
+        let started = DispatchTime.now().uptimeNanoseconds
         let answer = AnswerRenderer.render(handle.key)
-        let elapsed = Self.nowMicros() - started
+        let elapsed = Int64((DispatchTime.now().uptimeNanoseconds - started) / 1000)
         state.withLock { state in
             state.statistics.renderMicros += elapsed
             guard var entry = state.entries[handle.key], entry.handle === handle else { return }
@@ -162,9 +162,4 @@ package final class AnswerAudioCache: Sendable {
 
     private static var processorCount: Int { Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))) }
 
-    private static func nowMicros() -> Int64 {
-        var spec = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &spec)
-        return Int64(spec.tv_sec) * 1_000_000 + Int64(spec.tv_nsec) / 1_000
-    }
 }

@@ -16,12 +16,6 @@ package final class AnswerAudioHandle: Sendable, Hashable {
         state = Mutex(.pending([]))
     }
 
-    /// An already rendered answer (caches without workers, tests).
-    package init(key: AnswerAudioKey, rendered: RenderedAnswer) {
-        self.key = key
-        state = Mutex(.ready(rendered))
-    }
-
     /// The audio, or nil while it is still being rendered.
     package var rendered: RenderedAnswer? {
         state.withLock { if case .ready(let answer) = $0 { answer } else { nil } }

@@ -475,27 +475,29 @@ static void tick_session(run_t *r, session *s, double t) {
     }
 }
 
-static long rss_kb(int pid) {
+/* Reads /proc/<pid>/<name> into buf (NUL-terminated); 0 when it cannot be read. */
+static size_t read_proc(int pid, const char *name, char *buf, size_t cap) {
     if (pid <= 0) return 0;
-    char path[64], line[256];
-    snprintf(path, sizeof path, "/proc/%d/status", pid);
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/%s", pid, name);
     FILE *f = fopen(path, "r");
     if (!f) return 0;
-    long kb = 0;
-    while (fgets(line, sizeof line, f)) if (!strncmp(line, "VmRSS:", 6)) { kb = strtol(line + 6, NULL, 10); break; }
+    size_t n = fread(buf, 1, cap - 1, f);
     fclose(f);
-    return kb;
+    buf[n] = 0;
+    return n;
+}
+
+static long rss_kb(int pid) {
+    char buf[4096];
+    if (!read_proc(pid, "status", buf, sizeof buf)) return 0;
+    const char *line = strstr(buf, "VmRSS:");
+    return line ? strtol(line + 6, NULL, 10) : 0;
 }
 
 static double cpu_seconds(int pid) {
-    if (pid <= 0) return 0;
-    char path[64], buf[1024];
-    snprintf(path, sizeof path, "/proc/%d/stat", pid);
-    FILE *f = fopen(path, "r");
-    if (!f) return 0;
-    size_t n = fread(buf, 1, sizeof buf - 1, f);
-    fclose(f);
-    buf[n] = 0;
+    char buf[1024];
+    if (!read_proc(pid, "stat", buf, sizeof buf)) return 0;
     char *p = strrchr(buf, ')');
     if (!p) return 0;
     unsigned long utime = 0, stime = 0;

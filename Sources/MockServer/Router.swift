@@ -89,6 +89,7 @@ final class Router: WebSocketServerDelegate, @unchecked Sendable {
     /// A protocol route: the engine checks the request (auth, model), then a session starts with
     /// the case's scenario or the current one.
     private func upgradeProtocol(_ route: ProtocolRoute, _ request: HTTPRequestHead) -> UpgradeDecision {
+        // A cheap early refusal under a flood (no engine is built); `startSession` decides atomically.
         guard sessions.openCount < configuration.maxSessions else { return refuseAtCapacity(request) }
         guard let scenario = scenario(for: route) else {
             return .reject(.error(404, "NotFound", "no conformance case \(route.caseID ?? "") on this server"))

@@ -102,7 +102,7 @@ extension QwenRealtimeSession {
         default:
             return nil
         }
-        guard let text = json[field]?.stringValue, let bytes = PCMPayload.base64DecodedCount(text) else { return nil }
+        guard let text = json[field]?.stringValue, let bytes = Base64.decodedCount(ofEncoded: text) else { return nil }
         return PCMPayload.summary(bytes: bytes, sampleRate: rate, channels: channels)
     }
 }

@@ -51,14 +51,6 @@ package enum PCMPayload {
                      frames: 1, sampleRate: sampleRate)
     }
 
-    /// Bytes encoded by a base64 text (its length and padding; nil when the length is not a
-    /// multiple of four).
-    package static func base64DecodedCount(_ text: String) -> Int? {
-        let utf8 = text.utf8
-        guard utf8.count % 4 == 0 else { return nil }
-        let padding = utf8.reversed().prefix(2).prefix { $0 == UInt8(ascii: "=") }.count
-        return utf8.count / 4 * 3 - padding
-    }
 }
 
 extension ProtocolSession {

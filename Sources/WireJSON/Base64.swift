@@ -128,8 +128,12 @@ public enum Base64 {
         return true
     }
 
-    /// The decoded length of a base64 text of `characters` characters (without decoding).
-    public static func decodedLength(ofEncodedCount characters: Int) -> Int {
-        characters / 4 * 3
+    /// Bytes a padded base64 text encodes, from its length and padding alone (nil when the
+    /// length is not a multiple of four); the characters are not checked.
+    public static func decodedCount(ofEncoded text: String) -> Int? {
+        let utf8 = text.utf8
+        guard utf8.count % 4 == 0 else { return nil }
+        let padding = utf8.reversed().prefix(2).prefix { $0 == UInt8(ascii: "=") }.count
+        return utf8.count / 4 * 3 - padding
     }
 }

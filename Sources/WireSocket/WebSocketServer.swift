@@ -66,13 +66,13 @@ public final class WebSocketServer: @unchecked Sendable {
 
     // MARK: - Lifecycle (any thread)
 
-    /// Creates the context, binds (`port`, or the configured one), starts the service thread.
-    /// Returns the bound port.
+    /// Creates the context, binds (unless a `SharedListener` feeds it), starts the service
+    /// thread. Returns the bound port (0 without a listener of its own).
     @discardableResult
-    public func start(port requested: UInt16? = nil) throws(WebSocketError) -> UInt16 {
+    public func start() throws(WebSocketError) -> UInt16 {
         var bound: UInt16 = 0
         try loop.start { [self] () throws(WebSocketError) -> OpaquePointer in
-            let context = try createContext(port: requested ?? configuration.port)
+            let context = try createContext(port: configuration.port)
             bound = configuration.ownsListener
                 ? UInt16(truncatingIfNeeded: lws_get_vhost_listen_port(lws_get_vhost_by_name(context, "default"))) : 0
             return context

@@ -120,16 +120,17 @@ final class SessionJournal: Sendable {
 
     /// The summary the session list shows.
     var summary: JSONValue {
-        let state = self.state.withLock { ($0.isOpen, $0.framesIn, $0.framesOut, $0.bytesIn, $0.bytesOut, $0.violations, $0.serviceThreadName, $0.framesNotJournaled) }
+        let state = self.state.withLock { $0 }  // the entries are shared, not copied
         var object: JSONObject = [
             "id": .string(id), "protocol": .string(protocolName), "path": .string(path),
-            "open": .bool(state.0), "framesIn": .int(Int64(state.1)), "framesOut": .int(Int64(state.2)),
-            "bytesIn": .int(Int64(state.3)), "bytesOut": .int(Int64(state.4)), "violations": .int(Int64(state.5)),
+            "open": .bool(state.isOpen), "framesIn": .int(Int64(state.framesIn)), "framesOut": .int(Int64(state.framesOut)),
+            "bytesIn": .int(Int64(state.bytesIn)), "bytesOut": .int(Int64(state.bytesOut)),
+            "violations": .int(Int64(state.violations)),
         ]
         if let testID { object["testId"] = .string(testID) }
         if let caseID { object["caseId"] = .string(caseID) }
-        if let thread = state.6 { object["thread"] = .string(thread) }
-        if state.7 > 0 { object["framesNotJournaled"] = .int(Int64(state.7)) }
+        if let thread = state.serviceThreadName { object["thread"] = .string(thread) }
+        if state.framesNotJournaled > 0 { object["framesNotJournaled"] = .int(Int64(state.framesNotJournaled)) }
         return .object(object)
     }
 }
