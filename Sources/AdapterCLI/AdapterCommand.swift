@@ -12,6 +12,7 @@ enum AdapterCommand {
         options: [
             .value("--protocol", valueName: "P", help: "multimodal-dialog or qwen-realtime (default: $MOCK_PROTOCOL)."),
             .value("--fault", valueName: "NAME", help: "Break one obligation in an otherwise correct flow (see below)."),
+            .flag("--passive", help: "Be a passive client: no adapter line, no events, stdin ignored; run the default flow."),
             .flag("--list-faults", help: "Print the faults as JSON Lines {name, protocol, obligation, summary} and exit."),
         ],
         discussion: """
@@ -21,6 +22,8 @@ enum AdapterCommand {
             command). When stdin ends before the first command, a default flow runs: a full correct
             session (multimodal: start, one tap2talk turn with fixtures/audio/hello-16k.pcm, playback,
             stop; Qwen: session.update, the same speech, tool calls answered, finish).
+            With --passive it is a client that cannot be driven, as most apps are: it prints nothing,
+            reads no commands and runs the default flow (with the --fault, if any) on every case.
             Relative fixture paths resolve against the current directory, then against the
             conformance/ folder of the repository that holds the executable.
 
@@ -51,13 +54,14 @@ enum AdapterCommand {
             fault = found
             log("fault \(found.name): breaks \(found.obligation) (\(found.summary))")
         }
-        let events = EventLog()
+        let passive = arguments.flag("--passive")
+        let events = EventLog(writesOutput: !passive)
         events.writeLine(["adapter": "swift", "protocol": .string(protocolName)])
         let settings = AdapterEnvironment(protocolName: kind)
         switch kind {
         case .multimodalDialog:
             let driver = MultiModalDriver(environment: settings, events: events, fault: fault)
-            await serve(events) { command throws(AdapterError) in try await driver.run(command) } defaultFlow: {
+            await serve(events, passive: passive) { command throws(AdapterError) in try await driver.run(command) } defaultFlow: {
                 await driver.runDefaultFlow()
             } ending: {
                 await driver.dialog.stop()
@@ -65,7 +69,7 @@ enum AdapterCommand {
             await driver.dialog.flushCallbacks()
         case .qwenRealtime:
             let driver = QwenDriver(environment: settings, events: events, fault: fault)
-            await serve(events) { command throws(AdapterError) in try await driver.run(command) } defaultFlow: {
+            await serve(events, passive: passive) { command throws(AdapterError) in try await driver.run(command) } defaultFlow: {
                 await driver.runDefaultFlow()
             } ending: {
                 await driver.client.finish()
@@ -75,9 +79,11 @@ enum AdapterCommand {
         exit(0)
     }
 
-    /// Runs stdin commands in order (ack after each), or the default flow when stdin is empty.
-    private static func serve(_ events: EventLog, run: @Sendable (JSONObject) async throws(AdapterError) -> Bool,
+    /// Runs stdin commands in order (ack after each), or the default flow when stdin is empty
+    /// (or at once for a passive client).
+    private static func serve(_ events: EventLog, passive: Bool, run: @Sendable (JSONObject) async throws(AdapterError) -> Bool,
                               defaultFlow: @Sendable () async -> Void, ending: @Sendable () async -> Void) async {
+        if passive { return await defaultFlow() }
         var sawCommand = false
         for await line in StandardInput.lines() {
             let trimmed = line.filter { !$0.isWhitespace }

@@ -12,9 +12,14 @@ final class EventLog: Sendable {
     }
 
     private let state = Mutex(State())
+    /// Whether lines go to stdout (a passive client keeps its events to itself).
+    let writesOutput: Bool
+
+    init(writesOutput: Bool = true) { self.writesOutput = writesOutput }
 
     /// Writes one line of output.
     func writeLine(_ object: JSONObject) {
+        guard writesOutput else { return }
         let line = JSONValue.object(object).encodedString() + "\n"
         state.withLock { _ in writeAll(STDOUT_FILENO, line) }
     }
@@ -26,7 +31,7 @@ final class EventLog: Sendable {
         let line = JSONValue.object(object).encodedString() + "\n"
         state.withLock { state in
             state.names.append(name)
-            writeAll(STDOUT_FILENO, line)
+            if writesOutput { writeAll(STDOUT_FILENO, line) }
         }
     }
 

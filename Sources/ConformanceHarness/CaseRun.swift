@@ -45,11 +45,9 @@ final class CaseRun: Sendable {
         // seconds to start); a passive one prints something else, or nothing before it exits.
         let timeout = configuration.timeoutMs ?? conformanceCase.timeoutMs
         let first = await client.waitForFirstLine(timeoutMillis: timeout)
+        // A passive client on a driven case runs its own flow on the case's scenario and is
+        // judged on what needs no drive.
         let driven = first.flatMap { try? JSONValue.decode($0.text) }?["adapter"]?.stringValue != nil
-        if conformanceCase.needsDriving && !driven {
-            _ = await client.waitForExit(timeoutMillis: 0)
-            return finish(conformanceCase, client: client, startedAt: startedAt, driven: false, timedOut: false, sessions: [])
-        }
         if driven, let commands = conformanceCase.drive {
             for command in commands { client.send(line: command.encodedString()) }
         }
@@ -73,7 +71,9 @@ final class CaseRun: Sendable {
     private func finish(_ conformanceCase: ConformanceCase, client: ClientProcess, startedAt: Int64, driven: Bool, timedOut: Bool,
                         sessions: [MockServer.SessionSnapshot]) -> CaseEvaluation {
         logs.withLock { $0[conformanceCase.id] = client.stderrText }
-        let origin = sessions.first?.startedAtMicros ?? startedAt
+        let refusals = server.refusedUpgrades(caseID: conformanceCase.id)
+        let firstSeen = min(sessions.first?.startedAtMicros ?? .max, refusals.first?.atMicros ?? .max)
+        let origin = firstSeen == .max ? startedAt : firstSeen
         var journal: [JournalEntry] = []
         for session in sessions {
             guard let entries = try? JournalEntry.decodeLines(session.journal) else {
@@ -85,6 +85,13 @@ final class CaseRun: Sendable {
                 shifted.t += offset
                 return shifted
             }
+        }
+        // A refused upgrade has no session: its broken C1 goes into the transcript, in time
+        // order, as the mock's record.
+        for refusal in refusals {
+            var entry = JournalEntry(t: refusal.atMicros - origin, kind: .violation)
+            entry.violation = Violation(obligation: refusal.obligation, level: .must, refusal.message)
+            journal.insert(entry, at: journal.firstIndex { $0.t > entry.t } ?? journal.endIndex)
         }
         var events: [AdapterEvent] = []
         if driven {

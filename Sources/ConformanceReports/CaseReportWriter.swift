@@ -18,10 +18,16 @@ package enum CaseReportWriter {
             document["scenario"] = .string(conformanceCase.scenario)
         }
         document["checks"] = .array(evaluation.checks.map { check in
-            ["kind": .string(check.kind), "obligation": .string(check.obligation), "verdict": .string(check.verdict.rawValue),
-             "expected": .string(check.expected), "actual": .string(check.actual), "evidence": .array(check.evidence.map { .int(Int64($0)) })]
+            var object: JSONObject = [
+                "kind": .string(check.kind), "obligation": .string(check.obligation), "verdict": .string(check.verdict.rawValue),
+                "expected": .string(check.expected), "actual": .string(check.actual), "evidence": .array(check.evidence.map { .int(Int64($0)) }),
+            ]
+            object["consequenceOf"] = check.consequenceOf.map(JSONValue.string)
+            return .object(object)
         })
         document["failedChecks"] = .array(evaluation.failedChecks.map(JSONValue.string))
+        document["rootCause"] = evaluation.rootCause.map(JSONValue.string) ?? .null
+        document["consequences"] = .array(evaluation.consequences.map(JSONValue.string))
         document["stateOrder"] = .array(evaluation.timelines.map(timelineJSON))
         document["latency"] = .array(evaluation.latency.map { sample in
             ["metric": .string(sample.metric), "value": .milliseconds(sample.value), "evidence": .array(sample.evidence.map { .int(Int64($0)) })]

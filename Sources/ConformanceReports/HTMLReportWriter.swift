@@ -2,7 +2,7 @@ import ScenarioEngine
 import ConformanceChecks
 
 /// `report.html`: one self-contained page (inline CSS and SVG, no scripts, no external
-/// assets): verdict counts, every case with its checks and state timeline, and a latency
+/// assets): verdict counts, findings per obligation, every case with its checks and state timeline, and a latency
 /// distribution per metric.
 package enum HTMLReportWriter {
     static let style = """
@@ -19,7 +19,19 @@ package enum HTMLReportWriter {
         html += "<h1>\(XMLText.escape(report.protocolName))</h1><p>client <code>\(XMLText.escape(report.client))</code> · started \(report.startedText)</p>\n"
         html += "<table><tr><th>verdict</th><th>cases</th></tr>"
         for verdict in Verdict.allCases { html += "<tr><td class=\"\(verdict.rawValue)\">\(verdict.rawValue)</td><td>\(report.summary[verdict, default: 0])</td></tr>" }
-        html += "</table>\n<h2>Cases</h2>\n"
+        html += "</table>\n"
+        let findings = report.findings
+        if !findings.isEmpty {
+            html += "<h2>Findings by obligation</h2><p>Read the first row first; consequences follow from an earlier finding in their case.</p>"
+            html += "<table><tr><th>obligation</th><th>verdict</th><th>cases</th><th>as a consequence in</th></tr>"
+            for finding in findings {
+                let links = { (ids: [String]) in ids.map { "<a href=\"#\(XMLText.escape($0))\">\(XMLText.escape($0))</a>" }.joined(separator: " ") }
+                html += "<tr><td>\(XMLText.escape(finding.obligation))</td><td class=\"\(finding.verdict.rawValue)\">\(finding.verdict.rawValue)</td>"
+                html += "<td>\(links(finding.cases))</td><td>\(links(finding.asConsequence))</td></tr>"
+            }
+            html += "</table>\n"
+        }
+        html += "<h2>Cases</h2>\n"
         for evaluation in report.evaluations { html += caseSection(evaluation) }
         html += "<h2>Latency</h2>\n"
         let samples = Dictionary(grouping: report.evaluations.flatMap(\.latency), by: \.metric)
@@ -38,10 +50,14 @@ package enum HTMLReportWriter {
         var html = "<details id=\"\(XMLText.escape(evaluation.caseID))\"\(evaluation.verdict == .pass ? "" : " open")><summary><span class=\"\(evaluation.verdict.rawValue)\">"
         html += "\(evaluation.verdict.rawValue)</span> <b>\(XMLText.escape(evaluation.caseID))</b> \(XMLText.escape(title))</summary>\n"
         if let reason = evaluation.reason { html += "<p>\(XMLText.escape(reason))</p>" }
+        if let root = evaluation.rootCause, !evaluation.consequences.isEmpty {
+            html += "<p>Root cause: <b>\(XMLText.escape(root))</b>; consequences: \(XMLText.escape(evaluation.consequences.joined(separator: ", ")))</p>"
+        }
         if !evaluation.checks.isEmpty {
             html += "<table><tr><th>check</th><th>obligation</th><th>verdict</th><th>expected</th><th>actual</th><th>evidence</th></tr>"
             for check in evaluation.checks {
-                html += "<tr><td>\(XMLText.escape(check.kind))</td><td>\(XMLText.escape(check.obligation))</td><td class=\"\(check.verdict.rawValue)\">\(check.verdict.rawValue)</td>"
+                html += "<tr><td>\(XMLText.escape(check.kind))</td><td>\(XMLText.escape(check.obligation))</td><td class=\"\(check.verdict.rawValue)\">\(check.verdict.rawValue)"
+                html += "\(check.consequenceOf.map { " (consequence of \(XMLText.escape($0)))" } ?? "")</td>"
                 html += "<td>\(XMLText.escape(check.expected))</td><td>\(XMLText.escape(check.actual))</td><td>\(check.evidence.map { "#\($0)" }.joined(separator: " "))</td></tr>"
             }
             html += "</table>\n"

@@ -3,7 +3,9 @@ package import WireJSON
 
 /// `index.json` (contract §2): `{"protocol", "client", "started", "summary": {verdict: count},
 /// "cases": [{"id", "verdict", "durationMs", "failedChecks", "report"}], "latency": {metric:
-/// {"count", "p50", "p95", "p99", "max"}}}` with sorted keys.
+/// {"count", "p50", "p95", "p99", "max"}}}` with sorted keys; extended with each case's
+/// `rootCause` and `consequences`, and `findings`: `[{"obligation", "verdict", "cases",
+/// "asConsequence"}]`, the rule to read first first (``RunReport/findings``).
 package enum IndexWriter {
     /// The document.
     package static func json(_ report: RunReport) -> JSONValue {
@@ -16,7 +18,13 @@ package enum IndexWriter {
                 "durationMs": .milliseconds(evaluation.durationMs),
                 "failedChecks": .array(evaluation.failedChecks.map(JSONValue.string)),
                 "report": .string(RunReport.caseReportPath(evaluation.caseID)),
+                "rootCause": evaluation.rootCause.map(JSONValue.string) ?? .null,
+                "consequences": .array(evaluation.consequences.map(JSONValue.string)),
             ]
+        }
+        let findings: [JSONValue] = report.findings.map { finding in
+            ["obligation": .string(finding.obligation), "verdict": .string(finding.verdict.rawValue),
+             "cases": .array(finding.cases.map(JSONValue.string)), "asConsequence": .array(finding.asConsequence.map(JSONValue.string))]
         }
         var latency = JSONObject()
         for (metric, statistics) in report.latency {
@@ -27,7 +35,7 @@ package enum IndexWriter {
         }
         let document: JSONValue = [
             "protocol": .string(report.protocolName), "client": .string(report.client), "started": .string(report.startedText),
-            "summary": .object(summary), "cases": .array(cases), "latency": .object(latency),
+            "summary": .object(summary), "cases": .array(cases), "latency": .object(latency), "findings": .array(findings),
         ]
         return document.sortedKeys
     }

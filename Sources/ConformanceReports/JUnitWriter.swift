@@ -25,8 +25,15 @@ package enum JUnitWriter {
         let title = evaluation.conformanceCase?.title ?? evaluation.caseID
         var xml = "    <testcase classname=\"\(XMLText.escape(report.protocolName + "." + section))\" name=\"\(XMLText.escape(evaluation.caseID + " " + title))\""
         xml += " time=\"\(seconds(evaluation.durationMs / 1000))\""
-        let findings = evaluation.checks.filter(\.isFinding)
-        let details = findings.map { "\($0.obligation) [\($0.kind)] expected: \($0.expected)\n  actual: \($0.actual)" }.joined(separator: "\n")
+        // The root cause first, consequences last and marked as such.
+        let findings = evaluation.checks.filter(\.isFinding).sorted { lhs, rhs in
+            (lhs.obligation == evaluation.rootCause ? 0 : lhs.consequenceOf == nil ? 1 : 2)
+                < (rhs.obligation == evaluation.rootCause ? 0 : rhs.consequenceOf == nil ? 1 : 2)
+        }
+        let details = findings.map { finding in
+            let marker = finding.consequenceOf.map { " (consequence of \($0))" } ?? ""
+            return "\(finding.obligation)\(marker) [\(finding.kind)] expected: \(finding.expected)\n  actual: \(finding.actual)"
+        }.joined(separator: "\n")
         switch evaluation.verdict {
         case .pass:
             return xml + "/>\n"

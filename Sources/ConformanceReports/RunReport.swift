@@ -30,6 +30,50 @@ package struct RunReport: Sendable {
         return counts
     }
 
+    /// What the client was found to break, per obligation across cases.
+    package struct ObligationFindings: Sendable, Hashable {
+        /// The obligation id.
+        package var obligation: String
+        /// The worst verdict it got.
+        package var verdict: Verdict
+        /// Cases where it is a finding in its own right (the root cause or independent).
+        package var cases: [String]
+        /// Cases where it is only a consequence of another finding.
+        package var asConsequence: [String]
+    }
+
+    /// Findings per obligation: those found in their own right first (most cases first, then
+    /// the worst verdict, then id), then those seen only as consequences. The first line is the
+    /// rule a user should read first.
+    package var findings: [ObligationFindings] {
+        var byObligation: [String: ObligationFindings] = [:]
+        var order: [String] = []
+        for evaluation in evaluations {
+            let consequences = Set(evaluation.consequences)
+            for check in evaluation.checks where check.isFinding {
+                if byObligation[check.obligation] == nil {
+                    byObligation[check.obligation] = ObligationFindings(obligation: check.obligation, verdict: check.verdict,
+                                                                        cases: [], asConsequence: [])
+                    order.append(check.obligation)
+                }
+                var entry = byObligation[check.obligation]!
+                entry.verdict = max(entry.verdict, check.verdict)
+                if consequences.contains(check.obligation) {
+                    if !entry.asConsequence.contains(evaluation.caseID) { entry.asConsequence.append(evaluation.caseID) }
+                } else if !entry.cases.contains(evaluation.caseID) {
+                    entry.cases.append(evaluation.caseID)
+                }
+                byObligation[check.obligation] = entry
+            }
+        }
+        return order.compactMap { byObligation[$0] }.sorted { lhs, rhs in
+            if lhs.cases.isEmpty != rhs.cases.isEmpty { return !lhs.cases.isEmpty }
+            if lhs.cases.count != rhs.cases.count { return lhs.cases.count > rhs.cases.count }
+            if lhs.verdict != rhs.verdict { return lhs.verdict > rhs.verdict }
+            return lhs.obligation.localizedStandardCompare(rhs.obligation) == .orderedAscending
+        }
+    }
+
     /// Latency statistics per metric across every case.
     package var latency: [String: LatencyStatistics] {
         LatencyStatistics.aggregate(evaluations.flatMap(\.latency))

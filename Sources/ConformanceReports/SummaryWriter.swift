@@ -1,14 +1,25 @@
 import Foundation
 import ConformanceChecks
 
-/// `summary.md`: counts per verdict, a table per suite section, obligation coverage and the
-/// latency table.
+/// `summary.md`: counts per verdict, findings per obligation (the rule to read first first), a
+/// table per suite section, obligation coverage and the latency table.
 package enum SummaryWriter {
     /// The document.
     package static func text(_ report: RunReport) -> String {
         var lines = ["# Conformance run: \(report.protocolName)", "", "- client: `\(report.client)`", "- started: \(report.startedText)", "",
                      "| verdict | cases |", "| --- | ---: |"]
         for verdict in Verdict.allCases { lines.append("| \(verdict.rawValue) | \(report.summary[verdict, default: 0]) |") }
+        let findings = report.findings
+        if !findings.isEmpty {
+            lines += ["", "## Findings by obligation", "",
+                      "Read the first row first: later rows seen only as consequences follow from an earlier finding in the same case.", "",
+                      "| obligation | verdict | cases | as a consequence in |", "| --- | --- | --- | --- |"]
+            for finding in findings {
+                let cases = finding.cases.isEmpty ? "—" : finding.cases.joined(separator: ", ")
+                let consequences = finding.asConsequence.isEmpty ? "—" : finding.asConsequence.joined(separator: ", ")
+                lines.append("| \(finding.obligation) | \(finding.verdict.rawValue) | \(cases) | \(consequences) |")
+            }
+        }
         var sections: [String] = []
         for evaluation in report.evaluations {
             let section = evaluation.conformanceCase?.section ?? "?"
@@ -19,7 +30,9 @@ package enum SummaryWriter {
             lines += ["", "## \(report.suite?.sectionTitle(section) ?? section)", "", "| case | title | verdict | failed checks | ms |", "| --- | --- | --- | --- | ---: |"]
             for evaluation in report.evaluations where (evaluation.conformanceCase?.section ?? "?") == section {
                 let title = (evaluation.conformanceCase?.title ?? "").replacingPipes
-                lines.append("| \(evaluation.caseID) | \(title) | \(evaluation.verdict.rawValue) | \(evaluation.failedChecks.joined(separator: ", ")) | \(Int(evaluation.durationMs.rounded())) |")
+                let consequences = Set(evaluation.consequences)
+                let failed = evaluation.failedChecks.map { consequences.contains($0) ? "(\($0))" : $0 }.joined(separator: ", ")
+                lines.append("| \(evaluation.caseID) | \(title) | \(evaluation.verdict.rawValue) | \(failed) | \(Int(evaluation.durationMs.rounded())) |")
             }
         }
         lines += ["", "## Obligation coverage", "", "| obligation | cases | verdicts |", "| --- | --- | --- |"]

@@ -168,6 +168,23 @@ public final class MockServer: @unchecked Sendable {
         }
     }
 
+    /// An upgrade the mock refused on a conformance case's route (the client broke C1 there).
+    public struct RefusedUpgrade: Sendable {
+        /// When, in CLOCK_MONOTONIC microseconds.
+        public let atMicros: Int64
+        /// The obligation the refusal enforces (`mmd.C1`, `qrt.C1`).
+        public let obligation: String
+        /// What was refused and why (`upgrade refused with 401 (InvalidApiKey: …)`).
+        public let message: String
+    }
+
+    /// Every upgrade refused on a conformance case's route, in order.
+    public func refusedUpgrades(caseID: String) -> [RefusedUpgrade] {
+        router.refusedUpgrades.refusals(caseID: caseID).map {
+            RefusedUpgrade(atMicros: $0.atMicros, obligation: $0.obligation, message: $0.message)
+        }
+    }
+
     /// Stops accepting, closes sessions with 1001, and returns when the service thread is gone.
     public func stop() {
         listener?.stop()

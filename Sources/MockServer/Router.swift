@@ -16,6 +16,8 @@ final class Router: WebSocketServerDelegate, @unchecked Sendable {
     /// Per-dialog memory shared by multimodal sessions (dialog_id resume, S21).
     let dialogMemory = DialogMemory()
     let metrics = ServerMetrics()
+    /// Upgrades refused on case routes (a conformance case judges them as the client's C1).
+    let refusedUpgrades = RefusedUpgrades()
     let scenarios: ScenarioStore
     /// Answer audio, rendered once per distinct answer on worker threads and shared.
     let answerAudio = AnswerAudioCache.shared
@@ -86,6 +88,14 @@ final class Router: WebSocketServerDelegate, @unchecked Sendable {
         }
     }
 
+    /// Keeps a refused upgrade of a case route for the case's judgement.
+    private func recordRefusal(status: Int, obligation: String, body: JSONValue?, route: ProtocolRoute) {
+        let reason = [body?["code"]?.stringValue, body?["message"]?.stringValue].compactMap { $0 }.joined(separator: ": ")
+        refusedUpgrades.record(RefusedUpgrades.Refusal(atMicros: MonotonicClock.nowMicros(), status: status, obligation: obligation,
+                                                       message: "upgrade refused with \(status) (\(reason))"),
+                               caseID: route.caseID)
+    }
+
     /// A protocol route: the engine checks the request (auth, model), then a session starts with
     /// the case's scenario or the current one.
     private func upgradeProtocol(_ route: ProtocolRoute, _ request: HTTPRequestHead) -> UpgradeDecision {
@@ -101,6 +111,7 @@ final class Router: WebSocketServerDelegate, @unchecked Sendable {
             {
             case .reject(let status, let body, let obligation):
                 configuration.logger(.info, "refused \(request.path): \(status) (\(obligation))")
+                recordRefusal(status: status, obligation: obligation, body: try? JSONValue.decode(body), route: route)
                 return .reject(HTTPResponse(status: status, text: body))
             case .accept(let profile, let model):
                 let session = QwenRealtimeSession(scenario: ScenarioBridge(runtime: makeRuntime(scenario)), model: model,
@@ -115,6 +126,7 @@ final class Router: WebSocketServerDelegate, @unchecked Sendable {
             {
             case .reject(let status, let body):
                 configuration.logger(.info, "refused \(request.path): \(status)")
+                recordRefusal(status: status, obligation: MultiModalDialogUpgrade.obligation, body: body, route: route)
                 return .reject(.json(status: status, body))
             case .accept(let notes):
                 var options = MultiModalDialogOptions()

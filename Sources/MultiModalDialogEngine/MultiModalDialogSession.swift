@@ -147,9 +147,9 @@ package final class MultiModalDialogSession<Clock: ScenarioClock>: ProtocolSessi
     }
 
     /// A violation journaled once per stretch `key` (cleared with ``endStretch(_:)``).
-    func reportOnce(_ key: String, _ obligation: String, level: ViolationLevel = .must, _ message: String) -> [SessionCommand] {
+    func reportOnce(_ key: String, _ obligation: String, level: Violation.Level = .must, _ message: String) -> [SessionCommand] {
         guard reportedStretches.insert(key).inserted else { return [] }
-        return [.journal(level == .must ? .must(obligation, message) : .should(obligation, message))]
+        return [.journal(.violation(obligation, level, message))]
     }
 
     /// Ends a stretch so that its violation is reported again next time.

@@ -13,6 +13,8 @@ package enum UpgradeVerdict: Sendable, Hashable {
 package enum MultiModalDialogUpgrade {
     /// The service path (§2.1).
     package static let servicePath = "/api-ws/v1/inference"
+    /// The client obligation every refusal enforces (endpoint and authentication).
+    package static let obligation = "mmd.C1"
 
     /// Whether `path` is `/api-ws/v1/inference` or `/case/<case-id>/api-ws/v1/inference`, each
     /// with an optional trailing `/`; query strings are ignored.
@@ -56,7 +58,7 @@ package enum MultiModalDialogUpgrade {
             return .reject(status: 401, body: body(requestID, code: "InvalidApiKey", "Invalid API-key provided."))
         }
         if isBearer { return .accept(notes: []) }
-        return .accept(notes: [.should("mmd.C1", "Authorization header without the \"Bearer \" prefix")])
+        return .accept(notes: [.should(obligation, "Authorization header without the \"Bearer \" prefix")])
     }
 
     private static func body(_ requestID: String, code: String, _ message: String) -> JSONValue {

@@ -30,15 +30,15 @@ extension QwenRealtimeSession {
         violation(obligation, message ?? "\(error.code) (\(error.param ?? "-")): \(error.message)") + self.error(error)
     }
 
-    /// Journals a broken client obligation (`qrt.Cn`).
+    /// Journals a broken MUST of the client (`qrt.Cn`).
     func violation(_ obligation: String, _ message: String) -> [SessionCommand] {
-        [.journal(.violation(obligation: obligation, message: message))]
+        [.journal(.must(obligation, message))]
     }
 
     /// Journals a SHOULD-level violation only the first time `key` is seen.
     func violationOnce(_ key: String, _ obligation: String, _ message: String) -> [SessionCommand] {
         guard reportedOnce.insert(key).inserted else { return [] }
-        return violation(obligation, message)
+        return [.journal(.should(obligation, message))]
     }
 
     /// Enters an engine state: journals it and tells the scenario.

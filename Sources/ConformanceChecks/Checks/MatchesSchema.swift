@@ -10,7 +10,7 @@ import ScenarioEngine
 /// ```json
 /// { "kind": "matchesSchema", "type": "Start" }
 /// ```
-package struct MatchesSchema: Check {
+package struct MatchesSchema: PresenceJudgedCheck {
     package static let kind = "matchesSchema"
     package static let parameterNames: Set<String> = ["type", "side"]
 

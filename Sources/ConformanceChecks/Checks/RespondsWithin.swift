@@ -33,6 +33,17 @@ package struct RespondsWithin: Check {
     }
 
     package func evaluate(_ transcript: Transcript, context: CheckContext) -> CheckResult {
+        judge(transcript, context: context, requireReaction: true)
+    }
+
+    /// Without the drive, reactions that came are timed; a trigger without one is not exercised
+    /// (the drive may be what makes the client react).
+    package func evaluateUndriven(_ transcript: Transcript, context: CheckContext) -> CheckResult? {
+        let result = judge(transcript, context: context, requireReaction: false)
+        return result.evidence.isEmpty ? nil : result
+    }
+
+    private func judge(_ transcript: Transcript, context: CheckContext, requireReaction: Bool) -> CheckResult {
         let expected = "\(reaction) within \(format(withinMs)) ms of \(trigger)"
         let triggers = each ? trigger.indices(in: transcript) : trigger.first(in: transcript).map { [$0] } ?? []
         if triggers.isEmpty {
@@ -42,6 +53,7 @@ package struct RespondsWithin: Check {
         var evidence: [Int] = []
         for start in triggers {
             guard let answer = reaction.first(in: transcript, from: start + 1) else {
+                guard requireReaction else { continue }
                 return context.fail(expected, "no \(reaction) after #\(start)", evidence: [start])
             }
             let elapsed = transcript.milliseconds(at: answer) - transcript.milliseconds(at: start)

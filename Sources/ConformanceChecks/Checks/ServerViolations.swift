@@ -8,7 +8,7 @@ import ScenarioEngine
 /// ```json
 /// { "kind": "serverViolations", "obligations": ["mmd.C8"] }
 /// ```
-package struct ServerViolations: Check {
+package struct ServerViolations: FlowIndependentCheck {
     package static let kind = "serverViolations"
     package static let parameterNames: Set<String> = ["obligations", "message"]
 

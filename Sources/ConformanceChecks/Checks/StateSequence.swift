@@ -27,6 +27,16 @@ package struct StateSequence: Check {
     }
 
     package func evaluate(_ transcript: Transcript, context: CheckContext) -> CheckResult {
+        judge(transcript, context: context, contains: contains)
+    }
+
+    /// Without the drive only the legality of the steps is judged: the states to pass through
+    /// are the driven flow's.
+    package func evaluateUndriven(_ transcript: Transcript, context: CheckContext) -> CheckResult? {
+        validate ? judge(transcript, context: context, contains: []) : nil
+    }
+
+    private func judge(_ transcript: Transcript, context: CheckContext, contains: [String]) -> CheckResult {
         let timelines = StateOrderAnalyzer.timelines(protocolName: context.protocolName, transcript: transcript)
         guard let timeline = timelines.first(where: { $0.machine == (machine ?? timelines[0].machine) }) else {
             return context.harnessError("state machine \(machine ?? "")", "not available for \(context.protocolName)")

@@ -22,6 +22,8 @@ package struct CaseEvaluation: Sendable {
     package var transcript: Transcript
     /// Wall time of the run in milliseconds (set by the runner).
     package var durationMs: Double
+    /// The obligation of the first finding that explains the others (``RootCause``), if any.
+    package var rootCause: String?
 
     /// Creates an evaluation.
     package init(caseID: String, conformanceCase: ConformanceCase?, verdict: Verdict, reason: String? = nil, checks: [CheckResult] = [],
@@ -38,11 +40,25 @@ package struct CaseEvaluation: Sendable {
         self.durationMs = durationMs
     }
 
-    /// Obligation ids of the checks that found the client at fault (contract `failedChecks`),
-    /// in check order, without duplicates.
+    /// Obligation ids of the checks that found the client at fault (contract `failedChecks`):
+    /// the root cause first, then the other independent findings in check order, then the
+    /// consequences; without duplicates.
     package var failedChecks: [String] {
+        var ids: [String] = rootCause.map { [$0] } ?? []
+        for check in checks where check.isFinding && check.consequenceOf == nil && !ids.contains(check.obligation) {
+            ids.append(check.obligation)
+        }
+        return ids + consequences.filter { !ids.contains($0) }
+    }
+
+    /// Obligation ids found only as consequences of the root cause, in check order.
+    package var consequences: [String] {
+        let independent = Set(checks.filter { $0.isFinding && $0.consequenceOf == nil }.map(\.obligation))
         var ids: [String] = []
-        for check in checks where check.isFinding && !ids.contains(check.obligation) { ids.append(check.obligation) }
+        for check in checks where check.isFinding && check.consequenceOf != nil
+            && !independent.contains(check.obligation) && !ids.contains(check.obligation) {
+            ids.append(check.obligation)
+        }
         return ids
     }
 

@@ -1,8 +1,11 @@
 import WireJSON
 import ScenarioEngine
-/// Judges transcripts against cases: level → verdict per check, the case verdict as the worst,
-/// `unimplemented` for a passive client on a driven case, `skipped` for retired or strict-only
-/// cases outside `--strict`. Pure: the runner supplies the transcript.
+/// Judges transcripts against cases: level → verdict per check, every violation the mock
+/// journaled under its own id (``JournaledViolations``), root cause and consequences
+/// (``RootCause``), the case verdict as the worst judged result. A passive client on a driven
+/// case is judged by the checks that need no drive (the others are `skipped`, "not
+/// exercised"); `unimplemented` only when it left nothing to judge. `skipped` for retired or
+/// strict-only cases outside `--strict`. Pure: the runner supplies the transcript.
 package struct CaseEvaluator: Sendable {
     /// `multimodal-dialog` or `qwen-realtime`.
     package var protocolName: String
@@ -32,9 +35,10 @@ package struct CaseEvaluator: Sendable {
             evaluation.reason = conformanceCase.status == .retired ? "retired" : "strict-only case (run with --strict)"
             return evaluation
         }
-        if conformanceCase.needsDriving, !transcript.client.driven {
+        let undriven = conformanceCase.needsDriving && !transcript.client.driven
+        if undriven, transcript.journal.isEmpty {
             evaluation.verdict = .unimplemented
-            evaluation.reason = "the case drives the client through adapter commands; a passive client cannot run it"
+            evaluation.reason = "the case drives the client through adapter commands; this passive client opened no session to judge"
             return evaluation
         }
         for configured in conformanceCase.checks {
@@ -43,6 +47,11 @@ package struct CaseEvaluator: Sendable {
                 obligation: configured.obligation ?? conformanceCase.obligations[0],
                 level: configured.level ?? conformanceCase.spec.level, schemas: schemas)
             var result = configured.check.evaluate(transcript, context: context)
+            if undriven {
+                result = configured.check.evaluateUndriven(transcript, context: context)
+                    ?? CheckResult(kind: result.kind, obligation: result.obligation, verdict: .skipped, expected: result.expected,
+                                   actual: Self.notExercised)
+            }
             // A check's `note` explains a finding (e.g. a known SDK deviation): it goes with
             // the result into every report.
             if result.verdict != .pass, let note = configured.source["note"]?.stringValue, !note.isEmpty {
@@ -50,11 +59,21 @@ package struct CaseEvaluator: Sendable {
             }
             evaluation.checks.append(result)
         }
-        evaluation.verdict = Verdict.worst(evaluation.checks.map(\.verdict))
+        evaluation.checks += JournaledViolations.results(transcript, reported: evaluation.checks)
+        evaluation.rootCause = RootCause.mark(&evaluation.checks, transcript: transcript)
+        evaluation.verdict = Verdict.worst(evaluation.checks.filter(\.isJudged).map(\.verdict))
+        if undriven {
+            let skipped = evaluation.checks.count { !$0.isJudged }
+            evaluation.reason = "passive client on a driven case: \(skipped) of \(conformanceCase.checks.count) checks not exercised"
+                + " (they need the adapter drive); schemas, mock-recorded violations and state order are judged"
+        }
         evaluation.timelines = StateOrderAnalyzer.timelines(protocolName: protocolName, transcript: transcript)
         evaluation.latency = LatencyExtractor(protocolName: protocolName).extract(transcript)
         return evaluation
     }
+
+    /// The `actual` of a check a passive client could not exercise.
+    package static let notExercised = "not exercised: the check needs the adapter drive (the passive client ran its own flow)"
 
     /// The evaluation for a case the harness could not run (port in use, fixture missing…).
     package func harnessError(_ conformanceCase: ConformanceCase?, caseID: String, message: String, transcript: Transcript = Transcript(journal: [])) -> CaseEvaluation {

@@ -14,6 +14,36 @@ package protocol Check: Sendable {
     init(parameters: CheckParameters) throws(CheckParameterError)
     /// Judges `transcript`.
     func evaluate(_ transcript: Transcript, context: CheckContext) -> CheckResult
+    /// Judges a passive client that ran its own flow on a driven case's scenario: what the
+    /// check can say without the adapter drive, or nil when it needs the drive (the default).
+    func evaluateUndriven(_ transcript: Transcript, context: CheckContext) -> CheckResult?
+}
+
+extension Check {
+    package func evaluateUndriven(_ transcript: Transcript, context: CheckContext) -> CheckResult? { nil }
+}
+
+/// Checks that constrain whatever the client sends, so any flow can break them: a passive
+/// client on a driven case is judged by them as a driven one is. Checks that select frames by
+/// what the drive makes the client send (fieldEquals, noMessage in a mode the drive chose,
+/// sequence) are not: a passive client's frames would be judged by another flow's rules.
+package protocol FlowIndependentCheck: Check {}
+
+/// Checks that judge the frames they select and fail without evidence when there are none: a
+/// passive client on a driven case is judged on the frames it sent, and absence is not exercised.
+package protocol PresenceJudgedCheck: Check {}
+
+extension FlowIndependentCheck {
+    package func evaluateUndriven(_ transcript: Transcript, context: CheckContext) -> CheckResult? {
+        evaluate(transcript, context: context)
+    }
+}
+
+extension PresenceJudgedCheck {
+    package func evaluateUndriven(_ transcript: Transcript, context: CheckContext) -> CheckResult? {
+        let result = evaluate(transcript, context: context)
+        return result.isFinding && result.evidence.isEmpty ? nil : result
+    }
 }
 
 /// A bad check parameter in a case file.

@@ -14,6 +14,9 @@ package struct CheckResult: Sendable, Hashable {
     package var actual: String
     /// Indices into the journal that show it (first offending entry first).
     package var evidence: [Int]
+    /// For a finding that follows from an earlier one (the mock rejected a frame, the flow
+    /// stalled, a later check failed): the obligation id of that root cause.
+    package var consequenceOf: String? = nil
 
     /// Creates a result.
     package init(kind: String, obligation: String, verdict: Verdict, expected: String, actual: String, evidence: [Int] = []) {
@@ -27,4 +30,7 @@ package struct CheckResult: Sendable, Hashable {
 
     /// Whether the check found the client at fault (fail, nonStrict or informational).
     package var isFinding: Bool { verdict.isFinding }
+
+    /// Whether the check was judged (not `skipped` as not exercised).
+    package var isJudged: Bool { verdict != .skipped }
 }

@@ -1,0 +1,39 @@
+import ScenarioEngine
+
+/// Every violation the mock journaled during a case, judged under the violated obligation's own
+/// id whatever the case checks: MUST ones fail, SHOULD ones are nonStrict, the frame's
+/// violation entry is the evidence. A case's own check that already found the same obligation
+/// at the same level is not repeated.
+package enum JournaledViolations {
+    /// The check kind of these results in reports.
+    package static let kind = "journaledViolation"
+
+    /// Results for the violations in `transcript` that `reported` does not already name.
+    package static func results(_ transcript: Transcript, reported: [CheckResult]) -> [CheckResult] {
+        var groups: [(obligation: String, level: Violation.Level, indices: [Int])] = []
+        for (index, entry) in transcript.journal.enumerated() {
+            guard let violation = entry.violation, !violation.obligation.isEmpty else { continue }
+            if let group = groups.firstIndex(where: { $0.obligation == violation.obligation && $0.level == violation.level }) {
+                groups[group].indices.append(index)
+            } else {
+                groups.append((violation.obligation, violation.level, [index]))
+            }
+        }
+        return groups.compactMap { group in
+            let verdict = requirementLevel(group.level).failureVerdict
+            guard !reported.contains(where: { $0.obligation == group.obligation && $0.verdict == verdict }) else { return nil }
+            let first = transcript.journal[group.indices[0]].violation?.message ?? ""
+            let more = group.indices.count > 1 ? " (+\(group.indices.count - 1) more)" : ""
+            return CheckResult(kind: kind, obligation: group.obligation, verdict: verdict,
+                               expected: "no \(group.level.rawValue) violation of \(group.obligation) recorded by the mock",
+                               actual: "\(group.obligation): \(first)\(more)", evidence: group.indices)
+        }
+    }
+
+    static func requirementLevel(_ level: Violation.Level) -> RequirementLevel {
+        switch level {
+        case .must: .must
+        case .should: .should
+        }
+    }
+}
