@@ -1,3 +1,5 @@
+import DialogClients
+
 /// The faulty clients: `--fault NAME` breaks exactly one obligation in an otherwise correct
 /// flow. `obligation` is the id the mock journals (or, for a refused upgrade, the id the
 /// refusal enforces); `needs` names what the run must provide.
@@ -8,6 +10,9 @@ struct Fault: Sendable {
     let obligation: String
     let summary: String
     var needs: String? = nil
+    /// The Qwen profile the breach exists on (the same frame breaks another rule, C17, on the
+    /// other profile): elsewhere the faulty client behaves correctly. Nil: every profile.
+    var profile: QwenRealtimeProfile? = nil
 }
 
 enum FaultCatalog {
@@ -23,7 +28,7 @@ enum FaultCatalog {
         Fault(name: "wrong-task-id", protocolName: .multimodalDialog, obligation: "mmd.C6", summary: "one HeartBeat with another task_id"),
         Fault(name: "continue-for-stop", protocolName: .multimodalDialog, obligation: "mmd.C7", summary: "Stop sent with action continue-task"),
         Fault(name: "binary-before-listening", protocolName: .multimodalDialog, obligation: "mmd.C8", summary: "audio frame right after Start, before Listening"),
-        Fault(name: "odd-pcm-frame", protocolName: .multimodalDialog, obligation: "mmd.C9", summary: "a PCM frame of odd byte length"),
+        Fault(name: "odd-pcm-frame", protocolName: .multimodalDialog, obligation: "mmd.C9", summary: "the first uplink audio frame one byte longer (odd PCM length)"),
         Fault(name: "audio-outside-sendspeech", protocolName: .multimodalDialog, obligation: "mmd.C10", summary: "push2talk audio without SendSpeech"),
         Fault(name: "no-silence", protocolName: .multimodalDialog, obligation: "mmd.C11", summary: "tap2talk: no audio while Listening (20 s gap)", needs: "time scale, e.g. --time-scale 0.01"),
         Fault(name: "no-silence-duplex", protocolName: .multimodalDialog, obligation: "mmd.C12", summary: "duplex: audio stops (20 s gap)", needs: "time scale"),
@@ -52,19 +57,19 @@ enum FaultCatalog {
         Fault(name: "audio-before-session-update", protocolName: .qwenRealtime, obligation: "qrt.C4", summary: "append right after session.update, before session.updated"),
         Fault(name: "bad-modalities", protocolName: .qwenRealtime, obligation: "qrt.C5", summary: "session.update modalities [\"audio\"]"),
         Fault(name: "flat-tools", protocolName: .qwenRealtime, obligation: "qrt.C6", summary: "OpenAI-style flat tool {type, name, parameters}"),
-        Fault(name: "change-turn-detection-after-audio", protocolName: .qwenRealtime, obligation: "qrt.C7", summary: "turn_detection changed after the first append", needs: "an audio-profile model (qwen-audio-…)"),
+        Fault(name: "change-turn-detection-after-audio", protocolName: .qwenRealtime, obligation: "qrt.C7", summary: "turn_detection changed after the first append", needs: "an audio-profile model (qwen-audio-…)", profile: .audio),
         Fault(name: "bad-base64", protocolName: .qwenRealtime, obligation: "qrt.C8", summary: "append with audio that is not base64"),
         Fault(name: "odd-audio-chunk", protocolName: .qwenRealtime, obligation: "qrt.C8", summary: "append of 3 bytes (half a sample)"),
         Fault(name: "commit-in-vad", protocolName: .qwenRealtime, obligation: "qrt.C9", summary: "input_audio_buffer.commit under server_vad (SHOULD)"),
-        Fault(name: "empty-commit", protocolName: .qwenRealtime, obligation: "qrt.C10", summary: "push-to-talk commit with an empty buffer", needs: "an omni model"),
+        Fault(name: "empty-commit", protocolName: .qwenRealtime, obligation: "qrt.C10", summary: "push-to-talk commit with an empty buffer", needs: "an omni model", profile: .omni),
         Fault(name: "second-response", protocolName: .qwenRealtime, obligation: "qrt.C11", summary: "response.create while a response is in progress"),
         Fault(name: "cancel-without-response", protocolName: .qwenRealtime, obligation: "qrt.C12", summary: "response.cancel with nothing in progress"),
         Fault(name: "wrong-call-id", protocolName: .qwenRealtime, obligation: "qrt.C13", summary: "function_call_output with an unknown call_id", needs: "a scenario that calls a tool"),
         Fault(name: "duplicate-tool-output", protocolName: .qwenRealtime, obligation: "qrt.C13", summary: "two function_call_outputs for one call", needs: "a scenario that calls a tool"),
         Fault(name: "bad-item", protocolName: .qwenRealtime, obligation: "qrt.C15", summary: "message item with role \"robot\""),
-        Fault(name: "image-before-audio", protocolName: .qwenRealtime, obligation: "qrt.C16", summary: "input_image_buffer.append before any audio", needs: "an omni model"),
-        Fault(name: "finish-on-audio-profile", protocolName: .qwenRealtime, obligation: "qrt.C17", summary: "session.finish on the audio profile", needs: "an audio-profile model"),
-        Fault(name: "events-after-finish", protocolName: .qwenRealtime, obligation: "qrt.C18", summary: "an append right after session.finish", needs: "an omni model"),
+        Fault(name: "image-before-audio", protocolName: .qwenRealtime, obligation: "qrt.C16", summary: "input_image_buffer.append before any audio", needs: "an omni model", profile: .omni),
+        Fault(name: "finish-on-audio-profile", protocolName: .qwenRealtime, obligation: "qrt.C17", summary: "session.finish on the audio profile", needs: "an audio-profile model", profile: .audio),
+        Fault(name: "events-after-finish", protocolName: .qwenRealtime, obligation: "qrt.C18", summary: "an append right after session.finish", needs: "an omni model", profile: .omni),
         Fault(name: "ignore-server-error", protocolName: .qwenRealtime, obligation: "qrt.C19", summary: "keeps streaming after error{type:\"server_error\"}", needs: "a server_error without an immediate close"),
         Fault(name: "stop-on-request-error", protocolName: .qwenRealtime, obligation: "qrt.C19", summary: "treats error{type:\"invalid_request_error\"} as terminal (stops sending, closes)", needs: "an injected invalid_request_error"),
     ]

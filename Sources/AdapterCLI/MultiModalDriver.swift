@@ -65,7 +65,7 @@ final class MultiModalDriver: Sendable {
             let dialogID = fault?.name == "bad-dialog-id" ? "not-a-dialog" : command["dialog_id"]?.stringValue
             _ = try? await dialog.start(apiKey: environment.apiKey, params: params, dialogId: dialogID)
             // Driven runs get the same one-off fault as the default flow, in the first Listening.
-            if fault != nil, await waitForState(.listening, timeoutMillis: 3_000) { injectListeningFault() }
+            if fault != nil, await waitForState(.listening, timeoutMillis: 3_000) { await injectListeningFault() }
         case "start_speech": dialog.startSpeech()
         case "send_audio":
             guard (command["format"]?.stringValue ?? "pcm") == "pcm" else {

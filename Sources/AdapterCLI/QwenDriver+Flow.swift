@@ -28,12 +28,26 @@ extension QwenDriver {
             client.commit()
             client.createResponse()
         }
-        if fault?.name == "second-response", await events.wait(for: "responding_started", timeoutMillis: 15_000) {
+        // A response is in progress once it started or its audio flows (a mangled response.created
+        // is not the client's cue to wait forever).
+        if fault?.name == "second-response", await waitUnlessClosed(forAny: ["responding_started", "audio"], timeoutMillis: 15_000) {
             client.sendRaw(["type": "response.create"])
         }
         await answerToolCalls()
         _ = await client.waitUntilIdle(timeoutMillis: 15_000)
         await finishSession()
+    }
+
+    /// Polls for any of the events `names` until one came, the timeout passed or the connection
+    /// closed (a server error or close ends the flow: waiting on would hang the client).
+    /// - Returns: whether one came.
+    private func waitUnlessClosed(forAny names: [String], timeoutMillis: Int) async -> Bool {
+        for _ in 0..<(timeoutMillis / 20) {
+            if names.contains(where: events.hasSeen) { return true }
+            if events.hasSeen("closed") { return false }
+            try? await Task.sleep(for: .milliseconds(20))
+        }
+        return names.contains(where: events.hasSeen)
     }
 
     /// The session faults (C5, C6) applied to the first `session.update`.
@@ -67,7 +81,8 @@ extension QwenDriver {
     func injectAfterAudio() async {
         switch fault?.name {
         case "change-turn-detection-after-audio": _ = try? await client.updateSession(["turn_detection": .null])
-        case "commit-in-vad": client.sendRaw(["type": "input_audio_buffer.commit"])
+        // Only where it is the breach: in push-to-talk a commit is the client's job.
+        case "commit-in-vad" where client.turnDetection != nil: client.sendRaw(["type": "input_audio_buffer.commit"])
         default: break
         }
     }

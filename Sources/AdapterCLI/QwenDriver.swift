@@ -18,18 +18,24 @@ final class QwenDriver: Sendable {
 
     init(environment: AdapterEnvironment, events: EventLog, fault: Fault?) {
         self.events = events
-        self.fault = fault
+        let profile = QwenRealtimeProfile(model: environment.model)
+        if let fault, let needed = fault.profile, needed != profile {
+            log("fault \(fault.name) exists only on the \(needed) profile; model \(environment.model) is \(profile): not applied")
+            self.fault = nil
+        } else {
+            self.fault = fault
+        }
         var url = environment.url
-        if fault?.name == "missing-model" {
+        if self.fault?.name == "missing-model" {
             url = String(url.prefix { $0 != "?" }) + "?model="
         }
         client = QwenRealtimeClient(url: url, apiKey: environment.apiKey, model: environment.model)
         client.callbacks = Self.callbacks(events)
         var faults = client.faults
-        faults.omitAuthorization = fault?.name == "no-authorization"
-        faults.appendRightAfterSessionUpdate = fault?.name == "audio-before-session-update"
-        faults.ignoreFatalErrors = fault?.name == "ignore-server-error"
-        faults.everyErrorTerminal = fault?.name == "stop-on-request-error"
+        faults.omitAuthorization = self.fault?.name == "no-authorization"
+        faults.appendRightAfterSessionUpdate = self.fault?.name == "audio-before-session-update"
+        faults.ignoreFatalErrors = self.fault?.name == "ignore-server-error"
+        faults.everyErrorTerminal = self.fault?.name == "stop-on-request-error"
         client.faults = faults
     }
 

@@ -25,6 +25,8 @@ enum ConformanceCommand {
             .value("--report", valueName: "DIR", help: "Report folder (default reports/runs/<client>/<timestamp>/)."),
             .value("--timeout-ms", valueName: "N", help: "Per-case timeout, overriding each case's own."),
             .value("--jobs", valueName: "N", help: "Cases run at once.", default: "1"),
+            .value("--time-scale", valueName: "X",
+                   help: "Multiply the mock's policy timeouts (20 s audio gap, 60 s idle, session caps) by X, e.g. 0.01."),
             .value("--shard", valueName: "K/N", help: "Run the K-th of N slices of the selection (CI matrices)."),
             .value("--model", valueName: "MODEL", help: "Qwen realtime model in MOCK_URL and MOCK_MODEL.", default: "qwen3-omni-flash-realtime"),
             rootOption,

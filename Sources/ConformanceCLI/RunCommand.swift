@@ -22,6 +22,7 @@ enum RunCommand {
             configuration.reportDirectory = arguments.value("--report").map { URL(fileURLWithPath: $0) }
             configuration.timeoutMs = try arguments.int("--timeout-ms", range: 1...3_600_000)
             configuration.jobs = try arguments.int("--jobs", range: 1...64) ?? 1
+            configuration.timeScale = try arguments.double("--time-scale", range: 0.000_001...1000)
             configuration.model = arguments.value("--model") ?? configuration.model
             if let shard = arguments.value("--shard") {
                 let parts = shard.split(separator: "/").compactMap { Int($0) }

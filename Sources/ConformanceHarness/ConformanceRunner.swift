@@ -98,6 +98,7 @@ package struct ConformanceRunner: Sendable {
     private func startMock(scenarios: [String: (name: String, bytes: [UInt8])]) throws(HarnessFailure) -> MockServer {
         var mockConfiguration = MockServer.Configuration()
         mockConfiguration.caseScenarios = scenarios
+        mockConfiguration.timeScale = configuration.timeScale
         // Checks read the payloads (uplink pacing, schemas of every client message).
         mockConfiguration.journalAudio = true
         mockConfiguration.journalFrameLimit = .max

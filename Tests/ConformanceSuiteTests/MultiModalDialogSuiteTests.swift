@@ -1,3 +1,6 @@
+import ConformanceChecks
+import ConformanceHarness
+import ConformanceReports
 import Testing
 
 /// The multimodal dialog suite against the Swift reference client (issue 6 "Done when") and
@@ -13,6 +16,36 @@ struct MultiModalDialogSuiteTests {
         #expect(!result.verdicts.isEmpty)
         let bad = result.verdicts.filter { !["pass", "skipped"].contains($0.value) }
         #expect(bad.isEmpty, "not pass/skipped: \(result.problems.joined(separator: "\n"))")
+    }
+
+    /// Driven cases about other obligations, run by passive clients (issue 17).
+    static let drivenCases = ["mmd.video.002", "mmd.push2talk.001", "mmd.resume.001"]
+
+    @Test(.timeLimit(.minutes(5)))
+    func passiveReferenceClientEarnsNoFindingOnDrivenCases() async throws {
+        let result = try await SuiteRun.run(protocolName: Self.protocolName, client: "\(SuiteRun.adapter) --passive",
+                                            cases: Self.drivenCases, jobs: 3)
+        let evaluations = result.outcome.report.evaluations.filter { Self.drivenCases.contains($0.caseID) }
+        #expect(evaluations.count == Self.drivenCases.count)
+        for evaluation in evaluations {
+            #expect(evaluation.failedChecks.isEmpty, "\(evaluation.caseID): \(result.problems)")
+            #expect(evaluation.checks.contains { $0.verdict == .pass }, "\(evaluation.caseID) judged nothing")
+        }
+    }
+
+    /// A passive faulty client, on driven cases about other obligations, is told the obligation
+    /// it breaks first; every other MUST finding is marked as a consequence of it.
+    @Test(.timeLimit(.minutes(5)), arguments: zip(["respond-outside-listening", "bad-image", "no-authorization"],
+                                                   ["mmd.C13", "mmd.C14", "mmd.C1"]))
+    func passiveFaultyClientIsToldItsObligationFirst(_ fault: String, _ obligation: String) async throws {
+        let result = try await SuiteRun.run(protocolName: Self.protocolName, client: "\(SuiteRun.adapter) --passive --fault \(fault)",
+                                            cases: Self.drivenCases, jobs: 3)
+        for evaluation in result.outcome.report.evaluations where Self.drivenCases.contains(evaluation.caseID) {
+            #expect(evaluation.verdict == .fail, "\(fault) on \(evaluation.caseID): \(result.problems)")
+            #expect(evaluation.failedChecks.first == obligation, "\(fault) on \(evaluation.caseID): \(evaluation.failedChecks)")
+            let unexplained = evaluation.checks.filter { $0.verdict == .fail && $0.obligation != obligation && $0.consequenceOf == nil }
+            #expect(unexplained.isEmpty, "\(fault) on \(evaluation.caseID): \(unexplained.map { "\($0.obligation) \($0.actual)" })")
+        }
     }
 
     /// One faulty client: `--fault name`, the cases it runs on, the obligation it breaks, the

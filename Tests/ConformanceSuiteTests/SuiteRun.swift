@@ -17,7 +17,7 @@ enum SuiteRun {
         let outcome: ConformanceRunner.Outcome
         /// Case id → verdict (`pass`, `fail`, …).
         let verdicts: [String: String]
-        /// Case id → obligation ids of the failed checks.
+        /// Case id → obligation ids of the failed checks, without those marked as consequences.
         let failed: [String: [String]]
 
         /// "id: verdict (failed: …) — first failing actual" lines for cases not passing, for messages.
@@ -42,7 +42,8 @@ enum SuiteRun {
         var failed: [String: [String]] = [:]
         for evaluation in outcome.report.evaluations {
             verdicts[evaluation.caseID] = evaluation.verdict.rawValue
-            failed[evaluation.caseID] = evaluation.checks.filter { $0.verdict == .fail || $0.verdict == .nonStrict }.map(\.obligation)
+            failed[evaluation.caseID] = evaluation.checks
+                .filter { ($0.verdict == .fail || $0.verdict == .nonStrict) && $0.consequenceOf == nil }.map(\.obligation)
         }
         return Result(outcome: outcome, verdicts: verdicts, failed: failed)
     }

@@ -59,7 +59,7 @@ package struct AdapterEventCheck: Check {
             return event.name == self.event && ms >= startMs && ms <= endMs
         }
         if present {
-            guard let first = candidates.first else { return context.fail(expected, "no \(event) event", evidence: anchor) }
+            guard let first = candidates.first else { return context.missing(expected, "no \(event) event", context: anchor) }
             if let pointer, let problem = condition.failure(for: pointer.resolve(in: first.json)) {
                 return context.fail(expected, "\(event) at \(format(Double(first.t) / 1000)) ms: \(pointer) \(problem)", evidence: anchor)
             }

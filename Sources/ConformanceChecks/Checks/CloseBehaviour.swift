@@ -44,7 +44,7 @@ package struct CloseBehaviour: Check {
         let clientClose = transcript.firstIndex { $0.kind == .close && $0.direction == .in }
         if let after {
             guard let ending = after.first(in: transcript) else {
-                return required ? context.fail(expected, "the client never sent \(after)") : context.pass(expected, "no \(after) to judge")
+                return required ? context.missing(expected, "the client never sent \(after)") : context.pass(expected, "no \(after) to judge")
             }
             if let late = transcript.clientFrameIndices.first(where: { $0 > ending }) {
                 return context.fail(expected, "\(transcript.messageType(at: late) ?? "binary frame") at #\(late) after #\(ending)", evidence: [late, ending])
@@ -58,7 +58,7 @@ package struct CloseBehaviour: Check {
             }
         }
         if clientCloses, clientClose == nil {
-            return context.fail(expected, "the client never sent a close frame")
+            return context.missing(expected, "the client never sent a close frame")
         }
         if let codes, let clientClose, let code = transcript.journal[clientClose].closeCode, !codes.contains(code) {
             return context.fail(expected, "closed with \(code) \(transcript.journal[clientClose].closeReason ?? "")", evidence: [clientClose])

@@ -41,7 +41,7 @@ package struct FieldEquals: Check {
         if which == "first" { selected = Array(selected.prefix(1)) }
         if which == "last" { selected = Array(selected.suffix(1)) }
         guard !selected.isEmpty else {
-            return required ? context.fail(expected, "no \(message) was sent") : context.pass(expected, "no \(message) to judge")
+            return required ? context.missing(expected, "no \(message) was sent") : context.pass(expected, "no \(message) to judge")
         }
         for index in selected {
             let value = transcript.journal[index].json.flatMap { pointer.resolve(in: $0) }

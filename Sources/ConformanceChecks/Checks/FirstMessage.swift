@@ -21,7 +21,7 @@ package struct FirstMessage: Check {
     package func evaluate(_ transcript: Transcript, context: CheckContext) -> CheckResult {
         let expected = "first client frame is a text frame of type \(types.joined(separator: " or "))"
         guard let first = transcript.clientFrameIndices.first else {
-            return context.fail(expected, "the client sent no frame")
+            return context.missing(expected, "the client sent no frame")
         }
         let entry = transcript.journal[first]
         guard entry.kind == .text else {

@@ -53,7 +53,7 @@ package struct MatchesSchema: PresenceJudgedCheck {
             checked.append(index)
         }
         if types != nil, checked.isEmpty {
-            return context.fail(expected, "the client sent no \(scope)")
+            return context.missing(expected, "the client sent no \(scope)")
         }
         return context.pass(expected, "\(checked.count) frame(s) valid", evidence: checked)
     }

@@ -47,14 +47,14 @@ package struct RespondsWithin: Check {
         let expected = "\(reaction) within \(format(withinMs)) ms of \(trigger)"
         let triggers = each ? trigger.indices(in: transcript) : trigger.first(in: transcript).map { [$0] } ?? []
         if triggers.isEmpty {
-            return requireTrigger ? context.fail(expected, "the trigger never happened") : context.pass(expected, "the trigger never happened")
+            return requireTrigger ? context.missing(expected, "the trigger never happened") : context.pass(expected, "the trigger never happened")
         }
         var worst = 0.0
         var evidence: [Int] = []
         for start in triggers {
             guard let answer = reaction.first(in: transcript, from: start + 1) else {
                 guard requireReaction else { continue }
-                return context.fail(expected, "no \(reaction) after #\(start)", evidence: [start])
+                return context.missing(expected, "no \(reaction) after #\(start)", context: [start])
             }
             let elapsed = transcript.milliseconds(at: answer) - transcript.milliseconds(at: start)
             if elapsed > withinMs {

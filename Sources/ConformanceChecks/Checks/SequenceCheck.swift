@@ -26,7 +26,7 @@ package struct SequenceCheck: Check {
         for (number, step) in steps.enumerated() {
             guard let index = step.first(in: transcript, from: cursor) else {
                 let reached = number == 0 ? "" : " after #\(found.last ?? 0)"
-                return context.fail(expected, "step \(number + 1) (\(step)) never happened\(reached)", evidence: found)
+                return context.missing(expected, "step \(number + 1) (\(step)) never happened\(reached)", context: found)
             }
             found.append(index)
             cursor = index + 1

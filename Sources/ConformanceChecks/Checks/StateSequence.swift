@@ -51,8 +51,8 @@ package struct StateSequence: Check {
         var cursor = 0
         for wanted in contains {
             guard let found = timeline.points[cursor...].firstIndex(where: { $0.state == wanted }) else {
-                return context.fail(expected, "never reached \(wanted) (in order); states: \(states)",
-                                    evidence: timeline.points.last.map { [$0.index] } ?? [])
+                return context.missing(expected, "never reached \(wanted) (in order); states: \(states)",
+                                       context: timeline.points.last.map { [$0.index] } ?? [])
             }
             cursor = found + 1
         }

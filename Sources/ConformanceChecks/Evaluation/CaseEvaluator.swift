@@ -64,6 +64,10 @@ package struct CaseEvaluator: Sendable {
         evaluation.verdict = Verdict.worst(evaluation.checks.filter(\.isJudged).map(\.verdict))
         if undriven {
             let skipped = evaluation.checks.count { !$0.isJudged }
+            if skipped == conformanceCase.checks.count, evaluation.verdict == .pass {
+                // None of the case's own checks could be exercised and nothing else was found.
+                evaluation.verdict = .unimplemented
+            }
             evaluation.reason = "passive client on a driven case: \(skipped) of \(conformanceCase.checks.count) checks not exercised"
                 + " (they need the adapter drive); schemas, mock-recorded violations and state order are judged"
         }

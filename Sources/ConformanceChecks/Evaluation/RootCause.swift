@@ -1,43 +1,71 @@
 import ScenarioEngine
 
 /// Tells a root cause from its cascade within one case: when the mock rejects a frame, the
-/// client's flow often stalls and later checks fail too, under other ids. The earliest MUST
-/// finding with evidence is the root cause; every later MUST finding of another obligation, and
-/// every MUST finding without evidence (something that never happened), is marked as its
-/// consequence. SHOULD and MAY findings stay independent: they rarely stall a flow, and an
-/// earlier independent SHOULD breach must not hide a MUST one.
+/// client's flow often stalls and later checks fail too, under other ids.
+///
+/// Findings are taken in the order of their evidence (a violation the mock journaled counts
+/// from the client frame that caused it, so another check judging that same frame does not
+/// come first; on a tie the mock's record wins). The first MUST finding that points at an
+/// entry is the root cause; every later MUST finding under another id, and every MUST finding
+/// about something that never happened (``CheckResult/isAbsence``, or no evidence), is marked
+/// as its consequence. A SHOULD or MAY finding before it can explain only *reactions* (MUST
+/// findings whose evidence is the mock's own output or a state) and, when no MUST finding
+/// points at an entry, the absences: a tolerated deviation can still derail the flow, but it
+/// never explains a later offending client frame, so an earlier independent SHOULD breach
+/// does not hide a MUST one. SHOULD and MAY findings are never marked.
 package enum RootCause {
-    /// Marks consequences in `checks` and returns the root cause's obligation id (the only
-    /// finding's id when there is one obligation; nil without findings).
+    /// Marks consequences in `checks` and returns the root cause's obligation id (the first
+    /// finding's when nothing points at an entry; nil without findings).
     package static func mark(_ checks: inout [CheckResult], transcript: Transcript) -> String? {
         let findings = checks.indices.filter { checks[$0].isFinding }
         guard let firstFinding = findings.first else { return nil }
-        let times = checks.map { check in
-            check.evidence.filter { transcript.journal.indices.contains($0) }.map { moment(of: $0, in: transcript) }.min() ?? .max
+        let journal = transcript.journal
+        /// The earliest evidence entry of each check (nil for absences and checks without evidence).
+        let first: [Int?] = checks.map { check in
+            guard !check.isAbsence else { return nil }
+            return check.evidence.filter { journal.indices.contains($0) }.min { moment(of: $0, in: transcript) < moment(of: $1, in: transcript) }
         }
-        let time = { (index: Int) in times[index] }
-        let kinds = checks.map(\.kind)
-        let musts = findings.filter { checks[$0].verdict == .fail }
-        // Earliest evidence first; on a tie the mock's own record of the violation wins.
-        let ranked = musts.filter { time($0) != .max }.sorted { lhs, rhs in
-            let (left, right) = (time(lhs), time(rhs))
+        let concrete = findings.filter { first[$0] != nil }.sorted { lhs, rhs in
+            let (left, right) = (moment(of: first[lhs]!, in: transcript), moment(of: first[rhs]!, in: transcript))
             if left != right { return left < right }
-            return isJournaled(kinds[lhs]) && !isJournaled(kinds[rhs])
+            return isJournaled(checks[lhs].kind) && !isJournaled(checks[rhs].kind)
         }
-        guard let root = ranked.first else {
+        var root: Int?
+        var tolerated: Int?
+        for index in concrete {
+            let isMust = checks[index].verdict == .fail
+            if let root {
+                if isMust, checks[index].obligation != checks[root].obligation { checks[index].consequenceOf = checks[root].obligation }
+            } else if !isMust {
+                tolerated = tolerated ?? index
+            } else if let tolerated, isReaction(journal[first[index]!]) {
+                checks[index].consequenceOf = checks[tolerated].obligation
+            } else {
+                root = index
+            }
+        }
+        guard let cause = root ?? tolerated else {
+            let musts = findings.filter { checks[$0].verdict == .fail }
             return musts.first.map { checks[$0].obligation } ?? checks[firstFinding].obligation
         }
-        let rootObligation = checks[root].obligation
-        let rootTime = time(root)
-        for index in musts where checks[index].obligation != rootObligation && time(index) >= rootTime {
-            checks[index].consequenceOf = rootObligation
+        for index in findings where first[index] == nil && checks[index].verdict == .fail
+            && checks[index].obligation != checks[cause].obligation {
+            checks[index].consequenceOf = checks[cause].obligation
         }
-        return rootObligation
+        // A tolerated deviation is the root cause only if it explains something.
+        if root == nil, !checks.contains(where: { $0.consequenceOf != nil }) {
+            return findings.first { checks[$0].verdict == .fail }.map { checks[$0].obligation } ?? checks[cause].obligation
+        }
+        return checks[cause].obligation
+    }
+
+    /// Whether an evidence entry is the mock's doing (its output or a state), not a client frame.
+    private static func isReaction(_ entry: JournalEntry) -> Bool {
+        entry.direction == .out || entry.kind == .state
     }
 
     /// When an evidence entry happened: a violation the mock journaled counts from the client
-    /// frame that caused it (the last inbound frame before it), so that another check judging
-    /// that same frame does not come "before" the mock's record of it.
+    /// frame that caused it (the last inbound frame before it, past states and outbound frames).
     static func moment(of index: Int, in transcript: Transcript) -> Int64 {
         let journal = transcript.journal
         guard journal[index].kind == .violation else { return journal[index].t }

@@ -29,8 +29,8 @@ extension Check {
 /// sequence) are not: a passive client's frames would be judged by another flow's rules.
 package protocol FlowIndependentCheck: Check {}
 
-/// Checks that judge the frames they select and fail without evidence when there are none: a
-/// passive client on a driven case is judged on the frames it sent, and absence is not exercised.
+/// Checks that judge the frames they select: a passive client on a driven case is judged on the
+/// frames it sent, and an absence (``CheckResult/isAbsence``) is not exercised.
 package protocol PresenceJudgedCheck: Check {}
 
 extension FlowIndependentCheck {
@@ -42,7 +42,7 @@ extension FlowIndependentCheck {
 extension PresenceJudgedCheck {
     package func evaluateUndriven(_ transcript: Transcript, context: CheckContext) -> CheckResult? {
         let result = evaluate(transcript, context: context)
-        return result.isFinding && result.evidence.isEmpty ? nil : result
+        return result.isFinding && (result.isAbsence || result.evidence.isEmpty) ? nil : result
     }
 }
 

@@ -37,6 +37,13 @@ package struct CheckContext: Sendable {
         CheckResult(kind: kind, obligation: obligation, verdict: level.failureVerdict, expected: expected, actual: actual, evidence: evidence)
     }
 
+    /// Something required never happened, judged at the level; `context` shows where it was due.
+    package func missing(_ expected: String, _ actual: String, context: [Int] = []) -> CheckResult {
+        var result = fail(expected, actual, evidence: context)
+        result.isAbsence = true
+        return result
+    }
+
     /// Passes when `failure` is nil, else fails with it.
     package func judge(_ expected: String, failure: (actual: String, evidence: [Int])?, passEvidence: [Int] = []) -> CheckResult {
         guard let failure else { return pass(expected, evidence: passEvidence) }

@@ -17,6 +17,9 @@ package struct CheckResult: Sendable, Hashable {
     /// For a finding that follows from an earlier one (the mock rejected a frame, the flow
     /// stalled, a later check failed): the obligation id of that root cause.
     package var consequenceOf: String? = nil
+    /// Whether the finding is about something that never happened: `evidence` then shows
+    /// where it was due (an anchor), not an offending entry.
+    package var isAbsence = false
 
     /// Creates a result.
     package init(kind: String, obligation: String, verdict: Verdict, expected: String, actual: String, evidence: [Int] = []) {

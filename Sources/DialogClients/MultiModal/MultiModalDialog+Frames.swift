@@ -66,11 +66,20 @@ extension MultiModalDialog {
     /// Sends one binary audio frame unless the task is over.
     func sendBinary(_ s: inout DialogSessionState, _ bytes: [UInt8]) {
         guard let connection = s.connection, !s.finishSent, s.phase == .started else { return }
-        connection.send(.binary(bytes))
+        if s.faults.oddAudioFrame {
+            s.faults.oddAudioFrame = false
+            connection.send(.binary(bytes + [0]))
+        } else {
+            connection.send(.binary(bytes))
+        }
         s.lastAudioAt = Clock.nowMicros()
     }
 
     // MARK: - Raw access for the faulty clients
+
+    /// Whether the task is running and the client has not sent finish-task (faulty clients
+    /// check it before a delayed raw frame, so that it breaks only the rule they break).
+    package var isRunning: Bool { state.withLock { $0.phase == .started && !$0.finishSent } }
 
     /// Sends a text frame as is, bypassing every guard (faulty clients only).
     package func sendRaw(text: String) {

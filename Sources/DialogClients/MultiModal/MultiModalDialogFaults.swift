@@ -11,6 +11,9 @@ package struct MultiModalDialogFaults: Sendable {
     package var authorization = Authorization.bearer
     /// C8: a binary frame right after the run-task frame, before any Listening.
     package var binaryAfterStart = false
+    /// C9: the next uplink audio frame carries one extra byte (an odd PCM length), in whatever
+    /// mode the audio flows (inside SendSpeech … StopSpeech in push2talk).
+    package var oddAudioFrame = false
     /// C19: never send LocalRespondingEnded.
     package var skipLocalRespondingEnded = false
     /// C19: send LocalRespondingEnded twice in a round.

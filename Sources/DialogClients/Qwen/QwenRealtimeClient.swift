@@ -43,6 +43,9 @@ public final class QwenRealtimeClient: Sendable {
     /// The effective session of the last `session.updated` (or `session.created`).
     public var session: JSONObject { state.withLock { $0.session } }
 
+    /// `turn_detection.type` of the session as the server confirmed it; nil for push-to-talk.
+    public var turnDetection: String? { state.withLock { $0.turnDetection } }
+
     package var faults: QwenRealtimeFaults {
         get { state.withLock { $0.faults } }
         set { state.withLock { $0.faults = newValue } }

@@ -24,7 +24,7 @@ package struct LocalRespondingPerRound: CustomRule {
                 return context.fail(expected, "round \(number + 1): LocalRespondingEnded sent \(inRound.count) times", evidence: inRound)
             }
             if inRound.isEmpty, next < sessionEnd || (number + 1 == rounds.count && sessionEnd == transcript.journal.count) {
-                return context.fail(expected, "round \(number + 1) (RespondingStarted #\(start)) never got LocalRespondingEnded", evidence: [start])
+                return context.missing(expected, "round \(number + 1) (RespondingStarted #\(start)) never got LocalRespondingEnded", context: [start])
             }
         }
         return context.pass(expected, "\(rounds.count) round(s), \(ends.count) LocalRespondingEnded", evidence: ends)

@@ -1,0 +1,125 @@
+import ConformanceChecks
+import ScenarioEngine
+import Testing
+import WireJSON
+
+/// What a case judges beyond its own checks: every violation the mock journaled (under its own
+/// id), passive clients on driven cases, and the root cause of a cascade.
+@Suite struct JudgementTests {
+    static func makeCase(drive: Bool = false, level: String = "MUST", checks: String) throws -> ConformanceCase {
+        try ConformanceCase(jsonValue: try JSONValue.decode("""
+            {"id":"mmd.images.900","title":"t","spec":{"doc":"multimodal-dialog","section":"12","level":"\(level)","quote":"q"},
+             "obligations":["mmd.C14"],"description":"d","scenario":"default","timeoutMs":1000,
+             \(drive ? "\"drive\":[{\"cmd\":\"start\"}]," : "")"checks":\(checks)}
+            """))
+    }
+
+    static let evaluator = CaseEvaluator(protocolName: "multimodal-dialog", schemas: RepositoryFiles.schemas)
+
+    static func violation(_ ms: Double, _ obligation: String, _ level: Violation.Level) -> JournalEntry {
+        var entry = JournalEntry(t: Int64(ms * 1000), kind: .violation)
+        entry.violation = Violation(obligation: obligation, level: level, "seen")
+        return entry
+    }
+
+    @Test func violationLevelsTravelInTheMessage() {
+        #expect(Violation(obligation: "qrt.C9", level: .should, "commit in VAD").message == "SHOULD: commit in VAD")
+        #expect(Violation(obligation: "qrt.C9", level: .should, "x").level == .should)
+        #expect(Violation(obligation: "qrt.C2", level: .must, "x").level == .must)
+        // Journals recorded before levels: a MUST.
+        #expect(Violation(obligation: "qrt.C2", message: "binary frame").level == .must)
+    }
+
+    @Test func everyJournaledViolationIsJudgedUnderItsOwnID() throws {
+        let conformanceCase = try Self.makeCase(checks: #"[{"kind":"serverViolations"}]"#)
+        var builder = TranscriptBuilder()
+        builder.client(10, TranscriptBuilder.directive("RequestToRespond"))
+        builder.entries.append(Self.violation(11, "mmd.C13", .must))
+        builder.entries.append(Self.violation(20, "mmd.C23", .should))
+        builder.entries.append(Self.violation(30, "mmd.C23", .should))
+        let evaluation = Self.evaluator.evaluate(conformanceCase, transcript: builder.transcript)
+        #expect(evaluation.verdict == .fail)
+        let journaled = evaluation.checks.filter { $0.kind == JournaledViolations.kind }
+        #expect(journaled.map(\.obligation) == ["mmd.C13", "mmd.C23"])
+        #expect(journaled.map(\.verdict) == [.fail, .nonStrict])
+        #expect(journaled[1].evidence == [2, 3])
+        #expect(journaled[1].actual.hasSuffix("(+1 more)"))
+        #expect(evaluation.failedChecks.first == "mmd.C13")
+    }
+
+    @Test func aViolationTheCaseAlreadyReportsIsNotRepeated() throws {
+        let conformanceCase = try Self.makeCase(checks: #"[{"kind":"serverViolations"}]"#)
+        var builder = TranscriptBuilder()
+        builder.entries.append(Self.violation(11, "mmd.C14", .must))
+        let evaluation = Self.evaluator.evaluate(conformanceCase, transcript: builder.transcript)
+        #expect(evaluation.checks.count == 1)
+        #expect(evaluation.checks[0].kind == "serverViolations")
+        #expect(evaluation.rootCause == "mmd.C14")
+        #expect(evaluation.consequences.isEmpty)
+    }
+
+    @Test func aPassiveClientOnADrivenCaseIsJudgedOnWhatNeedsNoDrive() throws {
+        let conformanceCase = try Self.makeCase(drive: true, checks: """
+            [{"kind":"fieldEquals","message":{"client":"RequestToRespond"},"pointer":"/payload/parameters/images/0/type","oneOf":["url","base64"]},
+             {"kind":"serverViolations"}, {"kind":"matchesSchema"}]
+            """)
+        var builder = TranscriptBuilder()
+        builder.client(10, TranscriptBuilder.directive("RequestToRespond"))
+        builder.entries.append(Self.violation(11, "mmd.C14", .must))
+        let evaluation = Self.evaluator.evaluate(conformanceCase, transcript: builder.transcript)
+        #expect(evaluation.verdict == .fail)
+        #expect(evaluation.checks[0].verdict == .skipped)
+        #expect(evaluation.checks[0].actual == CaseEvaluator.notExercised)
+        #expect(evaluation.checks[1].verdict == .fail)
+        #expect(evaluation.failedChecks == ["mmd.C14"])
+        #expect(evaluation.reason?.contains("1 of 3 checks not exercised") == true)
+    }
+
+    @Test func aPassiveClientLeavingNothingToJudgeIsUnimplemented() throws {
+        let conformanceCase = try Self.makeCase(drive: true, checks: """
+            [{"kind":"fieldEquals","message":{"client":"RequestToRespond"},"pointer":"/payload/parameters/images/0/type","oneOf":["url"]}]
+            """)
+        #expect(Self.evaluator.evaluate(conformanceCase, transcript: Transcript(journal: [])).verdict == .unimplemented)
+        var builder = TranscriptBuilder()
+        builder.client(10, TranscriptBuilder.directive("HeartBeat"))
+        let evaluation = Self.evaluator.evaluate(conformanceCase, transcript: builder.transcript)
+        #expect(evaluation.verdict == .unimplemented)
+        // A violation the mock journaled is still a finding.
+        builder.entries.append(Self.violation(11, "mmd.C6", .must))
+        #expect(Self.evaluator.evaluate(conformanceCase, transcript: builder.transcript).verdict == .fail)
+    }
+
+    @Test func theMockRecordOfAFrameIsTheRootCauseOfOtherChecksOnIt() throws {
+        // A check judging the same offending frame (#0) is not "earlier" than the mock's record (#1).
+        let conformanceCase = try Self.makeCase(checks: """
+            [{"kind":"fieldEquals","message":{"client":"RequestToRespond"},"pointer":"/payload/parameters/videos","exists":true},
+             {"kind":"sequence","steps":[{"client":"Stop"}]}]
+            """)
+        var builder = TranscriptBuilder()
+        builder.client(10, TranscriptBuilder.directive("RequestToRespond"))
+        builder.entries.append(Self.violation(10.2, "mmd.C13", .must))
+        builder.server(12, TranscriptBuilder.output("Error"))
+        let evaluation = Self.evaluator.evaluate(conformanceCase, transcript: builder.transcript)
+        #expect(evaluation.rootCause == "mmd.C13")
+        #expect(evaluation.checks.map(\.consequenceOf) == ["mmd.C13", "mmd.C13", nil])
+        #expect(evaluation.failedChecks == ["mmd.C13", "mmd.C14"])
+    }
+
+    @Test func shouldFindingsStayIndependentAndLaterMustOnesFollowTheRoot() throws {
+        let conformanceCase = try Self.makeCase(checks: """
+            [{"kind":"fieldEquals","message":{"client":"RequestToRespond"},"pointer":"/payload/parameters/videos","exists":true}]
+            """)
+        var builder = TranscriptBuilder()
+        builder.entries.append(Self.violation(1, "mmd.C23", .should))
+        builder.client(10, TranscriptBuilder.directive("RequestToRespond"))
+        builder.client(20, TranscriptBuilder.directive("HeartBeat", task: "other"))
+        builder.entries.append(Self.violation(20.1, "mmd.C6", .must))
+        builder.entries.append(Self.violation(30, "mmd.C21", .should))
+        let evaluation = Self.evaluator.evaluate(conformanceCase, transcript: builder.transcript)
+        // The earlier SHOULD breach (C23) is not the root cause; the C14 frame (t=10) is, and the
+        // later MUST finding (C6) is marked as its consequence. SHOULD ones are never marked.
+        #expect(evaluation.rootCause == "mmd.C14")
+        #expect(evaluation.checks.map(\.consequenceOf) == [nil, nil, "mmd.C14", nil])
+        #expect(evaluation.failedChecks == ["mmd.C14", "mmd.C23", "mmd.C21", "mmd.C6"])
+    }
+}
