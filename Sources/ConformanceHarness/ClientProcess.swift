@@ -18,6 +18,7 @@ final class ClientProcess: @unchecked Sendable {
         var lines: [Line] = []
         var stderr = Data()
         var stdoutClosed = false
+        var stderrClosed = false
     }
 
     private let process = Process()
@@ -81,10 +82,17 @@ final class ClientProcess: @unchecked Sendable {
         while process.isRunning && MonotonicTime.now < deadline {
             try? await Task.sleep(for: .milliseconds(10))
         }
-        guard process.isRunning else { return false }
-        kill(-process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
-        return true
+        let killed = process.isRunning
+        if killed {
+            kill(-process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+        }
+        // What the client wrote just before it exited is still in the pipes: read it to EOF
+        // (bounded: a child it left behind may hold them open).
+        for _ in 0..<100 where !state.withLock({ $0.stdoutClosed && $0.stderrClosed }) {
+            try? await Task.sleep(for: .milliseconds(10))
+        }
+        return killed
     }
 
     private func readLines(_ handle: FileHandle) {
@@ -113,6 +121,7 @@ final class ClientProcess: @unchecked Sendable {
             if chunk.isEmpty { break }
             state.withLock { if $0.stderr.count < maxStderrBytes { $0.stderr.append(chunk) } }
         }
+        state.withLock { $0.stderrClosed = true }
     }
 }
 

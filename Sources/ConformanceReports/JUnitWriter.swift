@@ -1,8 +1,9 @@
 import ConformanceChecks
 
-/// `junit.xml`: one `<testsuite>` per run, one `<testcase>` per case. fail → `<failure>`,
-/// nonStrict / informational → a `<system-out>` note, unimplemented / skipped → `<skipped>`,
-/// error → `<error>`.
+/// `junit.xml`: one `<testsuite>` per run, one `<testcase>` per case. fail → `<failure>`
+/// (root cause first, consequences marked), nonStrict / informational → a `<system-out>` note,
+/// unimplemented / skipped → `<skipped>`, error → `<error>`; the suite's `<system-out>` lists
+/// the findings per obligation.
 package enum JUnitWriter {
     /// The document.
     package static func text(_ report: RunReport) -> String {
@@ -16,6 +17,17 @@ package enum JUnitWriter {
         xml += "  <testsuite name=\"\(XMLText.escape(report.protocolName))\" tests=\"\(report.evaluations.count)\" failures=\"\(failures)\""
         xml += " errors=\"\(errors)\" skipped=\"\(skipped)\" time=\"\(seconds(total))\" timestamp=\"\(report.startedText)\">\n"
         for evaluation in report.evaluations { xml += testcase(evaluation, report) }
+        let findings = report.findings
+        if !findings.isEmpty {
+            // Findings per obligation across cases, the rule to read first first.
+            let lines = findings.map { finding in
+                var parts: [String] = []
+                if !finding.cases.isEmpty { parts.append("in \(finding.cases.joined(separator: " "))") }
+                if !finding.asConsequence.isEmpty { parts.append("as a consequence in \(finding.asConsequence.joined(separator: " "))") }
+                return "\(finding.obligation) \(finding.verdict.rawValue): \(parts.joined(separator: "; "))"
+            }
+            xml += "    <system-out>\(XMLText.escape("Findings by obligation:\n" + lines.joined(separator: "\n")))</system-out>\n"
+        }
         xml += "  </testsuite>\n</testsuites>\n"
         return xml
     }

@@ -151,6 +151,7 @@ final class ElementCounter: NSObject, XMLParserDelegate {
         let junit = JUnitWriter.text(report)
         #expect(junit.contains("failure message=\"mmd.C13: mmd.C13: MUST: RequestToRespond outside Listening\""))
         #expect(junit.contains("mmd.C10 (consequence of mmd.C13)"))
+        #expect(junit.contains("Findings by obligation:\nmmd.C13 fail: in mmd.push2talk.900\nmmd.C10 fail: as a consequence in mmd.push2talk.900"))
         #expect(HTMLReportWriter.text(report).contains("Root cause: <b>mmd.C13</b>"))
     }
 }
