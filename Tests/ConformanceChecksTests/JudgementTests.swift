@@ -123,3 +123,36 @@ import WireJSON
         #expect(evaluation.failedChecks == ["mmd.C14", "mmd.C23", "mmd.C21", "mmd.C6"])
     }
 }
+
+extension JudgementTests {
+    @Test func aViolationTheCaseExcusesIsListedAsAPassWithItsReason() throws {
+        var conformanceCase = try Self.makeCase(checks: #"[{"kind":"serverViolations"}]"#)
+        conformanceCase.excusedViolations = [ExcusedViolation(obligation: "mmd.C11", level: .should, why: "the stall holds SpeechEnded")]
+        var builder = TranscriptBuilder()
+        builder.entries.append(Self.violation(11, "mmd.C11", .should))
+        builder.entries.append(Self.violation(12, "mmd.C11", .must))
+        let evaluation = Self.evaluator.evaluate(conformanceCase, transcript: builder.transcript)
+        let journaled = evaluation.checks.filter { $0.kind == JournaledViolations.kind }
+        #expect(journaled.map(\.verdict) == [.pass, .fail])
+        #expect(journaled[0].actual.hasPrefix("excused by the case (the stall holds SpeechEnded)"))
+        #expect(evaluation.failedChecks == ["mmd.C11"])
+    }
+
+    @Test func excusedViolationsAreDecodedWithTheirLevel() throws {
+        let conformanceCase = try ConformanceCase(jsonValue: try JSONValue.decode("""
+            {"id":"mmd.faults.900","title":"t","spec":{"doc":"multimodal-dialog","section":"12","level":"MUST","quote":"q"},
+             "obligations":["mmd.C21"],"description":"d","scenario":"default","timeoutMs":1000,
+             "excusedViolations":[{"obligation":"mmd.C11","level":"SHOULD","why":"stall"}],
+             "checks":[{"kind":"serverViolations"}]}
+            """))
+        #expect(conformanceCase.excusedViolations == [ExcusedViolation(obligation: "mmd.C11", level: .should, why: "stall")])
+        #expect(throws: CaseDecodingError.self) {
+            try ConformanceCase(jsonValue: try JSONValue.decode("""
+                {"id":"mmd.faults.900","title":"t","spec":{"doc":"multimodal-dialog","section":"12","level":"MUST","quote":"q"},
+                 "obligations":["mmd.C21"],"description":"d","scenario":"default","timeoutMs":1000,
+                 "excusedViolations":[{"obligation":"mmd.C11","level":"MAYBE","why":"stall"}],
+                 "checks":[{"kind":"serverViolations"}]}
+                """))
+        }
+    }
+}

@@ -59,7 +59,8 @@ package struct CaseEvaluator: Sendable {
             }
             evaluation.checks.append(result)
         }
-        evaluation.checks += JournaledViolations.results(transcript, reported: evaluation.checks)
+        evaluation.checks += JournaledViolations.results(transcript, reported: evaluation.checks,
+                                                         excused: conformanceCase.excusedViolations)
         evaluation.rootCause = RootCause.mark(&evaluation.checks, transcript: transcript)
         evaluation.verdict = Verdict.worst(evaluation.checks.filter(\.isJudged).map(\.verdict))
         if undriven {

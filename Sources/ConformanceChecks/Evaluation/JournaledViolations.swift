@@ -3,13 +3,14 @@ import ScenarioEngine
 /// Every violation the mock journaled during a case, judged under the violated obligation's own
 /// id whatever the case checks: MUST ones fail, SHOULD ones are nonStrict, the frame's
 /// violation entry is the evidence. A case's own check that already found the same obligation
-/// at the same level is not repeated.
+/// at the same level is not repeated; one the case excuses (its own faults cause it) is listed
+/// as a pass with the reason.
 package enum JournaledViolations {
     /// The check kind of these results in reports.
     package static let kind = "journaledViolation"
 
     /// Results for the violations in `transcript` that `reported` does not already name.
-    package static func results(_ transcript: Transcript, reported: [CheckResult]) -> [CheckResult] {
+    package static func results(_ transcript: Transcript, reported: [CheckResult], excused: [ExcusedViolation] = []) -> [CheckResult] {
         var groups: [(obligation: String, level: Violation.Level, indices: [Int])] = []
         for (index, entry) in transcript.journal.enumerated() {
             guard let violation = entry.violation, !violation.obligation.isEmpty else { continue }
@@ -24,8 +25,12 @@ package enum JournaledViolations {
             guard !reported.contains(where: { $0.obligation == group.obligation && $0.verdict == verdict }) else { return nil }
             let first = transcript.journal[group.indices[0]].violation?.message ?? ""
             let more = group.indices.count > 1 ? " (+\(group.indices.count - 1) more)" : ""
-            return CheckResult(kind: kind, obligation: group.obligation, verdict: verdict,
-                               expected: "no \(group.level.rawValue) violation of \(group.obligation) recorded by the mock",
+            let expected = "no \(group.level.rawValue) violation of \(group.obligation) recorded by the mock"
+            if let excuse = excused.first(where: { $0.obligation == group.obligation && $0.level == group.level }) {
+                return CheckResult(kind: kind, obligation: group.obligation, verdict: .pass, expected: expected,
+                                   actual: "excused by the case (\(excuse.why)): \(first)\(more)", evidence: group.indices)
+            }
+            return CheckResult(kind: kind, obligation: group.obligation, verdict: verdict, expected: expected,
                                actual: "\(group.obligation): \(first)\(more)", evidence: group.indices)
         }
     }

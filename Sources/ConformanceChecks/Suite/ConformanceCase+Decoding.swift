@@ -5,7 +5,7 @@ extension ConformanceCase {
     /// Members a case file may hold.
     package static let memberNames: Set<String> = [
         "$schema", "id", "title", "spec", "obligations", "description", "scenario", "model", "faults", "drive", "checks",
-        "timeoutMs", "status", "strict", "matrix",
+        "timeoutMs", "status", "strict", "matrix", "excusedViolations",
     ]
 
     /// Decodes a case object (the rules of `case.schema.json`, plus check parameters).
@@ -54,6 +54,14 @@ extension ConformanceCase {
         }
         guard let timeout = object["timeoutMs"]?.intValue, timeout > 0 else { throw CaseDecodingError(["timeoutMs"], "\"timeoutMs\" must be a positive integer") }
         timeoutMs = Int(timeout)
+        excusedViolations = try (object["excusedViolations"]?.arrayValue ?? []).enumerated().map {
+            (offset, element) throws(CaseDecodingError) -> ExcusedViolation in
+            let at = ["excusedViolations", String(offset)]
+            guard let entry = element.objectValue else { throw CaseDecodingError(at, "expected {obligation, level, why}") }
+            let levelName = try string("level", in: entry, at: at)
+            guard let level = Violation.Level(rawValue: levelName) else { throw CaseDecodingError(at + ["level"], "level must be MUST or SHOULD") }
+            return ExcusedViolation(obligation: try string("obligation", in: entry, at: at), level: level, why: try string("why", in: entry, at: at))
+        }
         status = Status(rawValue: object["status"]?.stringValue ?? "active") ?? .active
         strict = object["strict"]?.boolValue ?? false
         matrix = try (object["matrix"]?.arrayValue ?? []).enumerated().map { (offset, element) throws(CaseDecodingError) -> Variant in

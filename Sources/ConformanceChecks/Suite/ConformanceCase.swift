@@ -1,4 +1,4 @@
-import ScenarioEngine
+package import ScenarioEngine
 package import WireJSON
 
 /// One conformance case (one JSON file, layout §9.10): what is required, how the mock is set
@@ -51,6 +51,9 @@ package struct ConformanceCase: Sendable {
     package var strict: Bool
     /// Family members, if any.
     package var matrix: [Variant]
+    /// Violations the case's own faults make inevitable (a write stall delays SpeechEnded, so
+    /// the client streams on): not held against the client by ``JournaledViolations``.
+    package var excusedViolations: [ExcusedViolation] = []
 
     /// The section token of the id (`start` in `mmd.start.001`).
     package var section: String {
@@ -73,6 +76,19 @@ package struct ConformanceCase: Sendable {
             copy.matrix = []
             return copy
         }
+    }
+}
+
+/// A journaled violation a case does not hold against the client, and why.
+package struct ExcusedViolation: Sendable, Hashable {
+    package var obligation: String
+    package var level: Violation.Level
+    package var why: String
+
+    package init(obligation: String, level: Violation.Level, why: String) {
+        self.obligation = obligation
+        self.level = level
+        self.why = why
     }
 }
 
