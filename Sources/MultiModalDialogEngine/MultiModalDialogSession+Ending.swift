@@ -84,15 +84,23 @@ extension MultiModalDialogSession {
 }
 
 extension MultiModalDialogSession {
-    /// Binary frames are audio: uplink PCM at `upstream.sample_rate`, downlink PCM at
-    /// `downstream.sample_rate` (compressed formats are not summarised: their length needs decoding).
-    package func audioSummary(ofBinary byteCount: Int, inbound: Bool) -> ScenarioEngine.AudioSummary? {
+    /// Binary frames are audio: uplink PCM at `upstream.sample_rate` or bare Opus packets (their
+    /// duration from the packet's TOC), downlink PCM at `downstream.sample_rate`. Ogg pages, MP3
+    /// and an unparsable packet are not summarised: their length needs decoding.
+    package func audioSummary(ofBinary bytes: [UInt8], inbound: Bool) -> ScenarioEngine.AudioSummary? {
         guard let config else { return nil }
         if inbound {
-            guard config.uplinkFormat == .pcm else { return nil }
-            return PCMPayload.summary(bytes: byteCount, sampleRate: config.uplinkSampleRate)
+            switch config.uplinkFormat {
+            case .pcm:
+                return PCMPayload.summary(bytes: bytes.count, sampleRate: config.uplinkSampleRate)
+            case .opus, .rawOpus:
+                // The framing the stream showed (this frame decides it when it is the first).
+                guard (uplink?.framing ?? OpusFraming.detect(prefix: bytes)) == .raw,
+                      let samples = OpusDecoder.sampleCount(ofPacket: bytes, sampleRate: 48_000) else { return nil }
+                return ScenarioEngine.AudioSummary(codec: "opus", durationMs: Double(samples) / 48)
+            }
         }
         guard config.downlink.format == .pcm else { return nil }
-        return PCMPayload.summary(bytes: byteCount, sampleRate: config.downlink.sampleRate)
+        return PCMPayload.summary(bytes: bytes.count, sampleRate: config.downlink.sampleRate)
     }
 }

@@ -21,7 +21,8 @@ package final class UplinkAudioDecoder {
     /// The declared sample rate (also the decode rate of Opus).
     package let sampleRate: Int
 
-    private var framing: OpusFraming?
+    /// The Opus framing once the first bytes told it (nil before, and for PCM).
+    package private(set) var framing: OpusFraming?
     private var prefix: [UInt8] = []
     private var decoder: OpusDecoder?
     private var demuxer: OggOpusDemuxer?

@@ -35,12 +35,12 @@ package protocol ProtocolSession: AnyObject {
     /// when the frame carries no audio.
     func audioSummary(ofText json: JSONValue, eventType: String?, inbound: Bool) -> AudioSummary?
     /// What a binary frame's audio held, for the journal (nil when it cannot be told exactly).
-    func audioSummary(ofBinary byteCount: Int, inbound: Bool) -> AudioSummary?
+    func audioSummary(ofBinary bytes: [UInt8], inbound: Bool) -> AudioSummary?
 }
 
 extension ProtocolSession {
     package func audioSummary(ofText json: JSONValue, eventType: String?, inbound: Bool) -> AudioSummary? { nil }
-    package func audioSummary(ofBinary byteCount: Int, inbound: Bool) -> AudioSummary? { nil }
+    package func audioSummary(ofBinary bytes: [UInt8], inbound: Bool) -> AudioSummary? { nil }
 }
 
 /// Summaries of s16le PCM payloads.

@@ -117,11 +117,15 @@ struct SpeechModeTests {
             if framing == "opus" {
                 let stream = OggOpusWriter.stream(head: OpusHead(inputSampleRate: 16000), packets: packets, flushEveryPacket: true)
                 for (index, piece) in FramePacing.chunk(bytes: stream, size: max(1, stream.count / 46)).enumerated() {
+                    // Ogg pages split across frames: no per-frame length the journal could trust.
+                    #expect(harness.session.audioSummary(ofBinary: Array(piece), inbound: true) == nil)
                     harness.sendBinary(Array(piece))
                     harness.advance(to: Int64(index + 2) * 100_000 + 200_000)
                 }
             } else {
                 for packet in packets {
+                    // The live journal summarises each bare packet from its TOC (audioFormat / audioPacing read it).
+                    #expect(harness.session.audioSummary(ofBinary: packet, inbound: true) == AudioSummary(codec: "opus", durationMs: 20))
                     harness.sendBinary(packet)
                     harness.advance(ms: 20)
                 }

@@ -60,7 +60,7 @@ final class SessionDriver<Session: ProtocolSession>: ConnectionHandler {
             metrics.frameIn(bytes: bytes.count)
             execute(session.receive(text: bytes, classification: classification))
         case .binary(let bytes):
-            journal.record(.binaryFrame(t: t, .in, byteLength: bytes.count, audio: session.audioSummary(ofBinary: bytes.count, inbound: true)))
+            journal.record(.binaryFrame(t: t, .in, byteLength: bytes.count, audio: session.audioSummary(ofBinary: bytes, inbound: true)))
             metrics.frameIn(bytes: bytes.count)
             execute(session.receive(binary: bytes))
         }
@@ -146,7 +146,7 @@ final class SessionDriver<Session: ProtocolSession>: ConnectionHandler {
             }
         } else {
             journal.record(.binaryFrame(t: t, .out, byteLength: frame.bytes.count,
-                                        audio: session.audioSummary(ofBinary: frame.bytes.count, inbound: false)))
+                                        audio: session.audioSummary(ofBinary: frame.bytes, inbound: false)))
         }
         connection.fragmentSize = frame.fragmentBytes ?? persistentFragmentBytes
         connection.send(frame.isText ? .text(frame.bytes) : .binary(frame.bytes))
