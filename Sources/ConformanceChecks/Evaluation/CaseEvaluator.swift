@@ -46,11 +46,16 @@ package struct CaseEvaluator: Sendable {
                 protocolName: protocolName, kind: configured.kind,
                 obligation: configured.obligation ?? conformanceCase.obligations[0],
                 level: configured.level ?? conformanceCase.spec.level, schemas: schemas)
-            var result = configured.check.evaluate(transcript, context: context)
-            if undriven {
-                result = configured.check.evaluateUndriven(transcript, context: context)
-                    ?? CheckResult(kind: result.kind, obligation: result.obligation, verdict: .skipped, expected: result.expected,
-                                   actual: Self.notExercised)
+            var result: CheckResult
+            if !undriven {
+                result = configured.check.evaluate(transcript, context: context)
+            } else if let judged = configured.check.evaluateUndriven(transcript, context: context) {
+                result = judged
+            } else {
+                // Evaluated only for its `expected` text.
+                let full = configured.check.evaluate(transcript, context: context)
+                result = CheckResult(kind: full.kind, obligation: full.obligation, verdict: .skipped, expected: full.expected,
+                                     actual: Self.notExercised)
             }
             // A check's `note` explains a finding (e.g. a known SDK deviation): it goes with
             // the result into every report.

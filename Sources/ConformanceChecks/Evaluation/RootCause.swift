@@ -20,13 +20,15 @@ package enum RootCause {
         let findings = checks.indices.filter { checks[$0].isFinding }
         guard let firstFinding = findings.first else { return nil }
         let journal = transcript.journal
-        /// The earliest evidence entry of each check (nil for absences and checks without evidence).
-        let first: [Int?] = checks.map { check in
+        /// The earliest evidence entry of each check and its moment (nil for absences and checks
+        /// without evidence).
+        let first: [(index: Int, moment: Int64)?] = checks.map { check in
             guard !check.isAbsence else { return nil }
-            return check.evidence.filter { journal.indices.contains($0) }.min { moment(of: $0, in: transcript) < moment(of: $1, in: transcript) }
+            return check.evidence.filter { journal.indices.contains($0) }.map { ($0, moment(of: $0, in: transcript)) }
+                .min { $0.1 < $1.1 }
         }
         let concrete = findings.filter { first[$0] != nil }.sorted { lhs, rhs in
-            let (left, right) = (moment(of: first[lhs]!, in: transcript), moment(of: first[rhs]!, in: transcript))
+            let (left, right) = (first[lhs]!.moment, first[rhs]!.moment)
             if left != right { return left < right }
             return isJournaled(checks[lhs].kind) && !isJournaled(checks[rhs].kind)
         }
@@ -38,7 +40,7 @@ package enum RootCause {
                 if isMust, checks[index].obligation != checks[root].obligation { checks[index].consequenceOf = checks[root].obligation }
             } else if !isMust {
                 tolerated = tolerated ?? index
-            } else if let tolerated, isReaction(journal[first[index]!]) {
+            } else if let tolerated, isReaction(journal[first[index]!.index]) {
                 checks[index].consequenceOf = checks[tolerated].obligation
             } else {
                 root = index
