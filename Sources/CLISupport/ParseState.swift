@@ -115,7 +115,9 @@ struct ParseState {
             throw CommandLineError.helpRequest(helpText: help, commandPath: commandPath)
         }
         if let firstError { throw firstError }
-        if !current.subcommands.isEmpty {
+        // `conformance --version` needs no subcommand (when the command declares the flag).
+        let versionOnly = givenFlags.contains("version") && current.options.contains { $0.long == "version" }
+        if !current.subcommands.isEmpty, !versionOnly {
             let names = current.subcommands.map(\.name).joined(separator: ", ")
             throw CommandLineError("missing subcommand; expected one of \(names)", commandPath: commandPath)
         }

@@ -1,4 +1,5 @@
 import CLISupport
+import ConformanceHarness
 import Foundation
 import Glibc
 
@@ -41,13 +42,17 @@ enum ConformanceCommand {
     static let spec = CommandSpec(
         name: "conformance",
         abstract: "Conformance harness for the multimodal-dialog and Qwen realtime protocols.",
-        options: [],
+        options: [.flag("--version", help: "Print the version and exit.")],
         subcommands: [list, lint, run, schemaSuite])
 
     static let protocols = ["multimodal-dialog", "qwen-realtime"]
 
     static func main() async {
         let arguments = CommandLineRunner.parseOrExit(Array(CommandLine.arguments.dropFirst()), spec: spec)
+        if arguments.subcommand == nil, arguments.flag("--version") {
+            printLine("conformance \(HarnessVersion.string)")
+            exit(0)
+        }
         switch arguments.subcommand {
         case "list": ListCommand.run(arguments)
         case "lint": LintCommand.run(arguments)
@@ -57,15 +62,24 @@ enum ConformanceCommand {
         }
     }
 
-    /// `--root`, or the nearest folder upwards from the current one that holds conformance/suites.
+    /// Where the suite data (`conformance/`) is: `--root`, `$DIALOGMOCK_ROOT`, the nearest folder
+    /// upwards from the current one that holds conformance/suites, or the installed copy beside
+    /// the executable (`<prefix>/share/dialogmock`, as `.ci/package` lays it out).
     static func repositoryRoot(_ arguments: ParsedArguments) -> URL {
         if let root = arguments.value("--root") { return URL(fileURLWithPath: root) }
+        if let root = ProcessInfo.processInfo.environment["DIALOGMOCK_ROOT"], !root.isEmpty { return URL(fileURLWithPath: root) }
+        let holdsSuites = { (folder: URL) in
+            FileManager.default.fileExists(atPath: folder.appendingPathComponent("conformance/suites").path)
+        }
         var folder = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
         while folder.path != "/" {
-            if FileManager.default.fileExists(atPath: folder.appendingPathComponent("conformance/suites").path) { return folder }
+            if holdsSuites(folder) { return folder }
             folder = folder.deletingLastPathComponent()
         }
-        fail("no conformance/suites folder here or above; run from the repository or pass --root")
+        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        let installed = executable.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("share/dialogmock")
+        if holdsSuites(installed) { return installed }
+        fail("no conformance/suites folder here or above, nor in \(installed.path); run from the repository or pass --root")
     }
 
     static func printLine(_ line: String, to descriptor: Int32 = 1) {

@@ -5,7 +5,7 @@ import JSONSchema
 /// `conformance schema-suite [DIR]`: passed / failed per file of the official suite.
 enum SchemaSuiteCommand {
     static func run(_ arguments: ParsedArguments) -> Never {
-        let directory = arguments.positional("suite-dir") ?? "../shared/json-schema-test-suite"
+        let directory = arguments.positional("suite-dir") ?? "Tests/JSONSchemaTests/JSON-Schema-Test-Suite"
         let results: [JSONSchemaTestSuite.FileResult]
         do {
             results = try JSONSchemaTestSuite.run(suiteDirectory: directory, includeOptional: arguments.flag("--optional"))

@@ -93,6 +93,13 @@ final class CaseRun: Sendable {
             entry.violation = Violation(obligation: refusal.obligation, level: .must, refusal.message)
             journal.insert(entry, at: journal.firstIndex { $0.t > entry.t } ?? journal.endIndex)
         }
+        // `/bin/sh -c` answers 126 / 127 when the command cannot run: a setup error, not a verdict.
+        if !timedOut, let code = client.exitCode, code == 126 || code == 127, sessions.isEmpty, refusals.isEmpty,
+           client.lines.isEmpty {
+            return evaluator.harnessError(conformanceCase, caseID: conformanceCase.id,
+                                          message: "the client could not start (sh exit \(code)): "
+                                              + CaseLogLine.tail(client.stderrText, lines: 3).joined(separator: " | "))
+        }
         var events: [AdapterEvent] = []
         if driven {
             for line in client.lines.dropFirst() {
@@ -106,6 +113,12 @@ final class CaseRun: Sendable {
         return evaluator.evaluate(conformanceCase, transcript: transcript,
                                   durationMs: Double(MonotonicTime.now - startedAt) / 1000)
     }
+
+    /// What the client of a finished case wrote to stderr.
+    func stderr(of caseID: String) -> String { logs.withLock { $0[caseID] ?? "" } }
+
+    /// Every client's stderr by case id.
+    var allStderr: [String: String] { logs.withLock { $0 } }
 
     /// `cases/<case-id>.stderr.txt` for every case whose client wrote to stderr.
     func writeLogs(to directory: URL) throws {

@@ -39,10 +39,14 @@ package struct ConformanceRunner: Sendable {
         let evaluator = CaseEvaluator(protocolName: configuration.protocolName, schemas: loader.messageSchemas(),
                                       strict: configuration.strict)
         let all = suite.cases.flatMap { $0.expanded() }
-        let (selected, notSelected) = CaseSelector.select(all, includes: configuration.includes, excludes: configuration.excludes,
-                                                          shard: configuration.shard)
+        let (selected, _) = CaseSelector.select(all, includes: configuration.includes, excludes: configuration.excludes,
+                                                shard: configuration.shard)
+        // Cases left out by --case / --exclude / --shard are not in the reports at all.
+        guard !selected.isEmpty else {
+            throw HarnessFailure(description: "no case of \(configuration.protocolName) is selected by "
+                + configuration.selectionDescription + "; `conformance list --protocol \(configuration.protocolName)` lists them")
+        }
         var evaluations: [String: CaseEvaluation] = [:]
-        for skipped in notSelected { evaluations[skipped.id] = evaluator.skipped(skipped) }
         var runnable: [ConformanceCase] = []
         var scenarios: [String: (name: String, bytes: [UInt8])] = [:]
         for candidate in selected {
@@ -73,8 +77,8 @@ package struct ConformanceRunner: Sendable {
             while next < min(max(1, configuration.jobs), total) { launch() }
             while let result = await group.next() {
                 results.append(result)
-                configuration.progress("[\(results.count)/\(total)] \(result.caseID) \(result.verdict.rawValue) "
-                    + "\(Int(result.durationMs)) ms\(result.reason.map { " — \($0)" } ?? "")")
+                configuration.progress(CaseLogLine.text(result, index: results.count, total: total,
+                                                        stderr: caseRunner.stderr(of: result.caseID)))
                 if next < total { launch() }
             }
             return results

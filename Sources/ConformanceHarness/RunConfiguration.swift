@@ -41,6 +41,13 @@ package struct RunConfiguration: Sendable {
         self.repositoryRoot = repositoryRoot
     }
 
+    /// The selection options as typed, for messages (`--case 'qrt.x.*' --shard 2/3`).
+    package var selectionDescription: String {
+        var parts = includes.map { "--case '\($0)'" } + excludes.map { "--exclude '\($0)'" }
+        if let shard { parts.append("--shard \(shard.index)/\(shard.count)") }
+        return parts.isEmpty ? "the suite (it has no runnable case)" : parts.joined(separator: " ")
+    }
+
     /// A short name of the client for the report folder (`dialogmock-adapter`, `python3` …).
     package var clientName: String {
         let first = clientCommand.split(separator: " ").first.map(String.init) ?? "client"

@@ -24,35 +24,85 @@ final class ControlAPI {
     func respond(to request: HTTPRequest) -> HTTPResponse {
         let path = request.head.path
         let method = request.head.method
-        let parts = path.split(separator: "/").map(String.init)  // ["_mock", …]
-        switch parts.dropFirst().first {
-        case "health":
-            return method == "GET" ? .json(status: 200, health()) : methodNotAllowed(request, allowed: "GET")
-        case "metrics":
-            return method == "GET"
-                ? HTTPResponse(status: 200, contentType: "text/plain; version=0.0.4",
-                               text: metrics.prometheusText + AnswerAudioMetrics.prometheusText(answerAudio.statistics))
-                : methodNotAllowed(request, allowed: "GET")
-        case "sessions" where parts.count == 2:
-            return method == "GET" ? .json(status: 200, ["sessions": .array(sessions.all.map(\.summary))])
-                : methodNotAllowed(request, allowed: "GET")
-        case "sessions" where parts.count == 4 && parts[3] == "journal":
-            guard method == "GET" else { return methodNotAllowed(request, allowed: "GET") }
-            guard let journal = sessions.journal(parts[2]) else {
-                return .error(404, "NotFound", "no session \(parts[2]); GET /_mock/sessions lists them")
+        let parts = path.split(separator: "/").map(String.init).dropFirst().map { $0 }  // after "_mock"
+        let candidates = ControlRoute.matching(parts)
+        guard !candidates.isEmpty else {
+            return .error(404, "NotFound", "no control route \(method) \(path); GET /_mock/ lists them")
+        }
+        guard let (route, parameters) = candidates.first(where: { $0.route.method == method }) else {
+            var response = HTTPResponse.error(405, "MethodNotAllowed", "\(method) not allowed on \(path); use "
+                + candidates.map(\.route.method).joined(separator: ", "))
+            response.headers.append(("Allow", candidates.map(\.route.method).joined(separator: ", ")))
+            return response
+        }
+        let query = request.head
+        switch route {
+        case .index: return .json(status: 200, ControlRoute.listing)
+        case .openAPI: return .json(status: 200, ControlAPIDocument.document)
+        case .health: return .json(status: 200, health())
+        case .metrics:
+            return HTTPResponse(status: 200, contentType: "text/plain; version=0.0.4",
+                                text: metrics.prometheusText + AnswerAudioMetrics.prometheusText(answerAudio.statistics))
+        case .sessions: return listSessions(query)
+        case .journal:
+            guard let journal = sessions.journal(parameters[0]) else {
+                return .error(404, "NotFound", "no session \(parameters[0]); GET /_mock/sessions lists them")
             }
             return HTTPResponse(status: 200, contentType: "application/x-ndjson", text: journal.jsonLines)
-        case "scenario" where parts.count == 2:
-            switch method {
-            case "GET": return .json(status: 200, scenarios.currentDescription)
-            case "PUT": return putScenario(request.body)
-            default: return methodNotAllowed(request, allowed: "GET, PUT")
-            }
-        case "faults" where parts.count == 2:
-            return method == "POST" ? postFault(request.body) : methodNotAllowed(request, allowed: "POST")
-        default:
-            return .error(404, "NotFound", "no control route \(method) \(path)")
+        case .getScenario: return .json(status: 200, scenarios.currentDescription)
+        case .putScenario: return putScenario(request.body)
+        case .listFaults: return .json(status: 200, ["faults": .array(sessions.faults.filter(faultFilter(query)).map(\.summary))])
+        case .armFault: return postFault(request.body)
+        case .removeFaults: return removed(sessions.removeFaults(where: faultFilter(query)))
+        case .removeFault:
+            let removed = sessions.removeFaults { $0.id == parameters[0] }
+            guard !removed.isEmpty else { return .error(404, "NotFound", "no armed fault \(parameters[0]); GET /_mock/faults lists them") }
+            return self.removed(removed)
+        case .reset: return reset()
+        case .echo:
+            var response = HTTPResponse.error(426, "UpgradeRequired", "/_mock/echo is a WebSocket route: open it with a WebSocket upgrade")
+            response.headers.append(("Upgrade", "websocket"))
+            response.headers.append(("Connection", "Upgrade"))
+            return response
         }
+    }
+
+    /// `GET /_mock/sessions[?testId=][&caseId=][&open=true|false]`.
+    private func listSessions(_ query: HTTPRequestHead) -> HTTPResponse {
+        var open: Bool?
+        if let text = query.queryItem("open") {
+            guard let value = Bool(text) else { return .error(400, "InvalidRequest", "open: expected true or false; got \"\(text)\"") }
+            open = value
+        }
+        let testID = query.queryItem("testId")
+        let caseID = query.queryItem("caseId")
+        let selected = sessions.all.filter { journal in
+            (testID == nil || journal.testID == testID) && (caseID == nil || journal.caseID == caseID)
+                && (open == nil || journal.isOpen == open)
+        }
+        return .json(status: 200, ["sessions": .array(selected.map(\.summary))])
+    }
+
+    /// The faults `?testId=` / `?session=` select (all without either).
+    private func faultFilter(_ query: HTTPRequestHead) -> @Sendable (SessionRegistry.ArmedFault) -> Bool {
+        let testID = query.queryItem("testId")
+        let session = query.queryItem("session")
+        return { fault in
+            (testID == nil || fault.target == .testID(testID!)) && (session == nil || fault.sessions.contains(session!))
+        }
+    }
+
+    private func removed(_ faults: [SessionRegistry.ArmedFault]) -> HTTPResponse {
+        .json(status: 200, ["status": "removed", "removed": .array(faults.map { .string($0.id) })])
+    }
+
+    /// `POST /_mock/reset`: a clean slate for the next test, open sessions left alone.
+    private func reset() -> HTTPResponse {
+        let faults = sessions.removeFaults { _ in true }
+        let forgotten = sessions.forgetClosedSessions()
+        scenarios.replace(with: scenarios.initial)
+        return .json(status: 200, ["status": "reset", "faultsRemoved": .int(Int64(faults.count)),
+                                   "sessionsForgotten": .int(Int64(forgotten)), "scenario": .string(scenarios.current.name)])
     }
 
     private func health() -> JSONValue {
@@ -100,25 +150,39 @@ final class ControlAPI {
         } catch {
             return .error(400, "InvalidFault", error.description)
         }
-        switch (object["session"], object["testId"]) {
-        case (.string(let id)?, nil):
-            guard sessions.arm(fault, session: id) else {
-                return .error(404, "NotFound", "no open session \(id)")
+        do throws(SessionRegistry.ArmError) {
+            switch (object["session"], object["testId"]) {
+            case (.string(let id)?, nil):
+                let armed = try sessions.arm(fault, json: faultValue, session: id)
+                return .json(status: 200, ["status": "armed", "id": .string(armed.id), "session": .string(id)])
+            case (nil, .string(let testID)?):
+                let armed = try sessions.arm(fault, json: faultValue, testID: testID)
+                return .json(status: 200, ["status": "armed", "id": .string(armed.id), "testId": .string(testID),
+                                           "openSessions": .int(Int64(armed.sessions.count))])
+            default:
+                return .error(400, "InvalidRequest", "give exactly one of \"session\" (a session id) or \"testId\" (a string)")
             }
-            return .json(status: 200, ["status": "armed", "session": .string(id)])
-        case (nil, .string(let testID)?):
-            let count = sessions.arm(fault, testID: testID)
-            return .json(status: 200, ["status": "armed", "testId": .string(testID), "openSessions": .int(Int64(count))])
-        default:
-            return .error(400, "InvalidRequest", "give exactly one of \"session\" (a session id) or \"testId\" (a string)")
+        } catch {
+            switch error {
+            case .noOpenSession(let id):
+                return .error(404, "NotFound", "no open session \(id)")
+            case .duplicateID(let id):
+                return .error(409, "Conflict", "a fault with id \(id) is armed already; DELETE /_mock/faults/\(id) first")
+            }
         }
     }
 
-    private func methodNotAllowed(_ request: HTTPRequest, allowed: String) -> HTTPResponse {
-        var response = HTTPResponse.error(405, "MethodNotAllowed",
-                                          "\(request.head.method) not allowed on \(request.head.path); use \(allowed)")
-        response.headers.append(("Allow", allowed))
-        return response
+}
+
+extension SessionRegistry.ArmedFault {
+    /// An entry of `GET /_mock/faults`.
+    var summary: JSONValue {
+        var object: JSONObject = ["id": .string(id), "fault": json, "sessions": .array(sessions.map(JSONValue.string))]
+        switch target {
+        case .session(let session): object["session"] = .string(session)
+        case .testID(let testID): object["testId"] = .string(testID)
+        }
+        return .object(object)
     }
 }
 

@@ -161,14 +161,19 @@ final class Router: WebSocketServerDelegate, @unchecked Sendable {
         // Faults armed from the control API (any thread) run on the session's service thread.
         let serviceThread = request.serviceThread
         let armHere = ServiceThreadBound<(FaultSpec) -> Void>({ [weak driver] fault in driver?.arm(fault) })
-        let arm: SessionRegistry.Arm = { fault in
-            if let serviceThread { serviceThread.execute { armHere.value(fault) } } else { armHere.value(fault) }
-        }
+        let disarmHere = ServiceThreadBound<(String) -> Void>({ [weak driver] id in driver?.disarm(faultID: id) })
+        let control = SessionRegistry.SessionControl(
+            arm: { fault in
+                if let serviceThread { serviceThread.execute { armHere.value(fault) } } else { armHere.value(fault) }
+            },
+            disarm: { id in
+                if let serviceThread { serviceThread.execute { disarmHere.value(id) } } else { disarmHere.value(id) }
+            })
         let made = sessions.add(limit: configuration.maxSessions, { id in
             SessionJournal(id: id, protocolName: protocolName, path: request.path, testID: testID, caseID: caseID,
                            startedAtMicros: MonotonicClock.nowMicros(), recordDirectory: configuration.recordDirectory,
                            frameLimit: configuration.journalFrameLimit, logger: configuration.logger)
-        }, arm: arm, armNow: armHere.value)
+        }, control: control, armNow: armHere.value)
         guard let journal = made else { return refuseAtCapacity(request) }
         driver.journal = journal
         let id = journal.id
@@ -186,6 +191,14 @@ final class Router: WebSocketServerDelegate, @unchecked Sendable {
         configuration.logger(.debug, "\(request.head.method) \(request.head.path)")
         if request.head.path.hasPrefix("/_mock/") || request.head.path == "/_mock" {
             return controlAPI.respond(to: request)
+        }
+        if ProtocolRoute(path: request.head.path) != nil || request.head.path == "/_mock/echo" {
+            // A plain request on a WebSocket route (RFC 7231 §6.5.15): say how to talk to it.
+            var response = HTTPResponse.error(426, "UpgradeRequired",
+                                              "\(request.head.path) is a WebSocket route: open it with a WebSocket upgrade (GET with Upgrade: websocket)")
+            response.headers.append(("Upgrade", "websocket"))
+            response.headers.append(("Connection", "Upgrade"))
+            return response
         }
         return .json(status: 404, ["code": "NotFound", "message": .string("no route \(request.head.method) \(request.head.path)")])
     }

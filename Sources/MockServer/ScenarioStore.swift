@@ -8,11 +8,14 @@ final class ScenarioStore: Sendable {
     private let scenario: Mutex<Scenario>
     /// `--time-scale`, applied to every scenario that comes in.
     let timeScaleOverride: Double?
+    /// The scenario the server started with (`POST /_mock/reset` restores it).
+    let initial: Scenario
 
     init(initial: Scenario, timeScaleOverride: Double?) {
         self.timeScaleOverride = timeScaleOverride
         var current = initial
         if let timeScaleOverride { current.timeScale = timeScaleOverride }
+        self.initial = current
         scenario = Mutex(current)
     }
 

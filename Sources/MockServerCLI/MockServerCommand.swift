@@ -28,6 +28,7 @@ enum MockServerCommand {
             .value("--max-queued-bytes", valueName: "N", help: "Bytes queued for a client that does not read before its session is closed (1008).", default: "8388608"),
             .value("--check-scenario", valueName: "FILE", help: "Validate a scenario file and exit (0 valid, 2 invalid)."),
             .flag("--list-scenarios", help: "Print the shipped scenario names and exit."),
+            .flag("--version", help: "Print the version and exit."),
         ],
         discussion: """
             As soon as the server accepts connections, the first line on stdout is exactly
@@ -38,6 +39,10 @@ enum MockServerCommand {
 
     static func main() {
         let arguments = CommandLineRunner.parseOrExit(Array(CommandLine.arguments.dropFirst()), spec: spec)
+        if arguments.flag("--version") {
+            printLine("mock-server \(MockServer.version)")
+            exit(0)
+        }
         if arguments.flag("--list-scenarios") {
             for name in MockServer.shippedScenarioNames { printLine(name) }
             exit(0)

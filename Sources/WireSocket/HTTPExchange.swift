@@ -91,6 +91,9 @@ extension WebSocketServer {
     }
 
     func respond(_ wsi: OpaquePointer, _ exchange: HTTPExchange) -> Int32 {
+        // lws reports a body completion even for `Content-Length: 0`, after `beginHTTP` has
+        // answered already: a request is handled once (a POST is not idempotent).
+        guard exchange.response == nil else { return 0 }
         exchange.response = delegate.respond(to: HTTPRequest(head: exchange.head, body: exchange.body))
         exchange.body = []
         lws_callback_on_writable(wsi)

@@ -15,7 +15,9 @@ enum RepositoryFiles {
         for folder in folders {
             let base = root.appendingPathComponent(folder)
             guard let walker = FileManager.default.enumerator(at: base, includingPropertiesForKeys: nil) else { continue }
-            for case let url as URL in walker where url.pathExtension == "json" {
+            // As SuiteDirectoryReader: JSON files and the protocol references cases cite.
+            for case let url as URL in walker where url.pathExtension == "json"
+                || (url.lastPathComponent == "README.md" && url.path.contains("/conformance/protocols/")) {
                 let relative = String(url.path.dropFirst(root.path.count + 1))
                 files[relative] = (try? Data(contentsOf: url)).map { Array($0) }
             }

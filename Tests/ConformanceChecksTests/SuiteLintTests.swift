@@ -24,12 +24,15 @@ import Testing
     }
 
     static func caseText(id: String = "mmd.start.900", scenario: String = "default", obligation: String = "mmd.C2",
-                         check: String = #"{ "kind": "firstMessage", "type": "Start" }"#) -> String {
+                         check: String = #"{ "kind": "firstMessage", "type": "Start" }"#,
+                         section: String = "12. CLIENT OBLIGATIONS",
+                         quote: String = #"The first frame MUST be a text frame with header.action=\"run-task\", header.streaming=\"duplex\","#)
+        -> String {
         """
         {
           "id": "\(id)",
           "title": "t",
-          "spec": { "doc": "multimodal-dialog", "section": "12", "level": "MUST", "quote": "q" },
+          "spec": { "doc": "multimodal-dialog", "section": "\(section)", "level": "MUST", "quote": "\(quote)" },
           "obligations": ["\(obligation)"],
           "description": "d",
           "scenario": "\(scenario)",
@@ -39,6 +42,16 @@ import Testing
           "timeoutMs": 1000
         }
         """
+    }
+
+    /// Every citation must be readable in the repository's protocol reference.
+    @Test func specSectionAndQuoteMustBeInTheProtocolReference() {
+        let badQuote = Self.lint("start/mmd.start.900.json", Self.caseText(quote: "Clients MUST dance."))
+        #expect(badQuote.contains { $0.contains("spec.quote") || $0.contains("the quote is not in conformance/protocols/multimodal-dialog/README.md") },
+                "\(badQuote)")
+        let badSection = Self.lint("start/mmd.start.900.json", Self.caseText(section: "99. NOWHERE"))
+        #expect(badSection.contains { $0.contains("has no heading \"99. NOWHERE\"") }, "\(badSection)")
+        #expect(Self.lint("start/mmd.start.900.json", Self.caseText()).isEmpty)
     }
 
     @Test func syntaxErrorsAreLocated() {

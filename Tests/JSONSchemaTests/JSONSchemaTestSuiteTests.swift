@@ -3,15 +3,11 @@ import JSONSchema
 import Testing
 
 @Suite struct JSONSchemaTestSuiteTests {
-    /// The suite is shared data outside the package: the folder named by JSON_SCHEMA_TEST_SUITE,
-    /// else `shared/json-schema-test-suite` beside the checkout (where CI puts it), else
-    /// /work/shared/json-schema-test-suite.
+    /// The official suite, vendored beside this file (`JSON-Schema-Test-Suite/`, MIT, see its
+    /// README), or the folder named by JSON_SCHEMA_TEST_SUITE (e.g. a newer upstream copy).
     static let suiteDirectory: String = {
         if let custom = ProcessInfo.processInfo.environment["JSON_SCHEMA_TEST_SUITE"] { return custom }
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        let beside = root.deletingLastPathComponent().appendingPathComponent("shared/json-schema-test-suite").path
-        return FileManager.default.fileExists(atPath: beside) ? beside : "/work/shared/json-schema-test-suite"
+        return URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("JSON-Schema-Test-Suite").path
     }()
 
     @Test func everyRequiredDraft2020_12TestPasses() throws {

@@ -107,4 +107,57 @@ struct ControlAPISessionTests {
         #expect(lines.count == 5)  // hello, say, said ×2, close
         #expect(lines.last?.contains("\"kind\":\"close\"") == true)
     }
+
+    /// The README's example: a fault armed for a test id before its client connects acts as soon
+    /// as the session opens (it used to be dropped: no close frame, the socket left open).
+    @Test func faultsArmedBeforeTheClientConnectsAct() async throws {
+        try await withChatterServer(scenario: quiet) { server, client in
+            #expect(Control.request(server, "POST", "/_mock/faults",
+                                    body: #"{"testId":"t1","fault":{"kind":"close","code":4000,"reason":"bye"}}"#).status == 200)
+            #expect(Control.request(server, "POST", "/_mock/faults", body: #"{"testId":"t2","fault":{"kind":"abruptClose"}}"#).status == 200)
+            let closed = try await client.connect("\(server.baseURL)/chatter?test_id=t1")
+            #expect(await closed.collect().last == .closed(code: CloseCode(4000), reason: "bye"))
+            let aborted = try await client.connect("\(server.baseURL)/chatter?test_id=t2")
+            let events = await aborted.collect()
+            #expect(events.last != .closed(code: CloseCode(4000), reason: "bye"))
+            #expect(!events.contains { if case .closed(let code, _) = $0 { code != nil && code != CloseCode(1006) } else { false } })
+        }
+    }
+
+    @Test func faultsAreListedRemovedAndResetClearsEverything() async throws {
+        try await withChatterServer(scenario: quiet) { server, client in
+            let tagged = try await client.connect("\(server.baseURL)/chatter?test_id=k")
+            _ = await tagged.nextJSON()
+            let first = try JSONValue.decode(Control.request(server, "POST", "/_mock/faults",
+                                                             body: #"{"testId":"k","fault":{"kind":"drop","match":{"type":"said"}}}"#).body)
+            #expect(first["id"] == "f1")
+            #expect(first["openSessions"] == 1)
+            #expect(Control.request(server, "POST", "/_mock/faults", body: #"{"testId":"k","fault":{"id":"mine","kind":"drop"}}"#).status == 200)
+            #expect(Control.request(server, "POST", "/_mock/faults", body: #"{"testId":"q","fault":{"id":"mine","kind":"drop"}}"#).status == 409)
+            let listed = try JSONValue.decode(Control.request(server, "GET", "/_mock/faults?testId=k").body)
+            #expect(listed["faults"]?.arrayValue?.map { $0["id"] } == ["f1", "mine"])
+            #expect(listed["faults"]?[0]?["sessions"] == ["s1"])
+            #expect(listed["faults"]?[0]?["fault"]?["kind"] == "drop")
+            // Removing f1 disarms it on the open session: "said" frames flow again.
+            #expect(Control.request(server, "DELETE", "/_mock/faults/f1").status == 200)
+            #expect(Control.request(server, "DELETE", "/_mock/faults/f1").status == 404)
+            #expect(Control.request(server, "DELETE", "/_mock/faults/mine").status == 200)
+            tagged.send(text: #"{"type":"say","count":1}"#)
+            #expect(await tagged.nextJSON()?["type"] == "said")
+            #expect(Control.request(server, "POST", "/_mock/faults", body: #"{"testId":"z","fault":{"kind":"drop"}}"#).status == 200)
+            let cleared = try JSONValue.decode(Control.request(server, "DELETE", "/_mock/faults?testId=z").body)
+            #expect(cleared["removed"] == ["f2"])
+            tagged.close()
+            _ = await tagged.collect()
+            try await Task.sleep(for: .milliseconds(50))
+            #expect(Control.request(server, "PUT", "/_mock/scenario", body: #"{"name": "other"}"#).status == 200)
+            #expect(Control.request(server, "POST", "/_mock/faults", body: #"{"testId":"z","fault":{"kind":"drop"}}"#).status == 200)
+            let reset = try JSONValue.decode(Control.request(server, "POST", "/_mock/reset").body)
+            #expect(reset["faultsRemoved"] == 1)
+            #expect(reset["sessionsForgotten"] == 1)
+            #expect(reset["scenario"] == "quiet")
+            #expect(try JSONValue.decode(Control.request(server, "GET", "/_mock/faults").body)["faults"] == [])
+            #expect(try JSONValue.decode(Control.request(server, "GET", "/_mock/sessions").body)["sessions"] == [])
+        }
+    }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import WireJSON
 import WireSocket
@@ -46,5 +47,50 @@ struct ControlAPITests {
         #expect(await connection.nextMessage() == .binary([1, 2, 3]))
         client.shutdown()
         server.stop()
+    }
+
+    private func get(_ router: Router, _ path: String, _ method: String = "GET", query: [(String, String)] = []) -> HTTPResponse {
+        let items = query.map { HTTPRequestHead.QueryItem(name: $0.0, value: $0.1) }
+        return router.respond(to: HTTPRequest(head: HTTPRequestHead(method: method, path: path, queryItems: items, headers: [:]), body: []))
+    }
+
+    @Test func indexListsEveryRouteAndTheOpenAPIDocumentDescribesThem() throws {
+        let router = try Router(configuration: MockServer.Configuration())
+        let index = try JSONValue.decode(get(router, "/_mock/").body)
+        let listed = index["routes"]?.arrayValue?.map { "\($0["method"]?.stringValue ?? "") \($0["path"]?.stringValue ?? "")" } ?? []
+        #expect(listed.contains("DELETE /_mock/faults/{id}"))
+        #expect(listed.contains("POST /_mock/reset"))
+        #expect(listed.count == ControlRoute.allCases.count)
+        let document = try JSONValue.decode(get(router, "/_mock/openapi.json").body)
+        #expect(document["openapi"] == "3.1.0")
+        for route in ControlRoute.allCases {
+            #expect(document["paths"]?[route.path]?[route.method.lowercased()]?["operationId"] == .string(route.rawValue), "\(route)")
+        }
+        #expect(get(router, "/_mock/").status == 200)
+        #expect(get(router, "/_mock/faults", "PATCH").status == 405)
+        #expect(get(router, "/_mock/faults", "PATCH").headers.contains { $0.0 == "Allow" && $0.1 == "GET, POST, DELETE" })
+    }
+
+    /// mock-server/openapi.json is the document the server serves, so users can read it offline.
+    @Test func committedOpenAPIDocumentIsTheServedOne() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let committed = try JSONValue.decode(Array(Data(contentsOf: root.appendingPathComponent("mock-server/openapi.json"))))
+        #expect(committed == ControlAPIDocument.document,
+                "regenerate: curl -s localhost:8765/_mock/openapi.json | python3 -m json.tool > mock-server/openapi.json")
+    }
+
+    @Test func plainRequestsOnWebSocketRoutesGet426() throws {
+        let router = try Router(configuration: MockServer.Configuration())
+        for path in ["/api-ws/v1/inference", "/api-ws/v1/realtime", "/_mock/echo", "/case/qrt.x.001/api-ws/v1/realtime"] {
+            let response = get(router, path)
+            #expect(response.status == 426, "\(path)")
+            #expect(response.headers.contains { $0.0 == "Upgrade" && $0.1 == "websocket" })
+        }
+    }
+
+    @Test func sessionQueryFiltersAreValidated() throws {
+        let router = try Router(configuration: MockServer.Configuration())
+        #expect(get(router, "/_mock/sessions", query: [("open", "maybe")]).status == 400)
+        #expect(try JSONValue.decode(get(router, "/_mock/sessions", query: [("testId", "t1")]).body)["sessions"] == [])
     }
 }

@@ -35,6 +35,7 @@ struct CaseRules {
         if conformanceCase.spec.doc != suite.definition.specDoc {
             found.append(document.diagnostic(["spec", "doc"], "unknown spec document \(conformanceCase.spec.doc); the suite uses \(suite.definition.specDoc)"))
         }
+        found += specRules(conformanceCase)
         let known = Set(suite.definition.obligations + ["schema"])
         for (offset, obligation) in conformanceCase.obligations.enumerated() where !known.contains(obligation) {
             found.append(document.diagnostic(["obligations", String(offset)], "unknown obligation id \(obligation)"))
@@ -63,6 +64,36 @@ struct CaseRules {
             }
         }
         return found
+    }
+
+    /// The case's spec reference must resolve in the repository: the suite's spec document
+    /// exists, has a heading with the cited section, and contains the quoted sentence
+    /// (whitespace runs compared as one space), so every citation can be read in the repo.
+    private func specRules(_ conformanceCase: ConformanceCase) -> [Diagnostic] {
+        let path = suite.definition.specPath
+        guard let text = files.text(path) else {
+            return [document.diagnostic(["spec", "doc"], "the suite's spec document \(path) is not in the repository")]
+        }
+        var found: [Diagnostic] = []
+        let section = conformanceCase.spec.section
+        let headings = text.split(separator: "\n").filter { $0.hasPrefix("#") }.map { line in
+            let title = line.drop { $0 == "#" }.trimmingPrefix(" ")
+            // A trailing status tag (`[documented: …]`) is not part of the title.
+            let bare = title.firstRange(of: "  [").map { title[..<$0.lowerBound] } ?? title
+            return String(bare).split(whereSeparator: \.isWhitespace).joined(separator: " ")
+        }
+        if !headings.contains(section) {
+            found.append(document.diagnostic(["spec", "section"], "\(path) has no heading \"\(section)\""))
+        }
+        if !Self.collapsed(text).contains(Self.collapsed(conformanceCase.spec.quote)) {
+            found.append(document.diagnostic(["spec", "quote"], "the quote is not in \(path) (compared with whitespace collapsed)"))
+        }
+        return found
+    }
+
+    /// `text` with every run of whitespace replaced by one space.
+    static func collapsed(_ text: String) -> String {
+        text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
     }
 
     /// A Qwen realtime case's model must name a profile the mock knows (qwen-realtime.md §1):

@@ -21,6 +21,9 @@ final class SessionDriver<Session: ProtocolSession>: ConnectionHandler {
     private var waitingActions = 0
     /// Journal notes from the upgrade (e.g. a C1 warning), recorded when the session opens.
     var initialNotes: [JournalNote] = []
+    /// What faults armed during the upgrade (for the session's test id) did at once, e.g. a
+    /// close: it runs once the connection is open, after the session's first commands.
+    private var commandsBeforeOpen: [SessionCommand] = []
     /// Called once when the connection is gone.
     var onClose: (() -> Void)?
     /// Keep audio payloads (base64 fields) in the journal (`--journal-audio`); otherwise audio
@@ -44,6 +47,9 @@ final class SessionDriver<Session: ProtocolSession>: ConnectionHandler {
         journal.serviceThreadName = connection.serviceThreadName
         metrics.sessionOpened()
         execute(initialNotes.map(SessionCommand.journal) + session.open())
+        let waiting = commandsBeforeOpen
+        commandsBeforeOpen = []
+        execute(waiting)
     }
 
     func connection(_ connection: Connection, received message: WebSocketMessage) {
@@ -77,9 +83,17 @@ final class SessionDriver<Session: ProtocolSession>: ConnectionHandler {
         onClose?()
     }
 
-    /// Arms a fault on this live session (control API).
+    /// Arms a fault on this session (control API). Armed during the upgrade, it acts on the
+    /// session's first frames; what it does at once waits for the open connection.
     func arm(_ fault: FaultSpec) {
-        execute(session.handle(session.scenario.runtime.armFault(fault)))
+        let commands = session.handle(session.scenario.runtime.armFault(fault))
+        if connection == nil, !ended { commandsBeforeOpen += commands } else { execute(commands) }
+    }
+
+    /// Disarms a fault the control API armed on this session.
+    func disarm(faultID: String) {
+        let commands = session.handle(session.scenario.runtime.disarmFault(id: faultID))
+        if connection == nil, !ended { commandsBeforeOpen += commands } else { execute(commands) }
     }
 
     // MARK: - Commands

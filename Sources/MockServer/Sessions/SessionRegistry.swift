@@ -3,16 +3,42 @@ import Synchronization
 import WireJSON
 
 /// The sessions the server has seen (open ones, and the last `closedLimit` closed ones), and
-/// faults waiting for sessions that carry a test id. Shared by every service thread (a mutex
-/// guards it); arming a live session runs on that session's own service thread.
+/// the faults the control API armed (on one session, or on every session of a test id, now and
+/// later). Shared by every service thread (a mutex guards it); arming or disarming a live
+/// session runs on that session's own service thread.
 final class SessionRegistry: Sendable {
-    /// Arms a fault on a live session, from any thread (the closure hops to its service thread).
-    typealias Arm = @Sendable (FaultSpec) -> Void
+    /// Arms or disarms faults on a live session, from any thread (the closures hop to its
+    /// service thread).
+    struct SessionControl: Sendable {
+        let arm: @Sendable (FaultSpec) -> Void
+        let disarm: @Sendable (_ faultID: String) -> Void
+    }
+
+    /// A fault armed through `POST /_mock/faults`: its id (`f1`, … unless the fault names one),
+    /// its target and the sessions it was armed on.
+    struct ArmedFault: Sendable {
+        let id: String
+        let fault: FaultSpec
+        /// The fault object as posted (listed by `GET /_mock/faults`).
+        let json: JSONValue
+        let target: Target
+        var sessions: [String]
+
+        enum Target: Sendable, Equatable {
+            case session(String)
+            case testID(String)
+        }
+    }
+
+    enum ArmError: Error, Equatable {
+        case noOpenSession(String)
+        case duplicateID(String)
+    }
 
     private struct Record {
         let journal: SessionJournal
         /// Nil once closed.
-        var arm: Arm?
+        var control: SessionControl?
     }
 
     private struct State {
@@ -21,8 +47,19 @@ final class SessionRegistry: Sendable {
         var nextNumber = 1
         var open = 0
         var closedCount = 0
-        /// Faults to arm on every session opened with this test id.
-        var pendingByTestID: [String: [FaultSpec]] = [:]
+        var faults: [ArmedFault] = []
+        var nextFaultNumber = 1
+
+        /// The fault's id: its own, or the next free `f<N>`.
+        mutating func faultID(for fault: FaultSpec) throws(ArmError) -> String {
+            if let own = fault.id {
+                guard !faults.contains(where: { $0.id == own }) else { throw .duplicateID(own) }
+                return own
+            }
+            while faults.contains(where: { $0.id == "f\(nextFaultNumber)" }) { nextFaultNumber += 1 }
+            defer { nextFaultNumber += 1 }
+            return "f\(nextFaultNumber)"
+        }
     }
 
     private let state = Mutex(State())
@@ -32,9 +69,10 @@ final class SessionRegistry: Sendable {
 
     /// Registers a new session under a fresh id (`s1`, `s2`, … in opening order) unless
     /// `limit` sessions are open already. Call it on the session's own service thread:
-    /// `armNow` arms the faults already waiting for its test id there and then (before any frame).
+    /// `armNow` arms the faults already armed for its test id there and then (the session
+    /// applies them once its connection is open).
     /// - Returns: its journal, or nil at the limit.
-    func add(limit: Int, _ makeJournal: (String) -> SessionJournal, arm: @escaping Arm,
+    func add(limit: Int, _ makeJournal: (String) -> SessionJournal, control: SessionControl,
              armNow: (FaultSpec) -> Void) -> SessionJournal? {
         let (journal, pending) = state.withLock { state -> (SessionJournal?, [FaultSpec]) in
             guard state.open < limit else { return (nil, []) }
@@ -42,9 +80,15 @@ final class SessionRegistry: Sendable {
             state.nextNumber += 1
             state.open += 1
             let journal = makeJournal(id)
-            state.records[id] = Record(journal: journal, arm: arm)
+            state.records[id] = Record(journal: journal, control: control)
             state.order.append(id)
-            return (journal, journal.testID.map { state.pendingByTestID[$0] ?? [] } ?? [])
+            guard let testID = journal.testID else { return (journal, []) }
+            var pending: [FaultSpec] = []
+            for index in state.faults.indices where state.faults[index].target == .testID(testID) {
+                state.faults[index].sessions.append(id)
+                pending.append(state.faults[index].fault)
+            }
+            return (journal, pending)
         }
         for fault in pending { armNow(fault) }
         return journal
@@ -55,15 +99,15 @@ final class SessionRegistry: Sendable {
 
     func markClosed(_ id: String) {
         state.withLock { state in
-            guard state.records[id]?.arm != nil else { return }
-            state.records[id]?.arm = nil
+            guard state.records[id]?.control != nil else { return }
+            state.records[id]?.control = nil
             state.open -= 1
             state.closedCount += 1
             guard state.closedCount > closedLimit else { return }
             // Drop the oldest closed sessions beyond the limit.
             var excess = state.closedCount - closedLimit
             state.order.removeAll { id in
-                guard excess > 0, let record = state.records[id], record.arm == nil else { return false }
+                guard excess > 0, let record = state.records[id], record.control == nil else { return false }
                 state.records[id] = nil
                 excess -= 1
                 state.closedCount -= 1
@@ -76,24 +120,67 @@ final class SessionRegistry: Sendable {
 
     func journal(_ id: String) -> SessionJournal? { state.withLock { $0.records[id]?.journal } }
 
-    /// Arms `fault` on one open session. Returns false when it is unknown or closed.
-    func arm(_ fault: FaultSpec, session id: String) -> Bool {
-        guard let arm = state.withLock({ $0.records[id]?.arm }) else { return false }
-        arm(fault)
-        return true
+    /// Arms `fault` on one open session; the fault gets an id (its own or `f<N>`).
+    func arm(_ fault: FaultSpec, json: JSONValue, session id: String) throws(ArmError) -> ArmedFault {
+        let (armed, control) = try state.withLock { state throws(ArmError) -> (ArmedFault, SessionControl) in
+            guard let control = state.records[id]?.control else { throw .noOpenSession(id) }
+            var fault = fault
+            fault.id = try state.faultID(for: fault)
+            let armed = ArmedFault(id: fault.id!, fault: fault, json: json, target: .session(id), sessions: [id])
+            state.faults.append(armed)
+            return (armed, control)
+        }
+        control.arm(armed.fault)
+        return armed
     }
 
-    /// Arms `fault` on the open sessions with this test id and on every later one; returns
-    /// how many open sessions got it now.
-    func arm(_ fault: FaultSpec, testID: String) -> Int {
-        let arms = state.withLock { state -> [Arm] in
-            state.pendingByTestID[testID, default: []].append(fault)
-            return state.order.compactMap { id in
-                guard let record = state.records[id], record.journal.testID == testID else { return nil }
-                return record.arm
+    /// Arms `fault` on the open sessions with this test id and on every later one.
+    func arm(_ fault: FaultSpec, json: JSONValue, testID: String) throws(ArmError) -> ArmedFault {
+        let (armed, controls) = try state.withLock { state throws(ArmError) -> (ArmedFault, [SessionControl]) in
+            var fault = fault
+            fault.id = try state.faultID(for: fault)
+            var sessions: [String] = []
+            var controls: [SessionControl] = []
+            for id in state.order {
+                guard let record = state.records[id], record.journal.testID == testID, let control = record.control else { continue }
+                sessions.append(id)
+                controls.append(control)
             }
+            let armed = ArmedFault(id: fault.id!, fault: fault, json: json, target: .testID(testID), sessions: sessions)
+            state.faults.append(armed)
+            return (armed, controls)
         }
-        for arm in arms { arm(fault) }
-        return arms.count
+        for control in controls { control.arm(armed.fault) }
+        return armed
+    }
+
+    /// The faults armed through the control API, oldest first.
+    var faults: [ArmedFault] { state.withLock { $0.faults } }
+
+    /// Removes the faults `matching` selects: later sessions no longer get them, and the open
+    /// sessions they were armed on disarm them. Returns the removed ones.
+    @discardableResult
+    func removeFaults(where matching: (ArmedFault) -> Bool) -> [ArmedFault] {
+        let (removed, disarms) = state.withLock { state -> ([ArmedFault], [(SessionControl, String)]) in
+            let removed = state.faults.filter(matching)
+            state.faults.removeAll(where: matching)
+            let disarms = removed.flatMap { fault in
+                fault.sessions.compactMap { id in state.records[id]?.control.map { ($0, fault.id) } }
+            }
+            return (removed, disarms)
+        }
+        for (control, id) in disarms { control.disarm(id) }
+        return removed
+    }
+
+    /// Forgets every closed session (their journals); open ones stay. Returns how many.
+    func forgetClosedSessions() -> Int {
+        state.withLock { state in
+            let closed = state.order.filter { state.records[$0]?.control == nil }
+            for id in closed { state.records[id] = nil }
+            state.order.removeAll { state.records[$0] == nil }
+            state.closedCount = 0
+            return closed.count
+        }
     }
 }

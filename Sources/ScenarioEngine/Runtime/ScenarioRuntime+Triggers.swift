@@ -64,6 +64,14 @@ extension ScenarioRuntime {
         return actions
     }
 
+    /// Disarms a fault the control API armed (`DELETE /_mock/faults`), releasing frames it holds.
+    /// What it already did (a close, a dropped frame) stays done.
+    package mutating func disarmFault(id: String) -> [ScenarioAction] {
+        var actions = emissions(faultStage.disarm(id: id, atMicros: clock.nowMicros))
+        actions.append(.note(FaultNote(faultId: id, kind: "disarm", detail: "\(id) disarmed from the control API")))
+        return actions
+    }
+
     /// Fault-stage output as actions (emissions, then notes).
     mutating func emissions(_ output: FaultStageOutput) -> [ScenarioAction] {
         noteServerOutput(output)

@@ -1,0 +1,36 @@
+package import ConformanceChecks
+
+/// The progress line `conformance run` prints per finished case, so a CI log shows why a case
+/// failed without opening the report: verdict and duration, then for a finding or an error the
+/// root cause with what was seen, the client's exit, and the tail of its stderr.
+package enum CaseLogLine {
+    package static func text(_ evaluation: CaseEvaluation, index: Int, total: Int, stderr: String) -> String {
+        var line = "[\(index)/\(total)] \(evaluation.caseID) \(evaluation.verdict.rawValue) \(Int(evaluation.durationMs)) ms"
+        if let reason = evaluation.reason { line += " — \(reason)" }
+        guard [.fail, .error, .nonStrict].contains(evaluation.verdict) else { return line }
+        var details: [String] = []
+        let findings = evaluation.checks.filter(\.isFinding)
+        let root = findings.first { $0.obligation == evaluation.rootCause } ?? findings.first
+        if let root {
+            details.append("\(root.obligation) [\(root.kind)]: \(root.actual)")
+            let others = findings.filter { $0.obligation != root.obligation }.map(\.obligation)
+            if !others.isEmpty { details.append("also: \(Array(Set(others)).sorted().joined(separator: ", "))") }
+        }
+        if evaluation.verdict != .nonStrict {
+            let client = evaluation.transcript.client
+            if client.timedOut {
+                details.append("client: killed at the case timeout")
+            } else if let code = client.exitCode {
+                details.append("client exit \(code)")
+            }
+            let tail = tail(stderr, lines: 5)
+            if !tail.isEmpty { details.append("client stderr (last \(tail.count) lines):\n" + tail.map { "      | \($0)" }.joined(separator: "\n")) }
+        }
+        return ([line] + details.map { "    " + $0 }).joined(separator: "\n")
+    }
+
+    /// The last `lines` non-empty lines of `text`, each cut to 300 characters.
+    package static func tail(_ text: String, lines: Int) -> [String] {
+        text.split(separator: "\n", omittingEmptySubsequences: true).suffix(lines).map { String($0.prefix(300)) }
+    }
+}

@@ -1,0 +1,141 @@
+import WireJSON
+
+/// The OpenAPI 3.1 document of the control API (`GET /_mock/openapi.json`), built from
+/// `ControlRoute` so it cannot drift from what the server answers.
+enum ControlAPIDocument {
+    static var document: JSONValue {
+        var paths: JSONObject = [:]
+        for route in ControlRoute.allCases {
+            let path = route.path.hasSuffix("/") && route.path != "/_mock/" ? String(route.path.dropLast()) : route.path
+            var item = paths[path]?.objectValue ?? [:]
+            item[route.method.lowercased()] = operation(route)
+            paths[path] = .object(item)
+        }
+        return [
+            "openapi": "3.1.0",
+            "info": [
+                "title": "DialogMock control API",
+                "version": .string(MockServer.version),
+                "description": "HTTP control API of mock-server, on the same port as the WebSocket routes. Errors are {\"code\", \"message\"}.",
+            ],
+            "servers": [["url": "http://127.0.0.1:8765"]],
+            "paths": .object(paths),
+            "components": ["schemas": schemas],
+        ]
+    }
+
+    private static func operation(_ route: ControlRoute) -> JSONValue {
+        var operation: JSONObject = ["operationId": .string(route.rawValue), "summary": .string(route.summary)]
+        var parameters: [JSONValue] = route.template.filter { $0.hasPrefix("{") }.map { segment in
+            ["name": .string(String(segment.dropFirst().dropLast())), "in": "path", "required": true, "schema": ["type": "string"]]
+        }
+        parameters += route.queryParameters.map { name in
+            ["name": .string(name), "in": "query", "required": false,
+             "schema": name == "open" ? ["type": "boolean"] : ["type": "string"]]
+        }
+        if !parameters.isEmpty { operation["parameters"] = .array(parameters) }
+        switch route {
+        case .armFault:
+            operation["requestBody"] = ["required": true, "content": ["application/json": ["schema": reference("FaultRequest")]]]
+        case .putScenario:
+            operation["requestBody"] = [
+                "required": true,
+                "description": "A scenario file (mock-server/README.md, conformance/schema/scenario.schema.json).",
+                "content": ["application/json": ["schema": ["type": "object"]]],
+            ]
+        default: break
+        }
+        var responses: JSONObject = ["200": success(route)]
+        for (status, description) in errors(route) {
+            responses[status] = ["description": .string(description), "content": ["application/json": ["schema": reference("Error")]]]
+        }
+        operation["responses"] = .object(responses)
+        return .object(operation)
+    }
+
+    private static func success(_ route: ControlRoute) -> JSONValue {
+        switch route {
+        case .metrics:
+            return ["description": "Prometheus text exposition format 0.0.4", "content": ["text/plain": ["schema": ["type": "string"]]]]
+        case .journal:
+            return ["description": "One journal entry per line (mock-server/README.md, Journal lines)",
+                    "content": ["application/x-ndjson": ["schema": ["type": "string"]]]]
+        case .echo:
+            return ["description": "Never: the route only answers WebSocket upgrades (101)."]
+        default:
+            return ["description": "OK", "content": ["application/json": ["schema": successSchema(route)]]]
+        }
+    }
+
+    private static func successSchema(_ route: ControlRoute) -> JSONValue {
+        switch route {
+        case .sessions: ["type": "object", "required": ["sessions"], "properties": ["sessions": ["type": "array", "items": reference("Session")]]]
+        case .listFaults: ["type": "object", "required": ["faults"], "properties": ["faults": ["type": "array", "items": reference("ArmedFault")]]]
+        case .removeFaults, .removeFault:
+            ["type": "object", "required": ["status", "removed"],
+             "properties": ["status": ["const": "removed"], "removed": ["type": "array", "items": ["type": "string"]]]]
+        case .armFault:
+            ["type": "object", "required": ["status", "id"],
+             "properties": ["status": ["const": "armed"], "id": ["type": "string"], "session": ["type": "string"],
+                            "testId": ["type": "string"], "openSessions": ["type": "integer"]]]
+        case .reset:
+            ["type": "object", "required": ["status", "faultsRemoved", "sessionsForgotten", "scenario"],
+             "properties": ["status": ["const": "reset"], "faultsRemoved": ["type": "integer"],
+                            "sessionsForgotten": ["type": "integer"], "scenario": ["type": "string"]]]
+        case .health:
+            ["type": "object", "required": ["status", "version"],
+             "properties": ["status": ["const": "ok"], "version": ["type": "string"], "libraries": ["type": "object"],
+                            "eventLoop": ["type": "string"], "threads": ["type": "integer"], "scenario": ["type": "string"]]]
+        case .getScenario, .putScenario:
+            ["type": "object", "properties": ["name": ["type": "string"], "status": ["type": "string"]]]
+        default: ["type": "object"]
+        }
+    }
+
+    private static func errors(_ route: ControlRoute) -> [(String, String)] {
+        var errors = [("405", "Wrong method (with an Allow header)")]
+        switch route {
+        case .journal, .removeFault: errors.append(("404", "No such session or fault"))
+        case .sessions, .listFaults, .removeFaults: errors.append(("400", "A bad query parameter"))
+        case .putScenario: errors.append(("400", "Not a valid scenario: the message names FILE:LINE:COLUMN and the field"))
+        case .armFault:
+            errors += [("400", "Not JSON, or not a valid fault (FILE:LINE:COLUMN and the field)"), ("404", "No open session with that id"),
+                       ("409", "A fault with that id is armed already")]
+        case .echo: errors.append(("426", "Upgrade Required: open it as a WebSocket"))
+        default: break
+        }
+        return errors
+    }
+
+    private static func reference(_ name: String) -> JSONValue { ["$ref": .string("#/components/schemas/\(name)")] }
+
+    private static var schemas: JSONValue {
+        [
+            "Error": ["type": "object", "required": ["code", "message"],
+                      "properties": ["code": ["type": "string"], "message": ["type": "string"]]],
+            "FaultRequest": [
+                "type": "object", "required": ["fault"],
+                "description": "Exactly one of session or testId.",
+                "properties": [
+                    "session": ["type": "string", "description": "An open session id (s1, s2, …)."],
+                    "testId": ["type": "string", "description": "Every open and later session opened with this X-Test-Id header or test_id query parameter."],
+                    "fault": ["type": "object", "description": "A scenario `faults` entry (mock-server/README.md, Faults); its `id`, if any, names the armed fault."],
+                ],
+            ],
+            "ArmedFault": [
+                "type": "object", "required": ["id", "fault", "sessions"],
+                "properties": ["id": ["type": "string"], "fault": ["type": "object"], "session": ["type": "string"],
+                               "testId": ["type": "string"], "sessions": ["type": "array", "items": ["type": "string"]]],
+            ],
+            "Session": [
+                "type": "object", "required": ["id", "protocol", "path", "open"],
+                "properties": [
+                    "id": ["type": "string"], "protocol": ["type": "string"], "path": ["type": "string"], "open": ["type": "boolean"],
+                    "framesIn": ["type": "integer"], "framesOut": ["type": "integer"], "bytesIn": ["type": "integer"],
+                    "bytesOut": ["type": "integer"], "violations": ["type": "integer"], "testId": ["type": "string"],
+                    "caseId": ["type": "string"], "thread": ["type": "string"], "framesNotJournaled": ["type": "integer"],
+                ],
+            ],
+        ]
+    }
+}

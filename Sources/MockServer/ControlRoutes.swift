@@ -1,0 +1,93 @@
+import WireJSON
+
+/// The control API's routes, once: the dispatcher matches them, `GET /_mock/` lists them and
+/// `GET /_mock/openapi.json` describes them (the committed `mock-server/openapi.json` is a copy
+/// a test keeps equal).
+enum ControlRoute: String, CaseIterable, Sendable {
+    case index, openAPI, health, metrics, sessions, journal, getScenario, putScenario
+    case listFaults, armFault, removeFaults, removeFault, reset, echo
+
+    /// Path segments after `/_mock`; `{name}` is a parameter.
+    var template: [String] {
+        switch self {
+        case .index: []
+        case .openAPI: ["openapi.json"]
+        case .health: ["health"]
+        case .metrics: ["metrics"]
+        case .sessions: ["sessions"]
+        case .journal: ["sessions", "{id}", "journal"]
+        case .getScenario, .putScenario: ["scenario"]
+        case .listFaults, .armFault, .removeFaults: ["faults"]
+        case .removeFault: ["faults", "{id}"]
+        case .reset: ["reset"]
+        case .echo: ["echo"]
+        }
+    }
+
+    var method: String {
+        switch self {
+        case .putScenario: "PUT"
+        case .armFault, .reset: "POST"
+        case .removeFaults, .removeFault: "DELETE"
+        default: "GET"
+        }
+    }
+
+    var path: String { "/_mock/" + template.joined(separator: "/") }
+
+    var summary: String {
+        switch self {
+        case .index: "This list of routes."
+        case .openAPI: "The OpenAPI 3.1 document of the control API."
+        case .health: "Liveness, version, library versions, event loop, threads and the current scenario."
+        case .metrics: "Prometheus text: sessions, frames, bytes, send lateness, answer-audio cache."
+        case .sessions: "Open sessions and the last closed ones; filter with testId, caseId, open."
+        case .journal: "One session's journal as JSON Lines."
+        case .getScenario: "The scenario new sessions get."
+        case .putScenario: "Replace the scenario for sessions opened afterwards (body: a scenario file)."
+        case .listFaults: "The faults armed through this API; filter with testId, session."
+        case .armFault: "Arm a fault on one open session or on every session of a test id, now and later."
+        case .removeFaults: "Remove the armed faults (all, or those of testId / session); open sessions disarm them."
+        case .removeFault: "Remove one armed fault by id; open sessions disarm it."
+        case .reset: "Remove every fault, restore the start-up scenario, forget closed sessions."
+        case .echo: "WebSocket echo of text and binary messages (upgrade only; a plain GET gets 426)."
+        }
+    }
+
+    /// Query parameters a route filters by.
+    var queryParameters: [String] {
+        switch self {
+        case .sessions: ["testId", "caseId", "open"]
+        case .listFaults, .removeFaults: ["testId", "session"]
+        default: []
+        }
+    }
+
+    /// The routes whose template matches `parts` (segments after `_mock`), with the values of
+    /// their `{…}` parameters.
+    static func matching(_ parts: [String]) -> [(route: ControlRoute, parameters: [String])] {
+        allCases.compactMap { route in
+            let template = route.template
+            guard template.count == parts.count else { return nil }
+            var parameters: [String] = []
+            for (expected, actual) in zip(template, parts) {
+                if expected.hasPrefix("{") { parameters.append(actual) } else if expected != actual { return nil }
+            }
+            return (route, parameters)
+        }
+    }
+
+    /// `GET /_mock/`.
+    static var listing: JSONValue {
+        [
+            "name": "dialogmock control API",
+            "version": .string(MockServer.version),
+            "openapi": .string(ControlRoute.openAPI.path),
+            "routes": .array(allCases.map { route in
+                var object: JSONObject = ["method": .string(route.method), "path": .string(route.path), "summary": .string(route.summary)]
+                if !route.queryParameters.isEmpty { object["query"] = .array(route.queryParameters.map(JSONValue.string)) }
+                return .object(object)
+            }),
+        ]
+    }
+}
