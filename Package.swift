@@ -50,7 +50,7 @@ let package = Package(
 
         // MARK: - Conformance
         .target(name: "ConformanceChecks", dependencies: ["ScenarioEngine", "JSONSchema", "WireJSON"], swiftSettings: settings),
-        .target(name: "ConformanceReports", dependencies: ["ConformanceChecks", "ScenarioEngine", "WireJSON"], swiftSettings: settings),
+        .target(name: "ConformanceReports", dependencies: ["ConformanceChecks", "JSONSchema", "ScenarioEngine", "WireJSON"], swiftSettings: settings),
 
         .target(name: "ConformanceHarness",
                 dependencies: ["MockServer", "ConformanceChecks", "ConformanceReports", "ScenarioEngine", "WireJSON"],
@@ -86,7 +86,7 @@ let package = Package(
                     swiftSettings: settings),
         .testTarget(name: "ConformanceChecksTests", dependencies: ["ConformanceChecks", "ScenarioEngine", "JSONSchema", "WireJSON"],
                     swiftSettings: settings),
-        .testTarget(name: "ConformanceReportsTests", dependencies: ["ConformanceReports", "ConformanceChecks", "ScenarioEngine", "WireJSON"],
+        .testTarget(name: "ConformanceReportsTests", dependencies: ["ConformanceReports", "ConformanceChecks", "JSONSchema", "ScenarioEngine", "WireJSON"],
                     swiftSettings: settings),
         .testTarget(name: "ProtocolSchemaTests", dependencies: ["JSONSchema", "WireJSON"], swiftSettings: settings),
         /// The unmodified official Python SDKs against the in-process mock (venv from .ci/sdk-venv).

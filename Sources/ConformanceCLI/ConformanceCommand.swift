@@ -30,20 +30,34 @@ enum ConformanceCommand {
                    help: "Multiply the mock's policy timeouts (20 s audio gap, 60 s idle, session caps) by X, e.g. 0.01."),
             .value("--shard", valueName: "K/N", help: "Run the K-th of N slices of the selection (CI matrices)."),
             .value("--model", valueName: "MODEL", help: "Qwen realtime model in MOCK_URL and MOCK_MODEL.", default: "qwen3-omni-flash-realtime"),
+            .value("--baseline", valueName: "FILE",
+                   help: "A previous run's index.json: the run fails only on regressions against it (exit 1), not on known findings."),
             rootOption,
         ],
+        discussion: """
+            Exit 0 when no case failed (with --baseline: no case regressed), 1 when one did, 2 on usage
+            or harness error, or when no case is selected. With $GITHUB_STEP_SUMMARY set, a Markdown
+            summary is appended to that file.
+            """)
+    static let merge = CommandSpec(
+        name: "merge", abstract: "Join the report folders of --shard runs into one report folder.",
+        options: [.value("--report", valueName: "DIR", help: "The merged report folder (created; its files are replaced)."),
+                  .flag("--strict", help: "nonStrict verdicts fail the merged run, as with run --strict."),
+                  rootOption],
+        positionals: [PositionalSpec("report-dir", help: "A shard's report folder (index.json and cases/).", variadic: true)],
         discussion: "Exit 0 when no case failed, 1 when any failed, 2 on usage or harness error.")
     static let schemaSuite = CommandSpec(
         name: "schema-suite",
         abstract: "Run the official JSON-Schema-Test-Suite (draft 2020-12) against the validator.",
         options: [.flag("--optional", help: "Also run tests/draft2020-12/optional (reported, never required).")],
-        positionals: [PositionalSpec("suite-dir", help: "The suite's folder (with tests/ and remotes/).", optional: true)])
+        positionals: [PositionalSpec("suite-dir", help: "The suite's folder (with tests/ and remotes/); default: the copy vendored in Tests/JSONSchemaTests.",
+                                     optional: true)])
 
     static let spec = CommandSpec(
         name: "conformance",
         abstract: "Conformance harness for the multimodal-dialog and Qwen realtime protocols.",
         options: [.flag("--version", help: "Print the version and exit.")],
-        subcommands: [list, lint, run, schemaSuite])
+        subcommands: [list, lint, run, merge, schemaSuite])
 
     static let protocols = ["multimodal-dialog", "qwen-realtime"]
 
@@ -57,6 +71,7 @@ enum ConformanceCommand {
         case "list": ListCommand.run(arguments)
         case "lint": LintCommand.run(arguments)
         case "run": await RunCommand.run(arguments)
+        case "merge": MergeCommand.run(arguments)
         case "schema-suite": SchemaSuiteCommand.run(arguments)
         default: CommandLineRunner.exit(with: CommandLineError("missing subcommand", commandPath: ["conformance"]), spec: spec)
         }

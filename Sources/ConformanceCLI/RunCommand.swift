@@ -3,6 +3,7 @@ import ConformanceHarness
 import ConformanceReports
 import Foundation
 import Glibc
+import WireJSON
 
 /// `conformance run`: runs the client against the selected cases and writes the reports.
 enum RunCommand {
@@ -34,14 +35,53 @@ enum RunCommand {
             return configuration
         }
         configuration.progress = { line in ConformanceCommand.printLine(line, to: 2) }
+        // The baseline is read before the run: a bad file is a usage error, not a lost run.
+        let baseline: JSONValue? = arguments.value("--baseline").map { path in
+            do {
+                return try JSONValue.decode(Array(Data(contentsOf: URL(fileURLWithPath: path))))
+            } catch let error as JSONDecodeError {
+                ConformanceCommand.fail("--baseline \(path):\(error.line):\(error.column): \(error.message)")
+            } catch {
+                ConformanceCommand.fail("--baseline \(path): cannot read it: \(error.localizedDescription)")
+            }
+        }
+        if let baseline, baseline["cases"]?.arrayValue == nil {
+            ConformanceCommand.fail("--baseline \(arguments.value("--baseline") ?? ""): not a run's index.json (no \"cases\" array)")
+        }
         do {
             let outcome = try await ConformanceRunner(configuration: configuration).run()
             let summary = outcome.report.summary.sorted { $0.key < $1.key }.filter { $0.value > 0 }
                 .map { "\($0.value) \($0.key)" }.joined(separator: ", ")
             ConformanceCommand.printLine("conformance: \(summary); report in \(outcome.directory.path)")
-            exit(outcome.report.exitCode(strict: configuration.strict))
+            let comparison = baseline.map { BaselineComparison.compare(outcome.report, baseline: $0) }
+            if let comparison {
+                ConformanceCommand.printLine(comparison.text)
+            }
+            writeStepSummary(outcome, comparison)
+            var code = outcome.report.exitCode(strict: configuration.strict)
+            if let comparison, code == 1 {
+                // Known findings do not fail a run compared with its baseline; regressions do.
+                code = comparison.hasRegressions ? 1 : 0
+            } else if let comparison, code == 0, comparison.hasRegressions {
+                code = 1
+            }
+            exit(code)
         } catch {
             ConformanceCommand.fail(error.description)
         }
+    }
+
+    /// Appends the run's Markdown summary to `$GITHUB_STEP_SUMMARY` (GitHub Actions' job summary).
+    private static func writeStepSummary(_ outcome: ConformanceRunner.Outcome, _ comparison: BaselineComparison?) {
+        guard let path = ProcessInfo.processInfo.environment["GITHUB_STEP_SUMMARY"], !path.isEmpty else { return }
+        let text = SummaryWriter.stepSummary(outcome.report, baseline: comparison, reportLocation: outcome.directory.path)
+        guard let handle = FileHandle(forWritingAtPath: path) ?? (FileManager.default.createFile(atPath: path, contents: nil)
+            ? FileHandle(forWritingAtPath: path) : nil) else {
+            ConformanceCommand.printLine("conformance: cannot write GITHUB_STEP_SUMMARY \(path)", to: 2)
+            return
+        }
+        handle.seekToEndOfFile()
+        handle.write(Data(text.utf8))
+        try? handle.close()
     }
 }

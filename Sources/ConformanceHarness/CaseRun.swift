@@ -98,7 +98,8 @@ final class CaseRun: Sendable {
            client.lines.isEmpty {
             return evaluator.harnessError(conformanceCase, caseID: conformanceCase.id,
                                           message: "the client could not start (sh exit \(code)): "
-                                              + CaseLogLine.tail(client.stderrText, lines: 3).joined(separator: " | "))
+                                              + CaseLogLine.tail(client.stderrText, lines: 3).joined(separator: " | "),
+                                          transcript: Transcript(journal: [], client: ClientProcessResult(exitCode: code)))
         }
         var events: [AdapterEvent] = []
         if driven {
@@ -119,12 +120,4 @@ final class CaseRun: Sendable {
 
     /// Every client's stderr by case id.
     var allStderr: [String: String] { logs.withLock { $0 } }
-
-    /// `cases/<case-id>.stderr.txt` for every case whose client wrote to stderr.
-    func writeLogs(to directory: URL) throws {
-        for (id, text) in logs.withLock({ $0 }) where !text.isEmpty {
-            let url = directory.appendingPathComponent("cases/\(id.replacingOccurrences(of: "/", with: "__")).stderr.txt")
-            try Data(text.utf8).write(to: url)
-        }
-    }
 }

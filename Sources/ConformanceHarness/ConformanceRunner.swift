@@ -86,13 +86,17 @@ package struct ConformanceRunner: Sendable {
         for evaluation in finished { evaluations[evaluation.caseID] = evaluation }
 
         let ordered = all.compactMap { evaluations[$0.id] }
-        let report = RunReport(protocolName: configuration.protocolName, client: configuration.clientCommand, started: started,
+        var report = RunReport(protocolName: configuration.protocolName, client: configuration.clientCommand, started: started,
                                evaluations: ordered, suite: suite.definition)
+        report.clientStderr = caseRunner.allStderr.filter { !$0.value.isEmpty }
+        report.toolVersion = HarnessVersion.string
+        report.caseFiles = suite.caseFiles
+        report.strict = configuration.strict
+        report.finished = Date()
         let directory = configuration.reportDirectory
             ?? ReportFolderWriter.defaultDirectory(root: configuration.repositoryRoot, client: configuration.clientName, started: started)
         do {
             try ReportFolderWriter.write(report, to: directory)
-            try caseRunner.writeLogs(to: directory)
         } catch {
             throw HarnessFailure(description: "cannot write the report to \(directory.path): \(error)")
         }

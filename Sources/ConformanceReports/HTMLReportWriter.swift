@@ -2,53 +2,81 @@ import ScenarioEngine
 import ConformanceChecks
 
 /// `report.html`: one self-contained page (inline CSS and SVG, no scripts, no external
-/// assets): verdict counts, findings per obligation, every case with its checks and state timeline, and a latency
-/// distribution per metric.
+/// assets) a person reads first: a summary bar of verdict counts linking to the groups, findings
+/// per obligation, the cases grouped worst first (``VerdictOrder/reading``) with their checks,
+/// the journal entries each finding cites, a state timeline and the client's stderr tail, and
+/// a latency distribution per metric with its budget.
 package enum HTMLReportWriter {
     static let style = """
         body{font:14px/1.4 system-ui,sans-serif;margin:2em;color:#222}table{border-collapse:collapse}
-        td,th{border:1px solid #ccc;padding:3px 8px;text-align:left}.pass{color:#188038}.fail,.error{color:#d93025}
+        td,th{border:1px solid #ccc;padding:3px 8px;text-align:left;vertical-align:top}.pass{color:#188038}.fail,.error{color:#d93025}
         .nonStrict,.informational{color:#b06000}.skipped,.unimplemented{color:#777}
         .lane,.axis{font-size:11px;fill:#444}details{margin:.4em 0}summary{cursor:pointer}
+        .bar{display:flex;height:28px;border-radius:4px;overflow:hidden;margin:.5em 0 1em;max-width:900px}
+        .bar a{color:#fff;text-decoration:none;padding:4px 6px;white-space:nowrap;overflow:hidden;font-weight:600}
+        .bar .pass{background:#188038}.bar .fail{background:#d93025}.bar .error{background:#8b1a10}
+        .bar .nonStrict{background:#b06000}.bar .informational{background:#d4a017}.bar .unimplemented{background:#777}.bar .skipped{background:#aaa}
+        ol.evidence{margin:0;padding-left:1.2em}ol.evidence pre,pre.stderr{margin:.2em 0;max-height:24em;overflow:auto;background:#f6f6f6;padding:4px;font-size:12px}
+        .entry{font-size:12px;color:#444}
         """
 
     /// The page.
     package static func text(_ report: RunReport) -> String {
         var html = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Conformance: \(XMLText.escape(report.protocolName))</title>"
         html += "<style>\(style)</style></head><body>\n"
-        html += "<h1>\(XMLText.escape(report.protocolName))</h1><p>client <code>\(XMLText.escape(report.client))</code> · started \(report.startedText)</p>\n"
-        html += "<table><tr><th>verdict</th><th>cases</th></tr>"
-        for verdict in Verdict.allCases { html += "<tr><td class=\"\(verdict.rawValue)\">\(verdict.rawValue)</td><td>\(report.summary[verdict, default: 0])</td></tr>" }
-        html += "</table>\n"
+        html += "<h1>\(XMLText.escape(report.protocolName))</h1><p>client <code>\(XMLText.escape(report.client))</code> · started \(report.startedText)"
+        html += report.toolVersion.isEmpty ? "" : " · conformance \(XMLText.escape(report.toolVersion))"
+        html += "</p>\n" + summaryBar(report)
         let findings = report.findings
         if !findings.isEmpty {
             html += "<h2>Findings by obligation</h2><p>Read the first row first; consequences follow from an earlier finding in their case.</p>"
             html += "<table><tr><th>obligation</th><th>verdict</th><th>cases</th><th>as a consequence in</th></tr>"
             for finding in findings {
-                let links = { (ids: [String]) in ids.map { "<a href=\"#\(XMLText.escape($0))\">\(XMLText.escape($0))</a>" }.joined(separator: " ") }
                 html += "<tr><td>\(XMLText.escape(finding.obligation))</td><td class=\"\(finding.verdict.rawValue)\">\(finding.verdict.rawValue)</td>"
-                html += "<td>\(links(finding.cases))</td><td>\(links(finding.asConsequence))</td></tr>"
+                html += "<td>\(caseLinks(finding.cases))</td><td>\(caseLinks(finding.asConsequence))</td></tr>"
             }
             html += "</table>\n"
         }
         html += "<h2>Cases</h2>\n"
-        for evaluation in report.evaluations { html += caseSection(evaluation) }
-        html += "<h2>Latency</h2>\n"
-        let samples = Dictionary(grouping: report.evaluations.flatMap(\.latency), by: \.metric)
-        for metric in LatencyMetric.all {
-            guard let values = samples[metric]?.map(\.value), !values.isEmpty else { continue }
-            let statistics = LatencyStatistics(values)
-            html += "<h3>\(XMLText.escape(metric)) (\(LatencyMetric.unit(metric)))</h3><p>n=\(statistics.count) p50=\(SVGCharts.fixed(statistics.p50))"
-            html += " p95=\(SVGCharts.fixed(statistics.p95)) p99=\(SVGCharts.fixed(statistics.p99)) max=\(SVGCharts.fixed(statistics.max))</p>\n"
-            html += SVGCharts.distribution(metric: metric, values: values) + "\n"
+        for verdict in VerdictOrder.reading {
+            let group = report.evaluations.filter { $0.verdict == verdict }
+            guard !group.isEmpty else { continue }
+            html += "<h3 id=\"verdict-\(verdict.rawValue)\" class=\"\(verdict.rawValue)\">\(verdict.rawValue) (\(group.count))</h3>\n"
+            for evaluation in group { html += caseSection(evaluation, report) }
         }
+        html += latencySection(report)
         return html + "</body></html>\n"
     }
 
-    private static func caseSection(_ evaluation: CaseEvaluation) -> String {
+    /// One segment per verdict that occurs, as wide as its share, linking to its group.
+    private static func summaryBar(_ report: RunReport) -> String {
+        let summary = report.summary
+        var html = "<nav class=\"bar\" aria-label=\"verdicts\">"
+        for verdict in VerdictOrder.reading {
+            let count = summary[verdict, default: 0]
+            guard count > 0 else { continue }
+            html += "<a class=\"\(verdict.rawValue)\" href=\"#verdict-\(verdict.rawValue)\" style=\"flex:\(count) 1 0\" title=\"\(count) \(verdict.rawValue)\">"
+            html += "\(count) \(verdict.rawValue)</a>"
+        }
+        html += "</nav>\n<table><tr><th>verdict</th><th>cases</th></tr>"
+        for verdict in VerdictOrder.reading {
+            let count = summary[verdict, default: 0]
+            let label = count > 0 ? "<a href=\"#verdict-\(verdict.rawValue)\">\(verdict.rawValue)</a>" : verdict.rawValue
+            html += "<tr><td class=\"\(verdict.rawValue)\">\(label)</td><td>\(count)</td></tr>"
+        }
+        return html + "</table>\n"
+    }
+
+    private static func caseLinks(_ ids: [String]) -> String {
+        ids.map { "<a href=\"#\(XMLText.escape($0))\">\(XMLText.escape($0))</a>" }.joined(separator: " ")
+    }
+
+    private static func caseSection(_ evaluation: CaseEvaluation, _ report: RunReport) -> String {
         let title = evaluation.conformanceCase?.title ?? ""
-        var html = "<details id=\"\(XMLText.escape(evaluation.caseID))\"\(evaluation.verdict == .pass ? "" : " open")><summary><span class=\"\(evaluation.verdict.rawValue)\">"
+        let open = evaluation.verdict == .pass || evaluation.verdict == .skipped ? "" : " open"
+        var html = "<details id=\"\(XMLText.escape(evaluation.caseID))\"\(open)><summary><span class=\"\(evaluation.verdict.rawValue)\">"
         html += "\(evaluation.verdict.rawValue)</span> <b>\(XMLText.escape(evaluation.caseID))</b> \(XMLText.escape(title))</summary>\n"
+        html += "<p><a href=\"\(XMLText.escape(RunReport.caseReportPath(evaluation.caseID)))\">case report (JSON)</a></p>"
         if let reason = evaluation.reason { html += "<p>\(XMLText.escape(reason))</p>" }
         if let root = evaluation.rootCause, !evaluation.consequences.isEmpty {
             html += "<p>Root cause: <b>\(XMLText.escape(root))</b>; consequences: \(XMLText.escape(evaluation.consequences.joined(separator: ", ")))</p>"
@@ -58,15 +86,43 @@ package enum HTMLReportWriter {
             for check in evaluation.checks {
                 html += "<tr><td>\(XMLText.escape(check.kind))</td><td>\(XMLText.escape(check.obligation))</td><td class=\"\(check.verdict.rawValue)\">\(check.verdict.rawValue)"
                 html += "\(check.consequenceOf.map { " (consequence of \(XMLText.escape($0)))" } ?? "")</td>"
-                html += "<td>\(XMLText.escape(check.expected))</td><td>\(XMLText.escape(check.actual))</td><td>\(check.evidence.map { "#\($0)" }.joined(separator: " "))</td></tr>"
+                html += "<td>\(XMLText.escape(check.expected))</td><td>\(XMLText.escape(check.actual))</td><td>"
+                // A finding shows the entries it cites; a passing check only their indices.
+                html += check.isFinding && !check.evidence.isEmpty
+                    ? HTMLEvidence.html(check, transcript: evaluation.transcript)
+                    : check.evidence.map { "#\($0)" }.joined(separator: " ")
+                html += "</td></tr>"
             }
             html += "</table>\n"
         }
         let endMs = evaluation.transcript.journal.last.map { Double($0.t) / 1000 } ?? 0
-        for timeline in evaluation.timelines {
+        for timeline in evaluation.timelines where !timeline.points.isEmpty {
             html += "<p>\(XMLText.escape(timeline.machine))\(timeline.firstViolation.map { " — first violation at point \($0 + 1)" } ?? "")</p>"
             html += SVGCharts.timeline(timeline, endMs: endMs) + "\n"
         }
+        if let stderr = report.stderr(of: evaluation.caseID) {
+            let path = XMLText.escape(RunReport.caseStderrPath(evaluation.caseID))
+            html += "<details><summary>client stderr (last lines) — <a href=\"\(path)\">\(path)</a></summary>"
+            html += "<pre class=\"stderr\">\(XMLText.escape(TextTail.lines(stderr, count: 20).joined(separator: "\n")))</pre></details>\n"
+        }
         return html + "</details>\n"
+    }
+
+    private static func latencySection(_ report: RunReport) -> String {
+        var html = "<h2>Latency</h2>\n"
+        let samples = Dictionary(grouping: report.evaluations.flatMap(\.latency), by: \.metric)
+        for metric in LatencyMetric.all {
+            guard let values = samples[metric]?.map(\.value), !values.isEmpty else { continue }
+            let statistics = LatencyStatistics(values)
+            let budget = report.latencyBudgets[metric]
+            html += "<h3>\(XMLText.escape(metric)) (\(LatencyMetric.unit(metric)))</h3><p>n=\(statistics.count) p50=\(SVGCharts.fixed(statistics.p50))"
+            html += " p95=\(SVGCharts.fixed(statistics.p95)) p99=\(SVGCharts.fixed(statistics.p99)) max=\(SVGCharts.fixed(statistics.max))"
+            if let budget {
+                let over = values.filter { $0 > budget }.count
+                html += " · budget \(SVGCharts.fixed(budget))\(over > 0 ? " — <span class=\"fail\">\(over) over</span>" : "")"
+            }
+            html += "</p>\n" + SVGCharts.distribution(metric: metric, values: values, budget: budget) + "\n"
+        }
+        return html
     }
 }

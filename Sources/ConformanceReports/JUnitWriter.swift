@@ -1,14 +1,17 @@
 import ConformanceChecks
 
-/// `junit.xml`: one `<testsuite>` per run, one `<testcase>` per case. fail → `<failure>`
-/// (root cause first, consequences marked), nonStrict / informational → a `<system-out>` note,
-/// unimplemented / skipped → `<skipped>`, error → `<error>`; the suite's `<system-out>` lists
-/// the findings per obligation.
+/// `junit.xml`: one `<testsuite>` per run, one `<testcase name="<case id>">` per case with
+/// `<properties>` (verdict, obligations, rootCause…). fail → `<failure>` (root cause first,
+/// consequences marked), nonStrict / informational → a passing test whose `<system-out>` starts
+/// `NONSTRICT:` / `INFORMATIONAL:`, unimplemented / skipped → `<skipped>`, error → `<error>`;
+/// the client's stderr → `<system-err>`; the suite's `<system-out>` lists the findings per
+/// obligation. Counts come from the evaluations given. Under `--strict` (``RunReport/strict``)
+/// nonStrict is a `<failure>` too, as it fails the run.
 package enum JUnitWriter {
     /// The document.
     package static func text(_ report: RunReport) -> String {
         let summary = report.summary
-        let failures = summary[.fail, default: 0]
+        let failures = report.evaluations.filter(report.failsRun).count
         let errors = summary[.error, default: 0]
         let skipped = summary[.skipped, default: 0] + summary[.unimplemented, default: 0]
         let total = report.evaluations.reduce(0.0) { $0 + $1.durationMs } / 1000
@@ -32,34 +35,54 @@ package enum JUnitWriter {
         return xml
     }
 
+    /// Client stderr kept in `<system-err>` (the tail; the file has all of it).
+    static let stderrLimit = 64 * 1024
+
     private static func testcase(_ evaluation: CaseEvaluation, _ report: RunReport) -> String {
-        let section = evaluation.conformanceCase.map { report.suite?.sectionTitle($0.section) ?? $0.section } ?? ""
-        let title = evaluation.conformanceCase?.title ?? evaluation.caseID
-        var xml = "    <testcase classname=\"\(XMLText.escape(report.protocolName + "." + section))\" name=\"\(XMLText.escape(evaluation.caseID + " " + title))\""
-        xml += " time=\"\(seconds(evaluation.durationMs / 1000))\""
-        // The root cause first, consequences last and marked as such.
-        let findings = evaluation.checks.filter(\.isFinding).sorted { lhs, rhs in
-            (lhs.obligation == evaluation.rootCause ? 0 : lhs.consequenceOf == nil ? 1 : 2)
-                < (rhs.obligation == evaluation.rootCause ? 0 : rhs.consequenceOf == nil ? 1 : 2)
-        }
-        let details = findings.map { finding in
-            let marker = finding.consequenceOf.map { " (consequence of \($0))" } ?? ""
-            return "\(finding.obligation)\(marker) [\(finding.kind)] expected: \(finding.expected)\n  actual: \(finding.actual)"
-        }.joined(separator: "\n")
-        switch evaluation.verdict {
+        let section = evaluation.sectionTitle(in: report.suite)
+        // The name is the case id alone so CI history tracks a case across title edits.
+        var xml = "    <testcase classname=\"\(XMLText.escape(report.protocolName + "." + section))\" name=\"\(XMLText.escape(evaluation.caseID))\""
+        xml += " time=\"\(seconds(evaluation.durationMs / 1000))\">\n"
+        xml += properties(evaluation, report)
+        let details = evaluation.findingDetails
+        // Under --strict a nonStrict case fails the run, so it is a failure here too.
+        switch report.failsRun(evaluation) ? .fail : evaluation.verdict {
         case .pass:
-            return xml + "/>\n"
+            break
         case .fail:
-            let message = findings.first { $0.verdict == .fail }.map { "\($0.obligation): \($0.actual)" } ?? "failed"
-            xml += ">\n      <failure message=\"\(XMLText.escape(message))\" type=\"\(XMLText.escape(evaluation.failedChecks.joined(separator: " ")))\">\(XMLText.escape(details))</failure>\n"
+            let message = (evaluation.verdict == .fail ? "" : "nonStrict (--strict): ") + (evaluation.headline ?? "failed")
+            xml += "      <failure message=\"\(XMLText.escape(message))\" type=\"\(XMLText.escape(evaluation.failedChecks.joined(separator: " ")))\">\(XMLText.escape(details))</failure>\n"
         case .nonStrict, .informational:
-            xml += ">\n      <system-out>\(XMLText.escape("\(evaluation.verdict.rawValue): \(details)"))</system-out>\n"
+            // A passing test whose output starts with the verdict in capitals: reporters that
+            // show a passing test's output show it, and nothing counts it as skipped.
+            let marker = evaluation.verdict == .nonStrict ? "NONSTRICT" : "INFORMATIONAL"
+            xml += "      <system-out>\(XMLText.escape("\(marker): \(evaluation.headline ?? "")\n\(details)"))</system-out>\n"
         case .unimplemented, .skipped:
-            xml += ">\n      <skipped message=\"\(XMLText.escape("\(evaluation.verdict.rawValue): \(evaluation.reason ?? "")"))\"/>\n"
+            xml += "      <skipped message=\"\(XMLText.escape("\(evaluation.verdict.rawValue): \(evaluation.reason ?? "")"))\"/>\n"
         case .error:
-            xml += ">\n      <error message=\"\(XMLText.escape(evaluation.reason ?? "harness error"))\"/>\n"
+            xml += "      <error message=\"\(XMLText.escape(evaluation.reason ?? "harness error"))\"/>\n"
+        }
+        if let stderr = report.stderr(of: evaluation.caseID) {
+            xml += "      <system-err>\(XMLText.escape(TextTail.bytes(stderr, maxBytes: stderrLimit)))</system-err>\n"
         }
         return xml + "    </testcase>\n"
+    }
+
+    /// `title`, `verdict`, `obligations`, `rootCause` / `consequences` when any, `report`.
+    private static func properties(_ evaluation: CaseEvaluation, _ report: RunReport) -> String {
+        var entries: [(String, String)] = []
+        if let conformanceCase = evaluation.conformanceCase {
+            entries.append(("title", conformanceCase.title))
+            entries.append(("obligations", conformanceCase.obligations.joined(separator: " ")))
+        }
+        entries.append(("verdict", evaluation.verdict.rawValue))
+        if let root = evaluation.rootCause { entries.append(("rootCause", root)) }
+        if !evaluation.consequences.isEmpty { entries.append(("consequences", evaluation.consequences.joined(separator: " "))) }
+        if !evaluation.failedChecks.isEmpty { entries.append(("failedChecks", evaluation.failedChecks.joined(separator: " "))) }
+        entries.append(("report", RunReport.caseReportPath(evaluation.caseID)))
+        if report.stderr(of: evaluation.caseID) != nil { entries.append(("stderr", RunReport.caseStderrPath(evaluation.caseID))) }
+        let lines = entries.map { "        <property name=\"\($0.0)\" value=\"\(XMLText.escape($0.1))\"/>\n" }
+        return "      <properties>\n" + lines.joined() + "      </properties>\n"
     }
 
     private static func seconds(_ value: Double) -> String {

@@ -1,8 +1,9 @@
 import ConformanceChecks
 package import Foundation
 
-/// Writes the contract's report folder: `index.json`, `junit.xml`, `summary.md`,
-/// `report.html` and `cases/<case-id>.json`.
+/// Writes the contract's report folder: `index.json`, `junit.xml`, `ctrf.json`, `summary.md`,
+/// `report.html`, `cases/<case-id>.json` and `cases/<case-id>.stderr.txt` (client stderr, when
+/// non-empty).
 package enum ReportFolderWriter {
     /// The default folder: `reports/runs/<client>/<YYYYMMDD-HHMMSS>/` under `root`.
     package static func defaultDirectory(root: URL, client: String, started: Date) -> URL {
@@ -17,18 +18,35 @@ package enum ReportFolderWriter {
     /// Writes every file into `directory` (created if needed).
     /// - Throws: the file system's error (a harness error).
     package static func write(_ report: RunReport, to directory: URL) throws {
-        let manager = FileManager.default
-        try manager.createDirectory(at: directory.appendingPathComponent("cases"), withIntermediateDirectories: true)
-        try save(IndexWriter.text(report), directory.appendingPathComponent("index.json"))
-        try save(JUnitWriter.text(report), directory.appendingPathComponent("junit.xml"))
-        try save(SummaryWriter.text(report), directory.appendingPathComponent("summary.md"))
-        try save(HTMLReportWriter.text(report), directory.appendingPathComponent("report.html"))
+        try writeRunFiles(report, to: directory)
         for evaluation in report.evaluations {
             try save(CaseReportWriter.text(evaluation), directory.appendingPathComponent(RunReport.caseReportPath(evaluation.caseID)))
         }
+        try writeStderr(report, to: directory)
     }
 
-    private static func save(_ text: String, _ url: URL) throws {
+    /// The files about the whole run (index.json, junit.xml, ctrf.json, summary.md,
+    /// report.html), and the `cases/` folder; not the per-case files.
+    /// - Throws: the file system's error.
+    package static func writeRunFiles(_ report: RunReport, to directory: URL) throws {
+        try FileManager.default.createDirectory(at: directory.appendingPathComponent("cases"), withIntermediateDirectories: true)
+        try save(IndexWriter.text(report), directory.appendingPathComponent("index.json"))
+        try save(JUnitWriter.text(report), directory.appendingPathComponent("junit.xml"))
+        try save(CTRFWriter.text(report), directory.appendingPathComponent("ctrf.json"))
+        try save(SummaryWriter.text(report), directory.appendingPathComponent("summary.md"))
+        try save(HTMLReportWriter.text(report), directory.appendingPathComponent("report.html"))
+    }
+
+    /// `cases/<case-id>.stderr.txt` for every case whose client wrote to stderr.
+    /// - Throws: the file system's error.
+    package static func writeStderr(_ report: RunReport, to directory: URL) throws {
+        for evaluation in report.evaluations {
+            guard let text = report.stderr(of: evaluation.caseID) else { continue }
+            try save(text, directory.appendingPathComponent(RunReport.caseStderrPath(evaluation.caseID)))
+        }
+    }
+
+    static func save(_ text: String, _ url: URL) throws {
         try Data(text.utf8).write(to: url, options: .atomic)
     }
 }

@@ -13,6 +13,26 @@ package struct RunReport: Sendable {
     package var evaluations: [CaseEvaluation]
     /// The suite (section titles, obligation list), when known.
     package var suite: SuiteDefinition?
+    /// Client stderr per case id (the runner sets it; empty text = nothing written). Reports
+    /// show the tail, `cases/<id>.stderr.txt` holds all of it.
+    package var clientStderr: [String: String] = [:]
+    /// Latency budget per metric in ms (the metric's unit), drawn as a threshold on the
+    /// report's latency plots and written to index.json's `latencyBudgets`.
+    package var latencyBudgets: [String: Double] = [:]
+    /// The harness version (`conformance --version`), for index.json and CTRF's `tool`.
+    package var toolVersion: String = ""
+    /// Case id → case file path relative to the repository (CTRF `filePath`), when known.
+    package var caseFiles: [String: String] = [:]
+    /// When the run ended (CTRF `summary.stop`); nil = `started` plus the cases' durations.
+    package var finished: Date? = nil
+    /// A `--strict` run: nonStrict fails it, so junit.xml and ctrf.json report nonStrict cases
+    /// as failed tests (`rawStatus` / the `verdict` property still say nonStrict).
+    package var strict = false
+
+    /// Whether the case fails the run (fail, or nonStrict under ``strict``); error aside.
+    package func failsRun(_ evaluation: CaseEvaluation) -> Bool {
+        evaluation.verdict == .fail || (strict && evaluation.verdict == .nonStrict)
+    }
 
     /// Creates a report.
     package init(protocolName: String, client: String, started: Date, evaluations: [CaseEvaluation], suite: SuiteDefinition? = nil) {
@@ -88,7 +108,26 @@ package struct RunReport: Sendable {
 
     /// Path of a case's report inside the folder.
     package static func caseReportPath(_ caseID: String) -> String {
-        "cases/\(caseID.replacingOccurrences(of: "/", with: "__")).json"
+        "cases/\(caseFileStem(caseID)).json"
+    }
+
+    /// Path of a case's client stderr inside the folder (written only when non-empty).
+    package static func caseStderrPath(_ caseID: String) -> String {
+        "cases/\(caseFileStem(caseID)).stderr.txt"
+    }
+
+    /// A case id as a file name: a matrix variant's `/` becomes `__`.
+    static func caseFileStem(_ caseID: String) -> String { caseID.replacingOccurrences(of: "/", with: "__") }
+
+    /// The case file of `caseID` (a matrix variant's is its case's), when known.
+    package func caseFile(of caseID: String) -> String? {
+        caseFiles[caseID] ?? caseID.split(separator: "/").first.flatMap { caseFiles[String($0)] }
+    }
+
+    /// The client's stderr of case `caseID`, when it wrote any.
+    package func stderr(of caseID: String) -> String? {
+        guard let text = clientStderr[caseID], !text.isEmpty else { return nil }
+        return text
     }
 
     /// The process exit code the contract prescribes: 0 none failed, 1 any failed (or

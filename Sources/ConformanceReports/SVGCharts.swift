@@ -34,12 +34,13 @@ package enum SVGCharts {
     }
 
     /// A strip plot of every sample on a 0…max axis, with p50 / p95 / p99 ticks labelled on
-    /// their own rows so close percentiles stay readable.
-    package static func distribution(metric: String, values: [Double]) -> String {
+    /// their own rows so close percentiles stay readable, and the metric's `budget` (when known)
+    /// as a dashed threshold line; samples over it are red.
+    package static func distribution(metric: String, values: [Double], budget: Double? = nil) -> String {
         let width = 720.0
         let height = 104.0
         let statistics = LatencyStatistics(values)
-        let upper = max(statistics.max, 1) * 1.05
+        let upper = max(statistics.max, budget ?? 0, 1) * 1.05
         func x(_ value: Double) -> Double { 10 + (value / upper) * (width - 20) }
         func anchor(_ position: Double) -> String { position > width - 90 ? "end" : "start" }
         var svg = "<svg class=\"distribution\" role=\"img\" width=\"\(Int(width))\" height=\"\(Int(height))\" viewBox=\"0 0 \(Int(width)) \(Int(height))\">"
@@ -48,7 +49,13 @@ package enum SVGCharts {
         svg += "<text x=\"10\" y=\"52\" class=\"axis\">0</text>"
         svg += "<text x=\"\(Int(width) - 10)\" y=\"52\" class=\"axis\" text-anchor=\"end\">\(fixed(upper))</text>"
         for value in values {
-            svg += "<circle cx=\"\(fixed(x(value)))\" cy=\"30\" r=\"3\" fill=\"#4c8bf5\" fill-opacity=\"0.6\"/>"
+            let fill = budget.map { value > $0 } == true ? "#d93025" : "#4c8bf5"
+            svg += "<circle cx=\"\(fixed(x(value)))\" cy=\"30\" r=\"3\" fill=\"\(fill)\" fill-opacity=\"0.6\"/>"
+        }
+        if let budget {
+            let position = x(budget)
+            svg += "<line class=\"budget\" x1=\"\(fixed(position))\" x2=\"\(fixed(position))\" y1=\"14\" y2=\"44\" stroke=\"#b06000\" stroke-width=\"1.5\" stroke-dasharray=\"6 3\"/>"
+            svg += "<text x=\"\(fixed(position))\" y=\"11\" class=\"axis\" text-anchor=\"\(anchor(position))\">budget \(fixed(budget))</text>"
         }
         for (row, (label, value)) in [("p50", statistics.p50), ("p95", statistics.p95), ("p99", statistics.p99)].enumerated() {
             let position = x(value)

@@ -82,7 +82,8 @@ extension WebSocketServer {
         httpExchanges[wsi] = exchange
         let declared = Int(exchange.head.headers["content-length"] ?? "") ?? 0
         if declared > configuration.maxHTTPBodyBytes {
-            exchange.response = HTTPResponse(status: 413, text: #"{"error":"request body exceeds \#(configuration.maxHTTPBodyBytes) bytes"}"#)
+            exchange.response = HTTPResponse(status: 413, contentType: "application/json", text:
+                #"{"code":"PayloadTooLarge","message":"request body exceeds \#(configuration.maxHTTPBodyBytes) bytes"}"#)
             lws_callback_on_writable(wsi)
             return 0
         }
@@ -152,8 +153,14 @@ extension WebSocketServer {
             let start = raw.baseAddress! + pre
             var cursor: UnsafeMutablePointer<UInt8>? = start
             let end = raw.baseAddress! + raw.count
-            guard lws_add_http_header_status(wsi, UInt32(response.status), &cursor, end) == 0,
-                  lws_add_http_header_by_token(wsi, WSI_TOKEN_HTTP_CONTENT_TYPE, response.contentType,
+            // lws writes "HTTP/1.0" here (the request's version is not known yet at this point),
+            // which WebSocket clients such as Python's websockets refuse to parse: the status
+            // line is written by hand.
+            let statusLine = Array("HTTP/1.1 \(response.status) \(Self.reasonPhrase(response.status))\r\n".utf8)
+            guard statusLine.count < end - start else { return }
+            start.update(from: statusLine, count: statusLine.count)
+            cursor = start + statusLine.count
+            guard lws_add_http_header_by_token(wsi, WSI_TOKEN_HTTP_CONTENT_TYPE, response.contentType,
                                                Int32(response.contentType.utf8.count), &cursor, end) == 0,
                   lws_add_http_header_content_length(wsi, lws_filepos_t(response.body.count), &cursor, end) == 0,
                   lws_add_http_header_by_token(wsi, WSI_TOKEN_CONNECTION, "close", 5, &cursor, end) == 0,
@@ -164,6 +171,23 @@ extension WebSocketServer {
                 if let base = body.baseAddress { headerEnd.update(from: base, count: body.count) }
             }
             _ = lws_write(wsi, start, headerEnd + response.body.count - start, LWS_WRITE_HTTP_FINAL)
+        }
+    }
+
+    /// The reason phrase of the statuses the servers refuse upgrades with (RFC 9110 §15).
+    static func reasonPhrase(_ status: Int) -> String {
+        switch status {
+        case 400: "Bad Request"
+        case 401: "Unauthorized"
+        case 403: "Forbidden"
+        case 404: "Not Found"
+        case 409: "Conflict"
+        case 413: "Content Too Large"
+        case 426: "Upgrade Required"
+        case 429: "Too Many Requests"
+        case 500: "Internal Server Error"
+        case 503: "Service Unavailable"
+        default: "Error"
         }
     }
 }

@@ -30,18 +30,46 @@ struct ConformanceRunnerTests {
         defer { try? FileManager.default.removeItem(at: outcome.directory) }
         #expect(verdicts["qrt.connect.001"] == "fail")
         #expect(verdicts["qrt.ptt.001"] == "unimplemented")
-        #expect(verdicts["qrt.audio.001"] == "skipped")
+        #expect(verdicts["qrt.audio.001"] == nil)  // not selected: not in the reports at all
         #expect(outcome.report.exitCode(strict: false) == 1)
-        for file in ["index.json", "junit.xml", "summary.md", "report.html", "cases/qrt.connect.001.json"] {
+        for file in ["index.json", "junit.xml", "ctrf.json", "summary.md", "report.html", "cases/qrt.connect.001.json"] {
             #expect(FileManager.default.fileExists(atPath: outcome.directory.appendingPathComponent(file).path), "\(file)")
         }
         let index = try JSONValue.decode(Array(try Data(contentsOf: outcome.directory.appendingPathComponent("index.json"))))
         #expect(index["protocol"] == "qwen-realtime")
         #expect(index["client"] == "true")
         #expect(index["summary"]?["fail"]?.intValue ?? 0 >= 1)
-        let caseFiles = FileManager.default.enumerator(atPath: Self.root.appendingPathComponent("conformance/suites/qwen-realtime/cases").path)?
-            .compactMap { $0 as? String }.filter { $0.hasSuffix(".json") }.count
-        #expect(index["cases"]?.arrayValue?.count == caseFiles)  // every qrt case (qrt.errors.003, qrt.session.005 added)
+        #expect(index["cases"]?.arrayValue?.map { $0["id"]?.stringValue ?? "" } == ["qrt.connect.001", "qrt.session.001", "qrt.ptt.001"])
+        // The published contract: every report a real run writes validates against it.
+        #expect(ReportSchema.validateIndex(index, repositoryRoot: Self.root) == [])
+        let ctrf = try JSONValue.decode(Array(try Data(contentsOf: outcome.directory.appendingPathComponent("ctrf.json"))))
+        #expect(ReportSchema.validate(ctrf, schemaFile: Self.root.appendingPathComponent(ReportSchema.ctrfSchemaPath)) == [])
+    }
+
+    @Test func anEmptySelectionIsAnErrorNotAnEmptyPass() async throws {
+        await #expect(throws: ConformanceRunner.HarnessFailure.self) { _ = try await run("true", cases: ["nothing.matches.*"]) }
+    }
+
+    @Test func aClientThatCannotStartIsAnErrorNotAFailure() async throws {
+        let (outcome, verdicts) = try await run("./no-such-client --flag", cases: ["qrt.connect.001"])
+        defer { try? FileManager.default.removeItem(at: outcome.directory) }
+        #expect(verdicts["qrt.connect.001"] == "error")
+        let reason = outcome.report.evaluations.first?.reason ?? ""
+        #expect(reason.contains("could not start (sh exit 127)") && reason.contains("no-such-client"), "\(reason)")
+        #expect(outcome.report.exitCode(strict: false) == 2)
+        let junit = try String(contentsOf: outcome.directory.appendingPathComponent("junit.xml"), encoding: .utf8)
+        #expect(junit.contains("<error"))
+    }
+
+    @Test func theLogLineOfAFailureNamesRootCauseExitCodeAndStderr() async throws {
+        let (outcome, _) = try await run("echo 'boom: cannot reach the server' >&2; exit 3", cases: ["qrt.connect.001"])
+        defer { try? FileManager.default.removeItem(at: outcome.directory) }
+        let evaluation = try #require(outcome.report.evaluations.first)
+        let line = CaseLogLine.text(evaluation, index: 1, total: 1, stderr: outcome.report.clientStderr["qrt.connect.001"] ?? "")
+        #expect(line.hasPrefix("[1/1] qrt.connect.001 fail"))
+        #expect(line.contains("qrt.C"))
+        #expect(line.contains("client exit 3"))
+        #expect(line.contains("| boom: cannot reach the server"))
     }
 
     @Test func aHangingClientIsKilledAtTheTimeout() async throws {

@@ -41,8 +41,11 @@ import WireJSON
 
     @Test func indexHasTheContractShape() throws {
         let index = try JSONValue.decode(IndexWriter.text(try Self.report()))
-        // The contract's keys, extended compatibly with `findings`.
-        #expect(index.objectValue?.keys == ["cases", "client", "findings", "latency", "protocol", "started", "summary"])
+        // The contract's keys, extended compatibly with `findings` and the schema's version.
+        #expect(index.objectValue?.keys == ["$schema", "cases", "client", "findings", "latency", "protocol", "schemaVersion", "started", "strict", "summary"])
+        #expect(index["$schema"] == "https://dialogmock.dev/schemas/report-index/v1.json")
+        #expect(index["schemaVersion"] == 1)
+        try ReportContract.expectConforms(try Self.report())
         #expect(index["started"] == "2023-11-14T22:13:20Z")
         #expect(index["summary"]?["fail"] == 1)
         #expect(index["summary"]?["pass"] == 1)
@@ -92,11 +95,13 @@ import WireJSON
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("reports-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         try ReportFolderWriter.write(try Self.report(), to: directory)
-        for name in ["index.json", "junit.xml", "summary.md", "report.html", "cases/mmd.stop.900.json", "cases/mmd.stop.903.json"] {
+        for name in ["index.json", "junit.xml", "ctrf.json", "summary.md", "report.html", "cases/mmd.stop.900.json", "cases/mmd.stop.903.json"] {
             #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent(name).path), "\(name)")
         }
         let summary = try String(contentsOf: directory.appendingPathComponent("summary.md"), encoding: .utf8)
         #expect(summary.contains("| fail | 1 |"))
+        let problems = try ReportContract.folderViolations(directory)
+        #expect(problems.isEmpty, "\(problems)")
     }
 }
 
@@ -137,6 +142,7 @@ final class ElementCounter: NSObject, XMLParserDelegate {
         #expect(report.findings.map(\.obligation) == ["mmd.C13", "mmd.C10"])
         #expect(report.findings[1].asConsequence == ["mmd.push2talk.900"])
 
+        try ReportContract.expectConforms(report)
         let index = try JSONValue.decode(IndexWriter.text(report))
         #expect(index["findings"]?[0]?["obligation"] == "mmd.C13")
         #expect(index["findings"]?[1]?["asConsequence"] == ["mmd.push2talk.900"])

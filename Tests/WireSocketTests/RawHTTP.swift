@@ -4,6 +4,8 @@ import Glibc
 /// bodies (including refused WebSocket upgrades, which the lws client does not expose).
 enum RawHTTP {
     struct Response {
+        /// The first line, e.g. `HTTP/1.1 401 Unauthorized`.
+        let statusLine: String
         let status: Int
         let headers: [String: String]
         let body: String
@@ -64,7 +66,7 @@ enum RawHTTP {
             guard let colon = line.firstIndex(of: ":") else { continue }
             headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingPrefix(" ").description
         }
-        return Response(status: status, headers: headers, body: String(decoding: bytes[(headerEnd + 4)...], as: UTF8.self))
+        return Response(statusLine: String(statusLine), status: status, headers: headers, body: String(decoding: bytes[(headerEnd + 4)...], as: UTF8.self))
     }
 }
 

@@ -103,6 +103,8 @@ struct WebSocketServerTests {
         try await withEchoServer { server, _, client in
             let response = RawHTTP.upgrade(port: server.port, path: "/refuse")
             #expect(response?.status == 401)
+            // HTTP/1.1 with a reason phrase: Python's websockets refuses to parse HTTP/1.0 here.
+            #expect(response?.statusLine == "HTTP/1.1 401 Unauthorized")
             #expect(response?.body == #"{"code":"InvalidApiKey"}"#)
             #expect(response?.headers["content-type"] == "application/json")
             await #expect(throws: WebSocketError.self) { _ = try await client.connect("ws://127.0.0.1:\(server.port)/refuse") }

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """DialogMock adapter over the unmodified official dashscope Python SDK (dashscope==2.0.2).
 
-Speaks the adapter protocol of shared/design/contracts.md §3: the first stdout line announces
+Speaks the adapter protocol of conformance/README.md ("Adapter protocol"): the first stdout line announces
 the adapter, then JSON Lines commands arrive on stdin and JSON Lines events leave on stdout.
 stderr is log only. Multimodal dialog runs through dashscope.multimodal.MultiModalDialog, Qwen
 realtime through dashscope.audio.qwen_omni.OmniRealtimeConversation. The SDK is never patched:

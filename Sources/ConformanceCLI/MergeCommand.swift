@@ -1,0 +1,40 @@
+import CLISupport
+import ConformanceChecks
+import ConformanceReports
+import Foundation
+import Glibc
+
+/// `conformance merge --report OUT DIR...`: joins the report folders of `conformance run
+/// --shard K/N` runs into one, as an unsharded run would have written it (``ReportMerger``);
+/// the suite under the repository root gives the case order, titles and sections.
+enum MergeCommand {
+    static func run(_ arguments: ParsedArguments) -> Never {
+        let folders = arguments.positionals("report-dir").map { URL(fileURLWithPath: $0) }
+        guard let output = arguments.value("--report"), !output.isEmpty else {
+            CommandLineRunner.exit(with: CommandLineError("--report is required: the folder to write the merged report to",
+                                                          commandPath: ["conformance", "merge"]), spec: ConformanceCommand.spec)
+        }
+        guard let first = folders.first else {
+            CommandLineRunner.exit(with: CommandLineError("expected at least one report folder", commandPath: ["conformance", "merge"]),
+                                   spec: ConformanceCommand.spec)
+        }
+        let root = ConformanceCommand.repositoryRoot(arguments)
+        do {
+            let protocolName = try ReportMerger.protocolName(of: first)
+            let loader = SuiteLoader(files: try SuiteDirectoryReader.read(root: root))
+            guard let suite = loader.load(protocolName: protocolName).suite else {
+                ConformanceCommand.fail("suite \(protocolName) does not load from \(root.path); run conformance lint")
+            }
+            let directory = URL(fileURLWithPath: output)
+            let report = try ReportMerger.write(folders, to: directory, suite: suite, strict: arguments.flag("--strict") ? true : nil)
+            let summary = report.summary.sorted { $0.key.rawValue < $1.key.rawValue }.filter { $0.value > 0 }
+                .map { "\($0.value) \($0.key.rawValue)" }.joined(separator: ", ")
+            ConformanceCommand.printLine("conformance merge: \(folders.count) folders, \(summary); report in \(directory.path)")
+            exit(report.exitCode(strict: report.strict))
+        } catch let failure as ReportMerger.Failure {
+            ConformanceCommand.fail("merge: \(failure.description)")
+        } catch {
+            ConformanceCommand.fail("merge: cannot read \(root.path)/conformance: \(error)")
+        }
+    }
+}

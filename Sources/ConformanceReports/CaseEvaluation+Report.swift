@@ -1,0 +1,65 @@
+package import ConformanceChecks
+
+/// What every report format says about one case, computed in one place so junit.xml, ctrf.json,
+/// report.html and the step summary agree.
+extension CaseEvaluation {
+    /// The case's findings: the root cause first, then the independent ones, consequences last.
+    package var orderedFindings: [CheckResult] {
+        let rank = { (check: CheckResult) in check.obligation == rootCause ? 0 : check.consequenceOf == nil ? 1 : 2 }
+        // `enumerated` keeps check order within a rank (sort is not stable).
+        return checks.filter(\.isFinding).enumerated().sorted { lhs, rhs in
+            (rank(lhs.element), lhs.offset) < (rank(rhs.element), rhs.offset)
+        }.map(\.element)
+    }
+
+    /// The one line a CI reporter shows: the worst finding first (`mmd.C13: <actual>`), else
+    /// the reason the case was not judged; nil for a clean pass.
+    package var headline: String? {
+        let findings = orderedFindings
+        if let worst = findings.first(where: { $0.verdict == verdict }) ?? findings.first {
+            return "\(worst.obligation): \(worst.actual)"
+        }
+        return reason
+    }
+
+    /// Every finding as text, one per line, consequences marked (JUnit body, CTRF `trace`).
+    package var findingDetails: String {
+        orderedFindings.map { finding in
+            let marker = finding.consequenceOf.map { " (consequence of \($0))" } ?? ""
+            return "\(finding.obligation)\(marker) [\(finding.kind)] expected: \(finding.expected)\n  actual: \(finding.actual)"
+        }.joined(separator: "\n")
+    }
+
+    /// The suite section's title (or token) the case belongs to; empty without a case.
+    package func sectionTitle(in suite: SuiteDefinition?) -> String {
+        conformanceCase.map { suite?.sectionTitle($0.section) ?? $0.section } ?? ""
+    }
+}
+
+/// The order report.html lists cases in: what needs reading first first.
+package enum VerdictOrder {
+    /// fail, error, nonStrict, unimplemented, informational, pass, skipped.
+    package static let reading: [Verdict] = [.fail, .error, .nonStrict, .unimplemented, .informational, .pass, .skipped]
+}
+
+/// The end of a long text (client stderr) for inline display.
+package enum TextTail {
+    /// The last `count` lines of `text` (a trailing newline does not count as a line).
+    package static func lines(_ text: String, count: Int) -> [String] {
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        if lines.last == "" { lines.removeLast() }
+        return Array(lines.suffix(count))
+    }
+
+    /// At most `maxBytes` UTF-8 bytes from the end of `text`, cut at a line start when one is
+    /// near, marked `…` when cut.
+    package static func bytes(_ text: String, maxBytes: Int) -> String {
+        guard text.utf8.count > maxBytes else { return text }
+        // Drop continuation bytes so the cut starts on a whole character.
+        let tail = Array(text.utf8.suffix(maxBytes)).drop { $0 & 0xC0 == 0x80 }
+        if let newline = tail.firstIndex(of: 0x0A), newline - tail.startIndex < 200 {
+            return "…\n" + String(decoding: tail[(newline + 1)...], as: UTF8.self)
+        }
+        return "…" + String(decoding: tail, as: UTF8.self)
+    }
+}

@@ -1,0 +1,33 @@
+"""dialogmock: drive the DialogMock ``mock-server`` from Python tests.
+
+``MockServer`` starts the binary and wraps its control API; the pytest plugin
+(``dialogmock.pytest_plugin``, registered through the ``pytest11`` entry point) adds the
+``dialogmock_server`` and ``dialogmock`` fixtures.
+"""
+
+from .server import (
+    DEFAULT_REALTIME_MODEL,
+    BinaryNotFoundError,
+    ControlAPIError,
+    MockServer,
+    MockServerError,
+    find_binary,
+    find_repo_root,
+    violation_level,
+)
+from .testing import DialogMockTest
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "MockServer",
+    "MockServerError",
+    "BinaryNotFoundError",
+    "ControlAPIError",
+    "DialogMockTest",
+    "find_binary",
+    "find_repo_root",
+    "violation_level",
+    "DEFAULT_REALTIME_MODEL",
+    "__version__",
+]

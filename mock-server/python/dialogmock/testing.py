@@ -1,0 +1,123 @@
+"""DialogMockTest: one test's view of a shared MockServer, scoped by a test id."""
+
+from __future__ import annotations
+
+import itertools
+import re
+from typing import Any, Dict, List, Mapping, Optional
+
+from .server import DEFAULT_REALTIME_MODEL, ControlAPIError, MockServer, MockServerError, SessionRef
+
+__all__ = ["DialogMockTest", "make_test_id"]
+
+_counter = itertools.count(1)
+_UNSAFE = re.compile(r"[^A-Za-z0-9._~-]+")
+
+
+def make_test_id(name: str, max_length: int = 96) -> str:
+    """A URL-safe, process-unique test id from ``name`` (e.g. a pytest node id) and a counter."""
+    slug = _UNSAFE.sub("-", name).strip("-.") or "test"
+    suffix = f"-{next(_counter)}"
+    if len(slug) + len(suffix) > max_length:
+        slug = slug[-(max_length - len(suffix)):].lstrip("-.")
+    return slug + suffix
+
+
+class DialogMockTest:
+    """A test's handle on a shared server: every URL carries ``test_id``, faults are armed
+    for it, and sessions / journals / violations are those of its sessions.
+
+    ``close()`` (the ``dialogmock`` fixture calls it at teardown) removes its faults.
+    """
+
+    #: any key works unless the server was started with ``--api-key``; the mock refuses an
+    #: upgrade without an ``Authorization`` header (401)
+    api_key = "sk-dialogmock"
+
+    def __init__(self, server: MockServer, test_id: str):
+        self.server = server
+        self.test_id = test_id
+
+    def __repr__(self) -> str:
+        return f"<DialogMockTest {self.test_id!r} on {self.server!r}>"
+
+    # ---- URLs --------------------------------------------------------------------------------
+
+    @property
+    def base_url(self) -> str:
+        return self.server.base_url
+
+    @property
+    def http_url(self) -> str:
+        return self.server.http_url
+
+    @property
+    def multimodal_url(self) -> str:
+        """``ws://127.0.0.1:PORT/api-ws/v1/inference?test_id=…``"""
+        return self.server.multimodal_url_for(self.test_id)
+
+    def realtime_url(self, model: str = DEFAULT_REALTIME_MODEL) -> str:
+        """``ws://127.0.0.1:PORT/api-ws/v1/realtime?model=…&test_id=…``"""
+        return self.server.realtime_url_for(self.test_id, model=model)
+
+    @property
+    def headers(self) -> Dict[str, str]:
+        """Upgrade headers: ``Authorization: Bearer <api_key>`` and ``X-Test-Id`` (for clients
+        that cannot add the query parameter)."""
+        return {"Authorization": f"Bearer {self.api_key}", "X-Test-Id": self.test_id}
+
+    # ---- faults ------------------------------------------------------------------------------
+
+    def arm_fault(self, fault: Mapping[str, Any]) -> str:
+        """Arms ``fault`` for every open and later session of this test; returns its id."""
+        return self.server.arm_fault(fault, test_id=self.test_id)
+
+    def faults(self) -> List[Dict[str, Any]]:
+        return self.server.faults(test_id=self.test_id)
+
+    def remove_fault(self, fault_id: str) -> Dict[str, Any]:
+        return self.server.remove_fault(fault_id)
+
+    def clear_faults(self) -> List[str]:
+        return self.server.clear_faults(test_id=self.test_id)
+
+    # ---- sessions and journals ---------------------------------------------------------------
+
+    def sessions(self, open: Optional[bool] = None) -> List[Dict[str, Any]]:
+        """This test's sessions (open ones and the recently closed ones)."""
+        return self.server.sessions(test_id=self.test_id, open=open)
+
+    def wait_for_session(self, timeout: float = 5.0, closed: bool = False) -> Dict[str, Any]:
+        """Waits for a session of this test (with ``closed=True``: a closed one); the newest."""
+        return self.server.wait_for_session(test_id=self.test_id, timeout=timeout, closed=closed)
+
+    def _resolve(self, session: Optional[SessionRef], timeout: float) -> SessionRef:
+        if session is not None:
+            return session
+        return self.wait_for_session(timeout=timeout)
+
+    def journal(self, session: Optional[SessionRef] = None, timeout: float = 5.0) -> List[Dict[str, Any]]:
+        """The journal of ``session``, or of this test's newest session (waiting up to
+        ``timeout`` seconds for one to exist)."""
+        return self.server.journal(self._resolve(session, timeout))
+
+    def events(self, session: Optional[SessionRef] = None, direction: Optional[str] = None,
+               timeout: float = 5.0) -> List[Dict[str, Any]]:
+        """Frame entries with an ``event`` of ``session`` (default: the newest), ``in``/``out``."""
+        return self.server.events(self._resolve(session, timeout), direction)
+
+    def event_names(self, session: Optional[SessionRef] = None, direction: Optional[str] = None,
+                    timeout: float = 5.0) -> List[str]:
+        return self.server.event_names(self._resolve(session, timeout), direction)
+
+    def violations(self, level: Optional[str] = None) -> List[Dict[str, Any]]:
+        """Violation entries of every session of this test, each with ``"session": id``;
+        ``level="MUST"`` or ``"SHOULD"`` keeps one level."""
+        return self.server.violations(test_id=self.test_id, level=level)
+
+    def close(self) -> None:
+        """Removes this test's faults (errors are ignored when the server is gone)."""
+        try:
+            self.clear_faults()
+        except (ControlAPIError, MockServerError):
+            pass
