@@ -48,7 +48,7 @@ extension MultiModalDriver {
         guard await waitForState(.listening, timeoutMillis: 5_000) else { return await dialog.stop() }
         if await injectIdleFault() { return }
         await injectListeningFault()
-        let pcm = (try? FixturePaths.read("fixtures/audio/hello-16k.pcm")) ?? []
+        let pcm = FixturePaths.readOrWarn("fixtures/audio/hello-16k.pcm", fallback: [])
         if flowMode == .push2talk { dialog.startSpeech() }
         await dialog.sendAudio(pcm: pcm, realtime: true)
         if flowMode == .push2talk { dialog.stopSpeech() }
@@ -119,7 +119,7 @@ extension MultiModalDriver {
             dialog.sendRaw(text: dialog.rawDirective("RequestToRespond", input: ["type": "prompt", "text": "What is this?"],
                                                      parameters: ["images": [["type": "base64", "value": .string(big)]]]))
         case "frames-outside-video":
-            let jpeg = Base64.encode((try? FixturePaths.read("fixtures/images/frame.jpg")) ?? [0xFF, 0xD8, 0xFF, 0xD9])
+            let jpeg = Base64.encode(FixturePaths.readOrWarn("fixtures/images/frame.jpg", fallback: [0xFF, 0xD8, 0xFF, 0xD9]))
             dialog.updateInfo(params: ["images": [["type": "base64", "value": .string(jpeg)]]])
         case "video-connect-as-transcript":
             dialog.sendRaw(text: dialog.rawDirective("RequestToRespond", input: ["type": "transcript", "text": "Video on."],

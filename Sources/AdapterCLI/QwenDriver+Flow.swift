@@ -21,7 +21,7 @@ extension QwenDriver {
         } catch {
             return
         }
-        let pcm = (try? FixturePaths.read("fixtures/audio/hello-16k.pcm")) ?? []
+        let pcm = FixturePaths.readOrWarn("fixtures/audio/hello-16k.pcm", fallback: [])
         await client.appendAudio(pcm: pcm, realtime: true)
         await injectAfterAudio()
         if pushToTalk {
@@ -66,7 +66,7 @@ extension QwenDriver {
         case "unknown-event": client.sendRaw(["type": "input_audio_buffer.flush"])
         case "numeric-event-id": client.sendRaw(["type": "session.update", "session": [:], "event_id": 42])
         case "image-before-audio":
-            let jpeg = (try? FixturePaths.read("fixtures/images/frame.jpg")) ?? [0xFF, 0xD8, 0xFF, 0xD9]
+            let jpeg = FixturePaths.readOrWarn("fixtures/images/frame.jpg", fallback: [0xFF, 0xD8, 0xFF, 0xD9])
             client.sendRaw(["type": "input_image_buffer.append", "image": .string(Base64.encode(jpeg))])
         case "cancel-without-response": client.sendRaw(["type": "response.cancel"])
         case "bad-item":

@@ -29,16 +29,22 @@ enum StandardInput {
 /// relative to the current directory), else relative to the repository's `conformance/`
 /// folder, found by walking up from the executable (`.build/debug/dialogmock-adapter`).
 enum FixturePaths {
+    /// `path` as given, else under `conformance/` of: the current directory (the harness starts
+    /// clients in the suite root), `$DIALOGMOCK_ROOT`, a folder above the executable (a
+    /// checkout's `.build/…`), or the installed suite beside it (`<prefix>/share/dialogmock`).
     static func resolve(_ path: String) -> String? {
         if access(path, R_OK) == 0 { return path }
         guard !path.hasPrefix("/") else { return nil }
-        var directory = executableDirectory()
+        var roots = ["."]
+        if let root = getenv("DIALOGMOCK_ROOT").map({ String(cString: $0) }), !root.isEmpty { roots.append(root) }
+        let executable = executableDirectory()
+        var directory = executable
         while !directory.isEmpty && directory != "/" {
-            let candidate = directory + "/conformance/" + path
-            if access(candidate, R_OK) == 0 { return candidate }
+            roots.append(directory)
             directory = parent(of: directory)
         }
-        return nil
+        if !executable.isEmpty { roots.append(parent(of: executable) + "/share/dialogmock") }
+        return roots.lazy.map { $0 + "/conformance/" + path }.first { access($0, R_OK) == 0 }
     }
 
     /// The bytes of a fixture. - Throws: `AdapterError` when it cannot be found or read.
@@ -55,6 +61,18 @@ enum FixturePaths {
             if got < chunk.count { break }
         }
         return bytes
+    }
+
+    /// A fixture the passive flow needs, or `fallback` with a warning on stderr (the flow goes
+    /// on, but the log says why its audio is silent).
+    static func readOrWarn(_ path: String, fallback: [UInt8]) -> [UInt8] {
+        do {
+            return try read(path)
+        } catch {
+            let line = Array("dialogmock-adapter: \(error.message); sending \(fallback.count) bytes instead\n".utf8)
+            _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+            return fallback
+        }
     }
 
     private static func executableDirectory() -> String {

@@ -43,9 +43,10 @@ enum ConformanceCommand {
         name: "merge", abstract: "Join the report folders of --shard runs into one report folder.",
         options: [.value("--report", valueName: "DIR", help: "The merged report folder (created; its files are replaced)."),
                   .flag("--strict", help: "nonStrict verdicts fail the merged run, as with run --strict."),
+                  .value("--baseline", valueName: "FILE", help: "A previous run's index.json: fail only on regressions against it."),
                   rootOption],
         positionals: [PositionalSpec("report-dir", help: "A shard's report folder (index.json and cases/).", variadic: true)],
-        discussion: "Exit 0 when no case failed, 1 when any failed, 2 on usage or harness error.")
+        discussion: "Exit 0 when no case failed (with --baseline: none regressed), 1 when one did, 2 on usage or harness error.")
     static let schemaSuite = CommandSpec(
         name: "schema-suite",
         abstract: "Run the official JSON-Schema-Test-Suite (draft 2020-12) against the validator.",
@@ -91,10 +92,18 @@ enum ConformanceCommand {
             if holdsSuites(folder) { return folder }
             folder = folder.deletingLastPathComponent()
         }
-        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        let executable = URL(fileURLWithPath: executablePath()).resolvingSymlinksInPath()
         let installed = executable.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("share/dialogmock")
         if holdsSuites(installed) { return installed }
         fail("no conformance/suites folder here or above, nor in \(installed.path); run from the repository or pass --root")
+    }
+
+    /// The running binary's path (`/proc/self/exe`: argv[0] is only `conformance` when found on PATH).
+    static func executablePath() -> String {
+        var buffer = [CChar](repeating: 0, count: 4096)
+        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        guard count > 0 else { return CommandLine.arguments[0] }
+        return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     static func printLine(_ line: String, to descriptor: Int32 = 1) {

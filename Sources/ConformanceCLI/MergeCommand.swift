@@ -26,11 +26,10 @@ enum MergeCommand {
                 ConformanceCommand.fail("suite \(protocolName) does not load from \(root.path); run conformance lint")
             }
             let directory = URL(fileURLWithPath: output)
+            let baseline = RunVerdict.baseline(arguments.value("--baseline"))
             let report = try ReportMerger.write(folders, to: directory, suite: suite, strict: arguments.flag("--strict") ? true : nil)
-            let summary = report.summary.sorted { $0.key.rawValue < $1.key.rawValue }.filter { $0.value > 0 }
-                .map { "\($0.value) \($0.key.rawValue)" }.joined(separator: ", ")
-            ConformanceCommand.printLine("conformance merge: \(folders.count) folders, \(summary); report in \(directory.path)")
-            exit(report.exitCode(strict: report.strict))
+            RunVerdict.finish(report, directory: directory, baseline: baseline, strict: report.strict,
+                              label: "conformance merge: \(folders.count) folders")
         } catch let failure as ReportMerger.Failure {
             ConformanceCommand.fail("merge: \(failure.description)")
         } catch {

@@ -94,7 +94,8 @@ package struct ConformanceRunner: Sendable {
         report.strict = configuration.strict
         report.finished = Date()
         let directory = configuration.reportDirectory
-            ?? ReportFolderWriter.defaultDirectory(root: configuration.repositoryRoot, client: configuration.clientName, started: started)
+            ?? ReportFolderWriter.defaultDirectory(root: configuration.reportsBase ?? configuration.repositoryRoot,
+                                                   client: configuration.clientName, started: started)
         do {
             try ReportFolderWriter.write(report, to: directory)
         } catch {

@@ -12,8 +12,11 @@ package struct RunConfiguration: Sendable {
     package var excludes: [String] = []
     /// Run strict-only cases and count `nonStrict` as failing.
     package var strict = false
-    /// The report folder; nil = `reports/runs/<client>/<timestamp>/` under the repository.
+    /// The report folder; nil = `reports/runs/<client>/<timestamp>/` under `reportsBase`.
     package var reportDirectory: URL?
+    /// Where the default report folder goes: the repository root, or the current directory when
+    /// the suite is an installed, read-only copy (nil = the repository root).
+    package var reportsBase: URL?
     /// Overrides every case's timeout.
     package var timeoutMs: Int?
     /// Cases run at once.

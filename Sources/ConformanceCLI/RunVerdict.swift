@@ -1,0 +1,54 @@
+import ConformanceChecks
+import ConformanceReports
+import Foundation
+import Glibc
+import WireJSON
+
+/// How `run` and `merge` end: the one-line summary, the comparison with a `--baseline`, the
+/// `$GITHUB_STEP_SUMMARY` Markdown, and the exit code (0 no case failed — with a baseline: none
+/// regressed —, 1 one did, 2 a harness error).
+enum RunVerdict {
+    /// The `--baseline` file (a previous run's index.json), or nil; a bad file exits 2 at once.
+    static func baseline(_ path: String?) -> JSONValue? {
+        guard let path else { return nil }
+        let value: JSONValue
+        do {
+            value = try JSONValue.decode(Array(Data(contentsOf: URL(fileURLWithPath: path))))
+        } catch let error as JSONDecodeError {
+            ConformanceCommand.fail("--baseline \(path):\(error.line):\(error.column): \(error.message)")
+        } catch {
+            ConformanceCommand.fail("--baseline \(path): cannot read it: \(error.localizedDescription)")
+        }
+        guard value["cases"]?.arrayValue != nil else {
+            ConformanceCommand.fail("--baseline \(path): not a run's index.json (no \"cases\" array)")
+        }
+        return value
+    }
+
+    static func finish(_ report: RunReport, directory: URL, baseline: JSONValue?, strict: Bool, label: String) -> Never {
+        let summary = report.summary.sorted { $0.key.rawValue < $1.key.rawValue }.filter { $0.value > 0 }
+            .map { "\($0.value) \($0.key.rawValue)" }.joined(separator: ", ")
+        ConformanceCommand.printLine("\(label): \(summary); report in \(directory.path)")
+        let comparison = baseline.map { BaselineComparison.compare(report, baseline: $0) }
+        if let comparison { ConformanceCommand.printLine(comparison.text) }
+        writeStepSummary(report, directory: directory, comparison)
+        var code = report.exitCode(strict: strict)
+        // Compared with a baseline, known findings do not fail the run; regressions do.
+        if let comparison, code <= 1 { code = comparison.hasRegressions ? 1 : 0 }
+        exit(code)
+    }
+
+    /// Appends the run's Markdown summary to `$GITHUB_STEP_SUMMARY` (GitHub Actions' job summary).
+    private static func writeStepSummary(_ report: RunReport, directory: URL, _ comparison: BaselineComparison?) {
+        guard let path = ProcessInfo.processInfo.environment["GITHUB_STEP_SUMMARY"], !path.isEmpty else { return }
+        let text = SummaryWriter.stepSummary(report, baseline: comparison, reportLocation: directory.path)
+        if !FileManager.default.fileExists(atPath: path) { _ = FileManager.default.createFile(atPath: path, contents: nil) }
+        guard let handle = FileHandle(forWritingAtPath: path) else {
+            ConformanceCommand.printLine("conformance: cannot write GITHUB_STEP_SUMMARY \(path)", to: 2)
+            return
+        }
+        handle.seekToEndOfFile()
+        handle.write(Data(text.utf8))
+        try? handle.close()
+    }
+}
