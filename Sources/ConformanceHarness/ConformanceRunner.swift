@@ -92,6 +92,7 @@ package struct ConformanceRunner: Sendable {
         report.toolVersion = HarnessVersion.string
         report.caseFiles = suite.caseFiles
         report.strict = configuration.strict
+        report.latencyBudgets = suite.definition.latencyBudgets
         report.finished = Date()
         let directory = configuration.reportDirectory
             ?? ReportFolderWriter.defaultDirectory(root: configuration.reportsBase ?? configuration.repositoryRoot,

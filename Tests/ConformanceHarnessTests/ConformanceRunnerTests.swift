@@ -40,6 +40,7 @@ struct ConformanceRunnerTests {
         #expect(index["client"] == "true")
         #expect(index["summary"]?["fail"]?.intValue ?? 0 >= 1)
         #expect(index["cases"]?.arrayValue?.map { $0["id"]?.stringValue ?? "" } == ["qrt.connect.001", "qrt.session.001", "qrt.ptt.001"])
+        #expect(index["latencyBudgets"]?["bargeIn.speechStarted.cancel"] == 500)  // from suite.json, drawn on the plots
         // The published contract: every report a real run writes validates against it.
         #expect(ReportSchema.validateIndex(index, repositoryRoot: Self.root) == [])
         let ctrf = try JSONValue.decode(Array(try Data(contentsOf: outcome.directory.appendingPathComponent("ctrf.json"))))

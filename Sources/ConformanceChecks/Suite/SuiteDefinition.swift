@@ -25,6 +25,9 @@ package struct SuiteDefinition: Sendable, Hashable {
     package var obligations: [String]
     /// Sections in report order.
     package var sections: [Section]
+    /// The reaction times the suite's cases hold clients to, by latency metric (ms): drawn as
+    /// threshold lines on the report's latency plots.
+    package var latencyBudgets: [String: Double] = [:]
 
     /// Decodes `suite.json`.
     /// - Throws: ``CaseDecodingError``.
@@ -52,6 +55,16 @@ package struct SuiteDefinition: Sendable, Hashable {
                 throw CaseDecodingError(["sections", String(offset)], "a section needs \"id\" and \"title\"")
             }
             return Section(id: id, title: title)
+        }
+        for (metric, value) in object["latencyBudgets"]?.objectValue ?? [:] {
+            guard let milliseconds = value.doubleValue, milliseconds > 0 else {
+                throw CaseDecodingError(["latencyBudgets", metric], "a latency budget is a positive number of milliseconds")
+            }
+            guard LatencyMetric.all.contains(metric) else {
+                throw CaseDecodingError(["latencyBudgets", metric],
+                                        "unknown latency metric \(metric); expected one of \(LatencyMetric.all.joined(separator: ", "))")
+            }
+            latencyBudgets[metric] = milliseconds
         }
     }
 
