@@ -3,12 +3,12 @@ import DialogClients
 import Glibc
 import WireJSON
 
-/// `dialogmock-adapter`: a driven client (contract §3) over the Swift reference clients.
+/// `dialogmock-adapter`: a driven client (the adapter protocol, conformance/README.md) over the Swift reference clients.
 @main
 enum AdapterCommand {
     static let spec = CommandSpec(
         name: "dialogmock-adapter",
-        abstract: "Adapter (contract §3) over the Swift clients of DialogClients; with --fault, a faulty client.",
+        abstract: "Adapter (the adapter protocol, conformance/README.md) over the Swift clients of DialogClients; with --fault, a faulty client.",
         options: [
             .value("--protocol", valueName: "P", help: "multimodal-dialog or qwen-realtime (default: $MOCK_PROTOCOL)."),
             .value("--fault", valueName: "NAME", help: "Break one obligation in an otherwise correct flow (see below)."),

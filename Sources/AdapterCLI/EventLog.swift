@@ -2,7 +2,7 @@ import Glibc
 import Synchronization
 import WireJSON
 
-/// The adapter's stdout: one JSON object per line (contract §3), flushed at once, and the
+/// The adapter's stdout: one JSON object per line (the adapter protocol, conformance/README.md), flushed at once, and the
 /// record of events that `wait` commands look for.
 final class EventLog: Sendable {
     private struct State {

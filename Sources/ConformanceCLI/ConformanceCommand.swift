@@ -3,7 +3,7 @@ import ConformanceHarness
 import Foundation
 import Glibc
 
-/// `conformance`: the conformance harness (contract §2).
+/// `conformance`: the conformance harness (reports/README.md).
 @main
 enum ConformanceCommand {
     static let rootOption = OptionSpec.value("--root", valueName: "DIR",

@@ -1,7 +1,7 @@
 import ConformanceChecks
 package import WireJSON
 
-/// `index.json` (contract §2): `{"protocol", "client", "started", "summary": {verdict: count},
+/// `index.json` (reports/README.md): `{"protocol", "client", "started", "summary": {verdict: count},
 /// "cases": [{"id", "verdict", "durationMs", "failedChecks", "report"}], "latency": {metric:
 /// {"count", "p50", "p95", "p99", "max"}}}` with sorted keys; extended with each case's
 /// `rootCause` and `consequences`, and `findings`: `[{"obligation", "verdict", "cases",

@@ -1,6 +1,6 @@
 import CLISupport
 
-/// Specs shaped like the real executables (contracts.md §1–2), shared by the tests.
+/// Specs shaped like the real executables (the README synopses), shared by the tests.
 enum Fixtures {
     static let mockServer = CommandSpec(
         name: "mock-server",

@@ -1,7 +1,7 @@
 import ScenarioEngine
 package import WireJSON
 
-/// One event a driven client (adapter, contract §3) wrote on stdout, timestamped by the harness
+/// One event a driven client (adapter, the adapter protocol of conformance/README.md) wrote on stdout, timestamped by the harness
 /// on the journal's clock (µs since the session started).
 package struct AdapterEvent: Sendable, Hashable {
     /// Microseconds since the session started (same clock as ``JournalEntry/t``).
@@ -40,7 +40,7 @@ package struct AdapterEvent: Sendable, Hashable {
 package struct ClientProcessResult: Sendable, Hashable {
     /// The exit status (`nil` when it was killed or is still running at the timeout).
     package var exitCode: Int32?
-    /// Whether the client announced itself as an adapter (contract §3).
+    /// Whether the client announced itself as an adapter (the adapter protocol, conformance/README.md).
     package var driven: Bool
     /// Whether the runner had to kill it at the case timeout.
     package var timedOut: Bool

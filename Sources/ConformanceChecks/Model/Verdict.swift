@@ -1,6 +1,6 @@
 import WireJSON
 import ScenarioEngine
-/// The outcome of a check or a case, as the contract (§2) names it.
+/// The outcome of a check or a case, as reports/README.md names it.
 ///
 /// Cases report the worst verdict of their checks; ``severity`` orders them.
 package enum Verdict: String, Sendable, Hashable, CaseIterable, Comparable {

@@ -39,7 +39,7 @@ package struct ConformanceCase: Sendable {
     package var model: String?
     /// Inline fault specs for the mock (mock-server/README.md "faults").
     package var faults: [JSONValue]
-    /// Adapter commands for driven clients (contract §3); nil for passive cases.
+    /// Adapter commands for driven clients (the adapter protocol, conformance/README.md); nil for passive cases.
     package var drive: [JSONValue]?
     /// The checks.
     package var checks: [ConfiguredCheck]
