@@ -92,10 +92,15 @@ enum ConformanceCommand {
             if holdsSuites(folder) { return folder }
             folder = folder.deletingLastPathComponent()
         }
-        let executable = URL(fileURLWithPath: executablePath()).resolvingSymlinksInPath()
-        let installed = executable.deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("share/dialogmock")
+        let installed = installedRoot
         if holdsSuites(installed) { return installed }
         fail("no conformance/suites folder here or above, nor in \(installed.path); run from the repository or pass --root")
+    }
+
+    /// Where an installed package keeps the suite: `<prefix>/share/dialogmock` beside `<prefix>/bin`.
+    static var installedRoot: URL {
+        URL(fileURLWithPath: executablePath()).resolvingSymlinksInPath().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("share/dialogmock")
     }
 
     /// The running binary's path (`/proc/self/exe`: argv[0] is only `conformance` when found on PATH).

@@ -20,9 +20,12 @@ enum RunCommand {
             configuration.excludes = arguments.values("--exclude")
             configuration.strict = arguments.flag("--strict")
             configuration.reportDirectory = arguments.value("--report").map { URL(fileURLWithPath: $0) }
-            if !FileManager.default.isWritableFile(atPath: root.path) {
-                // An installed suite (/usr/share/dialogmock): reports go below the current folder.
-                configuration.reportsBase = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+            if root.standardizedFileURL.path == ConformanceCommand.installedRoot.standardizedFileURL.path {
+                // The installed suite (/usr/share/dialogmock) is not the user's folder: clients
+                // start in the current folder, and the default report folder is below it.
+                let here = URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+                configuration.reportsBase = here
+                configuration.clientWorkingDirectory = here
             }
             configuration.timeoutMs = try arguments.int("--timeout-ms", range: 1...3_600_000)
             configuration.jobs = try arguments.int("--jobs", range: 1...64) ?? 1

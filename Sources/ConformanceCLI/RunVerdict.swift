@@ -32,10 +32,8 @@ enum RunVerdict {
         let comparison = baseline.map { BaselineComparison.compare(report, baseline: $0) }
         if let comparison { ConformanceCommand.printLine(comparison.text) }
         writeStepSummary(report, directory: directory, comparison)
-        var code = report.exitCode(strict: strict)
-        // Compared with a baseline, known findings do not fail the run; regressions do.
-        if let comparison, code <= 1 { code = comparison.hasRegressions ? 1 : 0 }
-        exit(code)
+        // Compared with a baseline, known findings do not fail the run; failing regressions do.
+        exit(report.exitCode(strict: strict, baseline: comparison))
     }
 
     /// Appends the run's Markdown summary to `$GITHUB_STEP_SUMMARY` (GitHub Actions' job summary).

@@ -35,7 +35,7 @@ final class CaseRun: Sendable {
     func run(_ conformanceCase: ConformanceCase) async -> CaseEvaluation {
         let startedAt = MonotonicTime.now
         let client = ClientProcess(command: configuration.clientCommand, environment: environment(for: conformanceCase),
-                                   workingDirectory: configuration.repositoryRoot)
+                                   workingDirectory: configuration.clientWorkingDirectory ?? configuration.repositoryRoot)
         do {
             try client.start()
         } catch {

@@ -17,6 +17,8 @@ package struct RunConfiguration: Sendable {
     /// Where the default report folder goes: the repository root, or the current directory when
     /// the suite is an installed, read-only copy (nil = the repository root).
     package var reportsBase: URL?
+    /// Where each client starts (nil = the repository root, so relative fixture paths resolve).
+    package var clientWorkingDirectory: URL?
     /// Overrides every case's timeout.
     package var timeoutMs: Int?
     /// Cases run at once.

@@ -135,7 +135,22 @@ package struct RunReport: Sendable {
     package func exitCode(strict: Bool) -> Int32 {
         let verdicts = Set(evaluations.map(\.verdict))
         if verdicts.contains(.error) { return 2 }
-        if verdicts.contains(.fail) || (strict && verdicts.contains(.nonStrict)) { return 1 }
-        return 0
+        return verdicts.contains { Self.failsRun($0, strict: strict) } ? 1 : 0
+    }
+
+    /// The exit code compared with a baseline: a harness error is still 2; otherwise 1 only when
+    /// a case regressed to, or is new with, a verdict that fails the run (known findings pass).
+    package func exitCode(strict: Bool, baseline comparison: BaselineComparison?) -> Int32 {
+        let plain = exitCode(strict: strict)
+        guard let comparison, plain != 2 else { return plain }
+        let verdicts = Dictionary(evaluations.map { ($0.caseID, $0.verdict) }, uniquingKeysWith: { first, _ in first })
+        let regressed = comparison.regressions.contains { Self.failsRun($0.verdict, strict: strict) }
+            || comparison.newCases.contains { verdicts[$0].map { Self.failsRun($0, strict: strict) } ?? false }
+        return regressed ? 1 : 0
+    }
+
+    /// Whether a case with this verdict fails a run (`fail`; `nonStrict` too with `--strict`).
+    package static func failsRun(_ verdict: Verdict, strict: Bool) -> Bool {
+        verdict == .fail || (strict && verdict == .nonStrict)
     }
 }

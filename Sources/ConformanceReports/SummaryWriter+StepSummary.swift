@@ -12,7 +12,8 @@ extension SummaryWriter {
     /// (`reportLocation`, e.g. the folder path or an artifact name).
     package static func stepSummary(_ report: RunReport, baseline: BaselineComparison?, reportLocation: String? = nil) -> String {
         let summary = report.summary
-        let failing = report.evaluations.contains { $0.verdict == .fail || $0.verdict == .error }
+        // The icon says what the job's exit code says (strictness and the baseline included).
+        let failing = report.exitCode(strict: report.strict, baseline: baseline) != 0
         var lines = ["### \(failing ? "❌" : "✅") Conformance: \(report.protocolName)", "",
                      "Client `\(report.client.replacingOccurrences(of: "`", with: "'"))` · \(report.evaluations.count) cases", ""]
         lines.append(VerdictOrder.reading.compactMap { verdict in

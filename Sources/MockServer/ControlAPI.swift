@@ -24,7 +24,9 @@ final class ControlAPI {
     func respond(to request: HTTPRequest) -> HTTPResponse {
         let path = request.head.path
         let method = request.head.method
-        let parts = path.split(separator: "/").map(String.init).dropFirst().map { $0 }  // after "_mock"
+        // Segments after "/_mock", empty ones kept: `/_mock/faults/` is no route (404), not `/_mock/faults`.
+        var parts = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst(2).map(String.init)
+        if parts == [""] { parts = [] }  // `/_mock/` is the index
         let candidates = ControlRoute.matching(parts)
         guard !candidates.isEmpty else {
             return .error(404, "NotFound", "no control route \(method) \(path); GET /_mock/ lists them")
@@ -59,11 +61,7 @@ final class ControlAPI {
             guard !removed.isEmpty else { return .error(404, "NotFound", "no armed fault \(parameters[0]); GET /_mock/faults lists them") }
             return self.removed(removed)
         case .reset: return reset()
-        case .echo:
-            var response = HTTPResponse.error(426, "UpgradeRequired", "/_mock/echo is a WebSocket route: open it with a WebSocket upgrade")
-            response.headers.append(("Upgrade", "websocket"))
-            response.headers.append(("Connection", "Upgrade"))
-            return response
+        case .echo: return .upgradeRequired(path)
         }
     }
 
@@ -83,12 +81,13 @@ final class ControlAPI {
         return .json(status: 200, ["sessions": .array(selected.map(\.summary))])
     }
 
-    /// The faults `?testId=` / `?session=` select (all without either).
+    /// The faults `?testId=` / `?session=` select (all without either): those armed for that
+    /// test id, those armed on that one session (`{"session": S}`).
     private func faultFilter(_ query: HTTPRequestHead) -> @Sendable (SessionRegistry.ArmedFault) -> Bool {
         let testID = query.queryItem("testId")
         let session = query.queryItem("session")
         return { fault in
-            (testID == nil || fault.target == .testID(testID!)) && (session == nil || fault.sessions.contains(session!))
+            (testID == nil || fault.target == .testID(testID!)) && (session == nil || fault.target == .session(session!))
         }
     }
 
@@ -150,6 +149,9 @@ final class ControlAPI {
         } catch {
             return .error(400, "InvalidFault", error.description)
         }
+        if let id = fault.id, id.isEmpty || id.contains("/") || id.contains("?") {
+            return .error(400, "InvalidFault", "fault.id: a non-empty name without '/' or '?' (it is used in DELETE /_mock/faults/<id>); got \"\(id)\"")
+        }
         do throws(SessionRegistry.ArmError) {
             switch (object["session"], object["testId"]) {
             case (.string(let id)?, nil):
@@ -187,6 +189,15 @@ extension SessionRegistry.ArmedFault {
 }
 
 extension HTTPResponse {
+    /// 426 for a plain request on a WebSocket route (RFC 9110 §15.5.22): say how to talk to it.
+    static func upgradeRequired(_ path: String) -> HTTPResponse {
+        var response = HTTPResponse.error(426, "UpgradeRequired",
+                                          "\(path) is a WebSocket route: open it with a WebSocket upgrade (GET with Upgrade: websocket)")
+        response.headers.append(("Upgrade", "websocket"))
+        response.headers.append(("Connection", "Upgrade"))
+        return response
+    }
+
     /// A JSON error body `{"code", "message"}`.
     static func error(_ status: Int, _ code: String, _ message: String) -> HTTPResponse {
         .json(status: status, ["code": .string(code), "message": .string(message)])

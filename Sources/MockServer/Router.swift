@@ -192,14 +192,7 @@ final class Router: WebSocketServerDelegate, @unchecked Sendable {
         if request.head.path.hasPrefix("/_mock/") || request.head.path == "/_mock" {
             return controlAPI.respond(to: request)
         }
-        if ProtocolRoute(path: request.head.path) != nil || request.head.path == "/_mock/echo" {
-            // A plain request on a WebSocket route (RFC 7231 §6.5.15): say how to talk to it.
-            var response = HTTPResponse.error(426, "UpgradeRequired",
-                                              "\(request.head.path) is a WebSocket route: open it with a WebSocket upgrade (GET with Upgrade: websocket)")
-            response.headers.append(("Upgrade", "websocket"))
-            response.headers.append(("Connection", "Upgrade"))
-            return response
-        }
+        if ProtocolRoute(path: request.head.path) != nil { return .upgradeRequired(request.head.path) }
         return .json(status: 404, ["code": "NotFound", "message": .string("no route \(request.head.method) \(request.head.path)")])
     }
 }

@@ -18,6 +18,26 @@ import WireJSON
         #expect(comparison.text == "no change vs the baseline")
     }
 
+    /// Compared with a baseline, only a regression to (or a new case with) a verdict that fails
+    /// the run fails it: pass → nonStrict does not without --strict.
+    @Test func theExitCodeFollowsFailingRegressionsOnly() throws {
+        var report = try ReportFixtures.run()
+        report.evaluations.removeAll { $0.verdict == .error }  // a harness error is exit 2 whatever the baseline
+        let withError = try ReportFixtures.run()
+        #expect(withError.exitCode(strict: false, baseline: BaselineComparison.compare(withError, baseline: IndexWriter.json(withError))) == 2)
+        let nonStrictOnly = BaselineComparison.compare(report, baseline: IndexWriter.json(report).replacingVerdict(of: "qrt.session.002", with: "pass"))
+        #expect(nonStrictOnly.hasRegressions)
+        #expect(report.exitCode(strict: false, baseline: nonStrictOnly) == 0)
+        #expect(report.exitCode(strict: true, baseline: nonStrictOnly) == 1)
+        let failing = report.evaluations.filter { $0.verdict == .fail }.map(\.caseID)
+        try #require(!failing.isEmpty)
+        // The failing cases are new to a baseline that does not list them: the run fails.
+        let withoutThem = BaselineComparison.compare(report, baseline: IndexWriter.json(report).removingCases(failing))
+        #expect(report.exitCode(strict: false, baseline: withoutThem) == 1)
+        // The same run against itself: known findings pass.
+        #expect(report.exitCode(strict: false, baseline: BaselineComparison.compare(report, baseline: IndexWriter.json(report))) == 0)
+    }
+
     @Test func worseVerdictsNewFailuresAndNewObligationsRegress() throws {
         let report = try ReportFixtures.run()
         let comparison = BaselineComparison.compare(report, baseline: Self.baseline([
@@ -65,5 +85,26 @@ import WireJSON
                                                         evaluations: [report.evaluations[0]]), baseline: nil)
         #expect(clean.hasPrefix("### ✅"))
         #expect(!clean.contains("| case |"))
+    }
+}
+
+extension JSONValue {
+    /// An index.json with one case's verdict replaced.
+    fileprivate func replacingVerdict(of id: String, with verdict: String) -> JSONValue {
+        guard case .object(var object) = self, let cases = object["cases"]?.arrayValue else { return self }
+        object["cases"] = .array(cases.map { entry in
+            guard entry["id"]?.stringValue == id, case .object(var fields) = entry else { return entry }
+            fields["verdict"] = .string(verdict)
+            fields["failedChecks"] = []
+            return .object(fields)
+        })
+        return .object(object)
+    }
+
+    /// An index.json without these cases.
+    fileprivate func removingCases(_ ids: [String]) -> JSONValue {
+        guard case .object(var object) = self, let cases = object["cases"]?.arrayValue else { return self }
+        object["cases"] = .array(cases.filter { !ids.contains($0["id"]?.stringValue ?? "") })
+        return .object(object)
     }
 }

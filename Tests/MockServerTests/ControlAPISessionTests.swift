@@ -160,4 +160,40 @@ struct ControlAPISessionTests {
             #expect(try JSONValue.decode(Control.request(server, "GET", "/_mock/sessions").body)["sessions"] == [])
         }
     }
+
+    @Test func faultIDsAndPathsAreChecked() async throws {
+        try await withChatterServer(scenario: quiet) { server, _ in
+            #expect(Control.request(server, "POST", "/_mock/faults", body: #"{"testId":"a","fault":{"id":"a/b","kind":"drop"}}"#).status == 400)
+            #expect(Control.request(server, "POST", "/_mock/faults", body: #"{"testId":"a","fault":{"id":"","kind":"drop"}}"#).status == 400)
+            #expect(Control.request(server, "POST", "/_mock/faults", body: #"{"testId":"a","fault":{"kind":"drop"}}"#).status == 200)
+            // A trailing slash is no route: it must not remove every fault.
+            #expect(Control.request(server, "DELETE", "/_mock/faults/").status == 404)
+            let listed = try JSONValue.decode(Control.request(server, "GET", "/_mock/faults").body)
+            #expect(listed["faults"]?.arrayValue?.count == 1)
+            #expect(Control.request(server, "GET", "/_mock/").status == 200)
+            #expect(Control.request(server, "GET", "/_mock").status == 200)
+        }
+    }
+
+    @Test func aSessionFaultEndsWithItsSessionAndARemovedExpiryNeverFires() async throws {
+        try await withChatterServer(scenario: quiet) { server, client in
+            let first = try await client.connect("\(server.baseURL)/chatter")
+            _ = await first.nextJSON()
+            #expect(Control.request(server, "POST", "/_mock/faults",
+                                    body: #"{"session":"s1","fault":{"id":"x","kind":"drop","match":{"type":"said"}}}"#).status == 200)
+            first.close()
+            _ = await first.collect()
+            try await Task.sleep(for: .milliseconds(100))
+            #expect(try JSONValue.decode(Control.request(server, "GET", "/_mock/faults").body)["faults"] == [])
+
+            let second = try await client.connect("\(server.baseURL)/chatter")
+            _ = await second.nextJSON()
+            #expect(Control.request(server, "POST", "/_mock/faults",
+                                    body: #"{"session":"s2","fault":{"id":"x","kind":"sessionExpiry","afterMs":300}}"#).status == 200)
+            #expect(Control.request(server, "DELETE", "/_mock/faults/x").status == 200)
+            try await Task.sleep(for: .milliseconds(600))
+            second.send(text: #"{"type":"say","count":1}"#)
+            #expect(await second.nextJSON()?["type"] == "said")  // still open after the expiry's time
+        }
+    }
 }

@@ -101,6 +101,8 @@ final class SessionRegistry: Sendable {
         state.withLock { state in
             guard state.records[id]?.control != nil else { return }
             state.records[id]?.control = nil
+            // A fault armed on this one session ends with it (its id is free again).
+            state.faults.removeAll { $0.target == .session(id) }
             state.open -= 1
             state.closedCount += 1
             guard state.closedCount > closedLimit else { return }
@@ -179,6 +181,7 @@ final class SessionRegistry: Sendable {
             let closed = state.order.filter { state.records[$0]?.control == nil }
             for id in closed { state.records[id] = nil }
             state.order.removeAll { state.records[$0] == nil }
+            for index in state.faults.indices { state.faults[index].sessions.removeAll { state.records[$0] == nil } }
             state.closedCount = 0
             return closed.count
         }

@@ -15,6 +15,8 @@ extension ScenarioRuntime {
         case .audioGap:
             guard audioGapWatched, let ms = policies.audioGapTimeoutMs else { return [] }
             return deadlineCheck(timer, deadline: lastAudioMicros + scenario.scaledMicros(ms), now: now, end: .audioGap)
+        case .sessionExpiry(let number) where disarmedExpiries.contains(number):
+            return []
         case .sessionCap, .sessionExpiry:
             return end(.sessionExpiry)
         case .trigger(let index):

@@ -20,6 +20,7 @@ extension ScenarioRuntime {
                 }
             case .disarm(let id):
                 actions += emissions(faultStage.disarm(id: id, atMicros: now))
+                disarmedExpiries.formUnion(expiryByFaultID.removeValue(forKey: id) ?? [])
                 actions.append(.note(FaultNote(faultId: id, kind: "disarm", detail: "disarmed by \(name)")))
             case .fault(let fault):
                 actions += armFault(fault)
@@ -51,6 +52,7 @@ extension ScenarioRuntime {
         let name = fault.id ?? fault.kindName.rawValue
         if case .sessionExpiry(let afterMs) = fault.kind {
             expiryCount += 1
+            if let id = fault.id { expiryByFaultID[id, default: []].append(expiryCount) }
             return [
                 .note(FaultNote(faultId: fault.id, kind: "sessionExpiry", detail: "\(name) armed: session ends in \(scenario.scaledMicros(afterMs)) µs")),
                 .scheduleTimer(.sessionExpiry(expiryCount), atMicros: now + scenario.scaledMicros(afterMs)),
@@ -68,6 +70,8 @@ extension ScenarioRuntime {
     /// What it already did (a close, a dropped frame) stays done.
     package mutating func disarmFault(id: String) -> [ScenarioAction] {
         var actions = emissions(faultStage.disarm(id: id, atMicros: clock.nowMicros))
+        // A pending session expiry of this fault no longer ends the session.
+        disarmedExpiries.formUnion(expiryByFaultID.removeValue(forKey: id) ?? [])
         actions.append(.note(FaultNote(faultId: id, kind: "disarm", detail: "\(id) disarmed from the control API")))
         return actions
     }

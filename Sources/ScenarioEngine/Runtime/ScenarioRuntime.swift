@@ -36,6 +36,9 @@ package struct ScenarioRuntime<Clock: ScenarioClock>: Sendable {
     var audioReceivedMicros: Int64 = 0
     var clientFrameCount = 0
     var expiryCount = 0
+    /// `sessionExpiry` timers by the id of their fault, and those disarmed before they fired.
+    var expiryByFaultID: [String: [Int]] = [:]
+    var disarmedExpiries: Set<Int> = []
     var replaySteps: [Int: [ReplayStep]] = [:]
 
     /// Creates the runtime of one session.

@@ -629,8 +629,8 @@ class MockServer:
     def reset(self) -> Dict[str, Any]:
         """``POST /_mock/reset``: removes every fault, restores the start-up scenario and
         forgets closed sessions."""
-        # a body on purpose: mock-server 0.1.0 handles a POST with "Content-Length: 0" (what
-        # urllib sends without data) twice, so the answer's counts would read 0
+        # a body on purpose: early builds of mock-server handled a POST with
+        # "Content-Length: 0" (what urllib sends without data) twice, so the counts read 0
         return self._json("POST", "/_mock/reset", body=b"{}")
 
 

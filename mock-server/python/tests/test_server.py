@@ -6,6 +6,8 @@ import time
 
 import pytest
 
+import dialogmock
+
 from dialogmock import BinaryNotFoundError, ControlAPIError, MockServer, MockServerError, find_binary
 
 
@@ -92,6 +94,8 @@ def test_binary_discovery(monkeypatch, tmp_path):
 def test_health_routes_openapi_metrics(dialogmock_server):
     health = dialogmock_server.health()
     assert health["status"] == "ok"
+    # one version for the package: the Python wrapper ships with the binary it drives
+    assert health["version"] == dialogmock.__version__
     assert {"version", "libraries", "eventLoop", "threads", "scenario"} <= set(health)
     routes = dialogmock_server.routes()
     listed = {(r["method"], r["path"]) for r in routes["routes"]}
