@@ -6,7 +6,9 @@ import WireJSON
 /// sends exactly what an inline render gives, on the scripted timeline.
 @Suite struct AnswerAudioWaitTests {
     @Test func aResponseWaitsForItsAudioAndSendsTheSameFrames() throws {
-        let inline = try ServerVADTurnTests.spokenTurn()
+        // Its own inline cache: the shared `.inline` one may hold this answer mid-render by a
+        // test on another thread, and then this session waits too.
+        let inline = try ServerVADTurnTests.spokenTurn(answerAudio: AnswerAudioCache(workers: 0))
         let worker = try ServerVADTurnTests.spokenTurn(answerAudio: AnswerAudioCache(workers: 1))
         #expect(worker.awaited >= 1)
         #expect(inline.awaited == 0)
