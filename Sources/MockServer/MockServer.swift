@@ -35,6 +35,8 @@ public final class MockServer: @unchecked Sendable {
         public var journalFrameLimit = 10_000
         /// Most sessions open at once (`--max-sessions`); further upgrades get HTTP 503.
         public var maxSessions = 10_000
+        /// Closed sessions kept with their journals (`--keep-sessions`); older ones are dropped.
+        public var keepClosedSessions = 1000
         /// Most bytes queued for one client that does not read (`--max-queued-bytes`); beyond
         /// it the session is closed with 1008 and journaled, and other sessions go on.
         public var maxQueuedBytes = 8 << 20

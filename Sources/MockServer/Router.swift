@@ -12,7 +12,7 @@ import WireSocket
 final class Router: WebSocketServerDelegate, @unchecked Sendable {
     let configuration: MockServer.Configuration
     let controlAPI: ControlAPI
-    let sessions = SessionRegistry()
+    let sessions: SessionRegistry
     /// Per-dialog memory shared by multimodal sessions (dialog_id resume, S21).
     let dialogMemory = DialogMemory()
     let metrics = ServerMetrics()
@@ -23,6 +23,7 @@ final class Router: WebSocketServerDelegate, @unchecked Sendable {
     let answerAudio = AnswerAudioCache.shared
 
     init(configuration: MockServer.Configuration) throws(ScenarioFileError) {
+        sessions = SessionRegistry(closedLimit: configuration.keepClosedSessions)
         self.configuration = configuration
         let source = configuration.scenarioSource ?? ("default", Array(EmbeddedScenarios.files["default"]!.utf8))
         do {

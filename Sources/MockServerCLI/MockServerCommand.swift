@@ -16,7 +16,7 @@ enum MockServerCommand {
             .value("--log-level", valueName: "LEVEL", help: "error, warn, info, debug or trace (logs go to stderr).", default: "info"),
             .value("--event-loop", valueName: "LOOP", help: "poll (best timer precision) or libuv (thousands of connections).", default: "poll"),
             .value("--scenario", valueName: "NAME|FILE", help: "Scenario for new sessions: a shipped name (see --list-scenarios) or a JSON file."),
-            .value("--record", valueName: "DIR", help: "Write each session's journal to DIR/<session-id>.jsonl."),
+            .value("--record", valueName: "DIR", help: "Write each session's journal to DIR/<session-id>.jsonl (DIR is created)."),
             .value("--seed", valueName: "N", help: "Override the scenario's seed (same seed, same input: same frames)."),
             .value("--time-scale", valueName: "X", help: "Multiply policy timeouts (60 s, 20 s, session caps) by X, e.g. 0.01."),
             .value("--replay", valueName: "FILE", help: "Serve a recorded journal (JSON Lines, from --record) back on the protocol routes."),
@@ -25,6 +25,7 @@ enum MockServerCommand {
             .value("--journal-limit", valueName: "N", help: "Frames kept in memory per session journal; later ones are counted.", default: "10000"),
             .flag("--journal-audio", help: "Keep audio payloads in journals and recordings (default: a summary per audio frame)."),
             .value("--max-sessions", valueName: "N", help: "Most sessions open at once; more upgrades get HTTP 503.", default: "10000"),
+            .value("--keep-sessions", valueName: "N", help: "Closed sessions whose journals stay listed and readable (oldest dropped first).", default: "1000"),
             .value("--max-queued-bytes", valueName: "N", help: "Bytes queued for a client that does not read before its session is closed (1008).", default: "8388608"),
             .value("--check-scenario", valueName: "FILE", help: "Validate a scenario file and exit (0 valid, 2 invalid)."),
             .flag("--list-scenarios", help: "Print the shipped scenario names and exit."),
@@ -75,7 +76,11 @@ enum MockServerCommand {
             configuration.threads = try arguments.int("--threads", range: 1...256) ?? max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
             configuration.maxSessions = try arguments.int("--max-sessions", range: 1...1_000_000) ?? 10_000
             configuration.maxQueuedBytes = try arguments.int("--max-queued-bytes", range: 65_536...(1 << 40)) ?? 8 << 20
+            configuration.keepClosedSessions = try arguments.int("--keep-sessions", range: 0...10_000_000) ?? 1000
             if let directory = arguments.value("--record") {
+                if let problem = makeDirectory(directory) {
+                    throw CommandLineError("--record: cannot create '\(directory)': \(problem)", commandPath: ["mock-server"])
+                }
                 guard isWritableDirectory(directory) else {
                     throw CommandLineError("--record: '\(directory)' is not a writable directory", commandPath: ["mock-server"])
                 }
@@ -164,6 +169,18 @@ enum MockServerCommand {
             bytes += buffer[0..<count]
         }
         return ferror(file) == 0 ? bytes : nil
+    }
+
+    /// Creates `path` and its missing parents (`mkdir -p`); nil when it exists or was made, else
+    /// the reason.
+    static func makeDirectory(_ path: String) -> String? {
+        var prefix = path.hasPrefix("/") ? "/" : ""
+        for component in path.split(separator: "/") {
+            prefix += component
+            if mkdir(prefix, 0o755) != 0 && errno != EEXIST { return String(cString: strerror(errno)) }
+            prefix += "/"
+        }
+        return nil
     }
 
     static func isWritableDirectory(_ path: String) -> Bool {

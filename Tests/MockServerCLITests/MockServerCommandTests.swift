@@ -39,6 +39,8 @@ struct MockServerCommandTests {
         (["--log-level", "loud"], "mock-server: --log-level: expected one of error, warn, info, debug, trace; got 'loud'"),
         (["--prot", "1"], "mock-server: unknown option '--prot'; did you mean '--port'?"),
         (["--api-key", ""], "mock-server: --api-key: expected a non-empty key"),
+        (["--keep-sessions", "-1"], "mock-server: --keep-sessions: expected an integer from 0 to 10000000, got '-1'"),
+        (["--record", "/dev/null/x"], "mock-server: --record: cannot create '/dev/null/x': Not a directory"),
     ])
     func badArgumentsGiveOneClearLineAndExitTwo(arguments: [String], message: String) throws {
         let result = try MockServerProcess.run(arguments)
@@ -63,5 +65,25 @@ struct MockServerCommandTests {
         #expect(result.status == 0)
         #expect(result.stdout.contains("listening ws://HOST:PORT"))
         #expect(result.stdout.contains("--port"))
+    }
+
+    /// `--record DIR` creates DIR and its parents, and the session's journal lands there.
+    @Test func recordCreatesItsFolder() async throws {
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent("dialogmock-record-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: base) }
+        let folder = base.appendingPathComponent("nested/runs").path
+        let server = MockServerProcess(arguments: ["--port", "0", "--record", folder])
+        try server.start()
+        let port = try #require(server.port)
+        let client = WebSocketClient()
+        let connection = try await client.connect("ws://127.0.0.1:\(port)/api-ws/v1/realtime?model=qwen3-omni-flash-realtime",
+                                                  headers: [("Authorization", "Bearer k")])
+        _ = await connection.nextMessage()
+        connection.close()
+        _ = await connection.next()
+        client.shutdown()
+        server.signal(SIGTERM)
+        #expect(server.waitForExit().status == 0)
+        #expect(FileManager.default.fileExists(atPath: folder + "/s1.jsonl"))
     }
 }

@@ -196,4 +196,20 @@ struct ControlAPISessionTests {
             #expect(await second.nextJSON()?["type"] == "said")  // still open after the expiry's time
         }
     }
+
+    /// `--keep-sessions N`: the oldest closed sessions beyond N are dropped; open ones stay.
+    @Test func closedSessionsAreKeptUpToTheLimit() {
+        let registry = SessionRegistry(closedLimit: 1)
+        let control = SessionRegistry.SessionControl(arm: { _ in }, disarm: { _ in })
+        for _ in 0..<3 {
+            _ = registry.add(limit: 10, { id in
+                SessionJournal(id: id, protocolName: "p", path: "/", testID: nil, caseID: nil, startedAtMicros: 0,
+                               recordDirectory: nil, frameLimit: 10, logger: Logger(level: .error))
+            }, control: control, armNow: { _ in })
+        }
+        registry.markClosed("s1")
+        registry.markClosed("s2")
+        #expect(registry.all.map(\.id) == ["s2", "s3"])
+        #expect(registry.journal("s1") == nil)
+    }
 }
