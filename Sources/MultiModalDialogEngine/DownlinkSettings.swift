@@ -16,6 +16,8 @@ package struct DownlinkSettings: Sendable, Hashable {
     package var format: DownlinkFormat = .pcm
     /// Sample rate of answer audio (8000, 16000, 24000 or 48000).
     package var sampleRate = 24000
+    /// `sample_rate: 0` was sent (the Java SDK's unset value), so `sampleRate` is the default.
+    package var sampleRateUnset = false
     /// Opus frame size in milliseconds (10, 20, 40, 60, 100, 120).
     package var frameSizeMs = 60
     /// Opus bit rate in kbit/s (6–510).

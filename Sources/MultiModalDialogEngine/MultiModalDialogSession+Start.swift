@@ -15,6 +15,7 @@ extension MultiModalDialogSession {
             return failTask(code: "InvalidParameter", message: error.message, violation: error)
         }
         var commands = start.warnings.map { SessionCommand.journal(.should($0.obligation, $0.message)) }
+        commands += start.notes.map { SessionCommand.journal(.info($0)) }
         frames.taskID = start.taskID
         if let requested = start.dialogID {
             if requested.count != 36 {

@@ -64,6 +64,10 @@ extension StartConfiguration {
         }
         config.uplinkSampleRate = try upstreamEnums.int("sample_rate", oneOf: sampleRates) ?? 16000
         config.downlink = try DownlinkSettings(ParameterReader(relabelling: downstream, obligation: "mmd.C5"))
+        if config.downlink.sampleRateUnset {
+            config.notes.append("downstream.sample_rate 0 (what the Java SDK sends when the app never sets it): "
+                + "the default \(config.downlink.sampleRate) Hz")
+        }
         let device = try ParameterReader(relabelling: clientInfo, obligation: "mmd.C5").nested("device")
         if let uuid = try device.string("uuid"), uuid.count > 40 {
             throw device.problem("uuid", "is longer than 40 characters")
@@ -83,7 +87,11 @@ extension DownlinkSettings {
     init(_ reader: ParameterReader) throws(ParameterProblem) {
         self.init()
         voice = try reader.string("voice")
-        sampleRate = try reader.int("sample_rate", oneOf: StartConfiguration.sampleRates) ?? sampleRate
+        if try reader.int("sample_rate", in: Int.min...Int.max) == 0 {
+            sampleRateUnset = true  // the Java builder's unset value: the default rate
+        } else {
+            sampleRate = try reader.int("sample_rate", oneOf: StartConfiguration.sampleRates) ?? sampleRate
+        }
         if let name = try reader.choice("audio_format", DownlinkFormat.allCases.map(\.rawValue)) {
             format = DownlinkFormat(rawValue: name) ?? .pcm
         }

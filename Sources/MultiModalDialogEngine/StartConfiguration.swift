@@ -26,6 +26,9 @@ package struct StartConfiguration: Sendable, Hashable {
     package var bizParams = JSONObject()
     /// SHOULD-level problems found (journaled, not fatal): model null, workspace_id null, …
     package var warnings: [ParameterProblem] = []
+    /// SDK quirks the service tolerates, journaled as notes (e.g. the Java SDK's unset
+    /// `downstream.sample_rate: 0`).
+    package var notes: [String] = []
 
     /// Creates a configuration with defaults for everything optional.
     package init(taskID: String, appID: String, userID: String) {

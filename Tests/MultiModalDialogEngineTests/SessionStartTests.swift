@@ -52,6 +52,18 @@ struct SessionStartTests {
         #expect(harness.sent[2].sendAtMicros == harness.sent[1].sendAtMicros)
     }
 
+    @Test("§11: downstream.sample_rate 0 (the Java SDK's unset value) is the default rate with a note, not task-failed")
+    func javaUnsetSampleRateIsTheDefault() {
+        let harness = SessionHarness()
+        harness.start(["downstream": ["sample_rate": 0]])
+        #expect(harness.outputs("Started").count == 1)
+        #expect(harness.violations.isEmpty)
+        #expect(harness.journal.contains { if case .info(let text) = $0 { text.contains("sample_rate 0") && text.contains("24000 Hz") } else { false } })
+        let other = SessionHarness()
+        other.start(["downstream": ["sample_rate": 12345]])
+        #expect(other.violations == ["mmd.C5"])
+    }
+
     @Test("S22/§11: a Python-SDK Start (model null, null fields, 32-hex task_id, extra keys) is accepted with warnings")
     func pythonStartTolerated() throws {
         let harness = SessionHarness()
