@@ -1,3 +1,4 @@
+import CLISupport
 import Glibc
 
 /// Lines of stdin, read on a dedicated thread so blocking reads never hold a task thread.
@@ -76,10 +77,7 @@ enum FixturePaths {
     }
 
     private static func executableDirectory() -> String {
-        var buffer = [CChar](repeating: 0, count: 4096)
-        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        guard count > 0 else { return "" }
-        return parent(of: String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        ExecutablePath.current.map(parent(of:)) ?? ""
     }
 
     private static func parent(of path: String) -> String {

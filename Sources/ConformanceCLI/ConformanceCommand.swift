@@ -99,16 +99,9 @@ enum ConformanceCommand {
 
     /// Where an installed package keeps the suite: `<prefix>/share/dialogmock` beside `<prefix>/bin`.
     static var installedRoot: URL {
-        URL(fileURLWithPath: executablePath()).resolvingSymlinksInPath().deletingLastPathComponent().deletingLastPathComponent()
+        URL(fileURLWithPath: ExecutablePath.current ?? CommandLine.arguments[0]).resolvingSymlinksInPath()
+            .deletingLastPathComponent().deletingLastPathComponent()
             .appendingPathComponent("share/dialogmock")
-    }
-
-    /// The running binary's path (`/proc/self/exe`: argv[0] is only `conformance` when found on PATH).
-    static func executablePath() -> String {
-        var buffer = [CChar](repeating: 0, count: 4096)
-        let count = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        guard count > 0 else { return CommandLine.arguments[0] }
-        return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
 
     static func printLine(_ line: String, to descriptor: Int32 = 1) {

@@ -1,4 +1,5 @@
 package import ConformanceChecks
+import ConformanceReports
 
 /// The progress line `conformance run` prints per finished case, so a CI log shows why a case
 /// failed without opening the report: verdict and duration, then for a finding or an error the
@@ -9,9 +10,8 @@ package enum CaseLogLine {
         if let reason = evaluation.reason { line += " — \(reason)" }
         guard [.fail, .error, .nonStrict].contains(evaluation.verdict) else { return line }
         var details: [String] = []
-        let findings = evaluation.checks.filter(\.isFinding)
-        let root = findings.first { $0.obligation == evaluation.rootCause } ?? findings.first
-        if let root {
+        let findings = evaluation.orderedFindings
+        if let root = findings.first {
             details.append("\(root.obligation) [\(root.kind)]: \(root.actual)")
             let others = findings.filter { $0.obligation != root.obligation }.map(\.obligation)
             if !others.isEmpty { details.append("also: \(Array(Set(others)).sorted().joined(separator: ", "))") }
@@ -31,6 +31,6 @@ package enum CaseLogLine {
 
     /// The last `lines` non-empty lines of `text`, each cut to 300 characters.
     package static func tail(_ text: String, lines: Int) -> [String] {
-        text.split(separator: "\n", omittingEmptySubsequences: true).suffix(lines).map { String($0.prefix(300)) }
+        TextTail.lines(text, count: .max).filter { !$0.isEmpty }.suffix(lines).map { String($0.prefix(300)) }
     }
 }

@@ -87,7 +87,7 @@ final class ControlAPI {
         let testID = query.queryItem("testId")
         let session = query.queryItem("session")
         return { fault in
-            (testID == nil || fault.target == .testID(testID!)) && (session == nil || fault.target == .session(session!))
+            (testID.map { fault.target == .testID($0) } ?? true) && (session.map { fault.target == .session($0) } ?? true)
         }
     }
 

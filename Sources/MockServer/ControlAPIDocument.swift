@@ -6,10 +6,9 @@ enum ControlAPIDocument {
     static var document: JSONValue {
         var paths: JSONObject = [:]
         for route in ControlRoute.allCases {
-            let path = route.path.hasSuffix("/") && route.path != "/_mock/" ? String(route.path.dropLast()) : route.path
-            var item = paths[path]?.objectValue ?? [:]
+            var item = paths[route.path]?.objectValue ?? [:]
             item[route.method.lowercased()] = operation(route)
-            paths[path] = .object(item)
+            paths[route.path] = .object(item)
         }
         return [
             "openapi": "3.1.0",

@@ -8,8 +8,6 @@ final class HTTPExchange {
     var response: HTTPResponse?
     var headersWritten = false
     var bodyOffset = 0
-    /// The body passed the server's cap while arriving (chunked): the answer is 413.
-    var bodyTooLarge = false
 
     init(head: HTTPRequestHead) { self.head = head }
 }
@@ -84,7 +82,8 @@ extension WebSocketServer {
         httpExchanges[wsi] = exchange
         let declared = Int(exchange.head.headers["content-length"] ?? "") ?? 0
         if declared > configuration.maxHTTPBodyBytes {
-            exchange.response = payloadTooLarge
+            exchange.response = HTTPResponse(status: 413, contentType: "application/json",
+                                             text: #"{"code":"PayloadTooLarge","message":"request body exceeds \#(configuration.maxHTTPBodyBytes) bytes"}"#)
             lws_callback_on_writable(wsi)
             return 0
         }
@@ -99,20 +98,10 @@ extension WebSocketServer {
         return respond(wsi, exchange)
     }
 
-    private var payloadTooLarge: HTTPResponse {
-        HTTPResponse(status: 413, contentType: "application/json",
-                     text: #"{"code":"PayloadTooLarge","message":"request body exceeds \#(configuration.maxHTTPBodyBytes) bytes"}"#)
-    }
-
     func respond(_ wsi: OpaquePointer, _ exchange: HTTPExchange) -> Int32 {
         // lws reports a body completion even for `Content-Length: 0`, after `beginHTTP` has
         // answered already: a request is handled once (a POST is not idempotent).
         guard exchange.response == nil else { return 0 }
-        if exchange.bodyTooLarge {
-            exchange.response = payloadTooLarge
-            lws_callback_on_writable(wsi)
-            return 0
-        }
         exchange.response = delegate.respond(to: HTTPRequest(head: exchange.head, body: exchange.body))
         exchange.body = []
         lws_callback_on_writable(wsi)

@@ -63,13 +63,7 @@ extension WebSocketServer {
             return beginHTTP(wsi)
         case LWS_CALLBACK_HTTP_BODY:
             if let input, let exchange = httpExchanges[wsi] {
-                // A chunked body has no declared length: it is capped as it arrives.
-                if exchange.body.count + length > configuration.maxHTTPBodyBytes {
-                    exchange.bodyTooLarge = true
-                    exchange.body = []
-                } else if !exchange.bodyTooLarge {
-                    exchange.body.append(contentsOf: UnsafeRawBufferPointer(start: input, count: length))
-                }
+                exchange.body.append(contentsOf: UnsafeRawBufferPointer(start: input, count: length))
             }
             return 0
         case LWS_CALLBACK_HTTP_BODY_COMPLETION:

@@ -86,13 +86,16 @@ final class SessionDriver<Session: ProtocolSession>: ConnectionHandler {
     /// Arms a fault on this session (control API). Armed during the upgrade, it acts on the
     /// session's first frames; what it does at once waits for the open connection.
     func arm(_ fault: FaultSpec) {
-        let commands = session.handle(session.scenario.runtime.armFault(fault))
-        if connection == nil, !ended { commandsBeforeOpen += commands } else { execute(commands) }
+        executeOnceOpen(session.handle(session.scenario.runtime.armFault(fault)))
     }
 
     /// Disarms a fault the control API armed on this session.
     func disarm(faultID: String) {
-        let commands = session.handle(session.scenario.runtime.disarmFault(id: faultID))
+        executeOnceOpen(session.handle(session.scenario.runtime.disarmFault(id: faultID)))
+    }
+
+    /// Executes now, or after the session's first commands when the connection is not open yet.
+    private func executeOnceOpen(_ commands: [SessionCommand]) {
         if connection == nil, !ended { commandsBeforeOpen += commands } else { execute(commands) }
     }
 
