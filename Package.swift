@@ -26,11 +26,13 @@ let package = Package(
         .systemLibrary(name: "COpus", pkgConfig: "opus", providers: [.apt(["libopus-dev"])]),
         .systemLibrary(name: "COgg", pkgConfig: "ogg", providers: [.apt(["libogg-dev"])]),
         .systemLibrary(name: "CLame", pkgConfig: "lame", providers: [.apt(["libmp3lame-dev"])]),
+        /// libev has no pkg-config file in Debian; the module map links -lev.
+        .systemLibrary(name: "CLibev", providers: [.apt(["libev-dev"])]),
 
         // MARK: - Wire layer (the only importers of C)
         .target(name: "WireJSON", dependencies: ["CJansson"], swiftSettings: settings, linkerSettings: [.linkedLibrary("m")]),
         .target(name: "WireAudio", dependencies: ["COpus", "COgg", "CLame"], swiftSettings: settings),
-        .target(name: "WireSocket", dependencies: ["CLibWebSockets"], swiftSettings: settings),
+        .target(name: "WireSocket", dependencies: ["CLibWebSockets", "CLibev"], swiftSettings: settings),
 
         // MARK: - Domain
         .target(name: "JSONSchema", dependencies: ["WireJSON"], swiftSettings: settings),

@@ -2,14 +2,14 @@
 # Autobahn|Testsuite 0.8.2 (fuzzingclient, Python 2.7) against mock-server's /_mock/echo,
 # for each event loop. Not part of CI (.ci/run): see .ci/autobahn/README.md.
 #
-#   bash .ci/autobahn/run.sh                     # groups 1-7 and 9-13, poll and libuv
+#   bash .ci/autobahn/run.sh                     # groups 1-7 and 9-13, libev (the default) and poll
 #   AUTOBAHN_LOOPS=libuv bash .ci/autobahn/run.sh
 #   AUTOBAHN_CASES='1.*,2.*' bash .ci/autobahn/run.sh
 #
 # Environment:
 #   PYTHON2                 a python2.7 binary (default: pyenv's 2.7.*, then python2.7 on PATH)
 #   AUTOBAHN_CACHE          install folder (default: .cache/autobahn, git-ignored)
-#   AUTOBAHN_LOOPS          event loops, space or comma separated (default: "poll libuv")
+#   AUTOBAHN_LOOPS          event loops, space or comma separated (default: "libev poll"; libuv too)
 #   AUTOBAHN_CASES          comma-separated case patterns (default: the list in fuzzingclient.json)
 #   AUTOBAHN_TIMEOUT        seconds allowed per loop for wstest (default: 3600)
 #   AUTOBAHN_PARALLEL=0     run the loops one after another (default: side by side; wstest is
@@ -23,7 +23,7 @@ set -euo pipefail
 HERE="$(cd "$(dirname "$0")" && pwd)"
 ROOT="$(cd "$HERE/../.." && pwd)"
 CACHE="${AUTOBAHN_CACHE:-$ROOT/.cache/autobahn}"
-LOOPS="${AUTOBAHN_LOOPS:-poll libuv}"
+LOOPS="${AUTOBAHN_LOOPS:-libev poll}"
 LOOPS="${LOOPS//,/ }"
 TIMEOUT="${AUTOBAHN_TIMEOUT:-3600}"
 PARALLEL="${AUTOBAHN_PARALLEL:-1}"

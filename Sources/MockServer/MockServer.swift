@@ -17,7 +17,9 @@ public final class MockServer: @unchecked Sendable {
         public var host = "127.0.0.1"
         /// 0 picks a free port.
         public var port: UInt16 = 0
-        public var eventLoop: WebSocketServer.EventLoop = .poll
+        /// The service threads' event loop: libev (epoll) by default; poll when its lws plugin
+        /// is not installed.
+        public var eventLoop: WebSocketServer.EventLoop = .libev
         /// Service threads (`--threads`): each runs its own lws context on the shared port and
         /// owns the sessions the kernel hands it; a session stays on one thread.
         public var threads = 1
@@ -75,6 +77,8 @@ public final class MockServer: @unchecked Sendable {
 
     public static let version = "0.1.0"
 
+    /// The configuration as served: its `eventLoop` is poll when the requested loop's lws plugin
+    /// is missing (a warning says so).
     public let configuration: Configuration
     /// One server per service thread, all on the same port.
     private let servers: [WebSocketServer]
@@ -84,6 +88,8 @@ public final class MockServer: @unchecked Sendable {
 
     /// - Throws: `ScenarioFileError` when `configuration.scenarioSource` is not a valid scenario.
     public init(configuration: Configuration = Configuration()) throws(ScenarioFileError) {
+        var configuration = configuration
+        configuration.eventLoop = Self.resolve(configuration.eventLoop, isAvailable: \.isAvailable, logger: configuration.logger)
         self.configuration = configuration
         router = try Router(configuration: configuration)
         let router = router
@@ -95,6 +101,15 @@ public final class MockServer: @unchecked Sendable {
             socketConfiguration.ownsListener = configuration.threads == 1
             return WebSocketServer(configuration: socketConfiguration, delegate: router)
         }
+    }
+
+    /// `requested`, or poll (with a warning) when lws cannot load `requested`'s plugin here.
+    static func resolve(_ requested: WebSocketServer.EventLoop, isAvailable: (WebSocketServer.EventLoop) -> Bool,
+                        logger: Logger) -> WebSocketServer.EventLoop {
+        guard !isAvailable(requested) else { return requested }
+        logger(.warn, "the \(requested.rawValue) event loop is not available (\(requested.pluginPath ?? "") is missing: "
+                   + "install \(requested.pluginPackage ?? "its plugin")); serving on the poll loop")
+        return .poll
     }
 
     /// Binds and starts serving (every service thread); returns the bound port.

@@ -14,7 +14,7 @@ enum MockServerCommand {
             .value("--port", valueName: "PORT", help: "Port to bind; 0 picks a free port.", default: "8765"),
             .repeated("--api-key", valueName: "KEY", help: "Accept only these API keys (default: any non-empty bearer credential)."),
             .value("--log-level", valueName: "LEVEL", help: "error, warn, info, debug or trace (logs go to stderr).", default: "info"),
-            .value("--event-loop", valueName: "LOOP", help: "poll (best timer precision) or libuv (thousands of connections).", default: "poll"),
+            .value("--event-loop", valueName: "LOOP", help: "libev (epoll; poll when its lws plugin is missing), poll, or libuv.", default: "libev"),
             .value("--scenario", valueName: "NAME|FILE", help: "Scenario for new sessions: a shipped name (see --list-scenarios) or a JSON file."),
             .value("--record", valueName: "DIR", help: "Write each session's journal to DIR/<session-id>.jsonl (DIR is created)."),
             .value("--seed", valueName: "N", help: "Override the scenario's seed (same seed, same input: same frames)."),
@@ -58,8 +58,15 @@ enum MockServerCommand {
             let level = try arguments.choice("--log-level", among: LogLevel.allCases.map(\.rawValue)) ?? "info"
             configuration.logger = Logger(level: LogLevel(rawValue: level)!)
             LibWebSocketsLog.setEnabled(configuration.logger.level >= .debug)
-            let loop = try arguments.choice("--event-loop", among: WebSocketServer.EventLoop.allCases.map(\.rawValue)) ?? "poll"
-            configuration.eventLoop = WebSocketServer.EventLoop(rawValue: loop)!
+            if let name = try arguments.choice("--event-loop", among: WebSocketServer.EventLoop.allCases.map(\.rawValue)) {
+                let loop = WebSocketServer.EventLoop(rawValue: name)!
+                // Asked for by name: a missing plugin is an error, not a silent fallback.
+                guard loop.isAvailable else {
+                    throw CommandLineError("--event-loop \(name): \(loop.pluginPath ?? "its lws plugin") is missing (install \(loop.pluginPackage ?? "it"))",
+                                           commandPath: arguments.command)
+                }
+                configuration.eventLoop = loop
+            }
             configuration.apiKeys = arguments.values("--api-key")
             if configuration.apiKeys.contains(where: \.isEmpty) {
                 throw CommandLineError("--api-key: expected a non-empty key", commandPath: ["mock-server"])

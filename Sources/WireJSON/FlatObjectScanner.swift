@@ -7,6 +7,20 @@ enum FlatObjectScanner {
     /// Frames shorter than this go straight to Jansson (the fast path pays off on big strings).
     static let minimumLength = 512
 
+    private static let ones: UInt64 = 0x0101_0101_0101_0101
+    private static let highBits: UInt64 = 0x8080_8080_8080_8080
+
+    /// True when some byte of `word` may be `"`, `\` or below 0x20 (exact for the first such
+    /// byte; a later byte may be a false positive, which only sends the scan to the byte loop).
+    @inline(__always)
+    static func mayEndString(_ word: UInt64) -> Bool {
+        func hasZeroByte(_ value: UInt64) -> Bool { (value &- ones) & ~value & highBits != 0 }
+        let quote = hasZeroByte(word ^ (ones &* 0x22))
+        let backslash = hasZeroByte(word ^ (ones &* 0x5C))
+        let control = (word &- ones &* 0x20) & ~word & highBits != 0
+        return quote || backslash || control
+    }
+
     static func scan(_ bytes: [UInt8]) -> JSONValue? {
         guard bytes.count >= minimumLength else { return nil }
         return bytes.withUnsafeBufferPointer { input -> JSONValue? in
@@ -26,6 +40,16 @@ enum FlatObjectScanner {
                 guard index < count, input[index] == UInt8(ascii: "\"") else { return nil }
                 index += 1
                 let start = index
+                // Eight bytes at a time while none is a quote, a backslash or a control byte
+                // (base64 audio is thousands of plain bytes); the byte loop below decides the rest.
+                if let base = input.baseAddress {
+                    let raw = UnsafeRawPointer(base)
+                    while index + 8 <= count {
+                        let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                        if Self.mayEndString(word) { break }
+                        index += 8
+                    }
+                }
                 while index < count {
                     let byte = input[index]
                     if byte == UInt8(ascii: "\"") { break }

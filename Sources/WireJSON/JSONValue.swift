@@ -56,6 +56,17 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
     /// canonical equivalence, under which `"é"` and `"e\u{301}"` would be the same key.)
     private func index(of key: String) -> Int? {
         let count = key.utf8.count
+        // Native strings compare as contiguous bytes (the per-frame lookups of `type`, `audio`…);
+        // others fall back to the UTF-8 views.
+        if let found = key.utf8.withContiguousStorageIfAvailable({ wanted in
+            keys.firstIndex { candidate in
+                candidate.utf8.count == count
+                    && (candidate.utf8.withContiguousStorageIfAvailable { $0.elementsEqual(wanted) }
+                        ?? candidate.utf8.elementsEqual(wanted))
+            }
+        }) {
+            return found
+        }
         return keys.firstIndex { $0.utf8.count == count && $0.utf8.elementsEqual(key.utf8) }
     }
 

@@ -206,8 +206,30 @@ public final class Connection {
         lws_callback_on_writable(wsi)
     }
 
-    /// Writes one queued item. Returns -1 when lws must close the connection.
+    /// Most messages written in one writable callback: frames due together (a response's
+    /// opening events) go out in one wake-up, and one busy connection cannot starve the others.
+    static let writesPerCallback = 8
+
+    /// Writes the queued items lws can take now (from its writable callback): one, then more
+    /// while the socket still takes data without blocking (`lws_send_pipe_choked`, the lws way
+    /// to write more than once per callback). Returns -1 when lws must close the connection.
     func writeNext() -> Int32 {
+        var written = 0
+        while true {
+            let wasClose = outboundHead < outbound.count && { if case .close = outbound[outboundHead] { true } else { false } }()
+            let result = writeOne()
+            written += 1
+            guard result == 0, !wasClose, let wsi, isOpen, !writesPaused, pendingWrites > 0,
+                  written < Self.writesPerCallback, writeRateLimit == nil, lws_send_pipe_choked(wsi) == 0
+            else {
+                if result == 0 && !wasClose { requestWrite() }
+                return result
+            }
+        }
+    }
+
+    /// Writes one queued item; asks for another writable callback when more wait.
+    private func writeOne() -> Int32 {
         guard let wsi, !writesPaused, outboundHead < outbound.count else { return 0 }
         if nextWriteAllowedAt > MonotonicClock.nowMicros() {
             requestWrite()
@@ -232,7 +254,6 @@ public final class Connection {
             if let rate = writeRateLimit, rate > 0 {
                 nextWriteAllowedAt = MonotonicClock.nowMicros() + Int64(length) * 1_000_000 / Int64(rate)
             }
-            requestWrite()
             return 0
         case .close(let code, let reason):
             // The close frame is written here rather than through lws_close_reason + return -1:

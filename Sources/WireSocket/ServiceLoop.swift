@@ -1,4 +1,5 @@
 internal import CLibWebSockets
+internal import CLibev
 import Dispatch
 import Glibc
 import Synchronization
@@ -18,8 +19,16 @@ final class ServiceLoop: @unchecked Sendable {
     private var startError: WebSocketError?
     private var makeContext: (() throws(WebSocketError) -> OpaquePointer)?
 
-    let usesLibuv: Bool
+    let eventLoop: WebSocketServer.EventLoop
     private(set) var context: OpaquePointer?
+    /// With `.libev`: the epoll loop this thread creates and runs, handed to lws as its foreign
+    /// loop (one per thread: a loop lws created itself would attach SIGINT, and libev allows a
+    /// signal on one loop only).
+    private var evLoop: OpaquePointer?
+    private let foreignLoops: UnsafeMutablePointer<UnsafeMutableRawPointer?>
+    /// With `.libev`: the timer of `timers`, and a 250 ms tick that wakes lws (see `prepare`).
+    private let evTimer: UnsafeMutablePointer<clibev_timer_t>
+    private let evTick: UnsafeMutablePointer<clibev_timer_t>
     private var serviceThreadID: pthread_t?
     private(set) var finished = false
     private var timers = TimerQueue()
@@ -30,13 +39,60 @@ final class ServiceLoop: @unchecked Sendable {
     /// Kept alive until the service thread ends: the object lws' context user pointer refers to.
     var owner: AnyObject?
 
-    init(usesLibuv: Bool) {
-        self.usesLibuv = usesLibuv
+    init(eventLoop: WebSocketServer.EventLoop) {
+        self.eventLoop = eventLoop
         timer = .allocate(capacity: 1)
         timer.initialize(to: clws_timer_t())
+        foreignLoops = .allocate(capacity: 2)
+        foreignLoops.initialize(repeating: nil, count: 2)
+        evTimer = .allocate(capacity: 1)
+        evTimer.initialize(to: clibev_timer_t())
+        evTick = .allocate(capacity: 1)
+        evTick.initialize(to: clibev_timer_t())
     }
 
-    deinit { timer.deallocate() }
+    deinit {
+        timer.deallocate()
+        foreignLoops.deallocate()
+        evTimer.deallocate()
+        evTick.deallocate()
+    }
+
+    /// Sets what `info` needs for this loop's event library (service thread, in `makeContext`).
+    func prepare(_ info: inout lws_context_creation_info) throws(WebSocketError) {
+        switch eventLoop {
+        case .poll:
+            break
+        case .libuv:
+            info.options |= UInt64(LWS_SERVER_OPTION_LIBUV) | UInt64(LWS_SERVER_OPTION_UV_NO_SIGSEGV_SIGFPE_SPIN)
+        case .libev:
+            guard let created = ev_loop_new(UInt32(EVBACKEND_EPOLL)) ?? ev_loop_new(0) else {
+                throw WebSocketError("cannot create a libev loop")
+            }
+            evLoop = created
+            foreignLoops[0] = UnsafeMutableRawPointer(created)
+            info.foreign_loops = foreignLoops
+            info.options |= UInt64(LWS_SERVER_OPTION_LIBEV)
+            // lws' libev glue cannot move its timer earlier once armed, so its own timeouts
+            // (handshake, close) are serviced only on I/O or when that timer fires. Waking the
+            // loop every 250 ms (lws_cancel_service is an I/O event) bounds their lateness.
+            evTick.pointee.owner = Unmanaged.passUnretained(self).toOpaque()
+            clibev_timer_arm(created, evTick, { _, watcher, _ in
+                let loop = Unmanaged<ServiceLoop>.fromOpaque(clibev_timer_from_watcher(watcher)!.pointee.owner).takeUnretainedValue()
+                if let context = loop.context, !loop.finished { lws_cancel_service(context) }
+            }, 0.25, 0.25)
+        }
+    }
+
+    /// Frees the libev loop when the context could not be created on it.
+    private func discardEventLibraryLoop() {
+        if let evLoop {
+            clibev_timer_stop(evLoop, evTimer)
+            clibev_timer_stop(evLoop, evTick)
+            ev_loop_destroy(evLoop)
+        }
+        evLoop = nil
+    }
 
     /// Starts the service thread, which creates the context with `makeContext`; returns once the
     /// context exists (or throws its error).
@@ -115,6 +171,15 @@ final class ServiceLoop: @unchecked Sendable {
     private func armTimer() {
         guard !finished, let context, let due = timers.nextDue(), due != timerArmedFor else { return }
         timerArmedFor = due
+        if let evLoop {
+            evTimer.pointee.owner = Unmanaged.passUnretained(self).toOpaque()
+            let seconds = Double(max(0, due - MonotonicClock.nowMicros())) / 1_000_000
+            clibev_timer_arm(evLoop, evTimer, { _, watcher, _ in
+                let loop = Unmanaged<ServiceLoop>.fromOpaque(clibev_timer_from_watcher(watcher)!.pointee.owner).takeUnretainedValue()
+                loop.fireTimers()
+            }, seconds, 0)
+            return
+        }
         timer.pointee.owner = Unmanaged.passUnretained(self).toOpaque()
         lws_sul_schedule(context, 0, clws_timer_sul(timer), { sul in
             let loop = Unmanaged<ServiceLoop>.fromOpaque(clws_timer_from_sul(sul)!.pointee.owner).takeUnretainedValue()
@@ -148,15 +213,23 @@ final class ServiceLoop: @unchecked Sendable {
             contextForWakeUp.withLock { $0 = ContextHandle(context: created) }
         } catch {
             startError = error
+            discardEventLibraryLoop()
         }
         makeContext = nil
         started.signal()
         guard let context else { return }
-        while !finished {
-            if lws_service(context, 0) < 0 { break }
+        if let evLoop {
+            // lws only registers watchers on a foreign loop; this thread runs it until `finish`
+            // breaks out, then destroys the context outside any callback (one step with libev).
+            while !finished { ev_run(evLoop, 0) }
+        } else {
+            while !finished {
+                if lws_service(context, 0) < 0 { break }
+            }
         }
         contextForWakeUp.withLock { $0 = nil }
         lws_context_destroy(context)
+        discardEventLibraryLoop()
         self.context = nil
         timers = TimerQueue()
         onFinished?()
@@ -169,7 +242,9 @@ final class ServiceLoop: @unchecked Sendable {
     func finish() {
         guard !finished, let context else { return }
         finished = true
-        if usesLibuv {
+        if let evLoop {
+            ev_break(evLoop, Int32(EVBREAK_ALL))
+        } else if eventLoop == .libuv {
             // With libuv, lws_service blocks inside uv_run until the context is destroyed from
             // within the loop (from a sul, as the foundation notes found clean under valgrind);
             // lws_context_destroy is called again after lws_service returns.

@@ -38,7 +38,7 @@ final class ClientCore: @unchecked Sendable {
     private var nextID: UInt64 = 1
 
     init(eventLoop: WebSocketServer.EventLoop, perMessageDeflate: Bool) {
-        loop = ServiceLoop(usesLibuv: eventLoop == .libuv)
+        loop = ServiceLoop(eventLoop: eventLoop)
         table = ProtocolTable(name: "dialogmock-client", callback: clientCallback, deflate: perMessageDeflate)
         do {
             try loop.start { [self] () throws(WebSocketError) -> OpaquePointer in
@@ -49,7 +49,7 @@ final class ClientCore: @unchecked Sendable {
                 info.gid = -1
                 info.uid = -1
                 info.user = Unmanaged.passUnretained(self).toOpaque()
-                info.options = eventLoop == .libuv ? UInt64(LWS_SERVER_OPTION_LIBUV) | UInt64(LWS_SERVER_OPTION_UV_NO_SIGSEGV_SIGFPE_SPIN) : 0
+                try loop.prepare(&info)
                 LibWebSocketsLog.install()
                 guard let context = lws_create_context(&info) else { throw WebSocketError("cannot create a client context") }
                 return context

@@ -15,8 +15,36 @@ public final class WebSocketServer: @unchecked Sendable {
     public enum EventLoop: String, Sendable, CaseIterable {
         /// lws' own poll() loop: best timer precision; each wake-up scans every descriptor.
         case poll
-        /// libuv through the lws plugin: scales to thousands of idle connections.
+        /// libuv through the lws plugin: epoll, scales to thousands of idle connections.
         case libuv
+        /// libev (epoll) through the lws plugin, on a loop each service thread owns: no scan of
+        /// every descriptor per wake-up and microsecond timers.
+        case libev
+
+        /// The Debian package with the lws plugin this loop needs (lws loads it at run time).
+        public var pluginPackage: String? {
+            switch self {
+            case .poll: nil
+            case .libuv: "libwebsockets-evlib-uv"
+            case .libev: "libwebsockets-evlib-ev"
+            }
+        }
+
+        /// The plugin file lws loads for this loop: lws looks only in the library folder it was
+        /// built for (`LWS_INSTALL_LIBDIR`).
+        public var pluginPath: String? {
+            switch self {
+            case .poll: nil
+            case .libuv: LWS_INSTALL_LIBDIR + "/libwebsockets-evlib_uv.so"
+            case .libev: LWS_INSTALL_LIBDIR + "/libwebsockets-evlib_ev.so"
+            }
+        }
+
+        /// Whether lws can run this loop here (its plugin file is readable).
+        public var isAvailable: Bool {
+            guard let pluginPath else { return true }
+            return access(pluginPath, R_OK) == 0
+        }
     }
 
     public struct Configuration: Sendable {
@@ -26,7 +54,7 @@ public final class WebSocketServer: @unchecked Sendable {
         /// Default cap on one reassembled message; routes may set their own.
         public var maxMessageBytes: Int = 64 << 20
         public var maxHTTPBodyBytes: Int = 16 << 20
-        /// Offer and accept permessage-deflate (RFC 7692); poll loop only (see `createContext`).
+        /// Offer and accept permessage-deflate (RFC 7692); not on the libuv loop (see `init`).
         public var perMessageDeflate: Bool = true
         /// False: the server does not listen itself; a `SharedListener` hands it connections
         /// (several servers, one per service thread, on one port).
@@ -56,12 +84,12 @@ public final class WebSocketServer: @unchecked Sendable {
     public init(configuration: Configuration = Configuration(), delegate: any WebSocketServerDelegate) {
         self.configuration = configuration
         self.delegate = delegate
-        loop = ServiceLoop(usesLibuv: configuration.eventLoop == .libuv)
-        // permessage-deflate only on the poll loop: with libuv, lws 4.1.6 stops servicing a
+        loop = ServiceLoop(eventLoop: configuration.eventLoop)
+        // No permessage-deflate on the libuv loop: with it, lws 4.1.6 stops servicing a
         // connection whose compressed message inflates across several receive calls (Autobahn
-        // 12.1.5 hangs), so the libuv loop does not negotiate compression.
+        // 12.1.5 hangs). The libev glue services those (its idle watcher forces service).
         table = ProtocolTable(name: "dialogmock", callback: serverCallback,
-                              deflate: configuration.perMessageDeflate && configuration.eventLoop == .poll)
+                              deflate: configuration.perMessageDeflate && configuration.eventLoop != .libuv)
     }
 
     // MARK: - Lifecycle (any thread)
@@ -146,15 +174,19 @@ public final class WebSocketServer: @unchecked Sendable {
         info.timeout_secs = 10
         var options = UInt64(LWS_SERVER_OPTION_VALIDATE_UTF8)
         if !configuration.host.contains(":") { options |= UInt64(LWS_SERVER_OPTION_DISABLE_IPV6) }
-        if configuration.eventLoop == .libuv {
-            options |= UInt64(LWS_SERVER_OPTION_LIBUV) | UInt64(LWS_SERVER_OPTION_UV_NO_SIGSEGV_SIGFPE_SPIN)
-        }
         info.options = options
+        try loop.prepare(&info)
         let context = configuration.host.withCString { host -> OpaquePointer? in
             info.iface = host
             return lws_create_context(&info)
         }
         guard let context else {
+            if let plugin = configuration.eventLoop.pluginPackage {
+                guard configuration.ownsListener else {
+                    throw WebSocketError("cannot start the \(configuration.eventLoop.rawValue) event loop (is \(plugin) installed?)")
+                }
+                throw WebSocketError("cannot listen on \(configuration.host):\(port) (address in use, or not available), or cannot start the \(configuration.eventLoop.rawValue) event loop (is \(plugin) installed?)")
+            }
             throw WebSocketError("cannot listen on \(configuration.host):\(port) (address in use, or not available)")
         }
         return context

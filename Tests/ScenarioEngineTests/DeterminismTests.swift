@@ -61,6 +61,21 @@ import WireJSON
         #expect(c.uuid() != uuid)
     }
 
+    /// Ids are each draw's 16 zero-padded hex digits in order, cut to length: the ids recorded
+    /// sessions and replays carry must not change with the implementation.
+    @Test(arguments: [1, 15, 16, 17, 24, 32, 40])
+    func idDigitsAreTheDrawsInHex(_ hexDigits: Int) {
+        var ids = IDGenerator(seed: 11)
+        var draws = SeededRandom.stream(StreamNumber.identifiers, seed: 11)
+        var expected = ""
+        while expected.count < hexDigits {
+            let text = String(draws.next(), radix: 16)
+            expected += String(repeating: "0", count: 16 - text.count) + text
+        }
+        #expect(ids.id(prefix: "item_", hexDigits: hexDigits) == "item_" + expected.prefix(hexDigits))
+        #expect(ids.id(prefix: "", hexDigits: hexDigits).count == hexDigits)
+    }
+
     @Test func delaysDoNotShiftIds() {
         var runtime = ScenarioRuntime(scenario: Scenario(seed: 9), clock: ManualClock())
         var plain = ScenarioRuntime(scenario: Scenario(seed: 9), clock: ManualClock())

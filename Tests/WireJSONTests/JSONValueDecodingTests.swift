@@ -171,6 +171,30 @@ import Testing
         }
     }
 
+    /// The word-at-a-time scan must stop at a quote, backslash or control byte wherever it
+    /// falls in an eight-byte word, and must not stop at UTF-8 bytes above 0x7F.
+    @Test(arguments: [UInt8(ascii: "\\"), 0x0A, 0x01, 0x1F, 0x7F, 0xC3])
+    func specialBytesAreFoundAtEveryWordOffset(_ special: UInt8) throws {
+        for offset in 0..<24 {
+            var payload = Array(Self.payload.utf8)
+            if special == 0xC3 {
+                payload.replaceSubrange(offset..<(offset + 2), with: [0xC3, 0xA9])  // é
+            } else if special == UInt8(ascii: "\\") {
+                payload.replaceSubrange(offset..<(offset + 2), with: Array(#"\n"#.utf8))
+            } else {
+                payload[offset] = special
+            }
+            let bytes = Array(#"{"type":"a","audio":""#.utf8) + payload + Array(#""}"#.utf8)
+            let fast = Result { try JSONValue.decode(bytes) }
+            let jansson = Result { try JSONValue.decode([UInt8(ascii: "[")] + bytes + [UInt8(ascii: "]")])[0]! }
+            switch (fast, jansson) {
+            case (.success(let a), .success(let b)): #expect(a == b, "offset \(offset)")
+            case (.failure, .failure): break
+            default: Issue.record("fast path and Jansson disagree for byte \(special) at offset \(offset)")
+            }
+        }
+    }
+
     @Test func invalidUTF8IsRejectedLikeJansson() {
         var bytes = Array(#"{"type":"a","audio":""#.utf8) + Array(Self.payload.utf8)
         bytes += [0xFF, 0xFE] + Array(#""}"#.utf8)

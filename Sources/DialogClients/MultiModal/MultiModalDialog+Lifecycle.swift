@@ -47,11 +47,7 @@ extension MultiModalDialog {
     /// The 100 ms ticker: HeartBeat when the server is quiet (C21) and silence frames against
     /// the 20 s audio-gap rules (C11, C12).
     func runBackgroundTicker() {
-        Task { [weak self] in
-            while let self, self.tick() {
-                try? await Task.sleep(for: .milliseconds(100))
-            }
-        }
+        ClientTimers.repeatEvery(millis: 100) { [weak self] in self?.tick() ?? false }
     }
 
     /// One tick. - Returns: false once the session is over.

@@ -25,14 +25,31 @@ package struct IDGenerator: Sendable, Hashable {
     }
 
     /// `prefix` followed by `hexDigits` lower-case hex digits, e.g. `id(prefix: "event_")`.
+    /// Each 16 digits are one draw, most significant digit first (ids are made per event, so
+    /// they are written straight into the string's storage).
     package mutating func id(prefix: String, hexDigits: Int = 24) -> String {
         precondition(hexDigits > 0, "an id needs at least one digit")
-        var digits = ""
-        while digits.count < hexDigits {
-            digits += Self.hex(random.next(), digits: 16)
+        let prefixBytes = prefix.utf8
+        return String(unsafeUninitializedCapacity: prefixBytes.count + hexDigits) { buffer in
+            var index = 0
+            for byte in prefixBytes {
+                buffer[index] = byte
+                index += 1
+            }
+            var remaining = hexDigits
+            while remaining > 0 {
+                let value = random.next()
+                for digit in 0..<min(16, remaining) {
+                    buffer[index] = Self.hexDigits[Int((value >> (60 - 4 * UInt64(digit))) & 0xF)]
+                    index += 1
+                }
+                remaining -= 16
+            }
+            return index
         }
-        return prefix + String(digits.prefix(hexDigits))
     }
+
+    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
 
     private static func hex(_ value: UInt64, digits: Int) -> String {
         let text = String(value, radix: 16)
