@@ -3,19 +3,19 @@ import EchoFloor
 import Glibc
 import WireSocket
 
-/// `dialogmock-bench echo`: echo round-trip latency of WireSocket (poll and libuv, with and
+/// `dialogmock-bench echo`: echo round-trip latency of WireSocket (libev, poll and libuv, with and
 /// without idle connections) against a plain blocking C echo server, as one JSON document.
 @main
 enum BenchCommand {
     static let echoSpec = CommandSpec(
         name: "echo",
-        abstract: "Echo round-trip latency: C floor vs. WireSocket (poll, libuv), 0 and N idle connections.",
+        abstract: "Echo round-trip latency: C floor vs. WireSocket (libev, poll, libuv), 0 and N idle connections.",
         options: [
             .value("--round-trips", valueName: "N", help: "Timed round trips per configuration.", default: "10000"),
             .value("--block", valueName: "N", help: "Servers measured together take turns in blocks of N round trips.", default: "500"),
             .value("--warmup", valueName: "N", help: "Untimed round trips before the timed ones.", default: "200"),
             .value("--idle", valueName: "N", help: "Idle connections held open for the second measurement (0 skips it).", default: "1000"),
-            .value("--loops", valueName: "LIST", help: "Comma-separated event loops to measure: poll, libuv.", default: "poll,libuv"),
+            .value("--loops", valueName: "LIST", help: "Comma-separated event loops to measure: libev, poll, libuv.", default: "libev,poll,libuv"),
             .value("--max-seconds", valueName: "S", help: "Wall-clock cap of each client run (warm-up included).", default: "60"),
             .value("--output", valueName: "FILE", help: "Also write the JSON document to FILE."),
             .flag("--check", help: "Exit 1 when a latency target is missed."),
@@ -54,9 +54,9 @@ enum BenchCommand {
                 block: try arguments.int("--block", range: 1...10_000_000) ?? 500,
                 maxSeconds: try arguments.double("--max-seconds", range: 1...60) ?? 60)
             var loops: [WebSocketServer.EventLoop] = []
-            for name in (arguments.value("--loops") ?? "poll,libuv").split(separator: ",") {
+            for name in (arguments.value("--loops") ?? "libev,poll,libuv").split(separator: ",") {
                 guard let loop = WebSocketServer.EventLoop(rawValue: String(name)) else {
-                    throw CommandLineError("--loops: expected poll and/or libuv, got '\(name)'", commandPath: arguments.command)
+                    throw CommandLineError("--loops: expected libev, poll and/or libuv, got '\(name)'", commandPath: arguments.command)
                 }
                 if !loops.contains(loop) { loops.append(loop) }
             }

@@ -2,6 +2,7 @@ import CLISupport
 import EchoFloor
 import Glibc
 import LoadGenerator
+import WireSocket
 
 /// `dialogmock-bench load`: N real-time voice sessions of one protocol against a mock-server
 /// process (started here, or one already running), from the project's own C load generator;
@@ -19,7 +20,7 @@ enum LoadBench {
             .value("--warmup", valueName: "S", help: "Seconds of streaming before the measured window.", default: "3"),
             .value("--duration", valueName: "S", help: "Measured seconds.", default: "15"),
             .value("--threads", valueName: "N", help: "Service threads of the started mock-server (default: its own default)."),
-            .value("--event-loop", valueName: "LOOP", help: "poll or libuv, for the started mock-server.", default: "poll"),
+            .value("--event-loop", valueName: "LOOP", help: "libev, poll or libuv, for the started mock-server.", default: "libev"),
             .value("--server", valueName: "PATH", help: "The mock-server binary to start (default: the one beside this program)."),
             .value("--port", valueName: "PORT", help: "Measure a server already listening on 127.0.0.1:PORT instead of starting one."),
             .value("--server-pid", valueName: "PID", help: "With --port: that server's process, for CPU and RSS."),
@@ -63,7 +64,7 @@ enum LoadBench {
             settings.config.down_rate = 24000
             settings.port = try arguments.int("--port", range: 1...65535)
             settings.pid = try arguments.int("--server-pid", range: 1...Int(Int32.max))
-            let loop = try arguments.choice("--event-loop", among: ["poll", "libuv"]) ?? "poll"
+            let loop = try arguments.choice("--event-loop", among: WebSocketServer.EventLoop.allCases.map(\.rawValue)) ?? "libev"
             settings.serverArguments = ["--port", "0", "--log-level", "error", "--event-loop", loop, "--max-sessions", "100000"]
             if let threads = try arguments.int("--threads", range: 1...256) { settings.serverArguments += ["--threads", String(threads)] }
             settings.serverPath = arguments.value("--server") ?? siblingServer()

@@ -14,7 +14,7 @@ enum ScenarioLatencyBench {
         options: [
             .value("--sessions", valueName: "N", help: "Concurrent sessions.", default: "100"),
             .value("--rounds", valueName: "N", help: "Text turns per session.", default: "3"),
-            .value("--loop", valueName: "LOOP", help: "Event loop: poll or libuv.", default: "poll"),
+            .value("--loop", valueName: "LOOP", help: "Event loop: libev, poll or libuv.", default: "libev"),
             .value("--output", valueName: "FILE", help: "Also write the JSON document to FILE."),
             .flag("--check", help: "Exit 1 when p99 lateness exceeds 1 ms."),
         ])
@@ -30,7 +30,7 @@ enum ScenarioLatencyBench {
     static func run(_ arguments: ParsedArguments) async -> Never {
         let (sessions, rounds, loopName) = CommandLineRunner.valueOrExit(spec: BenchCommand.spec) {
             (try arguments.int("--sessions", range: 1...2000) ?? 100, try arguments.int("--rounds", range: 1...100) ?? 3,
-             try arguments.choice("--loop", among: ["poll", "libuv"]) ?? "poll")
+             try arguments.choice("--loop", among: WebSocketServer.EventLoop.allCases.map(\.rawValue)) ?? "libev")
         }
         _ = ef_raise_nofile(4 * sessions + 256)
         var configuration = MockServer.Configuration()

@@ -171,6 +171,9 @@ public final class WebSocketServer: @unchecked Sendable {
         info.uid = -1
         info.user = Unmanaged.passUnretained(self).toOpaque()
         info.max_http_header_data = 8192
+        // lws reads a socket into one per-thread buffer of this size (default 4096): a 4.4 KB
+        // audio event would take two reads and two RECEIVE callbacks.
+        info.pt_serv_buf_size = 65536
         info.timeout_secs = 10
         var options = UInt64(LWS_SERVER_OPTION_VALIDATE_UTF8)
         if !configuration.host.contains(":") { options |= UInt64(LWS_SERVER_OPTION_DISABLE_IPV6) }
