@@ -60,8 +60,8 @@ enum MockServerCommand {
             LibWebSocketsLog.setEnabled(configuration.logger.level >= .debug)
             if let name = try arguments.choice("--event-loop", among: WebSocketServer.EventLoop.allCases.map(\.rawValue)) {
                 let loop = WebSocketServer.EventLoop(rawValue: name)!
-                // Asked for by name: a missing plugin is an error, not a silent fallback.
-                guard loop.isAvailable else {
+                // Asked for by name: a missing plugin is an error; the default falls back to poll.
+                guard loop.isAvailable || !arguments.isGiven("--event-loop") else {
                     throw CommandLineError("--event-loop \(name): \(loop.pluginPath ?? "its lws plugin") is missing (install \(loop.pluginPackage ?? "it"))",
                                            commandPath: arguments.command)
                 }
