@@ -47,7 +47,11 @@ extension MultiModalDialog {
     /// The 100 ms ticker: HeartBeat when the server is quiet (C21) and silence frames against
     /// the 20 s audio-gap rules (C11, C12).
     func runBackgroundTicker() {
-        ClientTimers.repeatEvery(millis: 100) { [weak self] in self?.tick() ?? false }
+        Task { [weak self] in
+            while let self, self.tick() {
+                try? await Task.sleep(for: .milliseconds(100))
+            }
+        }
     }
 
     /// One tick. - Returns: false once the session is over.

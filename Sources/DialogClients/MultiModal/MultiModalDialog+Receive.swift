@@ -120,7 +120,10 @@ extension MultiModalDialog {
 
     /// Ends the built-in player's track when its audio has been played.
     private func schedulePlaybackEnd(at micros: Int64, generation: Int) {
-        ClientTimers.run(atMicros: micros) { [weak self] in self?.playbackDue(generation: generation) }
+        Task { [weak self] in
+            await Clock.sleep(untilMicros: micros)
+            self?.playbackDue(generation: generation)
+        }
     }
 
     private func playbackDue(generation: Int) {

@@ -113,7 +113,8 @@ extension QwenRealtimeClient {
 
     /// Closes the socket after a terminal error if the server has not closed it by then.
     private func closeSoon(after millis: Int) {
-        ClientTimers.run(atMicros: Clock.nowMicros() + Int64(millis) * 1_000) { [weak self] in
+        Task { [weak self] in
+            try? await Task.sleep(for: .milliseconds(millis))
             guard let self else { return }
             let connection = state.withLock { s in s.phase == .closed ? nil : s.connection }
             connection?.close(code: .normal, reason: "terminal error")
@@ -168,7 +169,10 @@ extension QwenRealtimeClient {
     }
 
     private func schedulePlaybackEnd(at micros: Int64, generation: Int) {
-        ClientTimers.run(atMicros: micros) { [weak self] in self?.playbackDue(generation: generation) }
+        Task { [weak self] in
+            await Clock.sleep(untilMicros: micros)
+            self?.playbackDue(generation: generation)
+        }
     }
 
     private func playbackDue(generation: Int) {
