@@ -216,13 +216,13 @@ public final class Connection {
     func writeNext() -> Int32 {
         var written = 0
         while true {
-            let wasClose = outboundHead < outbound.count && { if case .close = outbound[outboundHead] { true } else { false } }()
             let result = writeOne()
             written += 1
-            guard result == 0, !wasClose, let wsi, isOpen, !writesPaused, pendingWrites > 0,
+            // After a close frame the queue is empty, so `pendingWrites` ends the loop too.
+            guard result == 0, let wsi, isOpen, !writesPaused, pendingWrites > 0,
                   written < Self.writesPerCallback, writeRateLimit == nil, lws_send_pipe_choked(wsi) == 0
             else {
-                if result == 0 && !wasClose { requestWrite() }
+                if result == 0 { requestWrite() }
                 return result
             }
         }

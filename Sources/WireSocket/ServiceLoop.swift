@@ -78,10 +78,15 @@ final class ServiceLoop: @unchecked Sendable {
             // loop every 250 ms (lws_cancel_service is an I/O event) bounds their lateness.
             evTick.pointee.owner = Unmanaged.passUnretained(self).toOpaque()
             clibev_timer_arm(created, evTick, { _, watcher, _ in
-                let loop = Unmanaged<ServiceLoop>.fromOpaque(clibev_timer_from_watcher(watcher)!.pointee.owner).takeUnretainedValue()
+                let loop = ServiceLoop.owner(of: watcher)
                 if let context = loop.context, !loop.finished { lws_cancel_service(context) }
             }, 0.25, 0.25)
         }
+    }
+
+    /// The loop an ev timer of ours belongs to (its `owner` back pointer).
+    private static func owner(of watcher: UnsafeMutablePointer<ev_timer>?) -> ServiceLoop {
+        Unmanaged<ServiceLoop>.fromOpaque(clibev_timer_from_watcher(watcher)!.pointee.owner).takeUnretainedValue()
     }
 
     /// Frees the libev loop when the context could not be created on it.
@@ -174,10 +179,7 @@ final class ServiceLoop: @unchecked Sendable {
         if let evLoop {
             evTimer.pointee.owner = Unmanaged.passUnretained(self).toOpaque()
             let seconds = Double(max(0, due - MonotonicClock.nowMicros())) / 1_000_000
-            clibev_timer_arm(evLoop, evTimer, { _, watcher, _ in
-                let loop = Unmanaged<ServiceLoop>.fromOpaque(clibev_timer_from_watcher(watcher)!.pointee.owner).takeUnretainedValue()
-                loop.fireTimers()
-            }, seconds, 0)
+            clibev_timer_arm(evLoop, evTimer, { _, watcher, _ in ServiceLoop.owner(of: watcher).fireTimers() }, seconds, 0)
             return
         }
         timer.pointee.owner = Unmanaged.passUnretained(self).toOpaque()

@@ -21,24 +21,21 @@ public final class WebSocketServer: @unchecked Sendable {
         /// every descriptor per wake-up and microsecond timers.
         case libev
 
-        /// The Debian package with the lws plugin this loop needs (lws loads it at run time).
-        public var pluginPackage: String? {
+        /// The lws event-library plugin this loop needs (`ev` for libev-dev's evlib_ev), nil for poll.
+        private var pluginSuffix: String? {
             switch self {
             case .poll: nil
-            case .libuv: "libwebsockets-evlib-uv"
-            case .libev: "libwebsockets-evlib-ev"
+            case .libuv: "uv"
+            case .libev: "ev"
             }
         }
 
+        /// The Debian package with the lws plugin this loop needs (lws loads it at run time).
+        public var pluginPackage: String? { pluginSuffix.map { "libwebsockets-evlib-\($0)" } }
+
         /// The plugin file lws loads for this loop: lws looks only in the library folder it was
         /// built for (`LWS_INSTALL_LIBDIR`).
-        public var pluginPath: String? {
-            switch self {
-            case .poll: nil
-            case .libuv: LWS_INSTALL_LIBDIR + "/libwebsockets-evlib_uv.so"
-            case .libev: LWS_INSTALL_LIBDIR + "/libwebsockets-evlib_ev.so"
-            }
-        }
+        public var pluginPath: String? { pluginSuffix.map { LWS_INSTALL_LIBDIR + "/libwebsockets-evlib_\($0).so" } }
 
         /// Whether lws can run this loop here (its plugin file is readable).
         public var isAvailable: Bool {
