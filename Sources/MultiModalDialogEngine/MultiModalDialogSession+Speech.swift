@@ -56,9 +56,8 @@ extension MultiModalDialogSession {
 
     /// Feeds the VAD and acts on its events: start (or duplex barge-in), partials, end.
     private func detectSpeech(_ pcm: PCMBuffer) -> [SessionCommand] {
-        guard var detector = vad else { return [] }
-        let events = detector.feed(pcm)
-        vad = detector
+        // Fed in place: a copy of the detector would copy its buffer on every chunk.
+        guard let events = vad?.feed(pcm), let detector = vad else { return [] }
         var commands: [SessionCommand] = []
         for event in events {
             let lagMicros = Int64(max(0, detector.processedMs - event.atMs)) * 1000

@@ -36,6 +36,24 @@ struct InputAudioState: Sendable {
     }
 
     /// Mono samples of interleaved s16le wire bytes (channels averaged).
+    /// Counts the samples of a chunk of whole s16le frames and feeds the VAD (in place: a copy
+    /// of the detector would copy its buffer on every chunk). Mono little-endian audio is read
+    /// straight from the wire bytes.
+    mutating func feedDetector(_ bytes: [UInt8]) -> [VADEvent] {
+        #if _endian(little)
+        if channels == 1 {
+            totalSamples += bytes.count / 2
+            guard detector != nil else { return [] }
+            return bytes.withUnsafeBytes { raw in
+                raw.withMemoryRebound(to: Int16.self) { detector?.feed($0) ?? [] }
+            }
+        }
+        #endif
+        let samples = monoSamples(bytes)
+        totalSamples += samples.count
+        return detector?.feed(samples) ?? []
+    }
+
     func monoSamples(_ bytes: [UInt8]) -> [Int16] {
         let interleaved = PCMBuffer(littleEndianBytes: bytes, sampleRate: sampleRate).samples
         guard channels > 1 else { return interleaved }

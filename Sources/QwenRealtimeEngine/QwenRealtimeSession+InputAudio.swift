@@ -30,13 +30,8 @@ extension QwenRealtimeSession {
         commands += checkAudioPacing(duration)
         input.bufferedBytes += bytes.count
         input.bufferedMicros += duration
-        let samples = input.monoSamples(bytes)
-        input.totalSamples += samples.count
-        if var detector = input.detector {
-            let events = detector.feed(samples)
-            input.detector = detector
-            for event in events { commands += handleVAD(event) }
-        }
+        let events = input.feedDetector(bytes)
+        for event in events { commands += handleVAD(event) }
         return commands + transcriptionProgress()
     }
 

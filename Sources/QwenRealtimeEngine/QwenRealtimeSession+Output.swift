@@ -7,7 +7,10 @@ extension QwenRealtimeSession {
     /// and never before the previous frame, through the fault stage.
     func emit(_ type: String, _ fields: JSONObject = [:], delay: Int64 = 0) -> [SessionCommand] {
         guard !isClosed else { return [] }
-        var object: JSONObject = ["event_id": .string(scenario.runtime.ids.id(prefix: "event_")), "type": .string(type)]
+        var object = JSONObject()
+        object.reserveCapacity(2 + fields.count)
+        object["event_id"] = .string(scenario.runtime.ids.id(prefix: "event_"))
+        object["type"] = .string(type)
         for (key, value) in fields { object[key] = value }
         let due = max(now + delay, sendCursor)
         sendCursor = due

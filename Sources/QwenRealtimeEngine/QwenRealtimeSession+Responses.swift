@@ -149,10 +149,10 @@ extension QwenRealtimeSession {
 
     /// Prompt token estimates: instructions plus the history window of `max_history_turns`.
     private func promptTokens(instructions: String?) -> (text: Int, audio: Int) {
-        var text = Usage.textTokens(instructions ?? configuration.instructions)
+        var text = promptTokenMemo.tokens(of: instructions ?? configuration.instructions)
         var audio = 0
         for item in conversation.history(maxTurns: configuration.maxHistoryTurns) {
-            text += Usage.textTokens(Conversation.promptText(of: item))
+            text += promptTokenMemo.tokens(of: Conversation.promptText(of: item))
             if let id = item["id"]?.stringValue, let micros = itemAudioMicros[id] {
                 audio += Usage.inputAudioTokens(micros: micros)
             }

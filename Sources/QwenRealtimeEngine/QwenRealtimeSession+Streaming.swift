@@ -33,7 +33,7 @@ extension QwenRealtimeSession {
 
     private func perform(_ step: ResponsePlan.Step) -> [SessionCommand] {
         guard let active = response else { return [] }
-        let base: JSONObject = ["response_id": .string(active.id)]
+        var base: JSONObject { ["response_id": .string(active.id)] }
         switch step {
         case .created:
             response?.createdSent = true
@@ -123,10 +123,12 @@ extension QwenRealtimeSession {
 
     /// `response_id`, `item_id`, `output_index`, `content_index` plus `extra`.
     private func partFields(_ active: ActiveResponse, _ extra: JSONObject) -> JSONObject {
-        var fields: JSONObject = [
-            "response_id": .string(active.id), "item_id": .string(active.messageItemID ?? ""), "output_index": 0,
-            "content_index": 0,
-        ]
+        var fields = JSONObject()
+        fields.reserveCapacity(4 + extra.count)
+        fields["response_id"] = .string(active.id)
+        fields["item_id"] = .string(active.messageItemID ?? "")
+        fields["output_index"] = 0
+        fields["content_index"] = 0
         for (key, value) in extra { fields[key] = value }
         return fields
     }

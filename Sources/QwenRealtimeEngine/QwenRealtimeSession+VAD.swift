@@ -62,11 +62,11 @@ extension QwenRealtimeSession {
     /// While the user speaks: one `…input_audio_transcription.delta` per 500 ms of speech, the
     /// confirmed `text` growing token by token and the next token as `stash`.
     func transcriptionProgress() -> [SessionCommand] {
-        guard let turn = userTurn, turn.intent == .valid else { return [] }
-        let spokenMs = input.totalMs - turn.startMs
-        let tokens = turn.tokens
-        guard spokenMs >= (turn.deltasSent + 1) * 500, turn.deltasSent + 1 < tokens.count else { return [] }
-        return transcriptionDelta(turn, confirmed: turn.deltasSent + 1)
+        // Called for every appended chunk: read the turn in place (a copy retains all its members).
+        guard userTurn?.intent == .valid, let startMs = userTurn?.startMs, let sent = userTurn?.deltasSent,
+              input.totalMs - startMs >= (sent + 1) * 500, sent + 1 < userTurn?.tokens.count ?? 0,
+              let turn = userTurn else { return [] }
+        return transcriptionDelta(turn, confirmed: sent + 1)
     }
 
     /// An input transcription delta with `confirmed` tokens as `text` and the rest as `stash`.

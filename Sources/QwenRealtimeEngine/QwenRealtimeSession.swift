@@ -57,6 +57,8 @@ package final class QwenRealtimeSession<Clock: ScenarioClock>: ProtocolSession {
     var answerAfterCalls: TurnContent?
     /// Input audio duration per user item, for usage.
     var itemAudioMicros: [String: Int64] = [:]
+    /// Token counts of prompt texts (instructions, history items) already seen.
+    var promptTokenMemo = Usage.TextTokenMemo()
     /// Responses started (seeds the synthesized voice).
     var responseCount = 0
     /// Omni `conversation_id`.

@@ -10,6 +10,20 @@ enum Usage {
         Tokenizer.tokens(of: text, rule: .auto).filter { !$0.allSatisfy(\.isWhitespace) }.count
     }
 
+    /// Text token counts already computed: every response counts the instructions and the
+    /// history window again, and tokenizing costs more than a lookup. Bounded (cleared when full).
+    struct TextTokenMemo: Sendable {
+        private var counts: [String: Int] = [:]
+
+        mutating func tokens(of text: String) -> Int {
+            if let known = counts[text] { return known }
+            if counts.count >= 256 { counts.removeAll(keepingCapacity: true) }
+            let count = Usage.textTokens(text)
+            counts[text] = count
+            return count
+        }
+    }
+
     /// Tokens of `micros` of input audio.
     static func inputAudioTokens(micros: Int64) -> Int { Int(micros / 40_000) }
 

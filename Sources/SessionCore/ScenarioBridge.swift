@@ -10,7 +10,8 @@ package final class ScenarioBridge<Clock: ScenarioClock> {
         self.runtime = runtime
     }
 
-    package var now: Int64 { runtime.clock.nowMicros }
+    /// Inlinable so a session specialized on its clock reads the time without a generic call.
+    @inlinable package var now: Int64 { runtime.clock.nowMicros }
 
     /// Passes one frame through the fault stage.
     package func outbound(_ frame: OutboundFrame) -> FaultStageOutput {
@@ -22,7 +23,7 @@ package final class ScenarioBridge<Clock: ScenarioClock> {
 package struct MonotonicScenarioClock: ScenarioClock {
     package init() {}
 
-    package var nowMicros: Int64 {
+    @inlinable package var nowMicros: Int64 {
         var spec = timespec()
         clock_gettime(CLOCK_MONOTONIC, &spec)
         return Int64(spec.tv_sec) * 1_000_000 + Int64(spec.tv_nsec) / 1_000

@@ -57,6 +57,11 @@ package struct VoiceActivityDetector: Sendable {
         samples.withUnsafeBufferPointer { feedContiguous($0) }
     }
 
+    /// Feeds samples from memory the caller holds (e.g. s16le wire bytes on a little-endian host).
+    package mutating func feed(_ samples: UnsafeBufferPointer<Int16>) -> [VADEvent] {
+        feedContiguous(samples)
+    }
+
     private mutating func feedContiguous(_ samples: UnsafeBufferPointer<Int16>) -> [VADEvent] {
         pending.append(contentsOf: samples)
         var events: [VADEvent] = []

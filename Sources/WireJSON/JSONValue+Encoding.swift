@@ -174,11 +174,22 @@ enum CompactWriter {
         text.withUTF8 { bytes in
             output.append(UInt8(ascii: "\""))
             var runStart = 0
-            for index in 0..<bytes.count {
+            var index = 0
+            let count = bytes.count
+            let raw = bytes.baseAddress.map(UnsafeRawPointer.init)
+            while index < count {
+                // Eight bytes at a time while none needs escaping (base64 audio is thousands of them).
+                if let raw, index + 8 <= count,
+                   !FlatObjectScanner.mayEndString(raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)) {
+                    index += 8
+                    continue
+                }
                 let byte = bytes[index]
+                index += 1
                 guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
-                if runStart < index { output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index])) }
-                runStart = index + 1
+                let escaped = index - 1
+                if runStart < escaped { output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<escaped])) }
+                runStart = index
                 output.append(UInt8(ascii: "\\"))
                 switch byte {
                 case UInt8(ascii: "\""), UInt8(ascii: "\\"): output.append(byte)

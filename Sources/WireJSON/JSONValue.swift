@@ -23,11 +23,20 @@ public struct JSONObject: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
     public init() {}
 
     public init(dictionaryLiteral elements: (String, JSONValue)...) {
+        reserveCapacity(elements.count)
         for (key, value) in elements { self[key] = value }
     }
 
     public init(_ pairs: [(String, JSONValue)]) {
+        reserveCapacity(pairs.count)
         for (key, value) in pairs { self[key] = value }
+    }
+
+    /// Makes room for `count` members (events are built per frame: growing two arrays member
+    /// by member reallocates both several times).
+    public mutating func reserveCapacity(_ count: Int) {
+        keys.reserveCapacity(count)
+        values.reserveCapacity(count)
     }
 
     public var count: Int { keys.count }

@@ -24,6 +24,21 @@ import WireJSON
         #expect(try JournalEntry.decodeLines(text) == Self.journal)
     }
 
+    /// A streaming session journals ~50 frames a second: a frame entry must stay small (the
+    /// members only closes, faults, states and violations have live in one box).
+    @Test func frameEntriesStayCompactAndRareMembersRoundTrip() {
+        #expect(MemoryLayout<JournalEntry>.stride <= 128, "\(MemoryLayout<JournalEntry>.stride) bytes")
+        var entry = JournalEntry.textFrame(t: 1, .in, json: ["type": "x"], byteLength: 12)
+        let copy = entry
+        entry.closeCode = 1000
+        entry.state = "Listening"
+        #expect(entry.closeCode == 1000 && entry.state == "Listening" && entry.text == nil)
+        #expect(copy.closeCode == nil && copy.state == nil, "the copy keeps its own members")
+        entry.closeCode = nil
+        entry.state = nil
+        #expect(entry == copy && entry.hashValue == copy.hashValue)
+    }
+
     @Test func badJournalLineIsReported() {
         #expect(throws: JournalDecodingError(line: 2, message: "missing integer \"t\"")) {
             try JournalEntry.decodeLines("{\"t\":1,\"kind\":\"state\"}\n{\"kind\":\"text\"}\n")

@@ -24,6 +24,23 @@ import WireJSON
         }
     }
 
+    /// The writer skips eight plain bytes at a time: a character to escape (or a multi-byte
+    /// one) at any offset of a long string, and any tail length, must still match Jansson.
+    @Test func escapesAtEveryOffsetMatchJansson() {
+        let specials = ["\"", "\\", "\n", "\u{1}", "\u{1F}", "é", "😀", "\u{7F}"]
+        for length in [7, 8, 9, 15, 16, 17, 40] {
+            for offset in 0..<length {
+                for special in specials {
+                    var characters = Array(repeating: Character("A"), count: length)
+                    characters[offset] = Character(special)
+                    let value = JSONValue.string(String(characters))
+                    #expect(String(decoding: value.encoded(), as: UTF8.self) == value.encodedString(),
+                            "length \(length), offset \(offset), \(special.debugDescription)")
+                }
+            }
+        }
+    }
+
     @Test func prettyEncodingIndents() {
         let value: JSONValue = ["a": [1]]
         #expect(value.encodedString(pretty: true) == "{\n  \"a\": [\n    1\n  ]\n}")

@@ -32,20 +32,76 @@ package struct JournalEntry: Sendable, Hashable {
     package var eventType: String?
     /// The parsed JSON of a text frame that was valid JSON.
     package var json: JSONValue?
-    /// The raw text of a text frame that was not valid JSON.
-    package var text: String?
     /// What a binary frame contained.
     package var audio: AudioSummary?
+    /// The members only some kinds of entry have, boxed: a frame entry (the bulk of a streaming
+    /// journal) then stays 128 bytes instead of 264.
+    private var details: Details?
+
+    /// The raw text of a text frame that was not valid JSON.
+    package var text: String? {
+        get { details?.text }
+        set { updateDetails { $0.text = newValue } }
+    }
     /// The dialog state entered (state entries), or the state at the time.
-    package var state: String?
+    package var state: String? {
+        get { details?.state }
+        set { updateDetails { $0.state = newValue } }
+    }
     /// The fault application (fault entries).
-    package var fault: FaultNote?
+    package var fault: FaultNote? {
+        get { details?.fault }
+        set { updateDetails { $0.fault = newValue } }
+    }
     /// The client deviation (violation entries).
-    package var violation: Violation?
+    package var violation: Violation? {
+        get { details?.violation }
+        set { updateDetails { $0.violation = newValue } }
+    }
     /// Close code (close entries).
-    package var closeCode: Int?
+    package var closeCode: Int? {
+        get { details?.closeCode }
+        set { updateDetails { $0.closeCode = newValue } }
+    }
     /// Close reason (close entries).
-    package var closeReason: String?
+    package var closeReason: String? {
+        get { details?.closeReason }
+        set { updateDetails { $0.closeReason = newValue } }
+    }
+
+    /// The rare members; immutable, so entries that share one stay values.
+    private final class Details: Sendable, Hashable {
+        struct Fields: Hashable {
+            var text: String?
+            var state: String?
+            var fault: FaultNote?
+            var violation: Violation?
+            var closeCode: Int?
+            var closeReason: String?
+
+            var isEmpty: Bool { self == Fields() }
+        }
+
+        let fields: Fields
+
+        init(_ fields: Fields) { self.fields = fields }
+
+        var text: String? { fields.text }
+        var state: String? { fields.state }
+        var fault: FaultNote? { fields.fault }
+        var violation: Violation? { fields.violation }
+        var closeCode: Int? { fields.closeCode }
+        var closeReason: String? { fields.closeReason }
+
+        static func == (lhs: Details, rhs: Details) -> Bool { lhs === rhs || lhs.fields == rhs.fields }
+        func hash(into hasher: inout Hasher) { hasher.combine(fields) }
+    }
+
+    private mutating func updateDetails(_ change: (inout Details.Fields) -> Void) {
+        var fields = details?.fields ?? Details.Fields()
+        change(&fields)
+        details = fields.isEmpty ? nil : Details(fields)
+    }
 
     /// Creates an entry; set the optional members that apply to `kind`.
     package init(
@@ -59,13 +115,10 @@ package struct JournalEntry: Sendable, Hashable {
         self.byteLength = byteLength
         self.eventType = eventType
         self.json = json
-        self.text = text
         self.audio = audio
-        self.state = state
-        self.fault = fault
-        self.violation = violation
-        self.closeCode = closeCode
-        self.closeReason = closeReason
+        let fields = Details.Fields(text: text, state: state, fault: fault, violation: violation, closeCode: closeCode,
+                                    closeReason: closeReason)
+        self.details = fields.isEmpty ? nil : Details(fields)
     }
 
     /// A text frame entry.

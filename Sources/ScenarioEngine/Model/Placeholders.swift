@@ -8,7 +8,7 @@ package import WireJSON
 package enum Placeholders {
     /// `text` with each `${name}` replaced by `variables[name]`.
     package static func substitute(_ text: String, _ variables: [String: String]) -> String {
-        guard text.contains("${") else { return text }
+        guard mayContainPlaceholder(text) else { return text }
         var result = ""
         var rest = text[...]
         while let start = rest.firstRange(of: "${") {
@@ -24,6 +24,17 @@ package enum Placeholders {
         }
         result += rest
         return result
+    }
+
+    /// Whether `text` has a `${` (a byte scan: every turn's strings pass here, and the generic
+    /// substring search costs more than the rest of the turn's setup).
+    private static func mayContainPlaceholder(_ text: String) -> Bool {
+        var afterDollar = false
+        for byte in text.utf8 {
+            if afterDollar && byte == UInt8(ascii: "{") { return true }
+            afterDollar = byte == UInt8(ascii: "$")
+        }
+        return false
     }
 
     /// `value` with substitution applied to every string inside it (keys are left alone).
