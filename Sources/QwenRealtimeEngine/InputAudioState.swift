@@ -8,6 +8,8 @@ struct InputAudioState: Sendable {
     var channels = 1
     /// Whether any `input_audio_buffer.append` arrived (the session left IDLE).
     var started = false
+    /// The last appended chunk's PCM (its storage is reused for the next chunk).
+    var decodedChunk: [UInt8] = []
     /// When the first append arrived.
     var firstAppendMicros: Int64 = 0
     /// Mono samples appended since the first append (the time base of `audio_*_ms`).

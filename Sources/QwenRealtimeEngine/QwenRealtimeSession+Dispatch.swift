@@ -15,6 +15,7 @@ extension QwenRealtimeSession {
         }
         currentEventID = nil
         clientEvents += 1
+        if let append = classification.inPlaceAudio { return receiveAppend(bytes, append) }
         guard let json = classification.json else {
             return handle(scenario.runtime.clientMessage(type: "", json: nil))
                 + reject(.invalidJSON("The frame is not valid JSON."), "qrt.C2")
@@ -41,6 +42,22 @@ extension QwenRealtimeSession {
             return commands
         }
         return commands + dispatch(type, event)
+    }
+
+    /// An `input_audio_buffer.append` read in place: the same checks as the JSON path, with the
+    /// audio decoded straight from the frame's bytes.
+    private func receiveAppend(_ bytes: [UInt8], _ append: InPlaceAudioEvent) -> [SessionCommand] {
+        var commands = checkEventID(append.eventID.map(JSONValue.string))
+        commands += checkOrdering(Self.appendType)
+        return bytes.withUnsafeBufferPointer { frame in
+            let base64 = UnsafeBufferPointer(rebasing: frame[append.base64Payload])
+            if isReplay {
+                let count = Base64.decode(base64, into: &input.decodedChunk) ? input.decodedChunk.count : 0
+                return commands + handle(qwenActions(scenario.runtime.clientAudio(
+                    byteCount: count, durationMicros: input.durationMicros(ofBytes: count))))
+            }
+            return commands + appendAudio(base64: base64)
+        }
     }
 
     package func receive(binary bytes: [UInt8]) -> [SessionCommand] {

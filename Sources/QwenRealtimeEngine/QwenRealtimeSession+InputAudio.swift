@@ -6,12 +6,19 @@ import WireJSON
 extension QwenRealtimeSession {
     /// `input_audio_buffer.append` (S6): no reply; decode, buffer, feed the VAD.
     func appendAudio(_ event: JSONObject) -> [SessionCommand] {
-        guard let text = event["audio"]?.stringValue else {
+        guard var text = event["audio"]?.stringValue else {
             return reject(.invalidValue("audio", "input_audio_buffer.append needs a base64 'audio' string."), "qrt.C8")
         }
-        guard let bytes = Base64.decode(text) else {
+        return text.withUTF8 { appendAudio(base64: $0) }
+    }
+
+    /// The audio of an append, as base64 text (from the JSON tree or read in place).
+    func appendAudio(base64: UnsafeBufferPointer<UInt8>) -> [SessionCommand] {
+        // Decoded into the session's reused chunk buffer: no allocation per chunk.
+        guard Base64.decode(base64, into: &input.decodedChunk) else {
             return reject(.invalidValue("audio", "Invalid base64 audio data."), "qrt.C8")
         }
+        let bytes = input.decodedChunk
         var commands: [SessionCommand] = []
         if !input.started {
             input.started = true

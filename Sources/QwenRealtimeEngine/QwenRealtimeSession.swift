@@ -107,8 +107,44 @@ package final class QwenRealtimeSession<Clock: ScenarioClock>: ProtocolSession {
     }
 
     package func classify(text bytes: [UInt8]) -> InboundClassification {
+        if let append = inPlaceAppend(bytes) {
+            return InboundClassification(eventType: Self.appendType, json: nil, inPlaceAudio: append)
+        }
         guard let json = try? JSONValue.decode(bytes) else { return InboundClassification(eventType: nil, json: nil) }
         return InboundClassification(eventType: json["type"]?.stringValue, json: json)
+    }
+
+    /// The client event sent for every audio chunk.
+    static var appendType: String { "input_audio_buffer.append" }
+
+    /// `{"type":"input_audio_buffer.append","audio":"…"}`, with or without an `event_id`, read in
+    /// place; nil for any other frame (and for other members or non-ASCII text: the JSON path
+    /// decides those).
+    private func inPlaceAppend(_ bytes: [UInt8]) -> InPlaceAudioEvent? {
+        var type: Range<Int>?
+        var eventID: Range<Int>?
+        var audio: Range<Int>?
+        let complete = bytes.withUnsafeBufferPointer { input in
+            InPlaceJSON.visitASCIIStringMembers(input) { key, value in
+                let name = input[key]
+                if type == nil, name.elementsEqual("type".utf8) {
+                    type = value
+                } else if audio == nil, name.elementsEqual("audio".utf8) {
+                    audio = value
+                } else if eventID == nil, name.elementsEqual("event_id".utf8) {
+                    eventID = value
+                } else {
+                    return false
+                }
+                return true
+            }
+        }
+        guard complete, let type, let audio, bytes[type].elementsEqual(Self.appendType.utf8) else { return nil }
+        let summary = Base64.decodedCount(ofEncoded: bytes[audio]).map {
+            PCMPayload.summary(bytes: $0, sampleRate: configuration.inputSampleRate, channels: configuration.inputChannels)
+        }
+        return InPlaceAudioEvent(eventID: eventID.map { String(decoding: bytes[$0], as: UTF8.self) },
+                                 base64Payload: audio, audio: summary)
     }
 
     package func closed(peerCode: Int?) {

@@ -52,13 +52,35 @@ package struct SessionRequest: Sendable {
     package func query(_ name: String) -> String? { queryItems.first { $0.name == name }?.value }
 }
 
-/// The result of a parsed inbound text frame, for the journal: its type and JSON.
+/// The result of a parsed inbound text frame, for the journal: its type and JSON, or the audio
+/// event the engine read in place instead.
 package struct InboundClassification: Sendable, Hashable {
     package let eventType: String?
     package let json: JSONValue?
+    /// Set (with `json` nil) for an audio event read without a JSON tree.
+    package let inPlaceAudio: InPlaceAudioEvent?
 
-    package init(eventType: String?, json: JSONValue?) {
+    package init(eventType: String?, json: JSONValue?, inPlaceAudio: InPlaceAudioEvent? = nil) {
         self.eventType = eventType
         self.json = json
+        self.inPlaceAudio = inPlaceAudio
+    }
+}
+
+/// The commonest client frame, an audio chunk (Qwen's `input_audio_buffer.append`), read in
+/// place: no tree, no copy of its base64 text. Only frames whose members are all plain ASCII
+/// strings qualify (``InPlaceJSON``), so a JSON parser would have read exactly these members.
+package struct InPlaceAudioEvent: Sendable, Hashable {
+    /// The client's `event_id`, when it sent one.
+    package let eventID: String?
+    /// Where the base64 payload is in the frame's bytes (without quotes).
+    package let base64Payload: Range<Int>
+    /// The payload's audio, for the journal; nil when its length is not base64's.
+    package let audio: AudioSummary?
+
+    package init(eventID: String?, base64Payload: Range<Int>, audio: AudioSummary?) {
+        self.eventID = eventID
+        self.base64Payload = base64Payload
+        self.audio = audio
     }
 }

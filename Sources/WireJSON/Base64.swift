@@ -100,6 +100,22 @@ public enum Base64 {
         return valid ? output : nil
     }
 
+    /// Decodes strict base64 (see ``decode(_:)-(String)``) into `output`, reusing its storage:
+    /// per-frame decoding without an allocation. False, with `output` empty, for invalid input.
+    public static func decode(_ input: UnsafeBufferPointer<UInt8>, into output: inout [UInt8]) -> Bool {
+        output.removeAll(keepingCapacity: true)
+        guard input.count % 4 == 0 else { return false }
+        guard !input.isEmpty else { return true }
+        var padding = 0
+        if input[input.count - 1] == UInt8(ascii: "=") { padding = input[input.count - 2] == UInt8(ascii: "=") ? 2 : 1 }
+        output.append(contentsOf: repeatElement(0, count: input.count / 4 * 3 - padding))
+        let valid = output.withUnsafeMutableBufferPointer { buffer in
+            reverse.withUnsafeBufferPointer { table in decode(input, padding: padding, into: buffer, table: table) }
+        }
+        if !valid { output.removeAll(keepingCapacity: true) }
+        return valid
+    }
+
     private static func decode(_ input: UnsafeBufferPointer<UInt8>, padding: Int, into output: UnsafeMutableBufferPointer<UInt8>,
                                table: UnsafeBufferPointer<UInt8>) -> Bool {
         let groups = input.count / 4
@@ -131,7 +147,11 @@ public enum Base64 {
     /// Bytes a padded base64 text encodes, from its length and padding alone (nil when the
     /// length is not a multiple of four); the characters are not checked.
     public static func decodedCount(ofEncoded text: String) -> Int? {
-        let utf8 = text.utf8
+        decodedCount(ofEncoded: text.utf8)
+    }
+
+    /// Bytes a padded base64 text encodes, from its UTF-8 (see ``decodedCount(ofEncoded:)-(String)``).
+    public static func decodedCount(ofEncoded utf8: some BidirectionalCollection<UInt8>) -> Int? {
         guard utf8.count % 4 == 0 else { return nil }
         let padding = utf8.reversed().prefix(2).prefix { $0 == UInt8(ascii: "=") }.count
         return utf8.count / 4 * 3 - padding

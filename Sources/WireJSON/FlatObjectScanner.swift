@@ -24,71 +24,102 @@ enum FlatObjectScanner {
     static func scan(_ bytes: [UInt8]) -> JSONValue? {
         guard bytes.count >= minimumLength else { return nil }
         return bytes.withUnsafeBufferPointer { input -> JSONValue? in
-            var index = 0
-            let count = input.count
-
-            func skipSpace() {
-                while index < count {
-                    let byte = input[index]
-                    guard byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 else { return }
-                    index += 1
-                }
-            }
-
-            /// A string without escapes or control characters, valid UTF-8.
-            func string() -> String? {
-                guard index < count, input[index] == UInt8(ascii: "\"") else { return nil }
-                index += 1
-                let start = index
-                // Eight bytes at a time while none is a quote, a backslash or a control byte
-                // (base64 audio is thousands of plain bytes); the byte loop below decides the rest.
-                if let base = input.baseAddress {
-                    let raw = UnsafeRawPointer(base)
-                    while index + 8 <= count {
-                        let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
-                        if Self.mayEndString(word) { break }
-                        index += 8
-                    }
-                }
-                while index < count {
-                    let byte = input[index]
-                    if byte == UInt8(ascii: "\"") { break }
-                    if byte == UInt8(ascii: "\\") || byte < 0x20 { return nil }
-                    index += 1
-                }
-                guard index < count else { return nil }
-                let text = String(validating: UnsafeBufferPointer(rebasing: input[start..<index]), as: UTF8.self)
-                index += 1
-                return text
-            }
-
-            skipSpace()
-            guard index < count, input[index] == UInt8(ascii: "{") else { return nil }
-            index += 1
             var object = JSONObject()
-            skipSpace()
-            if index < count, input[index] == UInt8(ascii: "}") { return nil }  // `{}` is Jansson's (and small)
-            while true {
-                skipSpace()
-                guard let key = string() else { return nil }
-                skipSpace()
-                guard index < count, input[index] == UInt8(ascii: ":") else { return nil }
-                index += 1
-                skipSpace()
-                guard let value = string() else { return nil }
-                guard object[key] == nil else { return nil }
+            let complete = walkMembers(input) { key, value, _ in
+                guard let key = String(validating: UnsafeBufferPointer(rebasing: input[key]), as: UTF8.self),
+                      let value = String(validating: UnsafeBufferPointer(rebasing: input[value]), as: UTF8.self),
+                      object[key] == nil
+                else { return false }
                 object.appendUnchecked(key: key, value: .string(value))
-                skipSpace()
-                guard index < count else { return nil }
-                if input[index] == UInt8(ascii: ",") {
-                    index += 1
-                    continue
-                }
-                guard input[index] == UInt8(ascii: "}") else { return nil }
+                return true
+            }
+            return complete ? .object(object) : nil
+        }
+    }
+
+    /// Walks `{"key":"value",…}` (at least one member, plain strings only, nothing after the
+    /// object), calling `visit` with each member's key and value byte ranges (without quotes)
+    /// and whether both are ASCII. False when the shape is anything else or `visit` says stop.
+    static func walkMembers(_ input: UnsafeBufferPointer<UInt8>,
+                            _ visit: (Range<Int>, Range<Int>, _ isASCII: Bool) -> Bool) -> Bool {
+        var index = 0
+        let count = input.count
+
+        func skipSpace() {
+            while index < count {
+                let byte = input[index]
+                guard byte == 0x20 || byte == 0x0A || byte == 0x0D || byte == 0x09 else { return }
                 index += 1
-                skipSpace()
-                return index == count ? .object(object) : nil
             }
         }
+
+        /// A string without escapes or control characters: its content range.
+        func string(_ isASCII: inout Bool) -> Range<Int>? {
+            guard index < count, input[index] == UInt8(ascii: "\"") else { return nil }
+            index += 1
+            let start = index
+            var seen: UInt64 = 0
+            // Eight bytes at a time while none is a quote, a backslash or a control byte
+            // (base64 audio is thousands of plain bytes); the byte loop below decides the rest.
+            if let base = input.baseAddress {
+                let raw = UnsafeRawPointer(base)
+                while index + 8 <= count {
+                    let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                    if Self.mayEndString(word) { break }
+                    seen |= word
+                    index += 8
+                }
+            }
+            if seen & Self.highBits != 0 { isASCII = false }
+            while index < count {
+                let byte = input[index]
+                if byte == UInt8(ascii: "\"") { break }
+                if byte == UInt8(ascii: "\\") || byte < 0x20 { return nil }
+                if byte >= 0x80 { isASCII = false }
+                index += 1
+            }
+            guard index < count else { return nil }
+            index += 1
+            return start..<(index - 1)
+        }
+
+        skipSpace()
+        guard index < count, input[index] == UInt8(ascii: "{") else { return false }
+        index += 1
+        skipSpace()
+        if index < count, input[index] == UInt8(ascii: "}") { return false }  // `{}` is Jansson's (and small)
+        while true {
+            skipSpace()
+            var isASCII = true
+            guard let key = string(&isASCII) else { return false }
+            skipSpace()
+            guard index < count, input[index] == UInt8(ascii: ":") else { return false }
+            index += 1
+            skipSpace()
+            guard let value = string(&isASCII), visit(key, value, isASCII) else { return false }
+            skipSpace()
+            guard index < count else { return false }
+            if input[index] == UInt8(ascii: ",") {
+                index += 1
+                continue
+            }
+            guard input[index] == UInt8(ascii: "}") else { return false }
+            index += 1
+            skipSpace()
+            return index == count
+        }
+    }
+}
+
+/// Per-frame events read in place, without a JSON tree or any string copy.
+public enum InPlaceJSON {
+    /// Visits the members of a flat object whose keys and values are all ASCII strings without
+    /// escapes or control characters (`{"type":"input_audio_buffer.append","audio":"<base64>"}`),
+    /// as byte ranges of `input` (without the quotes). Such bytes are valid JSON with exactly
+    /// these members, so a caller that accepts them decides as a JSON parser would. False for
+    /// any other shape or when `visit` returns false (e.g. a member it does not take in place).
+    public static func visitASCIIStringMembers(_ input: UnsafeBufferPointer<UInt8>,
+                                               _ visit: (_ key: Range<Int>, _ value: Range<Int>) -> Bool) -> Bool {
+        FlatObjectScanner.walkMembers(input) { key, value, isASCII in isASCII && visit(key, value) }
     }
 }

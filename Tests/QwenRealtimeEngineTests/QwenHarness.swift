@@ -103,6 +103,15 @@ final class QwenHarness {
         apply(session.receive(text: bytes, classification: session.classify(text: bytes)))
     }
 
+    /// Sends raw text classified from its JSON tree, never read in place (the reference the
+    /// in-place path of `input_audio_buffer.append` must match).
+    func sendTextThroughJSONTree(_ text: String) {
+        let bytes = Array(text.utf8)
+        let json = try? JSONValue.decode(bytes)
+        let classification = InboundClassification(eventType: json?["type"]?.stringValue, json: json)
+        apply(session.receive(text: bytes, classification: classification))
+    }
+
     /// Appends `buffer` (resampled to `rate`) in `chunkMs` chunks, in real time.
     func appendAudio(_ buffer: PCMBuffer, rate: Int = 16000, chunkMs: Int = 100) {
         let audio = buffer.resampled(to: rate)

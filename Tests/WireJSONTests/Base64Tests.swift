@@ -24,11 +24,16 @@ import Testing
             bytes.withUnsafeBufferPointer { Base64.append($0, to: &appended) }
             #expect(String(decoding: appended, as: UTF8.self) == "x" + text)
             #expect(Base64.decode(text) == bytes)
+            var reused: [UInt8] = [1, 2, 3, 4, 5, 6, 7, 8]
+            let decoded = Array(text.utf8).withUnsafeBufferPointer { Base64.decode($0, into: &reused) }
+            #expect(decoded && reused == bytes, "reused buffer, length \(length)")
         }
     }
 
     @Test(arguments: ["Zg=", "Zg===", "Z===", "Zm9v\n", "Zm=v", "Zm9v====", "é123", "Z=g=", "@@not base64@@", "Zm9v Zm9v"])
     func invalidTextIsRejected(text: String) {
         #expect(Base64.decode(text) == nil)
+        var reused: [UInt8] = [9, 9]
+        #expect(!Array(text.utf8).withUnsafeBufferPointer { Base64.decode($0, into: &reused) } && reused.isEmpty)
     }
 }

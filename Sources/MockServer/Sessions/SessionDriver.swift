@@ -59,6 +59,13 @@ final class SessionDriver<Session: ProtocolSession>: ConnectionHandler {
             let classification = session.classify(text: bytes)
             if let json = classification.json {
                 journal.record(textEntry(t: t, .in, json: json, eventType: classification.eventType, byteLength: bytes.count))
+            } else if let audio = classification.inPlaceAudio?.audio, !journalAudio {
+                // Read in place by the engine: the event type and the audio summary, as for any audio frame.
+                journal.record(JournalEntry(t: t, direction: .in, kind: .text, byteLength: bytes.count,
+                                            eventType: classification.eventType, audio: audio))
+            } else if classification.inPlaceAudio != nil, let json = try? JSONValue.decode(bytes) {
+                // --journal-audio keeps the payload (or the length was not base64's): the whole frame.
+                journal.record(textEntry(t: t, .in, json: json, eventType: classification.eventType, byteLength: bytes.count))
             } else {
                 journal.record(JournalEntry(t: t, direction: .in, kind: .text, byteLength: bytes.count,
                                             text: String(decoding: bytes.prefix(4096), as: UTF8.self)))
