@@ -5,6 +5,9 @@ let settings: [SwiftSetting] = [
     .enableUpcomingFeature("ExistentialAny"),
     .enableUpcomingFeature("MemberImportVisibility"),
     .enableUpcomingFeature("InternalImportsByDefault"),
+    // Release builds inline and specialize across our small modules (the per-frame path runs
+    // through WireJSON, ScenarioEngine, SessionCore and an engine): about 5 % less server CPU
+    // under load. Unsafe flags only bar use as another package's dependency; we ship binaries.
     .unsafeFlags(["-cross-module-optimization"], .when(configuration: .release)),
 ]
 
