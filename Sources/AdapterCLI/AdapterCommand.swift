@@ -13,7 +13,7 @@ enum AdapterCommand {
             .value("--protocol", valueName: "P", help: "multimodal-dialog or qwen-realtime (default: $MOCK_PROTOCOL)."),
             .value("--fault", valueName: "NAME", help: "Break one obligation in an otherwise correct flow (see below)."),
             .flag("--passive", help: "Be a passive client: no adapter line, no events, stdin ignored; run the default flow."),
-            .flag("--list-faults", help: "Print the faults as JSON Lines {name, protocol, obligation, summary, needs?} and exit."),
+            .flag("--list-faults", help: "Print the faults as JSON Lines {name, protocol, obligation, summary, needs?, runWith?, drivenOnly?} and exit."),
         ],
         discussion: """
             Environment: MOCK_URL, MOCK_API_KEY, MOCK_WORKSPACE_ID, MOCK_APP_ID, MOCK_MODEL (as set by
@@ -38,6 +38,8 @@ enum AdapterCommand {
                 var object: JSONObject = ["name": .string(fault.name), "protocol": .string(fault.protocolName.rawValue),
                                           "obligation": .string(fault.obligation), "summary": .string(fault.summary)]
                 object["needs"] = fault.needs.map(JSONValue.string)
+                if !fault.runWith.isEmpty { object["runWith"] = .array(fault.runWith.map(JSONValue.string)) }
+                if fault.drivenOnly { object["drivenOnly"] = true }
                 print(JSONValue.object(object).encodedString())
             }
             exit(0)

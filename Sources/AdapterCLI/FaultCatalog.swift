@@ -13,6 +13,11 @@ struct Fault: Sendable {
     /// The Qwen profile the breach exists on (the same frame breaks another rule, C17, on the
     /// other profile): elsewhere the faulty client behaves correctly. Nil: every profile.
     var profile: QwenRealtimeProfile? = nil
+    /// `conformance run` options under which the breach shows (e.g. a tighter `--budget`).
+    var runWith: [String] = []
+    /// Whether only a drive provokes the breach (the default flow has no barge-in): with
+    /// `--passive` the faulty client behaves correctly.
+    var drivenOnly = false
 }
 
 enum FaultCatalog {
@@ -71,6 +76,9 @@ enum FaultCatalog {
         Fault(name: "finish-on-audio-profile", protocolName: .qwenRealtime, obligation: "qrt.C17", summary: "session.finish on the audio profile", needs: "an audio-profile model", profile: .audio),
         Fault(name: "events-after-finish", protocolName: .qwenRealtime, obligation: "qrt.C18", summary: "an append right after session.finish", needs: "an omni model", profile: .omni),
         Fault(name: "ignore-server-error", protocolName: .qwenRealtime, obligation: "qrt.C19", summary: "keeps streaming after error{type:\"server_error\"}", needs: "a server_error without an immediate close"),
+        Fault(name: "slow-barge-in", protocolName: .qwenRealtime, obligation: "qrt.C20",
+              summary: "stops playback \(QwenDriver.slowBargeInMillis) ms after a barge-in's speech_started (within C20's 500 ms; slower than a 100 ms budget)",
+              needs: "a driven barge-in and a latency budget under \(QwenDriver.slowBargeInMillis) ms", runWith: ["--budget", "bargeIn.speechStarted.cancel=100ms"], drivenOnly: true),
         Fault(name: "stop-on-request-error", protocolName: .qwenRealtime, obligation: "qrt.C19", summary: "treats error{type:\"invalid_request_error\"} as terminal (stops sending, closes)", needs: "an injected invalid_request_error"),
     ]
 

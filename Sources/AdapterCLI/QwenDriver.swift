@@ -15,6 +15,8 @@ final class QwenDriver: Sendable {
 
     /// The initial session when the commands do not start with `session_update`.
     static let defaultSession: JSONObject = ["modalities": ["text", "audio"]]
+    /// How late the `slow-barge-in` client stops playback after a barge-in.
+    static let slowBargeInMillis = 300
 
     init(environment: AdapterEnvironment, events: EventLog, fault: Fault?) {
         self.events = events
@@ -36,6 +38,7 @@ final class QwenDriver: Sendable {
         faults.appendRightAfterSessionUpdate = self.fault?.name == "audio-before-session-update"
         faults.ignoreFatalErrors = self.fault?.name == "ignore-server-error"
         faults.everyErrorTerminal = self.fault?.name == "stop-on-request-error"
+        faults.bargeInDelayMillis = self.fault?.name == "slow-barge-in" ? Self.slowBargeInMillis : 0
         client.faults = faults
     }
 

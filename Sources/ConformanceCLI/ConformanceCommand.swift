@@ -28,6 +28,8 @@ enum ConformanceCommand {
             .value("--jobs", valueName: "N", help: "Cases run at once.", default: "1"),
             .value("--time-scale", valueName: "X",
                    help: "Multiply the mock's policy timeouts (20 s audio gap, 60 s idle, session caps) by X, e.g. 0.01."),
+            .repeated("--budget", valueName: "METRIC=VALUE",
+                      help: "Fail a case whose reaction takes longer, e.g. bargeIn.speechStarted.cancel=250ms (none drops the suite's)."),
             .value("--shard", valueName: "K/N", help: "Run the K-th of N slices of the selection (CI matrices)."),
             .value("--model", valueName: "MODEL", help: "Qwen realtime model in MOCK_URL and MOCK_MODEL.", default: "qwen3-omni-flash-realtime"),
             .value("--baseline", valueName: "FILE",

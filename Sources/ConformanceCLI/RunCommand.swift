@@ -1,4 +1,5 @@
 import CLISupport
+import ConformanceChecks
 import ConformanceHarness
 import ConformanceReports
 import Foundation
@@ -31,6 +32,13 @@ enum RunCommand {
             configuration.jobs = try arguments.int("--jobs", range: 1...64) ?? 1
             configuration.timeScale = try arguments.double("--time-scale", range: 0.000_001...1000)
             configuration.model = arguments.value("--model") ?? configuration.model
+            configuration.budgets = arguments.values("--budget")
+            do throws(LatencyBudgetError) {
+                var budgets = LatencyBudgets()
+                try budgets.apply(commandLine: configuration.budgets)
+            } catch {
+                throw CommandLineError(error.description, commandPath: ["conformance", "run"])
+            }
             if let shard = arguments.value("--shard") {
                 let parts = shard.split(separator: "/").compactMap { Int($0) }
                 guard parts.count == 2, parts[1] >= 1, (1...parts[1]).contains(parts[0]) else {

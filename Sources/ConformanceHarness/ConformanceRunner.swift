@@ -36,8 +36,14 @@ package struct ConformanceRunner: Sendable {
             throw HarnessFailure(description: "suite \(configuration.protocolName) does not load:\n"
                 + diagnostics.map(\.description).joined(separator: "\n"))
         }
-        let evaluator = CaseEvaluator(protocolName: configuration.protocolName, schemas: loader.messageSchemas(),
+        var evaluator = CaseEvaluator(protocolName: configuration.protocolName, schemas: loader.messageSchemas(),
                                       strict: configuration.strict)
+        evaluator.budgets = LatencyBudgets(suite.definition.latencyBudgets)
+        do {
+            try evaluator.budgets.apply(commandLine: configuration.budgets)
+        } catch {
+            throw HarnessFailure(description: error.description)
+        }
         let all = suite.cases.flatMap { $0.expanded() }
         let (selected, _) = CaseSelector.select(all, includes: configuration.includes, excludes: configuration.excludes,
                                                 shard: configuration.shard)
@@ -93,7 +99,7 @@ package struct ConformanceRunner: Sendable {
         report.toolVersion = HarnessVersion.string
         report.caseFiles = suite.caseFiles
         report.strict = configuration.strict
-        report.latencyBudgets = suite.definition.latencyBudgets
+        report.latencyBudgets = evaluator.budgets.limits
         report.finished = Date()
         let directory = configuration.reportDirectory
             ?? ReportFolderWriter.defaultDirectory(root: configuration.reportsBase ?? configuration.repositoryRoot,

@@ -25,6 +25,8 @@ package struct RunConfiguration: Sendable {
     package var jobs = 1
     /// `--time-scale`: multiplies the mock's policy timeouts (nil: each scenario's own).
     package var timeScale: Double?
+    /// `--budget METRIC=VALUE` values, applied over the suite's latency budgets in order.
+    package var budgets: [String] = []
     /// `--shard K/N`: run the K-th of N interleaved slices (1-based).
     package var shard: (index: Int, count: Int)?
     /// The repository root (holds `conformance/` and `mock-server/`).

@@ -1,3 +1,6 @@
+import ConformanceChecks
+import ConformanceHarness
+import ConformanceReports
 import Foundation
 import Testing
 import WireJSON
@@ -18,6 +21,8 @@ struct QwenRealtimeSuiteTests {
         var verdict = "fail"
         /// Other obligations the fault trips in those cases, with the reason (see the table).
         var extra: Set<String> = []
+        /// `--budget` values the breach needs to show (the fault's `runWith`).
+        var budgets: [String] = []
 
         var testDescription: String { "\(fault) → \(cases.joined(separator: ", "))" }
     }
@@ -55,11 +60,14 @@ struct QwenRealtimeSuiteTests {
         // errors.003 injects server_error without closing, so streaming on is visible.
         FaultExpectation(fault: "ignore-server-error", obligation: "qrt.C19", cases: ["qrt.errors.003"]),
         FaultExpectation(fault: "stop-on-request-error", obligation: "qrt.C19", cases: ["qrt.errors.002"]),
+        // 300 ms late: within the case's 500 ms hook, over a 100 ms latency budget.
+        FaultExpectation(fault: "slow-barge-in", obligation: "qrt.C20", cases: ["qrt.playback.001"],
+                         budgets: ["bargeIn.speechStarted.cancel=100ms"]),
     ]
 
-    @Test("The Swift reference client passes the whole suite (no fail, error or nonStrict)")
+    @Test("The Swift reference client passes the whole suite (no fail, error or nonStrict), within tight latency budgets")
     func referenceClientPasses() async throws {
-        let result = try await SuiteRun.run(protocolName: "qwen-realtime", client: SuiteRun.adapter, jobs: 4)
+        let result = try await SuiteRun.run(protocolName: "qwen-realtime", client: SuiteRun.adapter, jobs: 4, budgets: Self.tightBudgets)
         let bad = result.verdicts.filter { !["pass", "skipped"].contains($0.value) }
         #expect(bad.isEmpty, "not passing:\n\(result.problems.joined(separator: "\n"))")
         #expect(result.verdicts.count >= 28, "only \(result.verdicts.count) cases ran")
@@ -68,7 +76,8 @@ struct QwenRealtimeSuiteTests {
     @Test("Every faulty client is caught by the case(s) of the obligation it breaks", arguments: faults)
     func faultyClientIsCaught(_ expectation: FaultExpectation) async throws {
         let result = try await SuiteRun.run(
-            protocolName: "qwen-realtime", client: "\(SuiteRun.adapter) --fault \(expectation.fault)", cases: expectation.cases, jobs: 4)
+            protocolName: "qwen-realtime", client: "\(SuiteRun.adapter) --fault \(expectation.fault)", cases: expectation.cases, jobs: 4,
+            budgets: expectation.budgets)
         for id in expectation.cases {
             let verdict = result.verdicts[id]
             let failed = Set(result.failed[id] ?? [])
@@ -79,6 +88,27 @@ struct QwenRealtimeSuiteTests {
             #expect(unexplained.isEmpty, "unexplained extra obligations \(unexplained.sorted()): \(context)")
         }
     }
+
+    /// A latency budget gates what the case's own checks let through (the slow barge-in stays
+    /// within qrt.playback.001's 500 ms hook: the budget's is the only finding), and names the
+    /// reaction, its time and the budget. The reference client holds that budget on the whole
+    /// suite (`referenceClientPasses`).
+    @Test("A --budget fails the slow barge-in the case's own checks accept")
+    func latencyBudgetGatesTheSlowClient() async throws {
+        let gated = try await SuiteRun.run(protocolName: "qwen-realtime", client: "\(SuiteRun.adapter) --fault slow-barge-in",
+                                           cases: ["qrt.playback.001"], budgets: Self.tightBudgets)
+        let evaluation = try #require(gated.outcome.report.evaluations.first)
+        #expect(evaluation.verdict == .fail)
+        #expect(evaluation.checks.filter(\.isFinding).map(\.kind) == ["latencyBudget"], "\(gated.problems)")
+        let overrun = try #require(evaluation.checks.first { $0.kind == "latencyBudget" })
+        #expect(overrun.obligation == "qrt.C20")
+        #expect(overrun.expected == "bargeIn.speechStarted.cancel ≤ 100 ms (--budget)")
+        #expect(overrun.actual.hasPrefix("bargeIn.speechStarted.cancel took ") && overrun.actual.hasSuffix("over its budget of 100 ms"))
+        #expect(gated.outcome.report.latencyBudgets["bargeIn.speechStarted.cancel"] == 100)
+    }
+
+    /// Budgets the reference client must hold (the slow-barge-in fault's `runWith`).
+    static let tightBudgets = ["bargeIn.speechStarted.cancel=100ms"]
 
     @Test("The fault table covers every Qwen fault of the adapter, with its obligation")
     func tableCoversCatalog() throws {

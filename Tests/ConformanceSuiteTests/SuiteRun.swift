@@ -29,9 +29,11 @@ enum SuiteRun {
         }
     }
 
-    static func run(protocolName: String, client: String, cases: [String] = [], jobs: Int = 2, timeoutMs: Int? = nil) async throws -> Result {
+    static func run(protocolName: String, client: String, cases: [String] = [], jobs: Int = 2, timeoutMs: Int? = nil,
+                    budgets: [String] = []) async throws -> Result {
         var configuration = RunConfiguration(protocolName: protocolName, clientCommand: client, repositoryRoot: root)
         configuration.includes = cases
+        configuration.budgets = budgets
         configuration.jobs = jobs
         configuration.timeoutMs = timeoutMs
         configuration.reportDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("suite-\(UUID().uuidString)")

@@ -38,6 +38,20 @@ package enum LatencyMetric {
         toolResponseDoneToCreate, speechStartedToCancel, uplinkRealTimeFactor,
     ]
 
+    /// The obligation a reaction belongs to, under which a budget overrun is reported; `budget`
+    /// for reactions no obligation bounds (a budget on them is the user's own gate).
+    package static func obligation(of metric: String, protocolName: String) -> String {
+        let multimodal = protocolName == "multimodal-dialog"
+        switch metric {
+        case respondingStartedToLocalStarted, audioEndToLocalEnded: return "mmd.C19"
+        case requestAcceptedToPlaybackStop: return "mmd.C20"
+        case argumentsDoneToOutput, toolResponseDoneToCreate: return "qrt.C13"
+        case speechStartedToCancel: return "qrt.C20"
+        case uplinkRealTimeFactor: return multimodal ? "mmd.C9" : "qrt.C8"
+        default: return "budget"
+        }
+    }
+
     /// The unit shown in reports.
     package static func unit(_ metric: String) -> String { metric == uplinkRealTimeFactor ? "×" : "ms" }
 }

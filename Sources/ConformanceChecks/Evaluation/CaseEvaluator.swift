@@ -1,7 +1,8 @@
 import WireJSON
 import ScenarioEngine
 /// Judges transcripts against cases: level → verdict per check, every violation the mock
-/// journaled under its own id (``JournaledViolations``), root cause and consequences
+/// journaled under its own id (``JournaledViolations``), reactions over their latency budget
+/// (``LatencyBudgets``), root cause and consequences
 /// (``RootCause``), the case verdict as the worst judged result. A passive client on a driven
 /// case is judged by the checks that need no drive (the others are `skipped`, "not
 /// exercised"); `unimplemented` only when it left nothing to judge. `skipped` for retired or
@@ -13,6 +14,8 @@ package struct CaseEvaluator: Sendable {
     package var schemas: MessageSchemaCatalog
     /// Whether the run has `--strict` (strict-only cases run).
     package var strict: Bool
+    /// Latency gates: a sample over its budget fails the case (``LatencyBudgets``).
+    package var budgets = LatencyBudgets()
 
     /// Creates an evaluator.
     package init(protocolName: String, schemas: MessageSchemaCatalog, strict: Bool = false) {
@@ -66,6 +69,8 @@ package struct CaseEvaluator: Sendable {
         }
         evaluation.checks += JournaledViolations.results(transcript, reported: evaluation.checks,
                                                          excused: conformanceCase.excusedViolations)
+        evaluation.latency = LatencyExtractor(protocolName: protocolName).extract(transcript)
+        evaluation.checks += budgets.overruns(evaluation.latency, protocolName: protocolName)
         evaluation.rootCause = RootCause.mark(&evaluation.checks, transcript: transcript)
         evaluation.verdict = Verdict.worst(evaluation.checks.filter(\.isJudged).map(\.verdict))
         if undriven {
@@ -78,7 +83,6 @@ package struct CaseEvaluator: Sendable {
                 + " (they need the adapter drive); schemas, mock-recorded violations and state order are judged"
         }
         evaluation.timelines = StateOrderAnalyzer.timelines(protocolName: protocolName, transcript: transcript)
-        evaluation.latency = LatencyExtractor(protocolName: protocolName).extract(transcript)
         return evaluation
     }
 

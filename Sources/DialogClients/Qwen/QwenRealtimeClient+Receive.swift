@@ -54,7 +54,7 @@ extension QwenRealtimeClient {
                 }
             case "input_audio_buffer.speech_started":
                 s.inTurn = true
-                stopPlayback(&s)  // C20: VAD barge-in
+                stopPlaybackOnBargeIn(&s)  // C20: VAD barge-in
                 emit(s) { $0.onSpeechStarted?(itemID) }
             case "input_audio_buffer.speech_stopped":
                 if event["reason"]?.stringValue == "turn_invalid" { s.inTurn = false }
@@ -112,6 +112,18 @@ extension QwenRealtimeClient {
     }
 
     /// Closes the socket after a terminal error if the server has not closed it by then.
+    /// Stops playback at a barge-in or a cancelled response: at once, or late under the
+    /// `bargeInDelayMillis` fault.
+    private func stopPlaybackOnBargeIn(_ s: inout QwenSessionState) {
+        let delay = s.faults.bargeInDelayMillis
+        guard delay > 0 else { return stopPlayback(&s) }
+        Task { [weak self] in
+            try? await Task.sleep(for: .milliseconds(delay))
+            guard let self else { return }
+            state.withLock { s in stopPlayback(&s) }
+        }
+    }
+
     private func closeSoon(after millis: Int) {
         Task { [weak self] in
             try? await Task.sleep(for: .milliseconds(millis))
@@ -157,7 +169,7 @@ extension QwenRealtimeClient {
 
     private func responseDone(_ s: inout QwenSessionState, _ responseID: String, status: String) {
         endPlaybackInput(&s, responseID)
-        if status != "completed" { stopPlayback(&s) }
+        if status != "completed" { stopPlaybackOnBargeIn(&s) }
         s.responseInProgress = nil
         s.createSent = false
         s.inTurn = false

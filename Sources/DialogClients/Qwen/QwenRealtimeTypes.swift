@@ -80,5 +80,7 @@ package struct QwenRealtimeFaults: Sendable {
     package var ignoreFatalErrors = false
     /// C19: treat every `error` (also `invalid_request_error`) as terminal.
     package var everyErrorTerminal = false
+    /// C20 (latency): stop playback this long after a barge-in's `speech_started` (0: at once).
+    package var bargeInDelayMillis = 0
     package init() {}
 }
