@@ -1,3 +1,4 @@
+import ScenarioEngine
 import Testing
 
 @testable import ConformanceChecks
@@ -59,5 +60,29 @@ import Testing
         let dialog = Set(LatencyMetric.all.map { LatencyMetric.obligation(of: $0, protocolName: "multimodal-dialog") })
         #expect(qwen.isSuperset(of: ["qrt.C8", "qrt.C13", "qrt.C20", "budget"]))
         #expect(dialog.isSuperset(of: ["mmd.C9", "mmd.C19", "mmd.C20", "budget"]))
+    }
+}
+
+/// Budgets inside a case evaluation: an overrun fails the case; a run in which the mock applied
+/// a fault (a stall is inside the measured time) is not judged against them.
+@Suite struct LatencyBudgetJudgementTests {
+    static func transcript(stalled: Bool) -> Transcript {
+        var builder = TranscriptBuilder()
+        builder.server(100, TranscriptBuilder.output("RespondingStarted"))
+        if stalled { builder.entries.append(JournalEntry(t: 150_000, kind: .fault, fault: FaultNote(faultId: "f1", kind: "stall", detail: "3 s"))) }
+        builder.client(2700, TranscriptBuilder.directive("LocalRespondingStarted"))
+        return builder.transcript
+    }
+
+    @Test(arguments: [false, true])
+    func overrunFailsTheCaseUnlessTheMockAppliedAFault(stalled: Bool) throws {
+        let conformanceCase = try JudgementTests.makeCase(checks: #"[{"kind":"serverViolations"}]"#)
+        var evaluator = JudgementTests.evaluator
+        evaluator.budgets = LatencyBudgets([LatencyMetric.respondingStartedToLocalStarted: 2000])
+        let evaluation = evaluator.evaluate(conformanceCase, transcript: Self.transcript(stalled: stalled))
+        #expect(evaluation.latency.contains { $0.metric == LatencyMetric.respondingStartedToLocalStarted && $0.value == 2600 })
+        let overruns = evaluation.checks.filter { $0.kind == "latencyBudget" }
+        #expect(overruns.map(\.obligation) == (stalled ? [] : ["mmd.C19"]))
+        #expect(evaluation.verdict == (stalled ? .pass : .fail))
     }
 }

@@ -70,7 +70,11 @@ package struct CaseEvaluator: Sendable {
         evaluation.checks += JournaledViolations.results(transcript, reported: evaluation.checks,
                                                          excused: conformanceCase.excusedViolations)
         evaluation.latency = LatencyExtractor(protocolName: protocolName).extract(transcript)
-        evaluation.checks += budgets.overruns(evaluation.latency, protocolName: protocolName)
+        if evaluation.appliedFaults.isEmpty {
+            // A fault the mock applied (a stall, a delay) is inside the measured times: budgets
+            // judge only runs without one.
+            evaluation.checks += budgets.overruns(evaluation.latency, protocolName: protocolName)
+        }
         evaluation.rootCause = RootCause.mark(&evaluation.checks, transcript: transcript)
         evaluation.verdict = Verdict.worst(evaluation.checks.filter(\.isJudged).map(\.verdict))
         if undriven {
