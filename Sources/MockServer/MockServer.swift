@@ -39,6 +39,9 @@ public final class MockServer: @unchecked Sendable {
         public var maxSessions = 10_000
         /// Closed sessions kept with their journals (`--keep-sessions`); older ones are dropped.
         public var keepClosedSessions = 1000
+        /// Most journal bytes the kept closed sessions hold together (`--keep-sessions-bytes`,
+        /// estimated: entries plus the frames they keep); the oldest go first.
+        public var keepClosedSessionBytes = 256 << 20
         /// Most bytes queued for one client that does not read (`--max-queued-bytes`); beyond
         /// it the session is closed with 1008 and journaled, and other sessions go on.
         public var maxQueuedBytes = 8 << 20

@@ -23,7 +23,8 @@ final class Router: WebSocketServerDelegate, @unchecked Sendable {
     let answerAudio = AnswerAudioCache.shared
 
     init(configuration: MockServer.Configuration) throws(ScenarioFileError) {
-        sessions = SessionRegistry(closedLimit: configuration.keepClosedSessions)
+        sessions = SessionRegistry(closedLimit: configuration.keepClosedSessions,
+                                   closedByteLimit: configuration.keepClosedSessionBytes)
         self.configuration = configuration
         let source = configuration.scenarioSource ?? ("default", Array(EmbeddedScenarios.files["default"]!.utf8))
         do {

@@ -1,4 +1,5 @@
 import Foundation
+import ScenarioEngine
 import Testing
 import WireJSON
 import WireSocket
@@ -210,5 +211,27 @@ struct ControlAPISessionTests {
         registry.markClosed("s2")
         #expect(registry.all.map(\.id) == ["s2", "s3"])
         #expect(registry.journal("s1") == nil)
+    }
+
+    /// `--keep-sessions-bytes N`: closed journals hold at most N bytes together (oldest dropped
+    /// first, however many the count limit allows); open sessions never count.
+    @Test func closedSessionsAreKeptUpToTheByteLimit() throws {
+        let entryBytes = MemoryLayout<JournalEntry>.stride
+        // Room for two journals of one 100-byte text frame each, not three.
+        let registry = SessionRegistry(closedLimit: 100, closedByteLimit: 2 * (entryBytes + 100) + 50)
+        let control = SessionRegistry.SessionControl(arm: { _ in }, disarm: { _ in })
+        for _ in 0..<4 {
+            let journal = try #require(registry.add(limit: 10, { id in
+                SessionJournal(id: id, protocolName: "p", path: "/", testID: nil, caseID: nil, startedAtMicros: 0,
+                               recordDirectory: nil, frameLimit: 10, logger: Logger(level: .error))
+            }, control: control, armNow: { _ in }))
+            journal.record(.textFrame(t: 1, .in, json: ["type": "x"], byteLength: 100))
+            #expect(journal.retainedBytes == entryBytes + 100)
+        }
+        for id in ["s1", "s2", "s3"] { registry.markClosed(id) }
+        #expect(registry.all.map(\.id) == ["s2", "s3", "s4"])
+        #expect(registry.closedRetention.sessions == 2 && registry.closedRetention.bytes == 2 * (entryBytes + 100))
+        registry.markClosed("s4")
+        #expect(registry.all.map(\.id) == ["s3", "s4"])
     }
 }

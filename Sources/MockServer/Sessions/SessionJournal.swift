@@ -27,6 +27,8 @@ final class SessionJournal: Sendable {
         var serviceThreadName: String?
         var storedFrames = 0
         var framesNotJournaled = 0
+        /// Estimated memory the kept entries hold (see ``retainedBytes``).
+        var retainedBytes = 0
     }
 
     /// The `FILE *` of `--record`, used only under the journal's lock.
@@ -70,6 +72,7 @@ final class SessionJournal: Sendable {
                 state.framesNotJournaled += 1
             } else {
                 state.entries.append(entry)
+                state.retainedBytes += Self.estimatedBytes(of: entry)
                 if isFrame { state.storedFrames += 1 }
             }
             if isFrame {
@@ -88,6 +91,15 @@ final class SessionJournal: Sendable {
                 line.withUTF8 { bytes in _ = fwrite(bytes.baseAddress, 1, bytes.count, record.file) }
             }
         }
+    }
+
+    /// Estimated memory the kept entries hold: each entry, plus the wire size of the frame it
+    /// keeps (its JSON tree or raw text); what `--keep-sessions-bytes` bounds.
+    var retainedBytes: Int { state.withLock { $0.retainedBytes } }
+
+    private static func estimatedBytes(of entry: JournalEntry) -> Int {
+        let kept = entry.json != nil ? entry.byteLength ?? 0 : entry.text?.utf8.count ?? 0
+        return MemoryLayout<JournalEntry>.stride + kept
     }
 
     func markClosed() {

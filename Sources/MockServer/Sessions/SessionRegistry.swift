@@ -2,7 +2,8 @@ import ScenarioEngine
 import Synchronization
 import WireJSON
 
-/// The sessions the server has seen (open ones, and the last `closedLimit` closed ones), and
+/// The sessions the server has seen (open ones, and the last `closedLimit` closed ones holding
+/// at most `closedByteLimit` of journals together), and
 /// the faults the control API armed (on one session, or on every session of a test id, now and
 /// later). Shared by every service thread (a mutex guards it); arming or disarming a live
 /// session runs on that session's own service thread.
@@ -39,6 +40,8 @@ final class SessionRegistry: Sendable {
         let journal: SessionJournal
         /// Nil once closed.
         var control: SessionControl?
+        /// The journal's retained bytes, fixed when the session closed.
+        var closedBytes = 0
     }
 
     private struct State {
@@ -47,6 +50,7 @@ final class SessionRegistry: Sendable {
         var nextNumber = 1
         var open = 0
         var closedCount = 0
+        var closedBytes = 0
         var faults: [ArmedFault] = []
         var nextFaultNumber = 1
 
@@ -64,8 +68,12 @@ final class SessionRegistry: Sendable {
 
     private let state = Mutex(State())
     private let closedLimit: Int
+    private let closedByteLimit: Int
 
-    init(closedLimit: Int = 1000) { self.closedLimit = closedLimit }
+    init(closedLimit: Int = 1000, closedByteLimit: Int = .max) {
+        self.closedLimit = closedLimit
+        self.closedByteLimit = closedByteLimit
+    }
 
     /// Registers a new session under a fresh id (`s1`, `s2`, … in opening order) unless
     /// `limit` sessions are open already. Call it on the session's own service thread:
@@ -98,25 +106,31 @@ final class SessionRegistry: Sendable {
     var openCount: Int { state.withLock { $0.open } }
 
     func markClosed(_ id: String) {
+        // The journal is closed (it grows no more); its size is read outside the registry's lock.
+        let bytes = journal(id)?.retainedBytes ?? 0
         state.withLock { state in
             guard state.records[id]?.control != nil else { return }
             state.records[id]?.control = nil
+            state.records[id]?.closedBytes = bytes
             // A fault armed on this one session ends with it (its id is free again).
             state.faults.removeAll { $0.target == .session(id) }
             state.open -= 1
             state.closedCount += 1
-            guard state.closedCount > closedLimit else { return }
-            // Drop the oldest closed sessions beyond the limit.
-            var excess = state.closedCount - closedLimit
+            state.closedBytes += bytes
+            // Drop the oldest closed sessions while over either limit.
+            guard state.closedCount > closedLimit || state.closedBytes > closedByteLimit else { return }
             state.order.removeAll { id in
-                guard excess > 0, let record = state.records[id], record.control == nil else { return false }
+                guard state.closedCount > closedLimit || state.closedBytes > closedByteLimit, let record = state.records[id], record.control == nil else { return false }
                 state.records[id] = nil
-                excess -= 1
                 state.closedCount -= 1
+                state.closedBytes -= record.closedBytes
                 return true
             }
         }
     }
+
+    /// Closed sessions kept, and the journal bytes they hold.
+    var closedRetention: (sessions: Int, bytes: Int) { state.withLock { ($0.closedCount, $0.closedBytes) } }
 
     var all: [SessionJournal] { state.withLock { state in state.order.compactMap { state.records[$0]?.journal } } }
 
@@ -183,6 +197,7 @@ final class SessionRegistry: Sendable {
             state.order.removeAll { state.records[$0] == nil }
             for index in state.faults.indices { state.faults[index].sessions.removeAll { state.records[$0] == nil } }
             state.closedCount = 0
+            state.closedBytes = 0
             return closed.count
         }
     }
