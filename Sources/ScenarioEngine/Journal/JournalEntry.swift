@@ -39,35 +39,17 @@ package struct JournalEntry: Sendable, Hashable {
     private var details: Details?
 
     /// The raw text of a text frame that was not valid JSON.
-    package var text: String? {
-        get { details?.text }
-        set { updateDetails { $0.text = newValue } }
-    }
+    package var text: String? { get { self[detail: \.text] } set { self[detail: \.text] = newValue } }
     /// The dialog state entered (state entries), or the state at the time.
-    package var state: String? {
-        get { details?.state }
-        set { updateDetails { $0.state = newValue } }
-    }
+    package var state: String? { get { self[detail: \.state] } set { self[detail: \.state] = newValue } }
     /// The fault application (fault entries).
-    package var fault: FaultNote? {
-        get { details?.fault }
-        set { updateDetails { $0.fault = newValue } }
-    }
+    package var fault: FaultNote? { get { self[detail: \.fault] } set { self[detail: \.fault] = newValue } }
     /// The client deviation (violation entries).
-    package var violation: Violation? {
-        get { details?.violation }
-        set { updateDetails { $0.violation = newValue } }
-    }
+    package var violation: Violation? { get { self[detail: \.violation] } set { self[detail: \.violation] = newValue } }
     /// Close code (close entries).
-    package var closeCode: Int? {
-        get { details?.closeCode }
-        set { updateDetails { $0.closeCode = newValue } }
-    }
+    package var closeCode: Int? { get { self[detail: \.closeCode] } set { self[detail: \.closeCode] = newValue } }
     /// Close reason (close entries).
-    package var closeReason: String? {
-        get { details?.closeReason }
-        set { updateDetails { $0.closeReason = newValue } }
-    }
+    package var closeReason: String? { get { self[detail: \.closeReason] } set { self[detail: \.closeReason] = newValue } }
 
     /// The rare members; immutable, so entries that share one stay values.
     private final class Details: Sendable, Hashable {
@@ -86,21 +68,18 @@ package struct JournalEntry: Sendable, Hashable {
 
         init(_ fields: Fields) { self.fields = fields }
 
-        var text: String? { fields.text }
-        var state: String? { fields.state }
-        var fault: FaultNote? { fields.fault }
-        var violation: Violation? { fields.violation }
-        var closeCode: Int? { fields.closeCode }
-        var closeReason: String? { fields.closeReason }
-
         static func == (lhs: Details, rhs: Details) -> Bool { lhs === rhs || lhs.fields == rhs.fields }
         func hash(into hasher: inout Hasher) { hasher.combine(fields) }
     }
 
-    private mutating func updateDetails(_ change: (inout Details.Fields) -> Void) {
-        var fields = details?.fields ?? Details.Fields()
-        change(&fields)
-        details = fields.isEmpty ? nil : Details(fields)
+    /// One rare member: read from the box, written into a new one (nil when all are empty).
+    private subscript<Value>(detail member: WritableKeyPath<Details.Fields, Value?>) -> Value? {
+        get { details?.fields[keyPath: member] }
+        set {
+            var fields = details?.fields ?? Details.Fields()
+            fields[keyPath: member] = newValue
+            details = fields.isEmpty ? nil : Details(fields)
+        }
     }
 
     /// Creates an entry; set the optional members that apply to `kind`.
