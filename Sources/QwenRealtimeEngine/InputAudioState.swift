@@ -37,7 +37,6 @@ struct InputAudioState: Sendable {
         Int64(byteCount / frameBytes) * 1_000_000 / Int64(sampleRate)
     }
 
-    /// Mono samples of interleaved s16le wire bytes (channels averaged).
     /// Counts the samples of a chunk of whole s16le frames and feeds the VAD (in place: a copy
     /// of the detector would copy its buffer on every chunk). Mono little-endian audio is read
     /// straight from the wire bytes.
@@ -56,6 +55,7 @@ struct InputAudioState: Sendable {
         return detector?.feed(samples) ?? []
     }
 
+    /// Mono samples of interleaved s16le wire bytes (channels averaged).
     func monoSamples(_ bytes: [UInt8]) -> [Int16] {
         let interleaved = PCMBuffer(littleEndianBytes: bytes, sampleRate: sampleRate).samples
         guard channels > 1 else { return interleaved }
