@@ -39,6 +39,9 @@ public final class MockServer: @unchecked Sendable {
         public var maxSessions = 10_000
         /// Closed sessions kept with their journals (`--keep-sessions`); older ones are dropped.
         public var keepClosedSessions = 1000
+        /// Seconds a connection has to complete its upgrade (`--handshake-timeout`); a slow or
+        /// silent opener is dropped after it.
+        public var handshakeTimeoutSeconds = 10
         /// Most journal bytes the kept closed sessions hold together (`--keep-sessions-bytes`,
         /// estimated: entries plus the frames they keep); the oldest go first.
         public var keepClosedSessionBytes = 256 << 20
@@ -101,6 +104,7 @@ public final class MockServer: @unchecked Sendable {
             socketConfiguration.host = configuration.host
             socketConfiguration.port = configuration.port
             socketConfiguration.eventLoop = configuration.eventLoop
+            socketConfiguration.handshakeTimeoutSeconds = Int32(configuration.handshakeTimeoutSeconds)
             socketConfiguration.ownsListener = configuration.threads == 1
             return WebSocketServer(configuration: socketConfiguration, delegate: router)
         }

@@ -26,6 +26,7 @@ enum MockServerCommand {
             .flag("--journal-audio", help: "Keep audio payloads in journals and recordings (default: a summary per audio frame)."),
             .value("--max-sessions", valueName: "N", help: "Most sessions open at once; more upgrades get HTTP 503.", default: "10000"),
             .value("--keep-sessions", valueName: "N", help: "Closed sessions whose journals stay listed and readable (oldest dropped first).", default: "1000"),
+            .value("--handshake-timeout", valueName: "S", help: "Seconds a connection has to finish its HTTP upgrade before it is dropped.", default: "10"),
             .value("--keep-sessions-bytes", valueName: "N", help: "Most bytes the kept closed journals hold together (oldest dropped first).", default: "268435456"),
             .value("--max-queued-bytes", valueName: "N", help: "Bytes queued for a client that does not read before its session is closed (1008).", default: "8388608"),
             .value("--check-scenario", valueName: "FILE", help: "Validate a scenario file and exit (0 valid, 2 invalid)."),
@@ -85,6 +86,7 @@ enum MockServerCommand {
             configuration.maxSessions = try arguments.int("--max-sessions", range: 1...1_000_000) ?? 10_000
             configuration.maxQueuedBytes = try arguments.int("--max-queued-bytes", range: 65_536...(1 << 40)) ?? 8 << 20
             configuration.keepClosedSessions = try arguments.int("--keep-sessions", range: 0...10_000_000) ?? 1000
+            configuration.handshakeTimeoutSeconds = try arguments.int("--handshake-timeout", range: 1...3600) ?? 10
             configuration.keepClosedSessionBytes = try arguments.int("--keep-sessions-bytes", range: 0...(1 << 50)) ?? 256 << 20
             if let directory = arguments.value("--record") {
                 if let problem = makeDirectory(directory) {

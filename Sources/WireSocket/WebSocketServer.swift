@@ -51,6 +51,9 @@ public final class WebSocketServer: @unchecked Sendable {
         /// Default cap on one reassembled message; routes may set their own.
         public var maxMessageBytes: Int = 64 << 20
         public var maxHTTPBodyBytes: Int = 16 << 20
+        /// Seconds a connection may take to finish its HTTP request / WebSocket upgrade (and a
+        /// peer to answer a close) before lws drops it: slow or silent openers hold no slot.
+        public var handshakeTimeoutSeconds: Int32 = 10
         /// Offer and accept permessage-deflate (RFC 7692); not on the libuv loop (see `init`).
         public var perMessageDeflate: Bool = true
         /// False: the server does not listen itself; a `SharedListener` hands it connections
@@ -171,7 +174,10 @@ public final class WebSocketServer: @unchecked Sendable {
         // lws reads a socket into one per-thread buffer of this size (default 4096): a 4.4 KB
         // audio event would take two reads and two RECEIVE callbacks.
         info.pt_serv_buf_size = 65536
-        info.timeout_secs = 10
+        // Pending states (upgrade, close) and a connection holding a header table without
+        // finishing its request (lws' default for the latter is 10 s) share the handshake timeout.
+        info.timeout_secs = UInt32(max(1, configuration.handshakeTimeoutSeconds))
+        info.timeout_secs_ah_idle = UInt32(max(1, configuration.handshakeTimeoutSeconds))
         var options = UInt64(LWS_SERVER_OPTION_VALIDATE_UTF8)
         if !configuration.host.contains(":") { options |= UInt64(LWS_SERVER_OPTION_DISABLE_IPV6) }
         info.options = options

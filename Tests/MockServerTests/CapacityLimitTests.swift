@@ -24,6 +24,32 @@ struct CapacityLimitTests {
         server.stop()
     }
 
+    /// `--handshake-timeout`: a connection that never completes its request (silent, or half a
+    /// request line) is dropped after the timeout, on one service thread and on several (where
+    /// a shared listener hands sockets over); a prompt upgrade on the same server still works.
+    @Test(arguments: [1, 2])
+    func slowOpenersAreDroppedAfterTheHandshakeTimeout(threads: Int) async throws {
+        try await withServer({ $0.handshakeTimeoutSeconds = 1; $0.threads = threads }) { server, client in
+            let silent = RawHTTP.connectSocket(port: server.port)
+            let partial = RawHTTP.connectSocket(port: server.port)
+            defer { close(silent); close(partial) }
+            _ = "GET /api-ws/v1/realtime HTTP/1.1\r\nHost: 127.0.0.1\r\n".withCString { send(partial, $0, strlen($0), 0) }
+            let started = MonotonicClock.nowMicros()
+            for fd in [silent, partial] {
+                var timeout = timeval(tv_sec: 6, tv_usec: 0)
+                setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+                var byte: UInt8 = 0
+                let received = recv(fd, &byte, 1, 0)
+                let closed = received == 0 || (received < 0 && errno != EAGAIN && errno != EWOULDBLOCK)
+                #expect(closed, "the server closes a slow opener (recv \(received), errno \(errno))")
+            }
+            let waitedMs = (MonotonicClock.nowMicros() - started) / 1000
+            #expect(waitedMs >= 700 && waitedMs < 4000, "dropped after \(waitedMs) ms (timeout 1 s)")
+            let prompt = try await client.connect(server.baseURL + Self.qwenPath, headers: Self.auth)
+            #expect(await prompt.nextJSON()?["type"] == "session.created")
+        }
+    }
+
     @Test func upgradesBeyondMaxSessionsGet503WithAJSONBody() async throws {
         try await withServer({ $0.maxSessions = 2 }) { server, client in
             let first = try await client.connect(server.baseURL + Self.qwenPath, headers: Self.auth)

@@ -28,6 +28,12 @@ extension LatencyExtractor {
         }
         for accepted in EntryMatcher.server("RequestAccepted").indices(in: transcript) {
             let acceptedMs = transcript.milliseconds(at: accepted)
+            // Only an interrupt during playback has a playback to stop (one in Listening has
+            // none: the next playback_ended would be a later round's).
+            let before = transcript.adapterEvents.last {
+                Double($0.t) / 1000 < acceptedMs && ($0.name == "playback_started" || $0.name == "playback_ended")
+            }
+            guard before?.name == "playback_started" else { continue }
             let later = transcript.adapterEvents.filter { Double($0.t) / 1000 >= acceptedMs }
             let stop = later.first { $0.name == "playback_ended" } ?? later.last { $0.name == "audio" }
             if let stop {
