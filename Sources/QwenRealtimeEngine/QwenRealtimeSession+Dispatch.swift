@@ -29,12 +29,12 @@ extension QwenRealtimeSession {
             commands += handle(scenario.runtime.clientMessage(type: "", json: json))
             return commands + reject(.invalidJSON("A client event needs a string 'type'."), "qrt.C2")
         }
-        if type != "input_audio_buffer.append" {
+        if type != Self.appendType {
             commands += handle(qwenActions(scenario.runtime.clientMessage(type: type, json: json)))
         }
         commands += checkOrdering(type)
         if isReplay {
-            if type == "input_audio_buffer.append", let audio = event["audio"]?.stringValue {
+            if type == Self.appendType, let audio = event["audio"]?.stringValue {
                 let count = Base64.decode(audio)?.count ?? 0
                 commands += handle(qwenActions(scenario.runtime.clientAudio(
                     byteCount: count, durationMicros: input.durationMicros(ofBytes: count))))

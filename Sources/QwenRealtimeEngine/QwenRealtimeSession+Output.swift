@@ -95,7 +95,7 @@ extension QwenRealtimeSession {
         let rate: Int
         var channels = 1
         switch (eventType, inbound) {
-        case ("input_audio_buffer.append", true):
+        case (Self.appendType, true):
             field = "audio"
             rate = configuration.inputSampleRate
             channels = configuration.inputChannels

@@ -14,19 +14,13 @@ package struct LatencyBudgets: Sendable, Hashable {
         self.limits = limits
     }
 
-    package var isEmpty: Bool { limits.isEmpty }
-
     /// Applies `--budget` values (`bargeIn.speechStarted.cancel=250ms`, `…=1.5s`, `…=250`,
     /// `uplink.realTimeFactor=1.5`, `…=none`) in order.
     /// - Throws: ``LatencyBudgetError`` naming the value, for an unknown metric or a bad amount.
     package mutating func apply(commandLine values: [String]) throws(LatencyBudgetError) {
         for text in values {
             let (metric, limit) = try Self.parse(text)
-            if let limit {
-                limits[metric] = limit
-            } else {
-                limits[metric] = nil
-            }
+            limits[metric] = limit
             fromCommandLine.insert(metric)
         }
     }
