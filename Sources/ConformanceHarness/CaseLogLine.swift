@@ -5,8 +5,11 @@ import ConformanceReports
 /// failed without opening the report: verdict and duration, then for a finding or an error the
 /// root cause with what was seen, the client's exit, and the tail of its stderr.
 package enum CaseLogLine {
-    package static func text(_ evaluation: CaseEvaluation, index: Int, total: Int, stderr: String) -> String {
-        var line = "[\(index)/\(total)] \(evaluation.caseID) \(evaluation.verdict.rawValue) \(Int(evaluation.durationMs)) ms"
+    /// - Parameter run: under `--repeat`, which run this is of how many.
+    package static func text(_ evaluation: CaseEvaluation, index: Int, total: Int, stderr: String,
+                             run: (index: Int, count: Int)? = nil) -> String {
+        let runText = run.map { " (run \($0.index)/\($0.count))" } ?? ""
+        var line = "[\(index)/\(total)] \(evaluation.caseID)\(runText) \(evaluation.verdict.rawValue) \(Int(evaluation.durationMs)) ms"
         if let reason = evaluation.reason { line += " — \(reason)" }
         guard [.fail, .error, .nonStrict].contains(evaluation.verdict) else { return line }
         var details: [String] = []
@@ -27,6 +30,12 @@ package enum CaseLogLine {
             if !tail.isEmpty { details.append("client stderr (last \(tail.count) lines):\n" + tail.map { "      | \($0)" }.joined(separator: "\n")) }
         }
         return ([line] + details.map { "    " + $0 }).joined(separator: "\n")
+    }
+
+    /// After the last run of a repeated case whose verdict changed: `<id> flaky: pass ×4, fail ×1`.
+    package static func repeatsLine(_ combined: CaseEvaluation) -> String? {
+        guard let repeats = combined.repeats, repeats.isFlaky else { return nil }
+        return "    \(combined.caseID) flaky: \(repeats.verdictCounts)"
     }
 
     /// The last `lines` non-empty lines of `text`, each cut to 300 characters.

@@ -10,7 +10,7 @@ final class CaseRun: Sendable {
     let configuration: RunConfiguration
     let server: MockServer
     let evaluator: CaseEvaluator
-    /// stderr of every client run, by case id (written beside the case reports).
+    /// stderr of every client run, by endpoint (``endpoint(of:run:)``; written beside the case reports).
     private let logs = Mutex<[String: String]>([:])
 
     init(configuration: RunConfiguration, server: MockServer, evaluator: CaseEvaluator) {
@@ -19,8 +19,14 @@ final class CaseRun: Sendable {
         self.evaluator = evaluator
     }
 
-    func environment(for conformanceCase: ConformanceCase) -> [String: String] {
-        let base = "\(server.baseURL)/case/\(conformanceCase.id)"
+    /// The mock's case key (`/case/<key>/…`) of one run of a case: the case id for the first
+    /// run, `<id>/repeat-<k>` for the k-th of `--repeat`, so each run has its own sessions.
+    static func endpoint(of caseID: String, run: Int) -> String {
+        run <= 1 ? caseID : "\(caseID)/repeat-\(run)"
+    }
+
+    func environment(for conformanceCase: ConformanceCase, run: Int = 1) -> [String: String] {
+        let base = "\(server.baseURL)/case/\(Self.endpoint(of: conformanceCase.id, run: run))"
         // A case that needs a profile names its model (e.g. the Qwen audio profile); else the run's.
         // Multimodal dialog's Start carries model "multimodal-dialog" (mmd.C3).
         let model = configuration.protocolName == "qwen-realtime"
@@ -29,12 +35,14 @@ final class CaseRun: Sendable {
             ? "\(base)/api-ws/v1/realtime?model=\(model)" : "\(base)/api-ws/v1/inference"
         return ["MOCK_URL": url, "MOCK_API_KEY": configuration.apiKey, "MOCK_WORKSPACE_ID": configuration.workspaceID,
                 "MOCK_APP_ID": configuration.appID, "MOCK_MODEL": model, "MOCK_CASE_ID": conformanceCase.id,
-                "MOCK_PROTOCOL": configuration.protocolName]
+                "MOCK_PROTOCOL": configuration.protocolName, "MOCK_RUN": String(run)]
     }
 
-    func run(_ conformanceCase: ConformanceCase) async -> CaseEvaluation {
+    /// Runs the client once for `conformanceCase` (the `run`-th time, 1-based) and judges it.
+    func run(_ conformanceCase: ConformanceCase, run: Int = 1) async -> CaseEvaluation {
         let startedAt = MonotonicTime.now
-        let client = ClientProcess(command: configuration.clientCommand, environment: environment(for: conformanceCase),
+        let endpoint = Self.endpoint(of: conformanceCase.id, run: run)
+        let client = ClientProcess(command: configuration.clientCommand, environment: environment(for: conformanceCase, run: run),
                                    workingDirectory: configuration.clientWorkingDirectory ?? configuration.repositoryRoot)
         do {
             try client.start()
@@ -54,8 +62,9 @@ final class CaseRun: Sendable {
         client.closeStdin()
         let remaining = max(0, timeout - Int((MonotonicTime.now - startedAt) / 1000))
         let timedOut = await client.waitForExit(timeoutMillis: remaining)
-        let sessions = await closedSessions(of: conformanceCase.id)
-        return finish(conformanceCase, client: client, startedAt: startedAt, driven: driven, timedOut: timedOut, sessions: sessions)
+        let sessions = await closedSessions(of: endpoint)
+        return finish(conformanceCase, endpoint: endpoint, client: client, startedAt: startedAt, driven: driven, timedOut: timedOut,
+                      sessions: sessions)
     }
 
     /// The case's sessions, after giving the mock a moment to see the client's close.
@@ -68,10 +77,10 @@ final class CaseRun: Sendable {
         return sessions
     }
 
-    private func finish(_ conformanceCase: ConformanceCase, client: ClientProcess, startedAt: Int64, driven: Bool, timedOut: Bool,
+    private func finish(_ conformanceCase: ConformanceCase, endpoint: String, client: ClientProcess, startedAt: Int64, driven: Bool, timedOut: Bool,
                         sessions: [MockServer.SessionSnapshot]) -> CaseEvaluation {
-        logs.withLock { $0[conformanceCase.id] = client.stderrText }
-        let refusals = server.refusedUpgrades(caseID: conformanceCase.id)
+        logs.withLock { $0[endpoint] = client.stderrText }
+        let refusals = server.refusedUpgrades(caseID: endpoint)
         let firstSeen = min(sessions.first?.startedAtMicros ?? .max, refusals.first?.atMicros ?? .max)
         let origin = firstSeen == .max ? startedAt : firstSeen
         var journal: [JournalEntry] = []
@@ -115,9 +124,6 @@ final class CaseRun: Sendable {
                                   durationMs: Double(MonotonicTime.now - startedAt) / 1000)
     }
 
-    /// What the client of a finished case wrote to stderr.
-    func stderr(of caseID: String) -> String { logs.withLock { $0[caseID] ?? "" } }
-
-    /// Every client's stderr by case id.
-    var allStderr: [String: String] { logs.withLock { $0 } }
+    /// What the client of a finished run of a case wrote to stderr.
+    func stderr(of caseID: String, run: Int = 1) -> String { logs.withLock { $0[Self.endpoint(of: caseID, run: run)] ?? "" } }
 }

@@ -56,13 +56,15 @@ package struct ConformanceRunner: Sendable {
         var evaluations: [String: CaseEvaluation] = [:]
         var runnable: [ConformanceCase] = []
         var scenarios: [String: (name: String, bytes: [UInt8])] = [:]
+        let repeats = max(1, configuration.repeatCount)
         for candidate in selected {
             guard evaluator.shouldRun(candidate) else {
                 evaluations[candidate.id] = evaluator.evaluate(candidate, transcript: Transcript(journal: []))
                 continue
             }
             do {
-                scenarios[candidate.id] = try CaseScenarioBuilder.scenario(for: candidate, suite: suite, root: configuration.repositoryRoot)
+                let scenario = try CaseScenarioBuilder.scenario(for: candidate, suite: suite, root: configuration.repositoryRoot)
+                for run in 1...repeats { scenarios[CaseRun.endpoint(of: candidate.id, run: run)] = scenario }
                 runnable.append(candidate)
             } catch {
                 evaluations[candidate.id] = evaluator.harnessError(candidate, caseID: candidate.id, message: error.description)
@@ -72,30 +74,48 @@ package struct ConformanceRunner: Sendable {
         let server = try startMock(scenarios: scenarios)
         defer { server.stop() }
         let caseRunner = CaseRun(configuration: configuration, server: server, evaluator: evaluator)
-        let total = runnable.count
-        let finished = await withTaskGroup(of: CaseEvaluation.self) { group in
-            var results: [CaseEvaluation] = []
+        // Every case once, then every case again (not one case N times in a row): runs of a
+        // case meet different neighbours under --jobs, as they would in separate runs.
+        let runs = (1...repeats).flatMap { run in runnable.map { (conformanceCase: $0, run: run) } }
+        let total = runs.count
+        let finished = await withTaskGroup(of: (run: Int, evaluation: CaseEvaluation).self) { group in
+            var results: [String: [(run: Int, evaluation: CaseEvaluation)]] = [:]
+            var done = 0
             var next = 0
             func launch() {
-                let conformanceCase = runnable[next]
+                let (conformanceCase, run) = runs[next]
                 next += 1
-                group.addTask { await caseRunner.run(conformanceCase) }
+                group.addTask { (run, await caseRunner.run(conformanceCase, run: run)) }
             }
             while next < min(max(1, configuration.jobs), total) { launch() }
             while let result = await group.next() {
-                results.append(result)
-                configuration.progress(CaseLogLine.text(result, index: results.count, total: total,
-                                                        stderr: caseRunner.stderr(of: result.caseID)))
+                done += 1
+                let caseID = result.evaluation.caseID
+                results[caseID, default: []].append(result)
+                configuration.progress(CaseLogLine.text(result.evaluation, index: done, total: total,
+                                                        stderr: caseRunner.stderr(of: caseID, run: result.run),
+                                                        run: repeats > 1 ? (result.run, repeats) : nil))
+                if let all = results[caseID], all.count == repeats, repeats > 1 {
+                    let combined = CaseEvaluation.combining(all.sorted { $0.run < $1.run }.map(\.evaluation))
+                    if let line = CaseLogLine.repeatsLine(combined) { configuration.progress(line) }
+                }
                 if next < total { launch() }
             }
             return results
         }
-        for evaluation in finished { evaluations[evaluation.caseID] = evaluation }
+        var clientStderr: [String: String] = [:]
+        for (caseID, results) in finished {
+            let combined = CaseEvaluation.combining(results.sorted { $0.run < $1.run }.map(\.evaluation))
+            evaluations[caseID] = combined
+            let stderr = caseRunner.stderr(of: caseID, run: (combined.repeats?.representative ?? 0) + 1)
+            if !stderr.isEmpty { clientStderr[caseID] = stderr }
+        }
 
         let ordered = all.compactMap { evaluations[$0.id] }
         var report = RunReport(protocolName: configuration.protocolName, client: configuration.clientCommand, started: started,
                                evaluations: ordered, suite: suite.definition)
-        report.clientStderr = caseRunner.allStderr.filter { !$0.value.isEmpty }
+        report.clientStderr = clientStderr
+        report.repeatCount = repeats
         report.toolVersion = HarnessVersion.string
         report.caseFiles = suite.caseFiles
         report.strict = configuration.strict

@@ -23,6 +23,8 @@ package struct RunConfiguration: Sendable {
     package var timeoutMs: Int?
     /// Cases run at once.
     package var jobs = 1
+    /// `--repeat N`: runs of each selected case (the reports give pass rates and flaky cases).
+    package var repeatCount = 1
     /// `--time-scale`: multiplies the mock's policy timeouts (nil: each scenario's own).
     package var timeScale: Double?
     /// `--budget METRIC=VALUE` values, applied over the suite's latency budgets in order.

@@ -6,7 +6,9 @@ package import WireJSON
 /// test per case named by its id. CTRF has five statuses, so the verdict is also kept as
 /// `rawStatus`: pass / nonStrict / informational → `passed` (nonStrict and informational with a
 /// `message` saying so; `failed` in a `--strict` run), fail and error → `failed` (a harness error
-/// fails the run as well; tell them apart by `rawStatus`), unimplemented / skipped → `skipped`. Keys in lexicographic order.
+/// fails the run as well; tell them apart by `rawStatus`), unimplemented / skipped → `skipped`.
+/// A repeated case (`--repeat N`) sets `flaky` (its verdict changed) and `retries` (N − 1), and
+/// `extra.repeats` as index.json has it. Keys in lexicographic order.
 package enum CTRFWriter {
     /// The tool name in `results.tool.name`.
     package static let toolName = "dialogmock-conformance"
@@ -75,6 +77,12 @@ package enum CTRFWriter {
             "report": .string(RunReport.caseReportPath(evaluation.caseID)),
         ]
         if let title = evaluation.conformanceCase?.title { extra["title"] = .string(title) }
+        if let repeats = evaluation.repeats {
+            // CTRF's own flakiness fields; `extra.repeats` has the verdict of every run.
+            test["flaky"] = .bool(repeats.isFlaky)
+            test["retries"] = .int(Int64(repeats.runs.count - 1))
+            extra["repeats"] = repeats.indexJSON(strict: report.strict)
+        }
         test["extra"] = .object(extra)
         return .object(test)
     }

@@ -37,6 +37,7 @@ package enum CaseReportReader {
             return LatencySample(metric: metric, value: value, evidence: indices(element["evidence"]))
         }
         evaluation.rootCause = document["rootCause"]?.stringValue
+        evaluation.repeats = CaseRepeats(caseReportJSON: document["repeats"])
         return evaluation
     }
 

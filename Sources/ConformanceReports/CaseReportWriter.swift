@@ -3,10 +3,13 @@ import ScenarioEngine
 package import WireJSON
 
 /// `cases/<case-id>.json`: case metadata, check results with expected / actual / evidence,
-/// the state-order report, latency samples, applied faults and the full transcript.
+/// the state-order report, latency samples, applied faults and the full transcript; under
+/// `--repeat`, every run's verdict, duration, failed checks and latency (`repeats`), the rest
+/// being the representative run's.
 package enum CaseReportWriter {
     /// The document (sorted keys).
-    package static func json(_ evaluation: CaseEvaluation) -> JSONValue {
+    /// - Parameter strict: whether the run was `--strict` (a repeated case's pass rate depends on it).
+    package static func json(_ evaluation: CaseEvaluation, strict: Bool = false) -> JSONValue {
         var document: JSONObject = ["id": .string(evaluation.caseID), "verdict": .string(evaluation.verdict.rawValue),
                                     "durationMs": .milliseconds(evaluation.durationMs)]
         document["reason"] = evaluation.reason.map(JSONValue.string)
@@ -38,6 +41,7 @@ package enum CaseReportWriter {
             note["id"] = fault.note.faultId.map(JSONValue.string)
             return .object(note)
         })
+        if let repeats = evaluation.repeats { document["repeats"] = repeats.caseReportJSON(strict: strict) }
         document["transcript"] = evaluation.transcript.jsonValue
         return JSONValue.object(document).sortedKeys
     }
@@ -54,5 +58,7 @@ package enum CaseReportWriter {
     }
 
     /// The file text (pretty, trailing newline).
-    package static func text(_ evaluation: CaseEvaluation) -> String { json(evaluation).encodedString(pretty: true) + "\n" }
+    package static func text(_ evaluation: CaseEvaluation, strict: Bool = false) -> String {
+        json(evaluation, strict: strict).encodedString(pretty: true) + "\n"
+    }
 }

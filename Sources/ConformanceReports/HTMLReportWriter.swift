@@ -17,7 +17,7 @@ package enum HTMLReportWriter {
         .bar .pass{background:#188038}.bar .fail{background:#d93025}.bar .error{background:#8b1a10}
         .bar .nonStrict{background:#b06000}.bar .informational{background:#d4a017}.bar .unimplemented{background:#777}.bar .skipped{background:#aaa}
         ol.evidence{margin:0;padding-left:1.2em}ol.evidence pre,pre.stderr{margin:.2em 0;max-height:24em;overflow:auto;background:#f6f6f6;padding:4px;font-size:12px}
-        .entry{font-size:12px;color:#444}
+        .entry{font-size:12px;color:#444}.flaky{background:#fde293;color:#5f4200;border-radius:3px;padding:0 4px;font-size:12px}
         """
 
     /// The page.
@@ -26,7 +26,7 @@ package enum HTMLReportWriter {
         html += "<style>\(style)</style></head><body>\n"
         html += "<h1>\(XMLText.escape(report.protocolName))</h1><p>client <code>\(XMLText.escape(report.client))</code> · started \(report.startedText)"
         html += report.toolVersion.isEmpty ? "" : " · conformance \(XMLText.escape(report.toolVersion))"
-        html += "</p>\n" + summaryBar(report)
+        html += "</p>\n" + summaryBar(report) + flakySection(report)
         let findings = report.findings
         if !findings.isEmpty {
             html += "<h2>Findings by obligation</h2><p>Read the first row first; consequences follow from an earlier finding in their case.</p>"
@@ -75,12 +75,15 @@ package enum HTMLReportWriter {
         let title = evaluation.conformanceCase?.title ?? ""
         let open = evaluation.verdict == .pass || evaluation.verdict == .skipped ? "" : " open"
         var html = "<details id=\"\(XMLText.escape(evaluation.caseID))\"\(open)><summary><span class=\"\(evaluation.verdict.rawValue)\">"
-        html += "\(evaluation.verdict.rawValue)</span> <b>\(XMLText.escape(evaluation.caseID))</b> \(XMLText.escape(title))</summary>\n"
+        html += "\(evaluation.verdict.rawValue)</span> <b>\(XMLText.escape(evaluation.caseID))</b> \(XMLText.escape(title))"
+        if let repeats = evaluation.repeats, repeats.isFlaky { html += " <span class=\"flaky\">flaky</span>" }
+        html += "</summary>\n"
         html += "<p><a href=\"\(XMLText.escape(RunReport.caseReportPath(evaluation.caseID)))\">case report (JSON)</a></p>"
         if let reason = evaluation.reason { html += "<p>\(XMLText.escape(reason))</p>" }
         if let root = evaluation.rootCause, !evaluation.consequences.isEmpty {
             html += "<p>Root cause: <b>\(XMLText.escape(root))</b>; consequences: \(XMLText.escape(evaluation.consequences.joined(separator: ", ")))</p>"
         }
+        if let repeats = evaluation.repeats { html += repeatsTable(repeats, report) }
         if !evaluation.checks.isEmpty {
             html += "<table><tr><th>check</th><th>obligation</th><th>verdict</th><th>expected</th><th>actual</th><th>evidence</th></tr>"
             for check in evaluation.checks {
@@ -108,9 +111,46 @@ package enum HTMLReportWriter {
         return html + "</details>\n"
     }
 
+    /// The cases whose verdict changed between `--repeat` runs, with their verdict counts.
+    private static func flakySection(_ report: RunReport) -> String {
+        let flaky = report.evaluations.filter { $0.repeats?.isFlaky == true }
+        guard report.repeatCount > 1 else { return "" }
+        var html = "<h2 id=\"flaky\">Flaky cases (\(flaky.count))</h2><p>Each case ran \(report.repeatCount) times"
+        html += "; a case whose verdict changed between runs is flaky and shows its worst run.</p>"
+        guard !flaky.isEmpty else { return html + "\n" }
+        html += "<table><tr><th>case</th><th>verdicts</th><th>pass rate</th></tr>"
+        for evaluation in flaky {
+            guard let repeats = evaluation.repeats else { continue }
+            html += "<tr><td>\(caseLinks([evaluation.caseID]))</td><td>\(XMLText.escape(repeats.verdictCounts))</td>"
+            html += "<td>\(XMLText.escape(repeats.passText(strict: report.strict)))</td></tr>"
+        }
+        return html + "</table>\n"
+    }
+
+    /// A repeated case's runs (verdict, time, failed checks) and the spread of its latencies.
+    private static func repeatsTable(_ repeats: CaseRepeats, _ report: RunReport) -> String {
+        var html = "<p>\(repeats.runs.count) runs, \(XMLText.escape(repeats.passText(strict: report.strict)))"
+        html += repeats.isFlaky ? " — <span class=\"flaky\">flaky</span>; the checks below are run \(repeats.representative + 1)'s" : ""
+        html += "</p><table><tr><th>run</th><th>verdict</th><th>ms</th><th>failed checks</th></tr>"
+        for (index, run) in repeats.runs.enumerated() {
+            html += "<tr><td>\(index + 1)</td><td class=\"\(run.verdict.rawValue)\">\(run.verdict.rawValue)</td>"
+            html += "<td>\(Int(run.durationMs.rounded()))</td><td>\(XMLText.escape(run.failedChecks.joined(separator: " ")))</td></tr>"
+        }
+        html += "</table>\n"
+        let spread = repeats.latencySpread
+        guard !spread.isEmpty else { return html }
+        html += "<table><tr><th>metric</th><th>n</th><th>min</th><th>p50</th><th>max</th></tr>"
+        for metric in LatencyMetric.all {
+            guard let statistics = spread[metric] else { continue }
+            html += "<tr><td>\(XMLText.escape(metric)) (\(LatencyMetric.unit(metric)))</td><td>\(statistics.count)</td>"
+            html += "<td>\(SVGCharts.fixed(statistics.min))</td><td>\(SVGCharts.fixed(statistics.p50))</td><td>\(SVGCharts.fixed(statistics.max))</td></tr>"
+        }
+        return html + "</table>\n"
+    }
+
     private static func latencySection(_ report: RunReport) -> String {
         var html = "<h2>Latency</h2>\n"
-        let samples = Dictionary(grouping: report.evaluations.flatMap(\.latency), by: \.metric)
+        let samples = Dictionary(grouping: report.evaluations.flatMap(\.allLatency), by: \.metric)
         for metric in LatencyMetric.all {
             guard let values = samples[metric]?.map(\.value), !values.isEmpty else { continue }
             let statistics = LatencyStatistics(values)

@@ -7,8 +7,9 @@ package import WireJSON
 /// `rootCause` and `consequences`, and `findings`: `[{"obligation", "verdict", "cases",
 /// "asConsequence"}]`, the rule to read first first (``RunReport/findings``); versioned by
 /// `"$schema"` and `"schemaVersion": 1` (conformance/schema/report-index.v1.schema.json), with
-/// `strict`, and `toolVersion`, `latencyBudgets` and each case's `stderr` path when known. Keys are only
-/// ever added within a version.
+/// `strict`, and `toolVersion`, `latencyBudgets` and each case's `stderr` path when known; `repeat`
+/// (runs per case, `--repeat`), `flakyCases`, and each repeated case's `repeats` (verdict per run,
+/// pass rate, flaky, latency spread). Keys are only ever added within a version.
 package enum IndexWriter {
     /// The document.
     package static func json(_ report: RunReport) -> JSONValue {
@@ -25,6 +26,7 @@ package enum IndexWriter {
                 "consequences": .array(evaluation.consequences.map(JSONValue.string)),
             ]
             if report.stderr(of: evaluation.caseID) != nil { entry["stderr"] = .string(RunReport.caseStderrPath(evaluation.caseID)) }
+            if let repeats = evaluation.repeats { entry["repeats"] = repeats.indexJSON(strict: report.strict) }
             return .object(entry)
         }
         let findings: [JSONValue] = report.findings.map { finding in
@@ -42,7 +44,8 @@ package enum IndexWriter {
             "$schema": .string(ReportSchema.indexID), "schemaVersion": .int(Int64(ReportSchema.indexVersion)),
             "protocol": .string(report.protocolName), "client": .string(report.client), "started": .string(report.startedText),
             "summary": .object(summary), "cases": .array(cases), "latency": .object(latency), "findings": .array(findings),
-            "strict": .bool(report.strict),
+            "strict": .bool(report.strict), "repeat": .int(Int64(report.repeatCount)),
+            "flakyCases": .array(report.flakyCases.map(JSONValue.string)),
         ]
         if !report.toolVersion.isEmpty { document["toolVersion"] = .string(report.toolVersion) }
         if !report.latencyBudgets.isEmpty {

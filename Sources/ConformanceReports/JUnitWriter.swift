@@ -6,7 +6,9 @@ import ConformanceChecks
 /// `NONSTRICT:` / `INFORMATIONAL:`, unimplemented / skipped → `<skipped>`, error → `<error>`;
 /// the client's stderr → `<system-err>`; the suite's `<system-out>` lists the findings per
 /// obligation. Counts come from the evaluations given. Under `--strict` (``RunReport/strict``)
-/// nonStrict is a `<failure>` too, as it fails the run.
+/// nonStrict is a `<failure>` too, as it fails the run. A repeated case (`--repeat`) has the
+/// properties `repeats`, `verdicts`, `passRate` and `flaky`; a flaky failure's message starts
+/// `flaky (k/N runs passed):`.
 package enum JUnitWriter {
     /// The document.
     package static func text(_ report: RunReport) -> String {
@@ -50,7 +52,8 @@ package enum JUnitWriter {
         case .pass:
             break
         case .fail:
-            let message = (evaluation.verdict == .fail ? "" : "nonStrict (--strict): ") + (evaluation.headline ?? "failed")
+            let message = flakyPrefix(evaluation, report) + (evaluation.verdict == .fail ? "" : "nonStrict (--strict): ")
+                + (evaluation.headline ?? "failed")
             xml += "      <failure message=\"\(XMLText.escape(message))\" type=\"\(XMLText.escape(evaluation.failedChecks.joined(separator: " ")))\">\(XMLText.escape(details))</failure>\n"
         case .nonStrict, .informational:
             // A passing test whose output starts with the verdict in capitals: reporters that
@@ -81,8 +84,20 @@ package enum JUnitWriter {
         if !evaluation.failedChecks.isEmpty { entries.append(("failedChecks", evaluation.failedChecks.joined(separator: " "))) }
         entries.append(("report", RunReport.caseReportPath(evaluation.caseID)))
         if report.stderr(of: evaluation.caseID) != nil { entries.append(("stderr", RunReport.caseStderrPath(evaluation.caseID))) }
+        if let repeats = evaluation.repeats {
+            entries.append(("repeats", String(repeats.runs.count)))
+            entries.append(("verdicts", repeats.verdicts.map(\.rawValue).joined(separator: " ")))
+            entries.append(("passRate", String(CaseRepeats.rounded(repeats.passRate(strict: report.strict)))))
+            entries.append(("flaky", String(repeats.isFlaky)))
+        }
         let lines = entries.map { "        <property name=\"\($0.0)\" value=\"\(XMLText.escape($0.1))\"/>\n" }
         return "      <properties>\n" + lines.joined() + "      </properties>\n"
+    }
+
+    /// `flaky (3/5 runs passed): ` before a repeated case's failure message when its verdict changed.
+    private static func flakyPrefix(_ evaluation: CaseEvaluation, _ report: RunReport) -> String {
+        guard let repeats = evaluation.repeats, repeats.isFlaky else { return "" }
+        return "flaky (\(repeats.passText(strict: report.strict))): "
     }
 
     private static func seconds(_ value: Double) -> String {

@@ -20,7 +20,7 @@ package enum ReportFolderWriter {
     package static func write(_ report: RunReport, to directory: URL) throws {
         try writeRunFiles(report, to: directory)
         for evaluation in report.evaluations {
-            try save(CaseReportWriter.text(evaluation), directory.appendingPathComponent(RunReport.caseReportPath(evaluation.caseID)))
+            try save(CaseReportWriter.text(evaluation, strict: report.strict), directory.appendingPathComponent(RunReport.caseReportPath(evaluation.caseID)))
         }
         try writeStderr(report, to: directory)
     }

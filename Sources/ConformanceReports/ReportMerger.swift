@@ -59,6 +59,7 @@ package enum ReportMerger {
         var started: Date?
         var toolVersion = ""
         var anyStrict = false
+        var repeatCount = 1
         var budgets: [String: Double] = [:]
         var evaluations: [CaseEvaluation] = []
         var stderr: [String: String] = [:]
@@ -75,6 +76,7 @@ package enum ReportMerger {
             }
             if let text = index["started"]?.stringValue, let date = parseDate(text) { started = min(started ?? date, date) }
             anyStrict = anyStrict || index["strict"]?.boolValue == true
+            repeatCount = max(repeatCount, Int(index["repeat"]?.intValue ?? 1))
             if toolVersion.isEmpty { toolVersion = index["toolVersion"]?.stringValue ?? "" }
             for (metric, value) in index["latencyBudgets"]?.objectValue ?? [:] { budgets[metric] = value.doubleValue }
             for entry in index["cases"]?.arrayValue ?? [] {
@@ -107,6 +109,7 @@ package enum ReportMerger {
         report.latencyBudgets = budgets
         report.caseFiles = suite?.caseFiles ?? [:]
         report.strict = strict ?? anyStrict
+        report.repeatCount = repeatCount
         return (report, caseFiles)
     }
 

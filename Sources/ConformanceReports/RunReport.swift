@@ -28,6 +28,14 @@ package struct RunReport: Sendable {
     /// A `--strict` run: nonStrict fails it, so junit.xml and ctrf.json report nonStrict cases
     /// as failed tests (`rawStatus` / the `verdict` property still say nonStrict).
     package var strict = false
+    /// `--repeat N`: how many times each case ran (1 = once). Repeated cases carry
+    /// ``CaseEvaluation/repeats``.
+    package var repeatCount = 1
+
+    /// Ids of the cases whose verdict changed between repeats, in report order.
+    package var flakyCases: [String] {
+        evaluations.filter { $0.repeats?.isFlaky == true }.map(\.caseID)
+    }
 
     /// Whether the case fails the run (fail, or nonStrict under ``strict``); error aside.
     package func failsRun(_ evaluation: CaseEvaluation) -> Bool {
@@ -96,7 +104,7 @@ package struct RunReport: Sendable {
 
     /// Latency statistics per metric across every case.
     package var latency: [String: LatencyStatistics] {
-        LatencyStatistics.aggregate(evaluations.flatMap(\.latency))
+        LatencyStatistics.aggregate(evaluations.flatMap(\.allLatency))
     }
 
     /// The started time as ISO 8601 (UTC, seconds).

@@ -22,6 +22,11 @@ extension SummaryWriter {
             let text = "\(count) \(verdict.rawValue)"
             return verdict == .fail || verdict == .error ? "**\(text)**" : text
         }.joined(separator: " · "))
+        let flaky = report.flakyCases
+        if !flaky.isEmpty {
+            lines += ["", "**\(flaky.count) flaky** (verdict changed over \(report.repeatCount) runs): "
+                + flaky.prefix(stepSummaryCaseLimit).map { "`\($0)`" }.joined(separator: ", ")]
+        }
         let listed = [Verdict.fail, .error, .nonStrict].flatMap { verdict in report.evaluations.filter { $0.verdict == verdict } }
         if !listed.isEmpty {
             lines += ["", "| case | verdict | root cause | message |", "| --- | --- | --- | --- |"]

@@ -1,14 +1,27 @@
 import Foundation
 import ConformanceChecks
 
-/// `summary.md`: counts per verdict, findings per obligation (the rule to read first first), a
-/// table per suite section, obligation coverage and the latency table.
+/// `summary.md`: counts per verdict, the flaky cases of a `--repeat` run, findings per
+/// obligation (the rule to read first first), a table per suite section, obligation coverage and
+/// the latency table.
 package enum SummaryWriter {
     /// The document.
     package static func text(_ report: RunReport) -> String {
         var lines = ["# Conformance run: \(report.protocolName)", "", "- client: `\(report.client)`", "- started: \(report.startedText)", "",
                      "| verdict | cases |", "| --- | ---: |"]
         for verdict in Verdict.allCases { lines.append("| \(verdict.rawValue) | \(report.summary[verdict, default: 0]) |") }
+        if report.repeatCount > 1 {
+            let flaky = report.evaluations.filter { $0.repeats?.isFlaky == true }
+            lines += ["", "## Flaky cases", "", "Each case ran \(report.repeatCount) times; \(flaky.count) changed verdict between runs"
+                + (flaky.isEmpty ? "." : " (each shows its worst run):")]
+            if !flaky.isEmpty {
+                lines += ["", "| case | verdicts | pass rate |", "| --- | --- | --- |"]
+                for evaluation in flaky {
+                    guard let repeats = evaluation.repeats else { continue }
+                    lines.append("| \(evaluation.caseID) | \(repeats.verdictCounts) | \(repeats.passText(strict: report.strict)) |")
+                }
+            }
+        }
         let findings = report.findings
         if !findings.isEmpty {
             lines += ["", "## Findings by obligation", "",
@@ -32,7 +45,8 @@ package enum SummaryWriter {
                 let title = (evaluation.conformanceCase?.title ?? "").replacingPipes
                 let consequences = Set(evaluation.consequences)
                 let failed = evaluation.failedChecks.map { consequences.contains($0) ? "(\($0))" : $0 }.joined(separator: ", ")
-                lines.append("| \(evaluation.caseID) | \(title) | \(evaluation.verdict.rawValue) | \(failed) | \(Int(evaluation.durationMs.rounded())) |")
+                let flaky = evaluation.repeats?.isFlaky == true ? " (flaky)" : ""
+                lines.append("| \(evaluation.caseID) | \(title) | \(evaluation.verdict.rawValue)\(flaky) | \(failed) | \(Int(evaluation.durationMs.rounded())) |")
             }
         }
         lines += ["", "## Obligation coverage", "", "| obligation | cases | verdicts |", "| --- | --- | --- |"]

@@ -1,8 +1,10 @@
+import SessionCore
+
 /// Which protocol a WebSocket path asks for, and which conformance case, if any.
 ///
 /// `/api-ws/v1/inference[/]` and `/case/<case-id>/api-ws/v1/inference[/]` → multimodal dialog;
 /// `/api-ws/v1/realtime[/]` and `/case/<case-id>/api-ws/v1/realtime[/]` → Qwen realtime.
-/// Case ids may contain `/` (matrix variants: `<case-id>/<variant>`).
+/// Case ids may contain `/` (``CaseRoute``: matrix variants, repeated runs).
 struct ProtocolRoute: Equatable {
     enum Kind: String {
         case multimodalDialog = "multimodal-dialog"
@@ -20,13 +22,10 @@ struct ProtocolRoute: Equatable {
     init?(path: String) {
         var rest = Substring(path)
         var caseID: String?
-        if rest.hasPrefix("/case/") {
-            rest = rest.dropFirst("/case".count)
-            guard let api = rest.firstRange(of: "/api-ws/") else { return nil }
-            let id = rest[rest.index(after: rest.startIndex)..<api.lowerBound]
-            guard !id.isEmpty, id.allSatisfy({ $0.isLetter || $0.isNumber || "._-/".contains($0) }) else { return nil }
-            caseID = String(id)
-            rest = rest[api.lowerBound...]
+        if rest.hasPrefix(CaseRoute.prefix) {
+            guard let route = CaseRoute.split(rest) else { return nil }
+            caseID = String(route.caseID)
+            rest = route.servicePath
         }
         if rest.hasSuffix("/") && rest.count > 1 { rest = rest.dropLast() }
         switch rest {

@@ -22,17 +22,14 @@ package enum MultiModalDialogUpgrade {
         var trimmed = Substring(path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
         if trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
         if trimmed == servicePath { return true }
-        let parts = trimmed.split(separator: "/", omittingEmptySubsequences: false)
-        // "", "case", id, "api-ws", "v1", "inference"
-        return parts.count == 6 && parts[0].isEmpty && parts[1] == "case" && !parts[2].isEmpty
-            && parts[3...].joined(separator: "/") == "api-ws/v1/inference"
+        return CaseRoute.split(trimmed).map { $0.servicePath == servicePath } ?? false
     }
 
     /// The case id of a `/case/<case-id>/…` path, or nil.
     package static func caseID(path: String) -> String? {
-        let parts = path.split(separator: "/")
-        guard parts.count >= 2, parts[0] == "case", matches(path: path) else { return nil }
-        return String(parts[1])
+        guard matches(path: path) else { return nil }
+        let trimmed = path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? Substring(path)
+        return CaseRoute.split(trimmed).map { String($0.caseID) }
     }
 
     /// Checks the path and the `Authorization` header.

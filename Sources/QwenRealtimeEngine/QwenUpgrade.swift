@@ -1,3 +1,4 @@
+import SessionCore
 import WireJSON
 
 /// Upgrade checks of S1: path, `Authorization: Bearer`, API key list, `model` query parameter.
@@ -41,11 +42,8 @@ package enum QwenUpgrade {
 
     /// The case id of a `/case/<case-id>/api-ws/v1/realtime` path, else `nil`.
     package static func caseID(inPath path: String) -> String? {
-        let prefix = "/case/"
-        guard path.hasPrefix(prefix), path.hasSuffix(realtimePath) else { return nil }
-        let middle = path.dropFirst(prefix.count).dropLast(realtimePath.count)
-        guard !middle.isEmpty, !middle.contains("/") else { return nil }
-        return String(middle)
+        guard let route = CaseRoute.split(Substring(path)), route.servicePath == Substring(realtimePath) else { return nil }
+        return String(route.caseID)
     }
 
     private static func reject(_ status: Int, _ code: String, _ message: String) -> UpgradeVerdict {

@@ -79,3 +79,30 @@ import WireJSON
         #expect(timeline.firstViolation == 1)
     }
 }
+
+@Suite("Repeated runs of a case")
+struct CaseRepeatsTests {
+    private func run(_ verdict: Verdict, _ latency: Double) -> CaseEvaluation {
+        CaseEvaluation(caseID: "qrt.x.001", conformanceCase: nil, verdict: verdict,
+                       latency: [LatencySample(metric: LatencyMetric.speechStartedToCancel, value: latency, evidence: [3, 4])], durationMs: latency)
+    }
+
+    @Test func theFirstWorstRunRepresentsTheCase() {
+        let combined = CaseEvaluation.combining([run(.pass, 10), run(.nonStrict, 20), run(.fail, 30), run(.fail, 40)])
+        #expect(combined.verdict == .fail && combined.durationMs == 30)
+        let repeats = combined.repeats
+        #expect(repeats?.representative == 2)
+        #expect(repeats?.isFlaky == true)
+        #expect(repeats?.verdictCounts == "pass ×1, nonStrict ×1, fail ×2")
+        #expect(repeats?.passRate(strict: false) == 0.5)
+        #expect(repeats?.passRate(strict: true) == 0.25)
+        let spread = repeats?.latencySpread[LatencyMetric.speechStartedToCancel]
+        #expect(spread?.count == 4 && spread?.min == 10 && spread?.max == 40)
+        #expect(combined.allLatency.count == 4 && combined.latency.count == 1)
+    }
+
+    @Test func aSingleRunIsNotRepeatedAndSameVerdictsAreNotFlaky() {
+        #expect(CaseEvaluation.combining([run(.pass, 1)]).repeats == nil)
+        #expect(CaseEvaluation.combining([run(.pass, 1), run(.pass, 2)]).repeats?.isFlaky == false)
+    }
+}

@@ -43,5 +43,10 @@ struct UpgradeTests {
             #expect(body["message"]?.stringValue?.isEmpty == false)
         }
         #expect(MultiModalDialogUpgrade.caseID(path: "/case/mmd.start.001/api-ws/v1/inference") == "mmd.start.001")
+        #expect(MultiModalDialogUpgrade.caseID(path: "/case/mmd.audio.002/opus/repeat-3/api-ws/v1/inference/?x=1")
+            == "mmd.audio.002/opus/repeat-3")
+        #expect(MultiModalDialogUpgrade.matches(path: "/case/mmd.audio.002/opus/api-ws/v1/inference"))
+        #expect(!MultiModalDialogUpgrade.matches(path: "/case/mmd.audio.002//api-ws/v1/inference"))
+        #expect(!MultiModalDialogUpgrade.matches(path: "/case/mmd.audio.002/api-ws/v1/realtime"))
     }
 }

@@ -23,6 +23,12 @@ import WireJSON
             headers: Self.auth, apiKeys: ["sk-test"])
         #expect(verdict.isAccepted)
         #expect(QwenUpgrade.caseID(inPath: "/case/qrt.session.003/api-ws/v1/realtime") == "qrt.session.003")
+        // Matrix variants and repeated runs have `/` in their ids, as the router accepts them.
+        #expect(QwenUpgrade.caseID(inPath: "/case/qrt.session.003/repeat-2/api-ws/v1/realtime") == "qrt.session.003/repeat-2")
+        for bad in ["/case//api-ws/v1/realtime", "/case/a//b/api-ws/v1/realtime", "/case/a b/api-ws/v1/realtime",
+                    "/case/qrt.x.001/api-ws/v1/inference"] {
+            #expect(QwenUpgrade.caseID(inPath: bad) == nil, "\(bad)")
+        }
     }
 
     @Test(arguments: [

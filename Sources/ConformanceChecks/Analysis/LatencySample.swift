@@ -60,6 +60,7 @@ package enum LatencyMetric {
 package struct LatencyStatistics: Sendable, Hashable {
     /// Number of samples.
     package var count: Int
+    package var min: Double
     package var p50: Double
     package var p95: Double
     package var p99: Double
@@ -74,6 +75,7 @@ package struct LatencyStatistics: Sendable, Hashable {
             let position = Int((percent / 100 * Double(sorted.count)).rounded(.up))
             return sorted[Swift.max(0, Swift.min(sorted.count - 1, position - 1))]
         }
+        min = sorted.first ?? 0
         p50 = rank(50)
         p95 = rank(95)
         p99 = rank(99)

@@ -24,6 +24,8 @@ package struct CaseEvaluation: Sendable {
     package var durationMs: Double
     /// The obligation of the first finding that explains the others (``RootCause``), if any.
     package var rootCause: String?
+    /// Every run of the case under `conformance run --repeat N` (N > 1); nil for a single run.
+    package var repeats: CaseRepeats?
 
     /// Creates an evaluation.
     package init(caseID: String, conformanceCase: ConformanceCase?, verdict: Verdict, reason: String? = nil, checks: [CheckResult] = [],
