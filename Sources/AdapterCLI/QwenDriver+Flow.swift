@@ -22,7 +22,16 @@ extension QwenDriver {
             return
         }
         let pcm = FixturePaths.readOrWarn("fixtures/audio/hello-16k.pcm", fallback: [])
-        await client.appendAudio(pcm: pcm, realtime: true)
+        if fault?.name == "commit-in-vad", client.turnDetection != nil {
+            // Mid-utterance (0.6 s in), so the committed buffer holds speech however short the
+            // fixture's trailing silence is (after it, the server VAD has committed already).
+            let split = min(pcm.count, 16_000 * 2 * 6 / 10) & ~1
+            await client.appendAudio(pcm: Array(pcm[..<split]), realtime: true)
+            client.sendRaw(["type": "input_audio_buffer.commit"])
+            await client.appendAudio(pcm: Array(pcm[split...]), realtime: true)
+        } else {
+            await client.appendAudio(pcm: pcm, realtime: true)
+        }
         await injectAfterAudio()
         if pushToTalk {
             client.commit()
@@ -81,8 +90,6 @@ extension QwenDriver {
     func injectAfterAudio() async {
         switch fault?.name {
         case "change-turn-detection-after-audio": _ = try? await client.updateSession(["turn_detection": .null])
-        // Only where it is the breach: in push-to-talk a commit is the client's job.
-        case "commit-in-vad" where client.turnDetection != nil: client.sendRaw(["type": "input_audio_buffer.commit"])
         default: break
         }
     }

@@ -25,6 +25,10 @@ package final class AnswerAudioCache: Sendable {
         let handle: AnswerAudioHandle
         var lastUse: UInt64
         var bytes: Int
+        /// Waiting for a worker (not yet taken from a queue).
+        var queued = false
+        /// A session asked for it while it was queued: it is in `urgent` too.
+        var urgent = false
     }
 
     private struct State {
@@ -33,6 +37,8 @@ package final class AnswerAudioCache: Sendable {
         var statistics = Statistics()
         var jobs: [AnswerAudioHandle] = []
         var jobHead = 0
+        /// Queued answers a session is waiting for, rendered before the prefetches ahead of them.
+        var urgent: [AnswerAudioHandle] = []
         var workersStarted = 0
     }
 
@@ -55,19 +61,29 @@ package final class AnswerAudioCache: Sendable {
 
     /// The handle of `key`'s audio, rendering it (on a worker) if nobody has yet.
     package func answer(_ key: AnswerAudioKey) -> AnswerAudioHandle {
+        lookup(key, urgent: true)
+    }
+
+    /// The handle of `key`; `urgent` when a session waits for it: one still queued behind
+    /// prefetches (a scenario's answers queued at load) goes first.
+    private func lookup(_ key: AnswerAudioKey, urgent: Bool) -> AnswerAudioHandle {
         let (handle, isNew) = state.withLock { state -> (AnswerAudioHandle, Bool) in
             state.tick += 1
             if var entry = state.entries[key] {
                 entry.lastUse = state.tick
+                if urgent, entry.queued, !entry.urgent {
+                    entry.urgent = true
+                    state.urgent.append(entry.handle)
+                }
                 state.entries[key] = entry
                 state.statistics.hits += 1
                 return (entry.handle, false)
             }
             state.statistics.misses += 1
             let handle = AnswerAudioHandle(key: key)
-            state.entries[key] = Entry(handle: handle, lastUse: state.tick, bytes: 0)
+            state.entries[key] = Entry(handle: handle, lastUse: state.tick, bytes: 0, queued: workers > 0, urgent: urgent && workers > 0)
             if workers > 0 {
-                state.jobs.append(handle)
+                if urgent { state.urgent.append(handle) } else { state.jobs.append(handle) }
                 if state.workersStarted < workers {
                     state.workersStarted += 1
                     startWorker()
@@ -83,8 +99,10 @@ package final class AnswerAudioCache: Sendable {
 
     /// Starts rendering `keys` now so that later lookups hit (a scenario's scripted answers
     /// when it loads).
-    package func prefetch(_ keys: some Sequence<AnswerAudioKey>) {
-        for key in keys { _ = answer(key) }
+    /// - Returns: their handles.
+    @discardableResult
+    package func prefetch(_ keys: some Sequence<AnswerAudioKey>) -> [AnswerAudioHandle] {
+        keys.map { lookup($0, urgent: false) }
     }
 
     package var statistics: Statistics {
@@ -121,17 +139,32 @@ package final class AnswerAudioCache: Sendable {
         }
     }
 
+    /// The next answer to render: urgent ones first, then prefetches in order; each once.
     private func nextJob() -> AnswerAudioHandle? {
         state.withLock { state in
-            guard state.jobHead < state.jobs.count else { return nil }
-            let job = state.jobs[state.jobHead]
-            state.jobHead += 1
-            if state.jobHead == state.jobs.count {
-                state.jobs.removeAll(keepingCapacity: true)
-                state.jobHead = 0
+            while !state.urgent.isEmpty {
+                let job = state.urgent.removeFirst()
+                if take(job, &state) { return job }
             }
-            return job
+            while state.jobHead < state.jobs.count {
+                let job = state.jobs[state.jobHead]
+                state.jobHead += 1
+                if state.jobHead == state.jobs.count {
+                    state.jobs.removeAll(keepingCapacity: true)
+                    state.jobHead = 0
+                }
+                if take(job, &state) { return job }
+            }
+            return nil
         }
+    }
+
+    /// Marks a queued job as taken; false when a worker already took it (it was urgent too).
+    private func take(_ job: AnswerAudioHandle, _ state: inout State) -> Bool {
+        guard var entry = state.entries[job.key], entry.handle === job, entry.queued else { return false }
+        entry.queued = false
+        state.entries[job.key] = entry
+        return true
     }
 
     private func startWorker() {

@@ -25,7 +25,7 @@ enum ConformanceCommand {
             .flag("--strict", help: "Run strict-only cases; nonStrict verdicts fail the run."),
             .value("--report", valueName: "DIR", help: "Report folder (default reports/runs/<client>/<timestamp>/)."),
             .value("--timeout-ms", valueName: "N", help: "Per-case timeout, overriding each case's own."),
-            .value("--jobs", valueName: "N", help: "Cases run at once.", default: "1"),
+            .value("--jobs", valueName: "N", help: "Cases run at once (default: 2 per core, at most 8; here \(RunConfiguration.defaultJobs))."),
             .value("--repeat", valueName: "N",
                    help: "Run each case N times: reports give pass rates and latency spreads, and mark cases whose verdict changes flaky.",
                    default: "1"),
@@ -52,6 +52,12 @@ enum ConformanceCommand {
                   rootOption],
         positionals: [PositionalSpec("report-dir", help: "A shard's report folder (index.json and cases/).", variadic: true)],
         discussion: "Exit 0 when no case failed (with --baseline: none regressed), 1 when one did, 2 on usage or harness error.")
+    static let matrix = CommandSpec(
+        name: "matrix", abstract: "Put several runs side by side: clients × cases, a verdict per cell, latency p50 per metric.",
+        options: [.value("--out", valueName: "DIR", help: "Where matrix.html and matrix.json go.", default: "reports/matrix")],
+        positionals: [PositionalSpec("run-dir", help: "A run's report folder (index.json), as LABEL=DIR to name its column.",
+                                     variadic: true)],
+        discussion: "Exit 0 when the files are written, 2 when a folder has no readable index.json.")
     static let schemaSuite = CommandSpec(
         name: "schema-suite",
         abstract: "Run the official JSON-Schema-Test-Suite (draft 2020-12) against the validator.",
@@ -63,7 +69,7 @@ enum ConformanceCommand {
         name: "conformance",
         abstract: "Conformance harness for the multimodal-dialog and Qwen realtime protocols.",
         options: [.flag("--version", help: "Print the version and exit.")],
-        subcommands: [list, lint, run, merge, schemaSuite])
+        subcommands: [list, lint, run, merge, matrix, schemaSuite])
 
     static let protocols = ["multimodal-dialog", "qwen-realtime"]
 
@@ -78,6 +84,7 @@ enum ConformanceCommand {
         case "lint": LintCommand.run(arguments)
         case "run": await RunCommand.run(arguments)
         case "merge": MergeCommand.run(arguments)
+        case "matrix": MatrixCommand.run(arguments)
         case "schema-suite": SchemaSuiteCommand.run(arguments)
         default: CommandLineRunner.exit(with: CommandLineError("missing subcommand", commandPath: ["conformance"]), spec: spec)
         }

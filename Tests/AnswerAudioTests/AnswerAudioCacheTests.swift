@@ -49,6 +49,27 @@ import WireAudio
         #expect(ran.withLock { $0 })
     }
 
+    @Test func anAnswerASessionWaitsForGoesBeforeQueuedPrefetches() async {
+        let cache = AnswerAudioCache(workers: 1)
+        // Long answers in MP3 take milliseconds each: the worker is still on the first few
+        // when the session asks for the last one.
+        let long = String(repeating: "A long prefetched answer that takes a while to encode. ", count: 2)
+        let prefetched = (0..<6).map { Self.key("\($0) " + long, encoding: .mp3) }
+        let handles = cache.prefetch(prefetched)
+        let wanted = prefetched[5]
+        _ = cache.answer(wanted)
+        // Completion order, registered at once (a render takes far longer than this loop).
+        let order = FinishOrder()
+        for handle in handles { handle.whenReady { order.append(handle.key) } }
+        for handle in handles {
+            await withCheckedContinuation { continuation in handle.whenReady { continuation.resume() } }
+        }
+        let finished = order.keys
+        // The worker may have started one or two prefetches before the ask; then the wanted one.
+        let position = finished.firstIndex(of: wanted) ?? .max
+        #expect(position <= 2, "rendered \(position + 1)th of \(finished.count)")
+    }
+
     @Test(arguments: [AnswerAudioKey.Encoding.mp3, .oggOpus(frameMs: 20, bitRateKbps: 32), .rawOpus(frameMs: 20, bitRateKbps: 32)])
     func encodedFormatsAreFramed(_ encoding: AnswerAudioKey.Encoding) {
         let rendered = AnswerRenderer.render(Self.key("Encoded once, sent in slices.", encoding: encoding))
@@ -86,4 +107,11 @@ import WireAudio
         _ = cache.answer(Self.key(texts[3]))
         #expect(cache.statistics.hits == 1)
     }
+}
+
+/// The order in which answers became ready (appended from worker threads).
+final class FinishOrder: Sendable {
+    private let list = Mutex<[AnswerAudioKey]>([])
+    func append(_ key: AnswerAudioKey) { list.withLock { $0.append(key) } }
+    var keys: [AnswerAudioKey] { list.withLock { $0 } }
 }

@@ -42,7 +42,7 @@ import WireJSON
     @Test func indexHasTheContractShape() throws {
         let index = try JSONValue.decode(IndexWriter.text(try Self.report()))
         // The contract's keys, extended compatibly with `findings` and the schema's version.
-        #expect(index.objectValue?.keys == ["$schema", "cases", "client", "findings", "latency", "protocol", "schemaVersion", "started", "strict", "summary"])
+        #expect(index.objectValue?.keys == ["$schema", "cases", "client", "findings", "flakyCases", "latency", "protocol", "repeat", "schemaVersion", "started", "strict", "summary"])
         #expect(index["$schema"] == "https://dialogmock.dev/schemas/report-index/v1.json")
         #expect(index["schemaVersion"] == 1)
         try ReportContract.expectConforms(try Self.report())

@@ -473,10 +473,12 @@ class MultiModalDriver:
             self._sdk_call(self.dialog.local_responding_ended)
 
     def _sdk_call(self, fn, *args, **kwargs):
-        if self.stop_sent or self.closed.is_set() or self.failed:
-            return
         try:
             with self.send_lock:
+                # Checked under the lock: a Stop another thread sent meanwhile stays the last
+                # directive (C22; the playback timer's LocalRespondingEnded raced a Stop here).
+                if self.stop_sent or self.closed.is_set() or self.failed:
+                    return
                 self.last_sent = time.monotonic()
                 fn(*args, **kwargs)
         except Exception as e:  # the socket went away under us
@@ -599,6 +601,8 @@ class MultiModalDriver:
             # tap2talk: the app mutes the microphone from SpeechEnded to the next Listening (C11)
             if not (tap2talk and self.mic_muted):
                 with self.send_lock:
+                    if self.closed.is_set() or self.stop_sent:
+                        raise CommandError("Closed", "the connection closed while sending audio")
                     self.last_sent = time.monotonic()
                     self.dialog.send_audio_data(frame)
             pacer.after(seconds)
@@ -637,10 +641,10 @@ class MultiModalDriver:
 
     def cmd_stop(self, cmd):
         self.require_dialog()
-        if self.stop_sent:
-            return
-        self.stop_sent = True
         with self.send_lock:
+            if self.stop_sent:
+                return
+            self.stop_sent = True
             self.dialog.stop()    # the SDK closes the socket itself when Stopped arrives
 
     def shutdown(self, timeout_s=10.0):
@@ -685,6 +689,8 @@ class MultiModalDriver:
         for _ in range(int(round(seconds * 10))):
             if not (self.mode == "tap2talk" and self.mic_muted):
                 with self.send_lock:
+                    if self.closed.is_set() or self.stop_sent:
+                        return
                     self.dialog.send_audio_data(chunk)
             pacer.after(0.1)
 
