@@ -64,7 +64,7 @@ package struct ClientMatrix: Sendable {
     }
 
     /// Reads the runs. - Parameter runs: `(label, folder)`, label nil for the default
-    /// (``defaultLabel(client:)``; a repeated label gets ` (2)`, ` (3)` …).
+    /// (``defaultLabel(client:)``; a label repeated within a protocol gets ` (2)`, ` (3)` …).
     /// - Throws: ``Failure``: no runs, a folder without a readable index.json, or one without
     ///   `protocol` / `cases`.
     package static func read(_ runs: [(label: String?, folder: String)]) throws(Failure) -> ClientMatrix {
@@ -80,7 +80,8 @@ package struct ClientMatrix: Sendable {
             }
             let client = index["client"]?.stringValue ?? ""
             var name = label ?? defaultLabel(client: client)
-            let taken = Set(columns.map(\.label))
+            // Unique within a protocol (a client run on both protocols keeps its name in both).
+            let taken = Set(columns.filter { $0.protocolName == protocolName }.map(\.label))
             if taken.contains(name) {
                 var suffix = 2
                 while taken.contains("\(name) (\(suffix))") { suffix += 1 }
