@@ -27,6 +27,9 @@ final class ControlAPI {
         // Segments after "/_mock", empty ones kept: `/_mock/faults/` is no route (404), not `/_mock/faults`.
         var parts = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst(2).map(String.init)
         if parts == [""] { parts = [] }  // `/_mock/` is the index
+        if let refusal = ControlAccess.refusal(request.head, token: configuration.controlToken, isHealth: parts == ["health"]) {
+            return refusal
+        }
         let candidates = ControlRoute.matching(parts)
         guard !candidates.isEmpty else {
             return .error(404, "NotFound", "no control route \(method) \(path); GET /_mock/ lists them")

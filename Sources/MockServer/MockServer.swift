@@ -25,6 +25,9 @@ public final class MockServer: @unchecked Sendable {
         public var threads = 1
         /// Accepted API keys; empty accepts any non-empty bearer credential.
         public var apiKeys: [String] = []
+        /// `--control-token`: the control API requires `Authorization: Bearer <token>` from any
+        /// host; nil = it answers only on loopback (``ControlAccess``).
+        public var controlToken: String?
         public var logger = Logger(level: .warn)
         /// Directory for `--record`: each session's journal as `<session-id>.jsonl`.
         public var recordDirectory: String?

@@ -13,6 +13,8 @@ enum MockServerCommand {
             .value("--host", valueName: "HOST", help: "Address to bind (loopback by default).", default: "127.0.0.1"),
             .value("--port", valueName: "PORT", help: "Port to bind; 0 picks a free port.", default: "8765"),
             .repeated("--api-key", valueName: "KEY", help: "Accept only these API keys (default: any non-empty bearer credential)."),
+            .value("--control-token", valueName: "TOKEN",
+                   help: "Require Authorization: Bearer TOKEN on the control API, from any host (default: the control API answers only on loopback)."),
             .value("--log-level", valueName: "LEVEL", help: "error, warn, info, debug or trace (logs go to stderr).", default: "info"),
             .value("--event-loop", valueName: "LOOP", help: "libev (epoll; poll when its lws plugin is missing), poll, or libuv.", default: "libev"),
             .value("--scenario", valueName: "NAME|FILE", help: "Scenario for new sessions: a shipped name (see --list-scenarios) or a JSON file."),
@@ -72,6 +74,12 @@ enum MockServerCommand {
             configuration.apiKeys = arguments.values("--api-key")
             if configuration.apiKeys.contains(where: \.isEmpty) {
                 throw CommandLineError("--api-key: expected a non-empty key", commandPath: ["mock-server"])
+            }
+            if let token = arguments.value("--control-token") {
+                guard !token.isEmpty, !token.contains(where: \.isWhitespace) else {
+                    throw CommandLineError("--control-token: expected a non-empty token without spaces", commandPath: ["mock-server"])
+                }
+                configuration.controlToken = token
             }
             if let seed = arguments.value("--seed") {
                 guard let value = UInt64(seed) else {

@@ -1,3 +1,4 @@
+import SessionCore
 import WireJSON
 
 extension StartConfiguration {

@@ -62,11 +62,3 @@ package enum MultiModalDialogUpgrade {
         ["request_id": .string(requestID), "code": .string(code), "message": .string(message)]
     }
 }
-
-extension String {
-    /// The string without leading and trailing spaces and tabs.
-    var trimmingSpaces: String {
-        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
-        return String(drop(while: isSpace).reversed().drop(while: isSpace).reversed())
-    }
-}

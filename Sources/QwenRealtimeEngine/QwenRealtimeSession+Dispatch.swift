@@ -8,7 +8,12 @@ extension QwenRealtimeSession {
         // journaled (C18, C19); otherwise nothing is read after the close.
         guard !isClosed || isFinishing || isTerminated else { return [] }
         if isTerminated {
-            return violation("qrt.C19", "\(classification.eventType ?? "frame") sent after a server_error ended the session")
+            let event = classification.eventType ?? "frame"
+            // Sent before the client could have read the error: in flight, not a breach.
+            if let terminatedAt, now - terminatedAt <= Self.serverErrorInFlightMicros {
+                return [.journal(.info("\(event) arrived within the 300 ms in-flight grace after the server_error (not judged)"))]
+            }
+            return violation("qrt.C19", "\(event) sent after a server_error ended the session")
         }
         if isFinishing {
             return violation("qrt.C18", "\(classification.eventType ?? "frame") sent after session.finish (ignored)")

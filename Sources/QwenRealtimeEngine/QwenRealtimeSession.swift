@@ -65,7 +65,14 @@ package final class QwenRealtimeSession<Clock: ScenarioClock>: ProtocolSession {
     var conversationID: String?
     /// After `session.finish` (C18), after a `server_error` (C19), after closing.
     var isFinishing = false
-    var isTerminated = false
+    var isTerminated = false {
+        didSet { if isTerminated, !oldValue { terminatedAt = now } }
+    }
+    /// When a `server_error` ended the session: frames arriving within
+    /// ``serverErrorInFlightMicros`` of it were already on their way (not a C19 breach).
+    var terminatedAt: Int64?
+    /// The in-flight grace after a `server_error` the protocol reference gives for C19 (300 ms).
+    static var serverErrorInFlightMicros: Int64 { 300_000 }
     var isClosed = false
 
     /// Creates the engine of one accepted session.

@@ -51,14 +51,3 @@ package enum QwenUpgrade {
         return .reject(status: status, bodyJSON: body.encodedString(), obligation: "qrt.C1")
     }
 }
-
-extension String {
-    /// The string without leading and trailing spaces and tabs.
-    var trimmingSpaces: String {
-        let isSpace: (Character) -> Bool = { $0 == " " || $0 == "\t" }
-        guard let first = firstIndex(where: { !isSpace($0) }), let last = lastIndex(where: { !isSpace($0) }) else {
-            return ""
-        }
-        return String(self[first...last])
-    }
-}

@@ -155,4 +155,21 @@ extension JudgementTests {
                 """))
         }
     }
+
+    @Test func ofTwoRecordsOfOneFrameTheFirstIsTheRootCause() throws {
+        // The mock journals C13 then C17 for one RequestToRespond (a command round): C13 is the
+        // root, whichever check (the case's own C17 one first) judges it.
+        let conformanceCase = try Self.makeCase(checks: """
+            [{"kind":"serverViolations","obligations":["mmd.C17"]}]
+            """)
+        var builder = TranscriptBuilder()
+        builder.client(10, TranscriptBuilder.directive("RequestToRespond"))
+        builder.entries.append(Self.violation(10.1, "mmd.C13", .must))
+        builder.entries.append(Self.violation(10.1, "mmd.C17", .must))
+        for _ in 0..<20 {
+            let evaluation = Self.evaluator.evaluate(conformanceCase, transcript: builder.transcript)
+            #expect(evaluation.rootCause == "mmd.C13")
+            #expect(evaluation.consequences == ["mmd.C17"])
+        }
+    }
 }

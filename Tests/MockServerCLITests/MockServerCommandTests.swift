@@ -39,6 +39,7 @@ struct MockServerCommandTests {
         (["--log-level", "loud"], "mock-server: --log-level: expected one of error, warn, info, debug, trace; got 'loud'"),
         (["--prot", "1"], "mock-server: unknown option '--prot'; did you mean '--port'?"),
         (["--api-key", ""], "mock-server: --api-key: expected a non-empty key"),
+        (["--control-token", "two words"], "mock-server: --control-token: expected a non-empty token without spaces"),
         (["--keep-sessions", "-1"], "mock-server: --keep-sessions: expected an integer from 0 to 10000000, got '-1'"),
         (["--record", "/dev/null/x"], "mock-server: --record: cannot create '/dev/null/x': Not a directory"),
     ])

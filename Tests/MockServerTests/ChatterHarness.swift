@@ -54,7 +54,8 @@ extension ClientEvent {
 
 /// GET/PUT/POST on the control API through a raw socket.
 enum Control {
-    static func request(_ server: MockServer, _ method: String, _ path: String, body: String = "") -> (status: Int, body: String) {
+    static func request(_ server: MockServer, _ method: String, _ path: String, body: String = "",
+                        headers: [String] = []) -> (status: Int, body: String) {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }
         var address = sockaddr_in()
@@ -64,7 +65,8 @@ enum Control {
         _ = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
         }
-        let text = "\(method) \(path) HTTP/1.1\r\nHost: x\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)"
+        let extra = headers.map { $0 + "\r\n" }.joined()
+        let text = "\(method) \(path) HTTP/1.1\r\nHost: x\r\n\(extra)Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)"
         var timeout = timeval(tv_sec: 3, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         _ = text.withCString { Glibc.send(fd, $0, strlen($0), 0) }

@@ -64,3 +64,26 @@ import WireJSON
         #expect(error["error"]?["param"] == "x")
     }
 }
+
+/// C19 as the protocol reference words it: nothing may follow a `server_error` except frames
+/// already in flight (300 ms grace).
+@Suite struct ServerErrorInFlightTests {
+    @Test func framesWithinTheGraceAreNotABreachLaterOnesAre() throws {
+        let turn = TurnContent(answer: "x", errors: [ErrorSpec(code: "500", message: "model down", fatal: true)])
+        let harness = QwenHarness(scenario: QwenHarness.scenario([turn]))
+        harness.send("session.update", ["session": ["turn_detection": .null]])
+        harness.send("conversation.item.create", [
+            "item": ["type": "message", "role": "user", "content": [["type": "input_text", "text": "hi"]]],
+        ])
+        harness.send("response.create")
+        for _ in 0..<2_000 where harness.events("error").isEmpty { harness.advance(ms: 1) }
+        #expect(harness.events("error").first?["error"]?["type"] == "server_error")
+        harness.send("response.create")  // sent before the client could read the error
+        harness.advance(ms: 250)
+        harness.send("input_audio_buffer.clear")
+        #expect(!harness.violations.contains { $0.contains("qrt.C19") }, "\(harness.violations)")
+        harness.advance(ms: 100)
+        harness.send("response.create")
+        #expect(harness.violations.filter { $0.contains("qrt.C19") }.count == 1, "\(harness.violations)")
+    }
+}

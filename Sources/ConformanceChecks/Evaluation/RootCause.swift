@@ -5,7 +5,7 @@ import ScenarioEngine
 ///
 /// Findings are taken in the order of their evidence (a violation the mock journaled counts
 /// from the client frame that caused it, so another check judging that same frame does not
-/// come first; on a tie the mock's record wins). The first MUST finding that points at an
+/// come first; on a tie the mock's record wins, then the earlier entry). The first MUST finding that points at an
 /// entry is the root cause; every later MUST finding under another id, and every MUST finding
 /// about something that never happened (``CheckResult/isAbsence``, or no evidence), is marked
 /// as its consequence. A SHOULD or MAY finding before it can explain only *reactions* (MUST
@@ -30,7 +30,12 @@ package enum RootCause {
         let concrete = findings.filter { first[$0] != nil }.sorted { lhs, rhs in
             let (left, right) = (first[lhs]!.moment, first[rhs]!.moment)
             if left != right { return left < right }
-            return isJournaled(checks[lhs].kind) && !isJournaled(checks[rhs].kind)
+            let (leftJournaled, rightJournaled) = (isJournaled(checks[lhs].kind), isJournaled(checks[rhs].kind))
+            if leftJournaled != rightJournaled { return leftJournaled }
+            // Two records of one frame (the mock journals C13 then C17 for one RequestToRespond):
+            // the first entry first, then check order, so the root cause does not depend on the sort.
+            if first[lhs]!.index != first[rhs]!.index { return first[lhs]!.index < first[rhs]!.index }
+            return lhs < rhs
         }
         var root: Int?
         var tolerated: Int?
