@@ -78,8 +78,10 @@ package struct ConformanceRunner: Sendable {
         // case meet different neighbours under --jobs, as they would in separate runs.
         let runs = (1...repeats).flatMap { run in runnable.map { (conformanceCase: $0, run: run) } }
         let total = runs.count
-        let finished = await withTaskGroup(of: (run: Int, evaluation: CaseEvaluation).self) { group in
-            var results: [String: [(run: Int, evaluation: CaseEvaluation)]] = [:]
+        // Each case's runs, combined once its last run is in (``CaseEvaluation/combining(_:)``).
+        let combined = await withTaskGroup(of: (run: Int, evaluation: CaseEvaluation).self) { group in
+            var pending: [String: [(run: Int, evaluation: CaseEvaluation)]] = [:]
+            var combined: [String: CaseEvaluation] = [:]
             var done = 0
             var next = 0
             func launch() {
@@ -91,23 +93,24 @@ package struct ConformanceRunner: Sendable {
             while let result = await group.next() {
                 done += 1
                 let caseID = result.evaluation.caseID
-                results[caseID, default: []].append(result)
+                pending[caseID, default: []].append(result)
                 configuration.progress(CaseLogLine.text(result.evaluation, index: done, total: total,
                                                         stderr: caseRunner.stderr(of: caseID, run: result.run),
                                                         run: repeats > 1 ? (result.run, repeats) : nil))
-                if let all = results[caseID], all.count == repeats, repeats > 1 {
-                    let combined = CaseEvaluation.combining(all.sorted { $0.run < $1.run }.map(\.evaluation))
-                    if let line = CaseLogLine.repeatsLine(combined) { configuration.progress(line) }
+                if let all = pending[caseID], all.count == repeats {
+                    let evaluation = CaseEvaluation.combining(all.sorted { $0.run < $1.run }.map(\.evaluation))
+                    if let line = CaseLogLine.repeatsLine(evaluation) { configuration.progress(line) }
+                    combined[caseID] = evaluation
+                    pending[caseID] = nil
                 }
                 if next < total { launch() }
             }
-            return results
+            return combined
         }
         var clientStderr: [String: String] = [:]
-        for (caseID, results) in finished {
-            let combined = CaseEvaluation.combining(results.sorted { $0.run < $1.run }.map(\.evaluation))
-            evaluations[caseID] = combined
-            let stderr = caseRunner.stderr(of: caseID, run: (combined.repeats?.representative ?? 0) + 1)
+        for (caseID, evaluation) in combined {
+            evaluations[caseID] = evaluation
+            let stderr = caseRunner.stderr(of: caseID, run: (evaluation.repeats?.representative ?? 0) + 1)
             if !stderr.isEmpty { clientStderr[caseID] = stderr }
         }
 

@@ -113,15 +113,14 @@ package enum HTMLReportWriter {
 
     /// The cases whose verdict changed between `--repeat` runs, with their verdict counts.
     private static func flakySection(_ report: RunReport) -> String {
-        let flaky = report.evaluations.filter { $0.repeats?.isFlaky == true }
         guard report.repeatCount > 1 else { return "" }
+        let flaky = report.flaky
         var html = "<h2 id=\"flaky\">Flaky cases (\(flaky.count))</h2><p>Each case ran \(report.repeatCount) times"
         html += "; a case whose verdict changed between runs is flaky and shows its worst run.</p>"
         guard !flaky.isEmpty else { return html + "\n" }
         html += "<table><tr><th>case</th><th>verdicts</th><th>pass rate</th></tr>"
-        for evaluation in flaky {
-            guard let repeats = evaluation.repeats else { continue }
-            html += "<tr><td>\(caseLinks([evaluation.caseID]))</td><td>\(XMLText.escape(repeats.verdictCounts))</td>"
+        for (caseID, repeats) in flaky {
+            html += "<tr><td>\(caseLinks([caseID]))</td><td>\(XMLText.escape(repeats.verdictCounts))</td>"
             html += "<td>\(XMLText.escape(repeats.passText(strict: report.strict)))</td></tr>"
         }
         return html + "</table>\n"

@@ -56,7 +56,7 @@ package enum MatrixWriter {
         var html = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Conformance matrix</title>"
         html += "<style>\(HTMLReportWriter.style)td.cell{text-align:center;white-space:nowrap}td.cell a{text-decoration:none}"
         html += "td.cell.pass{background:#e6f4ea}td.cell.fail,td.cell.error{background:#fce8e6}td.cell.nonStrict,td.cell.informational{background:#fef7e0}"
-        html += "td.cell.unimplemented,td.cell.skipped{background:#f1f3f4}td.none{color:#aaa;text-align:center}th.run{writing-mode:horizontal-tb;max-width:14em}"
+        html += "td.cell.unimplemented,td.cell.skipped{background:#f1f3f4}td.none{color:#aaa;text-align:center}th.run{max-width:14em}"
         html += "</style></head><body>\n<h1>Conformance matrix</h1><p>\(matrix.columns.count) runs · generated \(formatter.string(from: generated))."
         html += " A cell is the run's verdict on the case and links to its case report; <span class=\"flaky\">flaky</span> marks a"
         html += " case whose verdict changed between <code>--repeat</code> runs.</p>\n"

@@ -32,10 +32,13 @@ package struct RunReport: Sendable {
     /// ``CaseEvaluation/repeats``.
     package var repeatCount = 1
 
-    /// Ids of the cases whose verdict changed between repeats, in report order.
-    package var flakyCases: [String] {
-        evaluations.filter { $0.repeats?.isFlaky == true }.map(\.caseID)
+    /// The cases whose verdict changed between repeats, with their runs, in report order.
+    package var flaky: [(caseID: String, repeats: CaseRepeats)] {
+        evaluations.compactMap { evaluation in evaluation.repeats.flatMap { $0.isFlaky ? (evaluation.caseID, $0) : nil } }
     }
+
+    /// Ids of ``flaky``.
+    package var flakyCases: [String] { flaky.map(\.caseID) }
 
     /// Whether the case fails the run (fail, or nonStrict under ``strict``); error aside.
     package func failsRun(_ evaluation: CaseEvaluation) -> Bool {

@@ -11,14 +11,13 @@ package enum SummaryWriter {
                      "| verdict | cases |", "| --- | ---: |"]
         for verdict in Verdict.allCases { lines.append("| \(verdict.rawValue) | \(report.summary[verdict, default: 0]) |") }
         if report.repeatCount > 1 {
-            let flaky = report.evaluations.filter { $0.repeats?.isFlaky == true }
+            let flaky = report.flaky
             lines += ["", "## Flaky cases", "", "Each case ran \(report.repeatCount) times; \(flaky.count) changed verdict between runs"
                 + (flaky.isEmpty ? "." : " (each shows its worst run):")]
             if !flaky.isEmpty {
                 lines += ["", "| case | verdicts | pass rate |", "| --- | --- | --- |"]
-                for evaluation in flaky {
-                    guard let repeats = evaluation.repeats else { continue }
-                    lines.append("| \(evaluation.caseID) | \(repeats.verdictCounts) | \(repeats.passText(strict: report.strict)) |")
+                for (caseID, repeats) in flaky {
+                    lines.append("| \(caseID) | \(repeats.verdictCounts) | \(repeats.passText(strict: report.strict)) |")
                 }
             }
         }

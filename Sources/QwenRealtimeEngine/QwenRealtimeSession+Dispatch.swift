@@ -11,7 +11,8 @@ extension QwenRealtimeSession {
             let event = classification.eventType ?? "frame"
             // Sent before the client could have read the error: in flight, not a breach.
             if let terminatedAt, now - terminatedAt <= Self.serverErrorInFlightMicros {
-                return [.journal(.info("\(event) arrived within the 300 ms in-flight grace after the server_error (not judged)"))]
+                let grace = Self.serverErrorInFlightMicros / 1000
+                return [.journal(.info("\(event) arrived within the \(grace) ms in-flight grace after the server_error (not judged)"))]
             }
             return violation("qrt.C19", "\(event) sent after a server_error ended the session")
         }

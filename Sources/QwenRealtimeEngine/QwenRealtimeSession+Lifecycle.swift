@@ -37,7 +37,7 @@ extension QwenRealtimeSession {
     }
 
     private func serverError(_ code: String, _ message: String) -> [SessionCommand] {
-        isTerminated = true
+        terminate()
         return emit("error", ["error": QwenError(type: "server_error", code: code, message: message).json(eventID: nil)])
     }
 

@@ -73,7 +73,7 @@ extension QwenRealtimeSession {
         let error = qwenError(spec)
         var commands = emit("error", ["error": error.json(eventID: nil)], delay: delay(before: "error"))
         if spec.fatal || error.isTerminal {
-            isTerminated = true
+            terminate()
             commands += cancelStreaming()
             commands += closeConnection(code: 1011, reason: error.message)
         }

@@ -65,12 +65,12 @@ package final class QwenRealtimeSession<Clock: ScenarioClock>: ProtocolSession {
     var conversationID: String?
     /// After `session.finish` (C18), after a `server_error` (C19), after closing.
     var isFinishing = false
-    var isTerminated = false {
-        didSet { if isTerminated, !oldValue { terminatedAt = now } }
-    }
-    /// When a `server_error` ended the session: frames arriving within
+    /// When a `server_error` ended the session (``terminate()``): frames arriving within
     /// ``serverErrorInFlightMicros`` of it were already on their way (not a C19 breach).
     var terminatedAt: Int64?
+    var isTerminated: Bool { terminatedAt != nil }
+    /// A `server_error` ends the session now (the first one counts).
+    func terminate() { terminatedAt = terminatedAt ?? now }
     /// The in-flight grace after a `server_error` the protocol reference gives for C19 (300 ms).
     static var serverErrorInFlightMicros: Int64 { 300_000 }
     var isClosed = false
