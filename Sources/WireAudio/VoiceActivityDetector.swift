@@ -5,11 +5,14 @@
 /// the thresholds described in `VADConfiguration`. The noise floor starts at the first frame's
 /// level, drops immediately to any quieter frame and rises at most `noiseFloorRiseDBPerSecond`,
 /// so steady background noise raises the bar above itself while speech, which has pauses, keeps
-/// it low. Times come from sample counts, not clocks, and are frame-accurate (10 ms).
-/// Limitations: a stream that starts *inside* a loud vowel detects it only after the first
-/// dip in level (usually within one syllable); noise that appears suddenly after digital
-/// silence and is louder than the absolute threshold is taken for speech until the floor has
-/// risen to it.
+/// it low. A stream that *opens* loud (a client streaming a fixture or a tone with no lead
+/// silence) has no quieter frame to set the floor by: when that opening lasts at least
+/// `minSpeechMs` and ends in a drop below the absolute threshold and `marginAboveNoiseDB` below
+/// its quietest frame, it was speech, reported at the drop as started at 0 (as a model-based
+/// service VAD would have heard it); steady noise never drops, so it stays silence.
+/// Times come from sample counts, not clocks, and are frame-accurate (10 ms).
+/// Limitation: noise that appears suddenly after digital silence and is louder than the
+/// absolute threshold is taken for speech until the floor has risen to it.
 package struct VoiceActivityDetector: Sendable {
     private enum State: Sendable {
         case silence
@@ -29,6 +32,10 @@ package struct VoiceActivityDetector: Sendable {
     private let frameSamples: Int
     private var pending: [Int16] = []
     private var state = State.silence
+    /// The quietest level of the loud stretch the stream opened with (nil before its first frame).
+    private var openingMinLevel: Double?
+    /// Whether the stream's opening stretch is over (decided as speech or not).
+    private var openingIsOver = false
 
     /// Creates a detector for audio at `sampleRate`.
     package init(sampleRate: Int, configuration: VADConfiguration = VADConfiguration()) {
@@ -97,7 +104,27 @@ package struct VoiceActivityDetector: Sendable {
             && level >= floor + configuration.marginAboveNoiseDB - slack
         let rise = configuration.noiseFloorRiseDBPerSecond * Double(configuration.frameMs) / 1000
         noiseFloorDBFS = level < floor ? level : floor + min(level - floor, rise)
+        if let event = endOfLoudOpening(level: level, frameStart: frameStart) { return event }
         return step(voiced: voiced, frameStart: frameStart)
+    }
+
+    /// Follows the stretch of frames at or above the absolute threshold that the stream opens
+    /// with, and reports it as speech that started at 0 when it ends in a drop well below it.
+    private mutating func endOfLoudOpening(level: Double, frameStart: Int) -> VADEvent? {
+        guard !openingIsOver else { return nil }
+        guard case .silence = state else {
+            openingIsOver = true
+            return nil
+        }
+        if level >= configuration.thresholdDBFS {
+            openingMinLevel = min(openingMinLevel ?? level, level)
+            return nil
+        }
+        openingIsOver = true
+        guard let quietest = openingMinLevel, level <= quietest - configuration.marginAboveNoiseDB,
+              milliseconds(frameStart) >= configuration.minSpeechMs else { return nil }
+        state = .speech(lastVoicedEndSample: frameStart)
+        return .speechStarted(atMs: 0)
     }
 
     private mutating func step(voiced: Bool, frameStart: Int) -> VADEvent? {

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import WireAudio
 
@@ -83,6 +84,51 @@ import Testing
         padding.prefixPaddingMs = 300
         let padded300 = Self.run(padded, padding)
         #expect(padded300.first?.event.atMs == plain.first.map { $0.event.atMs - 300 })
+    }
+
+    /// A load generator's voice: a 150 Hz sawtooth at 75 % ± 25 % amplitude modulated at 4 Hz
+    /// (level swings 6 dB, never a pause), the stream opening with it; then ±16 LSB dither.
+    static func modulatedSawtoothLoop(rounds: Int) -> PCMBuffer {
+        var samples: [Int16] = []
+        var seed: UInt64 = 11
+        for _ in 0..<rounds {
+            for n in 0..<24000 {
+                let t = Double(n) / 16000
+                let phase = t * 150
+                let saw: Double = 2 * (phase - phase.rounded(.down)) - 1
+                let envelope: Double = 0.75 + 0.25 * sin(2 * Double.pi * 4 * t)
+                samples.append(Int16(8000 * envelope * saw))
+            }
+            for _ in 0..<24000 {
+                seed = seed &* 6364136223846793005 &+ 1442695040888963407
+                samples.append(Int16(Int(seed >> 59) - 16))
+            }
+        }
+        return PCMBuffer(samples: samples, sampleRate: 16000)
+    }
+
+    @Test func aStreamThatOpensInSpeechIsHeardFromItsStart() {
+        let audio = Self.modulatedSawtoothLoop(rounds: 2)
+        let configuration = VADConfiguration.qwen(silenceDurationMs: 500, prefixPaddingMs: 0)
+        let events = Self.run(audio, configuration)
+        #expect(events.map(\.event) == [.speechStarted(atMs: 0), .speechStopped(atMs: 1500),
+                                        .speechStarted(atMs: 3000), .speechStopped(atMs: 4500)], "\(events)")
+        // Reported at the drop: the first segment's start as soon as its end shows it was speech.
+        #expect(events.first?.emittedAtMs == 1500 || events.first?.emittedAtMs == 1520)
+        for size in [1, 160, 1600, 3200] {
+            #expect(Self.run(audio, configuration, chunkSamples: size).map(\.event) == events.map(\.event))
+        }
+    }
+
+    @Test func aStreamThatOpensInSteadyNoiseStaysSilent() {
+        // Loud and steady from the first frame, with no drop: noise, not speech.
+        var audio = TestAudio.tone(hz: 440, seconds: 3, rate: 16000, amplitude: 0.1)
+        audio.append(TestAudio.tone(hz: 440, seconds: 1, rate: 16000, amplitude: 0.08))
+        #expect(Self.run(audio, Self.configuration).isEmpty)
+        // Opening loud for less than minSpeechMs before the drop: a click, not speech.
+        var click = TestAudio.tone(hz: 1000, seconds: 0.05, rate: 16000)
+        click.append(.silence(milliseconds: 1000, sampleRate: 16000))
+        #expect(Self.run(click, Self.configuration).isEmpty)
     }
 
     @Test func shortClicksDoNotStartSpeech() {
