@@ -59,42 +59,81 @@ enum AdapterCommand {
             log("fault \(found.name): breaks \(found.obligation) (\(found.summary))")
         }
         let passive = arguments.flag("--passive")
-        let events = EventLog(writesOutput: !passive)
-        events.writeLine(["adapter": "swift", "protocol": .string(protocolName)])
-        let settings = AdapterEnvironment(protocolName: kind)
-        switch kind {
-        case .multimodalDialog:
-            let driver = MultiModalDriver(environment: settings, events: events, fault: fault)
-            await serve(events, passive: passive) { command throws(AdapterError) in try await driver.run(command) } defaultFlow: {
-                await driver.runDefaultFlow()
-            } ending: {
-                await driver.dialog.stop()
+        // A driven adapter serves case after case when the harness asks (conformance/README.md,
+        // "Reusable adapters"): each case gets its own event log, driver and client.
+        EventLog(writesOutput: !passive).writeLine(["adapter": "swift", "protocol": .string(protocolName),
+                                                    "reusable": .bool(!passive)])
+        var input = StandardInput.lines().makeAsyncIterator()
+        var settings = AdapterEnvironment(protocolName: kind)
+        while true {
+            let events = EventLog(writesOutput: !passive)
+            let end: CaseEnd
+            switch kind {
+            case .multimodalDialog:
+                let driver = MultiModalDriver(environment: settings, events: events, fault: fault)
+                end = await serve(events, input: &input, passive: passive) { command throws(AdapterError) in
+                    try await driver.run(command)
+                } defaultFlow: {
+                    await driver.runDefaultFlow()
+                } ending: {
+                    await driver.dialog.stop()
+                }
+                await driver.dialog.flushCallbacks()
+            case .qwenRealtime:
+                let driver = QwenDriver(environment: settings, events: events, fault: fault)
+                end = await serve(events, input: &input, passive: passive) { command throws(AdapterError) in
+                    try await driver.run(command)
+                } defaultFlow: {
+                    await driver.runDefaultFlow()
+                } ending: {
+                    await driver.client.finish()
+                }
+                await driver.client.flushCallbacks()
             }
-            await driver.dialog.flushCallbacks()
-        case .qwenRealtime:
-            let driver = QwenDriver(environment: settings, events: events, fault: fault)
-            await serve(events, passive: passive) { command throws(AdapterError) in try await driver.run(command) } defaultFlow: {
-                await driver.runDefaultFlow()
-            } ending: {
-                await driver.client.finish()
-            }
-            await driver.client.flushCallbacks()
+            guard end == .endCase else { break }
+            events.ack("end_case", ["ok": true, "exit": 0])
+            events.retire()
+            guard let next = await nextCase(&input, events: events) else { break }
+            settings = AdapterEnvironment(protocolName: kind, values: next)
         }
         exit(0)
     }
 
-    /// Runs stdin commands in order (ack after each), or the default flow when stdin is empty
-    /// (or at once for a passive client).
-    private static func serve(_ events: EventLog, passive: Bool, run: @Sendable (JSONObject) async throws(AdapterError) -> Bool,
-                              defaultFlow: @Sendable () async -> Void, ending: @Sendable () async -> Void) async {
-        if passive { return await defaultFlow() }
+    /// How one case's commands ended.
+    enum CaseEnd {
+        /// stdin ended: the process exits.
+        case endOfInput
+        /// `end_case`: a reusable adapter's case is over; the next may follow.
+        case endCase
+    }
+
+    /// Runs stdin commands in order (ack after each) until end of input or `end_case`, or the
+    /// default flow when none came first (or at once for a passive client). After `quit` the
+    /// session is over: a reused adapter skips what follows up to `end_case`.
+    private static func serve(_ events: EventLog, input: inout AsyncStream<String>.Iterator, passive: Bool,
+                              run: @Sendable (JSONObject) async throws(AdapterError) -> Bool,
+                              defaultFlow: @Sendable () async -> Void, ending: @Sendable () async -> Void) async -> CaseEnd {
+        if passive {
+            await defaultFlow()
+            return .endOfInput
+        }
         var sawCommand = false
-        for await line in StandardInput.lines() {
+        var sessionOver = false
+        while let line = await input.next() {
             let trimmed = line.filter { !$0.isWhitespace }
             guard !trimmed.isEmpty else { continue }
-            sawCommand = true
             guard let command = (try? JSONValue.decode(line))?.objectValue, let name = command["cmd"]?.stringValue else {
                 events.event("error", ["code": "BadCommand", "message": .string("not a command object: \(line)")])
+                sawCommand = true
+                continue
+            }
+            if name == "end_case" {
+                if !sessionOver { if sawCommand { await ending() } else { await defaultFlow() } }
+                return .endCase
+            }
+            sawCommand = true
+            if sessionOver {
+                log("\(name) after quit: skipped")
                 continue
             }
             if name == "wait" {
@@ -107,13 +146,30 @@ enum AdapterCommand {
             do throws(AdapterError) {
                 let goOn = try await run(command)
                 events.ack(name)
-                if !goOn { return }
+                if !goOn { sessionOver = true }
             } catch {
                 events.event("error", ["code": .string(error.code), "message": .string(error.message)])
                 events.ack(name, ["failed": true])
             }
         }
-        if sawCommand { await ending() } else { await defaultFlow() }
+        if !sessionOver { if sawCommand { await ending() } else { await defaultFlow() } }
+        return .endOfInput
+    }
+
+    /// Waits for `next_case {env}` after a case (nil at end of input). Anything else in between
+    /// is an error event: the harness sends nothing else there.
+    private static func nextCase(_ input: inout AsyncStream<String>.Iterator, events: EventLog) async -> [String: String]? {
+        while let line = await input.next() {
+            guard !line.allSatisfy(\.isWhitespace) else { continue }
+            guard let command = (try? JSONValue.decode(line))?.objectValue, command["cmd"]?.stringValue == "next_case" else {
+                log("expected next_case between cases, got: \(line.prefix(200))")
+                continue
+            }
+            var values: [String: String] = [:]
+            for (name, value) in command["env"]?.objectValue ?? [:] { values[name] = value.stringValue }
+            return values
+        }
+        return nil
     }
 
     static func environment(_ name: String) -> String? {
@@ -131,12 +187,17 @@ struct AdapterEnvironment: Sendable {
     let appID: String
     let model: String
 
-    init(protocolName: ProtocolName) {
+    /// The settings from the process environment (the first case), or from a `next_case`'s `env`.
+    init(protocolName: ProtocolName, values: [String: String]? = nil) {
+        let value: (String) -> String? = { name in
+            guard let values else { return AdapterCommand.environment(name) }
+            return values[name].flatMap { $0.isEmpty ? nil : $0 }
+        }
         let path = protocolName == .multimodalDialog ? "/api-ws/v1/inference" : "/api-ws/v1/realtime"
-        url = AdapterCommand.environment("MOCK_URL") ?? "ws://127.0.0.1:8765\(path)"
-        apiKey = AdapterCommand.environment("MOCK_API_KEY") ?? "sk-dialogmock"
-        workspaceID = AdapterCommand.environment("MOCK_WORKSPACE_ID") ?? "llm-dialogmock"
-        appID = AdapterCommand.environment("MOCK_APP_ID") ?? "app-dialogmock"
-        model = AdapterCommand.environment("MOCK_MODEL") ?? "qwen3-omni-flash-realtime"
+        url = value("MOCK_URL") ?? "ws://127.0.0.1:8765\(path)"
+        apiKey = value("MOCK_API_KEY") ?? "sk-dialogmock"
+        workspaceID = value("MOCK_WORKSPACE_ID") ?? "llm-dialogmock"
+        appID = value("MOCK_APP_ID") ?? "app-dialogmock"
+        model = value("MOCK_MODEL") ?? "qwen3-omni-flash-realtime"
     }
 }

@@ -6,6 +6,8 @@ import WireJSON
 /// record of events that `wait` commands look for.
 final class EventLog: Sendable {
     private struct State {
+        /// Set once the case is over: late callbacks of its client write nothing into the next case.
+        var retired = false
         var names: [String] = []
         /// `wait` matches events at or after this index, then moves past the match.
         var cursor = 0
@@ -21,8 +23,11 @@ final class EventLog: Sendable {
     func writeLine(_ object: JSONObject) {
         guard writesOutput else { return }
         let line = JSONValue.object(object).encodedString() + "\n"
-        state.withLock { _ in writeAll(STDOUT_FILENO, line) }
+        state.withLock { state in if !state.retired { writeAll(STDOUT_FILENO, line) } }
     }
+
+    /// Ends this log's case: nothing more is written.
+    func retire() { state.withLock { $0.retired = true } }
 
     /// Writes an event (`{"event": name, …fields}`) and records it for `wait`.
     func event(_ name: String, _ fields: JSONObject = [:]) {
@@ -31,7 +36,7 @@ final class EventLog: Sendable {
         let line = JSONValue.object(object).encodedString() + "\n"
         state.withLock { state in
             state.names.append(name)
-            if writesOutput { writeAll(STDOUT_FILENO, line) }
+            if writesOutput && !state.retired { writeAll(STDOUT_FILENO, line) }
         }
     }
 

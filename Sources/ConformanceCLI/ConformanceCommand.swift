@@ -29,6 +29,8 @@ enum ConformanceCommand {
             .value("--repeat", valueName: "N",
                    help: "Run each case N times: reports give pass rates and latency spreads, and mark cases whose verdict changes flaky.",
                    default: "1"),
+            .flag("--fresh-client",
+                  help: "Start the client anew for every case, even when its announce line offers reuse (\"reusable\": true)."),
             .value("--time-scale", valueName: "X",
                    help: "Multiply the mock's policy timeouts (20 s audio gap, 60 s idle, session caps) by X, e.g. 0.01."),
             .repeated("--budget", valueName: "METRIC=VALUE",

@@ -31,6 +31,7 @@ enum RunCommand {
             configuration.timeoutMs = try arguments.int("--timeout-ms", range: 1...3_600_000)
             configuration.jobs = try arguments.int("--jobs", range: 1...64) ?? RunConfiguration.defaultJobs
             configuration.repeatCount = try arguments.int("--repeat", range: 1...100) ?? 1
+            configuration.reuseAdapters = !arguments.flag("--fresh-client")
             configuration.timeScale = try arguments.double("--time-scale", range: 0.000_001...1000)
             configuration.model = arguments.value("--model") ?? configuration.model
             configuration.budgets = arguments.values("--budget")

@@ -10,6 +10,8 @@ final class CaseRun: Sendable {
     let configuration: RunConfiguration
     let server: MockServer
     let evaluator: CaseEvaluator
+    /// Reusable adapters idle between cases.
+    private let adapters = AdapterPool()
     /// stderr of every client run, by endpoint (``endpoint(of:run:)``; written beside the case reports).
     private let logs = Mutex<[String: String]>([:])
 
@@ -42,30 +44,88 @@ final class CaseRun: Sendable {
     func run(_ conformanceCase: ConformanceCase, run: Int = 1) async -> CaseEvaluation {
         let startedAt = MonotonicTime.now
         let endpoint = Self.endpoint(of: conformanceCase.id, run: run)
-        let client = ClientProcess(command: configuration.clientCommand, environment: environment(for: conformanceCase, run: run),
-                                   workingDirectory: configuration.clientWorkingDirectory ?? configuration.repositoryRoot)
-        do {
-            try client.start()
-        } catch {
-            return evaluator.harnessError(conformanceCase, caseID: conformanceCase.id, message: "cannot start the client: \(error)")
-        }
-        // A driven client announces itself on its first stdout line (an adapter may need a few
-        // seconds to start); a passive one prints something else, or nothing before it exits.
+        let environment = environment(for: conformanceCase, run: run)
         let timeout = configuration.timeoutMs ?? conformanceCase.timeoutMs
-        let first = await client.waitForFirstLine(timeoutMillis: timeout)
-        // A passive client on a driven case runs its own flow on the case's scenario and is
-        // judged on what needs no drive.
-        let driven = first.flatMap { try? JSONValue.decode($0.text) }?["adapter"]?.stringValue != nil
+        let client: ClientProcess
+        let driven: Bool
+        let reused: Bool
+        var reusable = false
+        if let idle = adapters.take() {
+            // A reusable adapter from an earlier case: same process, this case's environment.
+            client = idle
+            client.discardOutput()
+            client.send(line: ReusableAdapter.nextCaseLine(environment: environment))
+            (driven, reusable, reused) = (true, true, true)
+        } else {
+            reused = false
+            client = ClientProcess(command: configuration.clientCommand, environment: environment,
+                                   workingDirectory: configuration.clientWorkingDirectory ?? configuration.repositoryRoot)
+            do {
+                try client.start()
+            } catch {
+                return evaluator.harnessError(conformanceCase, caseID: conformanceCase.id, message: "cannot start the client: \(error)")
+            }
+            // A driven client announces itself on its first stdout line (an adapter may need a few
+            // seconds to start); a passive one prints something else, or nothing before it exits.
+            // A passive client on a driven case runs its own flow on the case's scenario and is
+            // judged on what needs no drive.
+            let announce = await client.waitForFirstLine(timeoutMillis: timeout).flatMap { try? JSONValue.decode($0.text) }
+            driven = announce?["adapter"]?.stringValue != nil
+            reusable = driven && configuration.reuseAdapters && ReusableAdapter.offersReuse(announce)
+        }
         if driven, let commands = conformanceCase.drive {
             for command in commands { client.send(line: command.encodedString()) }
         }
-        client.closeStdin()
         let remaining = max(0, timeout - Int((MonotonicTime.now - startedAt) / 1000))
-        let timedOut = await client.waitForExit(timeoutMillis: remaining)
+        let ending: CaseEnding
+        if reusable {
+            ending = await endCase(of: client, timeoutMillis: remaining)
+        } else {
+            client.closeStdin()
+            ending = CaseEnding(timedOut: await client.waitForExit(timeoutMillis: remaining))
+        }
         let sessions = await closedSessions(of: endpoint)
-        return finish(conformanceCase, endpoint: endpoint, client: client, startedAt: startedAt, driven: driven, timedOut: timedOut,
-                      sessions: sessions)
+        // The lines of this case: after the announce line of a new process; a reused one's start empty.
+        let lines = reused ? client.lines : Array(client.lines.dropFirst())
+        let evaluation = finish(conformanceCase, endpoint: endpoint, client: client, lines: lines, startedAt: startedAt,
+                                driven: driven, ending: ending, sessions: sessions)
+        if ending.canServeAgain { adapters.put(client) }
+        return evaluation
     }
+
+    /// How the client's part of a case ended.
+    struct CaseEnding {
+        /// The client had to be killed at the case timeout.
+        var timedOut: Bool
+        /// The exit status a reusable adapter's `end_case` ack reported (nil: the process's own).
+        var exitCode: Int32? = nil
+        /// The adapter acked `end_case` and can serve the next case.
+        var canServeAgain = false
+    }
+
+    /// Ends a case on a reusable adapter: `end_case`, then its ack (the adapter has ended the
+    /// case's session) within the case's time; an adapter that exits or misses the deadline is
+    /// treated like a one-shot client that did (killed, not reused).
+    private func endCase(of client: ClientProcess, timeoutMillis: Int) async -> CaseEnding {
+        client.send(line: ReusableAdapter.endCaseLine)
+        let wait = await client.waitForLine(timeoutMillis: timeoutMillis) { line in
+            ReusableAdapter.isAck(try? JSONValue.decode(line.text), of: ReusableAdapter.endCase)
+        }
+        switch wait {
+        case .found(let line):
+            let ack = (try? JSONValue.decode(line.text)) ?? .null
+            return CaseEnding(timedOut: false, exitCode: ReusableAdapter.exitStatus(of: ack), canServeAgain: true)
+        case .closed:
+            client.closeStdin()
+            return CaseEnding(timedOut: await client.waitForExit(timeoutMillis: 1_000))
+        case .timedOut:
+            client.kill()
+            return CaseEnding(timedOut: true)
+        }
+    }
+
+    /// Ends the reusable adapters still idle at the end of the run.
+    func closeAdapters() async { await adapters.closeAll() }
 
     /// The case's sessions, after giving the mock a moment to see the client's close.
     private func closedSessions(of caseID: String) async -> [MockServer.SessionSnapshot] {
@@ -77,8 +137,10 @@ final class CaseRun: Sendable {
         return sessions
     }
 
-    private func finish(_ conformanceCase: ConformanceCase, endpoint: String, client: ClientProcess, startedAt: Int64, driven: Bool, timedOut: Bool,
-                        sessions: [MockServer.SessionSnapshot]) -> CaseEvaluation {
+    private func finish(_ conformanceCase: ConformanceCase, endpoint: String, client: ClientProcess, lines: [ClientProcess.Line],
+                        startedAt: Int64, driven: Bool, ending: CaseEnding, sessions: [MockServer.SessionSnapshot]) -> CaseEvaluation {
+        let timedOut = ending.timedOut
+        let exitCode = timedOut ? nil : ending.exitCode ?? client.exitCode
         logs.withLock { $0[endpoint] = client.stderrText }
         let refusals = server.refusedUpgrades(caseID: endpoint)
         let firstSeen = min(sessions.first?.startedAtMicros ?? .max, refusals.first?.atMicros ?? .max)
@@ -103,8 +165,7 @@ final class CaseRun: Sendable {
             journal.insert(entry, at: journal.firstIndex { $0.t > entry.t } ?? journal.endIndex)
         }
         // `/bin/sh -c` answers 126 / 127 when the command cannot run: a setup error, not a verdict.
-        if !timedOut, let code = client.exitCode, code == 126 || code == 127, sessions.isEmpty, refusals.isEmpty,
-           client.lines.isEmpty {
+        if !timedOut, let code = exitCode, code == 126 || code == 127, sessions.isEmpty, refusals.isEmpty, lines.isEmpty {
             return evaluator.harnessError(conformanceCase, caseID: conformanceCase.id,
                                           message: "the client could not start (sh exit \(code)): "
                                               + CaseLogLine.tail(client.stderrText, lines: 3).joined(separator: " | "),
@@ -112,13 +173,15 @@ final class CaseRun: Sendable {
         }
         var events: [AdapterEvent] = []
         if driven {
-            for line in client.lines.dropFirst() {
-                guard let json = try? JSONValue.decode(line.text), let name = json["event"]?.stringValue else { continue }
+            for line in lines {
+                guard let json = try? JSONValue.decode(line.text), let name = json["event"]?.stringValue,
+                      !ReusableAdapter.isAck(json, of: ReusableAdapter.nextCase), !ReusableAdapter.isAck(json, of: ReusableAdapter.endCase)
+                else { continue }
                 events.append(AdapterEvent(t: line.monotonicMicros - origin, name: name, json: json))
             }
         }
         let transcript = Transcript(journal: journal, adapterEvents: events,
-                                    client: ClientProcessResult(exitCode: timedOut ? nil : client.exitCode, driven: driven,
+                                    client: ClientProcessResult(exitCode: exitCode, driven: driven,
                                                                 timedOut: timedOut))
         return evaluator.evaluate(conformanceCase, transcript: transcript,
                                   durationMs: Double(MonotonicTime.now - startedAt) / 1000)

@@ -63,6 +63,46 @@ final class ClientProcess: @unchecked Sendable {
     var isRunning: Bool { process.isRunning }
     var exitCode: Int32? { process.isRunning ? nil : process.terminationStatus }
 
+    /// Forgets the stdout lines and stderr kept so far: a reused adapter's next case starts
+    /// with an empty record (and a long run never reaches the caps).
+    func discardOutput() {
+        state.withLock { state in
+            state.lines.removeAll(keepingCapacity: true)
+            state.stderr.removeAll(keepingCapacity: true)
+        }
+    }
+
+    /// How a wait for one stdout line ended.
+    enum LineWait: Sendable {
+        case found(Line)
+        /// stdout closed (the client exited) before such a line.
+        case closed
+        case timedOut
+    }
+
+    /// Waits for a stdout line that satisfies `matches`, looking at every line kept, in order.
+    func waitForLine(timeoutMillis: Int, where matches: @Sendable (Line) -> Bool) async -> LineWait {
+        let deadline = MonotonicTime.now + Int64(timeoutMillis) * 1000
+        var checked = 0
+        while true {
+            let (fresh, closed) = state.withLock { state in
+                (Array(state.lines[min(checked, state.lines.count)...]), state.stdoutClosed)
+            }
+            checked += fresh.count
+            if let line = fresh.first(where: matches) { return .found(line) }
+            if closed { return .closed }
+            if MonotonicTime.now >= deadline { return .timedOut }
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+    }
+
+    /// Kills the client's whole process group and reaps it.
+    func kill() {
+        guard process.isRunning else { return }
+        Glibc.kill(-process.processIdentifier, SIGKILL)
+        process.waitUntilExit()
+    }
+
     /// The first stdout line, once written (nil while none, or at EOF without one).
     func waitForFirstLine(timeoutMillis: Int) async -> Line? {
         let deadline = MonotonicTime.now + Int64(timeoutMillis) * 1000
@@ -83,10 +123,7 @@ final class ClientProcess: @unchecked Sendable {
             try? await Task.sleep(for: .milliseconds(10))
         }
         let killed = process.isRunning
-        if killed {
-            kill(-process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
+        if killed { kill() }
         // What the client wrote just before it exited is still in the pipes: read it to EOF
         // (bounded: a child it left behind may hold them open).
         for _ in 0..<100 where !state.withLock({ $0.stdoutClosed && $0.stderrClosed }) {

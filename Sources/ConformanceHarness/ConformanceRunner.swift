@@ -107,6 +107,7 @@ package struct ConformanceRunner: Sendable {
             }
             return combined
         }
+        await caseRunner.closeAdapters()
         var clientStderr: [String: String] = [:]
         for (caseID, evaluation) in combined {
             evaluations[caseID] = evaluation

@@ -27,6 +27,9 @@ package struct RunConfiguration: Sendable {
     /// at most 8. Measured on 2 cores: 4 at once keeps every latency the suites bound well
     /// inside its budget (`--repeat 5` finds no flaky case for the reference client).
     package static var defaultJobs: Int { min(8, max(1, 2 * ProcessInfo.processInfo.activeProcessorCount)) }
+    /// Whether an adapter that offers reuse (`"reusable": true`) serves case after case in one
+    /// process (`--fresh-client` turns it off).
+    package var reuseAdapters = true
     /// `--repeat N`: runs of each selected case (the reports give pass rates and flaky cases).
     package var repeatCount = 1
     /// `--time-scale`: multiplies the mock's policy timeouts (nil: each scenario's own).

@@ -16,6 +16,8 @@ struct RepeatRunTests {
         var configuration = RunConfiguration(protocolName: "qwen-realtime", clientCommand: client, repositoryRoot: SuiteRun.root)
         configuration.includes = ["qrt.connect.001", "qrt.session.001"]
         configuration.repeatCount = 3
+        // The wrapper decides per process start; a reused adapter would not run it again.
+        configuration.reuseAdapters = false
         configuration.jobs = 2
         configuration.reportDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("repeat-\(UUID().uuidString)")
         let lines = LineLog()

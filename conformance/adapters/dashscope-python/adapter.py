@@ -51,6 +51,7 @@ class Events:
         self._history = []          # (name, object) in emission order
         self._consumed = {}         # wait key -> index in _history after the last match
         self.closed = False         # the connection is gone: waits for other events end early
+        self.retired = False        # the case is over: late SDK callbacks write nothing more
 
     def write_raw(self, obj):
         line = json.dumps(obj, ensure_ascii=False, separators=(",", ":"))
@@ -68,6 +69,9 @@ class Events:
         obj.update(fields)
         line = json.dumps(obj, ensure_ascii=False, separators=(",", ":"), default=str)
         with self._cond:
+            if self.retired:
+                log.info("after the case ended, dropped: %s", line[:200])
+                return
             try:
                 _PROTOCOL_OUT.write(line + "\n")
                 _PROTOCOL_OUT.flush()
@@ -76,6 +80,13 @@ class Events:
             self._history.append((name, obj))
             if name == "closed":
                 self.closed = True
+            self._cond.notify_all()
+
+    def retire(self):
+        """Ends this case's events; waits still blocked on them return."""
+        with self._cond:
+            self.retired = True
+            self.closed = True
             self._cond.notify_all()
 
     def count(self, name):
@@ -1104,64 +1115,126 @@ def main():
                         format="%(asctime)s %(name)s %(levelname)s %(message)s")
     protocol = args.protocol or os.environ.get("MOCK_PROTOCOL") or MMD
     events = Events()
-    events.write_raw({"adapter": ADAPTER, "protocol": protocol})
+    events.write_raw({"adapter": ADAPTER, "protocol": protocol, "reusable": True})
     if protocol not in (MMD, QRT):
         events.emit("error", code="UnknownProtocol", message=f"unknown protocol {protocol!r}")
         return 2
 
-    default_url = ("ws://127.0.0.1:8765/api-ws/v1/inference" if protocol == MMD
-                   else "ws://127.0.0.1:8765/api-ws/v1/realtime")
-    env = {
-        "url": os.environ.get("MOCK_URL") or default_url,
-        "api_key": os.environ.get("MOCK_API_KEY") or "sk-dialogmock",
-        "workspace_id": os.environ.get("MOCK_WORKSPACE_ID") or None,
-        "app_id": os.environ.get("MOCK_APP_ID") or "dialogmock-app",
-        "model": os.environ.get("MOCK_MODEL") or None,
-        "case_id": os.environ.get("MOCK_CASE_ID"),
-    }
     import dashscope  # noqa: F401  (import errors surface before any command)
-    dashscope.api_key = env["api_key"]
 
-    driver = MultiModalDriver(env, events) if protocol == MMD else QwenDriver(env, events)
     commands = queue.Queue()
     threading.Thread(target=read_commands, args=(sys.stdin, commands), daemon=True).start()
+    # Reusable (conformance/README.md, "Reusable adapters"): after `end_case` the same process
+    # serves the next case, whose values come in `next_case {env}`; the SDK is imported once.
+    values = os.environ
+    while True:
+        env = case_env(protocol, values)
+        dashscope.api_key = env["api_key"]
+        driver = MultiModalDriver(env, events) if protocol == MMD else QwenDriver(env, events)
+        end, exit_code = run_case(protocol, driver, events, commands, args.idle_passive_ms)
+        if end != END_CASE:
+            return exit_code
+        events.emit("ack", cmd=END_CASE, ok=exit_code == 0, exit=exit_code)
+        events.retire()
+        values = next_case(commands)
+        if values is None:
+            return 0
+        events = Events()
 
-    exit_code = 0
+
+END_CASE = "end_case"
+NEXT_CASE = "next_case"
+
+
+def case_env(protocol, values):
+    """A case's settings from MOCK_* values (the process environment, or a next_case's env)."""
+    default_url = ("ws://127.0.0.1:8765/api-ws/v1/inference" if protocol == MMD
+                   else "ws://127.0.0.1:8765/api-ws/v1/realtime")
+    return {
+        "url": values.get("MOCK_URL") or default_url,
+        "api_key": values.get("MOCK_API_KEY") or "sk-dialogmock",
+        "workspace_id": values.get("MOCK_WORKSPACE_ID") or None,
+        "app_id": values.get("MOCK_APP_ID") or "dialogmock-app",
+        "model": values.get("MOCK_MODEL") or None,
+        "case_id": values.get("MOCK_CASE_ID"),
+    }
+
+
+def next_case(commands):
+    """Waits for next_case between cases; returns its env, or None at end of input."""
+    while True:
+        cmd = commands.get()
+        if cmd is None:
+            return None
+        if cmd.get("cmd") == NEXT_CASE:
+            env = cmd.get("env")
+            return env if isinstance(env, dict) else {}
+        log.warning("between cases, expected %s, got %r: skipped", NEXT_CASE, cmd)
+
+
+def skip_to_case_end(commands):
+    """After quit or a failure, what is left of the case up to end_case (or end of input)."""
+    while True:
+        cmd = commands.get()
+        if cmd is None:
+            return None
+        if cmd.get("cmd") == END_CASE:
+            return END_CASE
+        log.warning("after the session ended, skipped %r", cmd.get("cmd"))
+
+
+def run_case(protocol, driver, events, commands, idle_passive_ms):
+    """One case: commands until end of input or end_case (no command at all: the passive
+    flow). Returns (None or END_CASE, exit status); whatever happens, the case's commands are
+    read up to its end, so the next case starts clean."""
+    end = "open"                 # "open" until end of input (None) or END_CASE has been read
+
+    def read():
+        nonlocal end
+        cmd = commands.get()
+        if cmd is None or cmd.get("cmd") == END_CASE:
+            end = None if cmd is None else END_CASE
+        return cmd
+
+    def finish(code):
+        return (skip_to_case_end(commands) if end == "open" else end), code
+
     try:
         if protocol == QRT:
             driver.connect()        # Qwen scripts have no start command: connect at once
         try:
-            first = commands.get(timeout=args.idle_passive_ms / 1000.0)
+            first = commands.get(timeout=idle_passive_ms / 1000.0)
+            if first is None or first.get("cmd") == END_CASE:
+                end = None if first is None else END_CASE
         except queue.Empty:
             first = None
-            log.warning("no command within %d ms: passive mode", args.idle_passive_ms)
-        if first is None:
+            log.warning("no command within %d ms: passive mode", idle_passive_ms)
+        if first is None or end != "open":
             driver.passive()
-            return 0
+            return finish(0)
         pending = [first]
         while True:
-            cmd = pending.pop() if pending else commands.get()
-            if cmd is None:                       # stdin closed: end the session properly
+            cmd = pending.pop() if pending else read()
+            if end != "open":                     # stdin closed or end_case: end the session properly
                 driver.shutdown()
-                break
+                return finish(0)
             name = cmd.get("cmd")
             if name == "quit":
                 events.emit("ack", cmd="quit")
                 driver.shutdown()
-                break
+                return finish(0)
             ok = run_command(driver, events, cmd)
             events.emit("ack", cmd=name, ok=ok)
     except KeyboardInterrupt:
-        exit_code = 130
+        return None, 130
     except Exception as e:
         log.exception("adapter failure")
         events.emit("error", code=type(e).__name__, message=str(e))
-        exit_code = 1
         try:
             driver.shutdown(timeout_s=3)
         except Exception:
             pass
-    return exit_code
+        return finish(1)
 
 
 def run_command(driver, events, cmd):
