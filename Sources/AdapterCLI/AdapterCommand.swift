@@ -17,7 +17,7 @@ enum AdapterCommand {
         ],
         discussion: """
             Environment: MOCK_URL, MOCK_API_KEY, MOCK_WORKSPACE_ID, MOCK_APP_ID, MOCK_MODEL (as set by
-            `conformance run`). The first stdout line is {"adapter":"swift","protocol":P}; then JSON
+            `conformance run`). The first stdout line is {"adapter":"swift","protocol":P,"reusable":true}; then JSON
             Lines commands are read from stdin and events written to stdout (an ack after each
             command). When stdin ends before the first command, a default flow runs: a full correct
             session (multimodal: start, one tap2talk turn with fixtures/audio/hello-16k.pcm, playback,
