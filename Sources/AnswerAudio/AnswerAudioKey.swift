@@ -7,9 +7,10 @@ package struct AnswerAudioKey: Sendable, Hashable {
     package enum Source: Sendable, Hashable {
         /// Voice-like audio speaking `text` at `rate` (1 = normal).
         case synthesized(text: String, rate: Double)
-        /// A WAV fixture at an absolute (or working-directory relative) path. When it cannot be
-        /// read and `fallbackText` is set, that text is synthesized instead (with a problem note).
-        case file(path: String, fallbackText: String?)
+        /// A WAV fixture at `path` inside the scenario's `folder` (a file that resolves outside
+        /// it, through `..` or a symlink, is refused). When it cannot be read and `fallbackText`
+        /// is set, that text is synthesized instead (with a problem note).
+        case file(path: String, folder: String, fallbackText: String?)
     }
 
     /// How the samples are framed on the wire.

@@ -24,9 +24,9 @@ package enum AnswerRenderer {
         switch key.source {
         case .synthesized(let text, let rate):
             return (synthesize(text, rate: rate, key), nil)
-        case .file(let path, let fallbackText):
+        case .file(let path, let folder, let fallbackText):
             do {
-                var pcm = try WAVFile.read(path: path)
+                var pcm = try WAVFile.read(path: path, inside: folder)
                 if pcm.sampleRate != key.sampleRate { pcm = pcm.resampled(to: key.sampleRate) }
                 if key.speechRatePercent != 100 { pcm = pcm.applyingSpeechRate(percent: key.speechRatePercent) }
                 if key.volume != 50 { pcm = pcm.applyingVolume(key.volume) }
@@ -47,3 +47,4 @@ package enum AnswerRenderer {
         return voice.synthesize(text)
     }
 }
+

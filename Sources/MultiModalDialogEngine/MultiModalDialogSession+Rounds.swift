@@ -111,7 +111,9 @@ extension MultiModalDialogSession {
         let source: AnswerAudioKey.Source
         switch audio {
         case .synthesized(let rate): source = .synthesized(text: downlink.textOnly ? "" : spoken, rate: rate)
-        case .file(let path): source = downlink.textOnly ? .synthesized(text: "", rate: 1) : .file(path: resolve(path), fallbackText: nil)
+        case .file(let path):
+            source = downlink.textOnly ? .synthesized(text: "", rate: 1)
+                : .file(path: path, folder: options.audioBaseDirectory ?? "", fallbackText: nil)
         case .none: source = .synthesized(text: "", rate: 1)
         }
         return Self.answerKey(source, downlink: downlink, seed: scenario.runtime.scenario.seed,
@@ -131,12 +133,6 @@ extension MultiModalDialogSession {
         return AnswerAudioKey(source: source, sampleRate: downlink.sampleRate, volume: downlink.volume,
                               speechRatePercent: downlink.speechRate, pitchRatePercent: downlink.pitchRate, seed: seed,
                               encoding: encoding, cadence: cadence)
-    }
-
-    /// `path` if absolute, else relative to the options' audio base directory.
-    func resolve(_ path: String) -> String {
-        guard !path.hasPrefix("/"), let base = options.audioBaseDirectory, !base.isEmpty else { return path }
-        return base.hasSuffix("/") ? base + path : base + "/" + path
     }
 
     /// A scripted error: `Error` event, or `task-failed` when fatal (ErrorSpec rendering).

@@ -135,7 +135,7 @@ extension QwenRealtimeSession {
         case .synthesized(let speed):
             source = .synthesized(text: content.spoken, rate: speed)
         case .file(let path):
-            source = .file(path: path.hasPrefix("/") ? path : baseDirectory + "/" + path, fallbackText: content.spoken)
+            source = .file(path: path, folder: baseDirectory, fallbackText: content.spoken)
         }
         return Self.answerKey(source, sampleRate: configuration.outputSampleRate, scenario: scenario.runtime.scenario)
     }

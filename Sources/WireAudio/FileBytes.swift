@@ -18,6 +18,24 @@ package enum FileBytes {
         return bytes
     }
 
+    /// The contents of the file at `path` relative to `folder` (the working directory when
+    /// empty), which must lie inside `folder` once every `..` and symlink is resolved: a
+    /// scenario's fixture cannot read a file outside the scenario's folder.
+    /// - Throws: `WAVError.io` naming the path when it is outside or cannot be read.
+    package static func read(path: String, inside folder: String) throws(WAVError) -> [UInt8] {
+        let base = folder.isEmpty ? "." : folder
+        let joined = path.hasPrefix("/") ? path : base.hasSuffix("/") ? base + path : base + "/" + path
+        guard let resolvedBase = realpath(base, nil) else { throw .io(path: base, reason: errnoText()) }
+        defer { free(resolvedBase) }
+        guard let resolved = realpath(joined, nil) else { throw .io(path: joined, reason: errnoText()) }
+        defer { free(resolved) }
+        let root = String(cString: resolvedBase)
+        guard String(cString: resolved).hasPrefix(root == "/" ? "/" : root + "/") else {
+            throw .io(path: joined, reason: "outside the scenario's folder \(root)")
+        }
+        return try read(path: joined)
+    }
+
     /// Writes `bytes` to `path`, replacing any existing file.
     /// - Throws: `WAVError.io` with the `errno` text when the file cannot be written.
     package static func write(_ bytes: [UInt8], to path: String) throws(WAVError) {

@@ -70,6 +70,12 @@ package enum WAVFile {
         try decode(FileBytes.read(path: path))
     }
 
+    /// Reads and decodes the WAV file at `path` relative to `folder`, refusing one that
+    /// resolves outside it (``FileBytes/read(path:inside:)``).
+    package static func read(path: String, inside folder: String) throws(WAVError) -> PCMBuffer {
+        try decode(FileBytes.read(path: path, inside: folder))
+    }
+
     /// Encodes `buffer` and writes it to `path`, replacing any existing file.
     package static func write(_ buffer: PCMBuffer, to path: String) throws(WAVError) {
         try FileBytes.write(encode(buffer), to: path)

@@ -1,3 +1,4 @@
+import Foundation
 import AnswerAudio
 import ScenarioEngine
 import Synchronization
@@ -82,14 +83,37 @@ import WireAudio
 
     @Test func unreadableFixtureHasAProblemAndOptionalFallback() {
         var key = Self.key("")
-        key.source = .file(path: "/nonexistent/answer.wav", fallbackText: nil)
+        key.source = .file(path: "nonexistent/answer.wav", folder: "/tmp", fallbackText: nil)
         let missing = AnswerRenderer.render(key)
         #expect(missing.frames.isEmpty)
-        #expect(missing.problem?.contains("/nonexistent/answer.wav") == true)
-        key.source = .file(path: "/nonexistent/answer.wav", fallbackText: "Spoken instead.")
+        #expect(missing.problem?.contains("/tmp/nonexistent/answer.wav") == true)
+        key.source = .file(path: "nonexistent/answer.wav", folder: "/tmp", fallbackText: "Spoken instead.")
         let fallback = AnswerRenderer.render(key)
         #expect(!fallback.frames.isEmpty)
         #expect(fallback.problem?.contains("synthesized instead") == true)
+    }
+
+    /// A fixture that `..` or a symlink leads out of the scenario's folder is never read.
+    @Test func aFixtureOutsideTheScenarioFolderIsRefused() throws {
+        let root = FileManager.default.temporaryDirectory.appendingPathComponent("fixtures-\(UUID().uuidString)")
+        let folder = root.appendingPathComponent("scenario")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: root) }
+        let outside = root.appendingPathComponent("secret.wav").path
+        try WAVFile.write(PCMBuffer(samples: [Int16](repeating: 1000, count: 1600), sampleRate: 16000), to: outside)
+        try WAVFile.write(PCMBuffer(samples: [Int16](repeating: 1000, count: 1600), sampleRate: 16000),
+                          to: folder.appendingPathComponent("inside.wav").path)
+        try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("link.wav").path, withDestinationPath: outside)
+        var key = Self.key("")
+        key.source = .file(path: "inside.wav", folder: folder.path, fallbackText: nil)
+        let inside = AnswerRenderer.render(key)
+        #expect(!inside.frames.isEmpty && inside.problem == nil, "\(inside.problem ?? "")")
+        for escape in ["link.wav", "../secret.wav", outside] {
+            key.source = .file(path: escape, folder: folder.path, fallbackText: nil)
+            let refused = AnswerRenderer.render(key)
+            #expect(refused.frames.isEmpty, "\(escape)")
+            #expect(refused.problem?.contains("outside the scenario's folder") == true, "\(escape): \(refused.problem ?? "")")
+        }
     }
 
     @Test func budgetEvictsLeastRecentlyUsed() {

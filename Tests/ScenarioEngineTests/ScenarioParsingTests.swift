@@ -132,7 +132,30 @@ import WireJSON
             """,
             "bad.json:3:1: string or '}' expected near '}'"
         ),
+        (
+            """
+            {
+              "turns": { "list": [ { "answer": "x", "audio": { "file": "../../etc/secret.wav" } } ] }
+            }
+            """,
+            #"bad.json:2:60: turns.list[0].audio.file: "../../etc/secret.wav" must be a path inside the scenario's folder (relative, never above it with "..")"#
+        ),
+        (
+            """
+            { "turns": { "list": [ { "answer": "x", "audio": { "file": "/etc/secret.wav" } } ] } }
+            """,
+            #"bad.json:1:60: turns.list[0].audio.file: "/etc/secret.wav" must be a path inside the scenario's folder (relative, never above it with "..")"#
+        ),
     ]
+
+    @Test func fixturePathsStayInsideTheScenarioFolder() {
+        for inside in ["a.wav", "audio/a.wav", "./a.wav", "audio/../a.wav", "a/b/../../c.wav"] {
+            #expect(TurnContent.Audio.staysInside(inside), "\(inside)")
+        }
+        for outside in ["", "/a.wav", "../a.wav", "audio/../../a.wav", "./..//a.wav", ".", "audio/.."] {
+            #expect(!TurnContent.Audio.staysInside(outside), "\(outside)")
+        }
+    }
 
     @Test(arguments: badScenarios.indices)
     func badScenarioReportsFileLineColumn(index: Int) {

@@ -8,10 +8,23 @@ package struct TurnContent: Sendable, Hashable {
         /// Synthesized voice-like audio whose length follows the spoken text at `rate`
         /// (1.0 = normal speaking rate, 2.0 = twice as fast).
         case synthesized(rate: Double)
-        /// A fixture file (WAV/PCM), resolved by the server relative to the scenario.
+        /// A fixture file (WAV/PCM) inside the scenario's folder, relative to it
+        /// (``staysInside(_:)``; the renderer also refuses one that a symlink leads out of it).
         case file(path: String)
         /// No audio (text-only answer).
         case none
+
+        /// Whether a fixture path names a file inside its scenario's folder: relative, and no
+        /// `..` climbs above the folder (`a/../b.wav` is fine, `../b.wav` is not).
+        package static func staysInside(_ path: String) -> Bool {
+            guard !path.isEmpty, !path.hasPrefix("/") else { return false }
+            var depth = 0
+            for component in path.split(separator: "/", omittingEmptySubsequences: true) {
+                if component == ".." { depth -= 1 } else if component != "." { depth += 1 }
+                if depth < 0 { return false }
+            }
+            return depth > 0
+        }
     }
 
     /// smart_turn classification of the user's segment (Qwen audio profile).

@@ -93,6 +93,10 @@ extension TurnScript {
     private static func parseAudio(_ reader: FieldReader) throws(ScenarioError) -> TurnContent.Audio {
         try reader.rejectUnknownKeys(allowing: ["synth", "file", "none"])
         if let path = try reader.string("file") {
+            guard TurnContent.Audio.staysInside(path) else {
+                throw reader.context.error(reader.path("file"),
+                                           "\"\(path)\" must be a path inside the scenario's folder (relative, never above it with \"..\")")
+            }
             return .file(path: path)
         }
         if try reader.bool("none") == true {
