@@ -34,6 +34,7 @@ enum FaultCatalog {
         Fault(name: "continue-for-stop", protocolName: .multimodalDialog, obligation: "mmd.C7", summary: "Stop sent with action continue-task"),
         Fault(name: "binary-before-listening", protocolName: .multimodalDialog, obligation: "mmd.C8", summary: "audio frame right after Start, before Listening"),
         Fault(name: "odd-pcm-frame", protocolName: .multimodalDialog, obligation: "mmd.C9", summary: "the first uplink audio frame one byte longer (odd PCM length)"),
+        Fault(name: "ogg-as-pcm", protocolName: .multimodalDialog, obligation: "mmd.C9", summary: "Start declares pcm, the speech goes as Ogg Opus pages"),
         Fault(name: "audio-outside-sendspeech", protocolName: .multimodalDialog, obligation: "mmd.C10", summary: "push2talk audio without SendSpeech"),
         Fault(name: "no-silence", protocolName: .multimodalDialog, obligation: "mmd.C11", summary: "tap2talk: no audio while Listening (20 s gap)", needs: "time scale, e.g. --time-scale 0.01"),
         Fault(name: "no-silence-duplex", protocolName: .multimodalDialog, obligation: "mmd.C12", summary: "duplex: audio stops (20 s gap)", needs: "time scale"),

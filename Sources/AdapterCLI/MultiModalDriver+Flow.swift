@@ -1,4 +1,5 @@
 import DialogClients
+import WireAudio
 import WireJSON
 
 extension MultiModalDriver {
@@ -49,6 +50,11 @@ extension MultiModalDriver {
         if await injectIdleFault() { return }
         await injectListeningFault()
         let pcm = FixturePaths.readOrWarn("fixtures/audio/hello-16k.pcm", fallback: [])
+        if fault?.name == "ogg-as-pcm" {
+            // No samples reach the server: no answer to wait for.
+            await sendAsOggOpus(pcm)
+            return await finish()
+        }
         if flowMode == .push2talk { dialog.startSpeech() }
         await dialog.sendAudio(pcm: pcm, realtime: true)
         if flowMode == .push2talk { dialog.stopSpeech() }
@@ -67,6 +73,25 @@ extension MultiModalDriver {
         let grace = fault?.name == "no-local-responding-ended" ? 20_000 : 10_000
         _ = await waitUnlessEnded(timeoutMillis: grace) { self.dialog.dialogState == .listening }
         await finish()
+    }
+
+    /// The `ogg-as-pcm` fault: the speech encoded as Ogg Opus, one page per 20 ms packet, sent
+    /// in real time on a stream whose Start declared pcm.
+    private func sendAsOggOpus(_ pcm: [UInt8]) async {
+        guard let encoder = try? OpusEncoder(sampleRate: 16_000),
+              let packets = try? encoder.encode(PCMBuffer(littleEndianBytes: pcm[...], sampleRate: 16_000)) else {
+            return log("ogg-as-pcm: cannot encode the fixture")
+        }
+        let writer = OggOpusWriter(head: OpusHead(inputSampleRate: 16_000), flushEveryPacket: true)
+        var pages = [writer.takePending()]
+        for packet in packets { pages.append(writer.write(packet: packet, samples48k: 960)) }
+        pages.append(writer.finish())
+        let clock = ContinuousClock()
+        let start = clock.now
+        for (index, page) in pages.enumerated() where !page.isEmpty {
+            dialog.sendAudioData(page)
+            try? await clock.sleep(until: start + .milliseconds(20 * (index + 1)))
+        }
     }
 
     /// A non-fatal `Error` came and the dialog is back in Listening.

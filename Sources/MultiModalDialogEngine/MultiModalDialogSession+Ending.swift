@@ -85,13 +85,19 @@ extension MultiModalDialogSession {
 
 extension MultiModalDialogSession {
     /// Binary frames are audio: uplink PCM at `upstream.sample_rate` or bare Opus packets (their
-    /// duration from the packet's TOC), downlink PCM at `downstream.sample_rate`. Ogg pages, MP3
-    /// and an unparsable packet are not summarised: their length needs decoding.
+    /// duration from the packet's TOC), downlink PCM at `downstream.sample_rate`. An Ogg page or
+    /// WAV header on a PCM uplink is summarised as `ogg` / `wav` (so `audioFormat` fails it);
+    /// Ogg pages of a declared Opus stream, MP3 and an unparsable packet are not summarised:
+    /// their length needs decoding.
     package func audioSummary(ofBinary bytes: [UInt8], inbound: Bool) -> ScenarioEngine.AudioSummary? {
         guard let config else { return nil }
         if inbound {
             switch config.uplinkFormat {
             case .pcm:
+                // A container's bytes are not samples: the summary says what arrived instead.
+                if let container = AudioContainer.detect(bytes) {
+                    return ScenarioEngine.AudioSummary(codec: container.rawValue, durationMs: 0)
+                }
                 return PCMPayload.summary(bytes: bytes.count, sampleRate: config.uplinkSampleRate)
             case .opus, .rawOpus:
                 // The framing the stream showed (this frame decides it when it is the first).

@@ -27,6 +27,7 @@ package final class UplinkAudioDecoder {
     private var decoder: OpusDecoder?
     private var demuxer: OggOpusDemuxer?
     private var reportedFraming = false
+    private var reportedContainer = false
 
     /// Creates a decoder for the declared upstream format and rate.
     package init(format: UplinkFormat, sampleRate: Int) {
@@ -38,6 +39,13 @@ package final class UplinkAudioDecoder {
     package func decode(_ bytes: [UInt8]) -> Decoded {
         switch format {
         case .pcm:
+            if let container = AudioContainer.detect(bytes) {
+                // Not samples: the VAD hears nothing; reported on the first such frame.
+                defer { reportedContainer = true }
+                return Decoded(pcm: PCMBuffer(sampleRate: sampleRate), problem: reportedContainer ? nil
+                    : "\(container == .ogg ? "an Ogg page" : "a RIFF/WAVE file header") where upstream.audio_format pcm "
+                    + "was declared (raw s16le at \(sampleRate) Hz)")
+            }
             let even = bytes.count & ~1
             let pcm = PCMBuffer(littleEndianBytes: bytes[0..<even], sampleRate: sampleRate)
             let problem = even == bytes.count ? nil : "pcm frame of \(bytes.count) bytes (odd length: not whole s16le samples)"

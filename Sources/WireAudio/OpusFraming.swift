@@ -19,3 +19,28 @@ package enum OpusFraming: String, Sendable, CaseIterable {
         return .raw
     }
 }
+
+/// Recognises audio containers where raw samples were declared: a client that sends an Ogg
+/// file's pages or a WAV file's bytes on a stream declared as raw PCM.
+package enum AudioContainer: String, Sendable {
+    case ogg
+    case wav
+
+    /// The container `bytes` begin with: a whole Ogg page (capture pattern, version 0, and a
+    /// header and segment table whose page fits in the bytes) or a RIFF/WAVE header; nil for
+    /// anything else. Raw PCM passes these structural checks by chance with negligible odds.
+    package static func detect(_ bytes: [UInt8]) -> AudioContainer? {
+        if bytes.count >= 27, bytes[0] == 0x4F, bytes[1] == 0x67, bytes[2] == 0x67, bytes[3] == 0x53,
+           bytes[4] == 0, bytes[5] & ~0x07 == 0 {
+            let segments = Int(bytes[26])
+            if bytes.count >= 27 + segments {
+                let body = bytes[27..<(27 + segments)].reduce(0) { $0 + Int($1) }
+                if 27 + segments + body <= bytes.count { return .ogg }
+            }
+        }
+        if bytes.count >= 12, bytes[0..<4].elementsEqual("RIFF".utf8), bytes[8..<12].elementsEqual("WAVE".utf8) {
+            return .wav
+        }
+        return nil
+    }
+}
