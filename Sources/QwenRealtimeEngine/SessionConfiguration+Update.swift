@@ -26,6 +26,13 @@ extension SessionConfiguration {
     package mutating func apply(
         _ patch: JSONObject, isFirstUpdate: Bool, audioStarted: Bool
     ) -> Result<SessionUpdateResult, SessionUpdateFailure> {
+        if let marker = Self.openAIGAShapeMarker(in: patch) {
+            // Accepted and echoed as unknown keys, a GA session would run on defaults in silence.
+            return fail(.invalidValue("session.\(marker)", "session.\(marker) belongs to the OpenAI GA session shape "
+                + "(type \"realtime\", output_modalities, audio.input / audio.output); this service speaks the beta events: "
+                + "set modalities, input_audio_format, output_audio_format, voice and turn_detection at the top level of session."),
+                        "qrt.C5")
+        }
         var merged = object
         var result = SessionUpdateResult()
         for (key, value) in patch {
@@ -73,6 +80,15 @@ extension SessionConfiguration {
     private static func sameSetting(_ new: JSONValue, _ old: JSONValue?) -> Bool {
         guard case .object(let patch) = new, case .object(let current)? = old else { return new == old }
         return patch.allSatisfy { current[$0.key] == $0.value }
+    }
+
+    /// The first key of `patch` that only the OpenAI GA `session.update` has (`type`,
+    /// `output_modalities`, `audio` with `input` / `output`), or nil for a beta-shaped patch.
+    static func openAIGAShapeMarker(in patch: JSONObject) -> String? {
+        if patch["type"] != nil { return "type" }
+        if patch["output_modalities"] != nil { return "output_modalities" }
+        if let audio = patch["audio"]?.objectValue, audio["input"] != nil || audio["output"] != nil { return "audio" }
+        return nil
     }
 
     private func fail(_ error: QwenError, _ obligation: String) -> Result<SessionUpdateResult, SessionUpdateFailure> {

@@ -56,6 +56,26 @@ import WireJSON
         #expect(harness.session.configuration.turnDetection?.type == "server_vad")
     }
 
+    /// An OpenAI GA client's session.update is refused with an error that says what it is,
+    /// instead of being echoed and silently running on defaults.
+    @Test(arguments: [
+        (["type": "realtime", "instructions": "x"] as JSONObject, "session.type"),
+        (["output_modalities": ["audio"]] as JSONObject, "session.output_modalities"),
+        (["audio": ["input": ["format": ["type": "audio/pcm", "rate": 24000]]]] as JSONObject, "session.audio"),
+    ])
+    func openAIGAShapedUpdateIsNamedAsSuch(patch: JSONObject, param: String) throws {
+        let harness = QwenHarness()
+        harness.send("session.update", ["session": .object(patch)], eventID: "event_ga")
+        let error = try #require(harness.events("error").first?["error"])
+        #expect(error["code"] == "invalid_value")
+        #expect(error["param"]?.stringValue == param)
+        let message = error["message"]?.stringValue ?? ""
+        #expect(message.contains("OpenAI GA session shape") && message.contains("input_audio_format"), "\(message)")
+        #expect(harness.violations == ["qrt.C5"])
+        #expect(harness.events("session.updated").isEmpty)
+        #expect(harness.session.configuration.modalities == ["text", "audio"])
+    }
+
     @Test func omniSearchAndToolsAreExclusive() throws {
         let harness = QwenHarness(model: "qwen3-omni-flash-realtime")
         harness.send("session.update", ["session": ["enable_search": true, "tools": [FunctionCallTests.tool]]])
