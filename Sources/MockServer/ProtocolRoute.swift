@@ -1,3 +1,5 @@
+import MultiModalDialogEngine
+import QwenRealtimeEngine
 import SessionCore
 
 /// Which protocol a WebSocket path asks for, and which conformance case, if any.
@@ -20,19 +22,12 @@ struct ProtocolRoute: Equatable {
     }
 
     init?(path: String) {
-        var rest = Substring(path)
-        var caseID: String?
-        if rest.hasPrefix(CaseRoute.prefix) {
-            guard let route = CaseRoute.split(rest) else { return nil }
-            caseID = String(route.caseID)
-            rest = route.servicePath
+        if let match = CaseRoute.match(Substring(path), service: MultiModalDialogUpgrade.servicePath) {
+            self.init(kind: .multimodalDialog, caseID: match.caseID.map(String.init))
+        } else if let match = CaseRoute.match(Substring(path), service: QwenUpgrade.realtimePath) {
+            self.init(kind: .qwenRealtime, caseID: match.caseID.map(String.init))
+        } else {
+            return nil
         }
-        if rest.hasSuffix("/") && rest.count > 1 { rest = rest.dropLast() }
-        switch rest {
-        case "/api-ws/v1/inference": kind = .multimodalDialog
-        case "/api-ws/v1/realtime": kind = .qwenRealtime
-        default: return nil
-        }
-        self.caseID = caseID
     }
 }

@@ -18,18 +18,11 @@ package enum MultiModalDialogUpgrade {
 
     /// Whether `path` is `/api-ws/v1/inference` or `/case/<case-id>/api-ws/v1/inference`, each
     /// with an optional trailing `/`; query strings are ignored.
-    package static func matches(path: String) -> Bool {
-        var trimmed = Substring(path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
-        if trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
-        if trimmed == servicePath { return true }
-        return CaseRoute.split(trimmed).map { $0.servicePath == servicePath } ?? false
-    }
+    package static func matches(path: String) -> Bool { CaseRoute.match(Substring(path), service: servicePath) != nil }
 
     /// The case id of a `/case/<case-id>/…` path, or nil.
     package static func caseID(path: String) -> String? {
-        guard matches(path: path) else { return nil }
-        let trimmed = path.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? Substring(path)
-        return CaseRoute.split(trimmed).map { String($0.caseID) }
+        CaseRoute.match(Substring(path), service: servicePath)?.caseID.map(String.init)
     }
 
     /// Checks the path and the `Authorization` header.

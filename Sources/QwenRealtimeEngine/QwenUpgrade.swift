@@ -17,7 +17,7 @@ package enum QwenUpgrade {
     ///   - headers: Request headers with lower-cased names.
     ///   - apiKeys: Accepted keys; empty accepts any non-empty bearer token.
     package static func check(path: String, queryModel: String?, headers: [String: String], apiKeys: [String]) -> UpgradeVerdict {
-        guard caseID(inPath: path) != nil || path == realtimePath else {
+        guard CaseRoute.match(Substring(path), service: realtimePath) != nil else {
             return reject(404, "NotFound", "No realtime endpoint at \(path); use \(realtimePath)?model=<model>.")
         }
         guard let authorization = headers["authorization"]?.trimmingSpaces, !authorization.isEmpty else {
@@ -42,8 +42,7 @@ package enum QwenUpgrade {
 
     /// The case id of a `/case/<case-id>/api-ws/v1/realtime` path, else `nil`.
     package static func caseID(inPath path: String) -> String? {
-        guard let route = CaseRoute.split(Substring(path)), route.servicePath == Substring(realtimePath) else { return nil }
-        return String(route.caseID)
+        CaseRoute.match(Substring(path), service: realtimePath)?.caseID.map(String.init)
     }
 
     private static func reject(_ status: Int, _ code: String, _ message: String) -> UpgradeVerdict {

@@ -17,6 +17,23 @@ package enum CaseRoute {
         return (id, rest[api.lowerBound...])
     }
 
+    /// A request path that names a service: the plain service path or a case route to it.
+    package struct Match: Equatable, Sendable {
+        /// The case id of a case route; nil for the plain service path.
+        package var caseID: Substring?
+    }
+
+    /// Whether `path` is `service` or `/case/<id>` + `service`, each with an optional trailing
+    /// `/`, a query ignored (`/api-ws/v1/realtime/?model=x` is the realtime service). The one
+    /// path rule of the router and both engines' upgrade checks.
+    package static func match(_ path: Substring, service: String) -> Match? {
+        var trimmed = path.prefix { $0 != "?" }
+        if trimmed.hasSuffix("/"), trimmed.count > 1 { trimmed = trimmed.dropLast() }
+        if trimmed == service { return Match(caseID: nil) }
+        guard let route = split(trimmed), route.servicePath == service else { return nil }
+        return Match(caseID: route.caseID)
+    }
+
     /// Whether `id` is a well-formed case id (parts of letters, digits and `._-` joined by `/`).
     package static func isCaseID(_ id: Substring) -> Bool {
         !id.isEmpty && !id.hasPrefix("/") && !id.hasSuffix("/") && !id.contains("//")

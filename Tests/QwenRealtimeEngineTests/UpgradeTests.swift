@@ -31,6 +31,19 @@ import WireJSON
         }
     }
 
+    /// A trailing slash routes as on the multimodal path (one rule: `CaseRoute.match`).
+    @Test func aTrailingSlashIsTheSameEndpoint() {
+        for path in ["/api-ws/v1/realtime/", "/case/qrt.session.003/api-ws/v1/realtime/"] {
+            let verdict = QwenUpgrade.check(path: path, queryModel: "qwen3-omni-flash-realtime", headers: Self.auth, apiKeys: [])
+            #expect(verdict.isAccepted, "\(path)")
+        }
+        #expect(QwenUpgrade.caseID(inPath: "/case/qrt.session.003/api-ws/v1/realtime/") == "qrt.session.003")
+        for refused in ["/api-ws/v1/realtime//", "/api-ws/v1/realtimex", "/api-ws/v1/"] {
+            #expect(!QwenUpgrade.check(path: refused, queryModel: "qwen3-omni-flash-realtime", headers: Self.auth, apiKeys: []).isAccepted,
+                    "\(refused)")
+        }
+    }
+
     @Test(arguments: [
         ("/api-ws/v1/realtime", nil, ["authorization": "Bearer sk-test"], 400, "InvalidParameter"),
         ("/api-ws/v1/realtime", "gpt-4o-realtime", ["authorization": "Bearer sk-test"], 400, "InvalidParameter"),
