@@ -15,6 +15,9 @@ extension StartConfiguration {
         guard let taskID = frame.taskID, !taskID.isEmpty else {
             throw ParameterProblem("mmd.C2", "header.task_id must be a non-empty string")
         }
+        if let service = OtherRunTaskService(payload: frame.payload) {
+            throw ParameterProblem("mmd.C3", service.refusal)
+        }
         guard frame.directive == .start else {
             throw ParameterProblem("mmd.C2", "first directive must be \"Start\", got \(describe(frame.directiveName))")
         }
@@ -125,4 +128,36 @@ extension ParameterReader {
 extension Substring {
     /// The text without surrounding spaces.
     func trimmingCharacters() -> String { String(self).trimmingSpaces }
+}
+
+/// Another DashScope run-task service on the same `/api-ws/v1/inference` path (speech
+/// synthesis, recognition, translation): told by its `payload.task_group` / `task` / `model`, so
+/// its client hears what it reached instead of "first directive must be Start".
+struct OtherRunTaskService {
+    let description: String
+    let payload: JSONObject
+
+    init?(payload: JSONObject) {
+        let group = payload["task_group"]?.stringValue
+        let task = payload["task"]?.stringValue
+        let model = payload["model"]?.stringValue?.lowercased() ?? ""
+        guard group != nil || task != nil, group != "aigc" || task != "multimodal-generation" else { return nil }
+        switch (group, task) {
+        case _ where model.contains("livetranslate"): description = "LiveTranslate (speech translation)"
+        case _ where model.hasPrefix("gummy"): description = "Gummy (speech recognition and translation)"
+        case ("audio", "tts"): description = "speech synthesis (CosyVoice / Sambert)"
+        case ("audio", "asr"): description = "speech recognition (Paraformer / Fun-ASR)"
+        case (_, "multimodal-generation"), ("aigc", _): return nil  // a multimodal Start with one wrong field
+        default: description = "another run-task service"
+        }
+        self.payload = payload
+    }
+
+    var refusal: String {
+        let asked = ["task_group", "task", "function", "model"].compactMap { key in
+            payload[key]?.stringValue.map { "\(key) \"\($0)\"" }
+        }.joined(separator: ", ")
+        return "payload asks for \(asked): that is \(description), which this mock does not emulate; "
+            + "it serves multimodal dialog here (task_group \"aigc\", task \"multimodal-generation\", function \"generation\")"
+    }
 }

@@ -49,6 +49,30 @@ struct BadInputTests {
         ("parameters not object", setting(["payload", "parameters"], "x"), "mmd.C3"),
     ]
 
+    /// Other run-task services' first frames (their SDKs' shapes): the refusal names what was
+    /// asked for and says it is not emulated.
+    @Test(arguments: [
+        (["task_group": "audio", "task": "tts", "function": "SpeechSynthesizer", "model": "cosyvoice-v2"] as JSONObject,
+         "speech synthesis"),
+        (["task_group": "audio", "task": "asr", "function": "recognition", "model": "paraformer-realtime-v2"] as JSONObject,
+         "speech recognition"),
+        (["task_group": "audio", "task": "asr", "function": "recognition", "model": "gummy-realtime-v1"] as JSONObject, "Gummy"),
+        (["task_group": "aigc", "task": "livetranslate", "model": "qwen3-livetranslate-flash-realtime"] as JSONObject, "LiveTranslate"),
+    ])
+    func otherRunTaskServicesAreNamedAsNotEmulated(payload: JSONObject, service: String) throws {
+        var body = payload
+        body["parameters"] = [:]
+        body["input"] = [:]
+        let harness = SessionHarness()
+        harness.send(.object(["header": ["action": "run-task", "streaming": "duplex", "task_id": "t-1"], "payload": .object(body)]))
+        harness.advance(ms: 100)
+        #expect(harness.events == ["task-failed"])
+        let message = harness.texts.first?["header"]?["error_message"]?.stringValue ?? ""
+        #expect(message.contains(service) && message.contains("does not emulate"), "\(message)")
+        #expect(message.contains(payload["model"]?.stringValue ?? "?"), "\(message)")
+        #expect(harness.violations == ["mmd.C3"], "\(harness.violations)")
+    }
+
     @Test("S4: a bad first frame → task-failed{InvalidParameter} and close", arguments: badStarts.indices)
     func badStart(_ index: Int) throws {
         let (name, frame, obligation) = Self.badStarts[index]
