@@ -28,6 +28,11 @@ extension QwenRealtimeSession {
             input.detector = makeDetector()
             commands += enter("Listening")
         }
+        // A file's bytes instead of samples (a WAV header, Ogg pages): heard as noise, journaled once.
+        if let container = AudioContainer.detect(bytes), reportedOnce.insert("C8-container").inserted {
+            commands.append(.journal(.must("qrt.C8", "\(container == .ogg ? "an Ogg page" : "a RIFF/WAVE file header") in "
+                + "input_audio_buffer.append, where \(configuration.inputAudioFormat) (raw s16le samples) was declared")))
+        }
         guard bytes.count % input.frameBytes == 0 else {
             return commands + reject(.invalidValue(
                 "audio", "Audio must be whole s16le samples (\(bytes.count) bytes is not a multiple of \(input.frameBytes))."), "qrt.C8")

@@ -1,6 +1,8 @@
 import QwenRealtimeEngine
 import ScenarioEngine
+import SessionCore
 import Testing
+import WireAudio
 import WireJSON
 
 /// S20 and the bad-input families: invalid JSON, non-objects, unknown types, binary frames,
@@ -54,6 +56,20 @@ import WireJSON
         #expect(error?["code"] == "invalid_value")
         #expect(error?["param"] == "audio")
         #expect(harness.violations.first == "qrt.C8")
+        Self.expectStillServing(harness)
+    }
+
+    /// A WAV file appended whole (header included) where pcm16 was declared: journaled once as a
+    /// C8 MUST breach; the session goes on (the bytes are heard as samples, as the service would).
+    @Test func aWAVFileInAnAppendIsJournaledOnce() {
+        let harness = Self.configured()
+        let wav = WAVFile.encode(PCMBuffer(samples: [Int16](repeating: 100, count: 1600), sampleRate: 16000))
+        for _ in 0..<3 { harness.send("input_audio_buffer.append", ["audio": .string(Base64.encode(wav))]) }
+        #expect(harness.violations == ["qrt.C8"], "\(harness.violations)")
+        var messages: [String] = []
+        for case .violation(_, let message) in harness.notes { messages.append(message) }
+        #expect(messages.contains { $0.contains("RIFF/WAVE file header") }, "\(messages)")
+        #expect(harness.events("error").isEmpty)
         Self.expectStillServing(harness)
     }
 
