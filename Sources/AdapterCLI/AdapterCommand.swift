@@ -67,33 +67,15 @@ enum AdapterCommand {
         var settings = AdapterEnvironment(protocolName: kind)
         while true {
             let events = EventLog(writesOutput: !passive)
-            let end: CaseEnd
-            switch kind {
-            case .multimodalDialog:
-                let driver = MultiModalDriver(environment: settings, events: events, fault: fault)
-                end = await serve(events, input: &input, passive: passive) { command throws(AdapterError) in
-                    try await driver.run(command)
-                } defaultFlow: {
-                    await driver.runDefaultFlow()
-                } ending: {
-                    await driver.dialog.stop()
-                }
-                await driver.dialog.flushCallbacks()
-            case .qwenRealtime:
-                let driver = QwenDriver(environment: settings, events: events, fault: fault)
-                end = await serve(events, input: &input, passive: passive) { command throws(AdapterError) in
-                    try await driver.run(command)
-                } defaultFlow: {
-                    await driver.runDefaultFlow()
-                } ending: {
-                    await driver.client.finish()
-                }
-                await driver.client.flushCallbacks()
-            }
+            let driver: any CaseDriver = kind == .multimodalDialog
+                ? MultiModalDriver(environment: settings, events: events, fault: fault)
+                : QwenDriver(environment: settings, events: events, fault: fault)
+            let end = await serve(events, input: &input, passive: passive, driver: driver)
+            await driver.flushCallbacks()
             guard end == .endCase else { break }
             events.ack("end_case", ["ok": true, "exit": 0])
             events.retire()
-            guard let next = await nextCase(&input, events: events) else { break }
+            guard let next = await nextCase(&input) else { break }
             settings = AdapterEnvironment(protocolName: kind, values: next)
         }
         exit(0)
@@ -111,10 +93,9 @@ enum AdapterCommand {
     /// default flow when none came first (or at once for a passive client). After `quit` the
     /// session is over: a reused adapter skips what follows up to `end_case`.
     private static func serve(_ events: EventLog, input: inout AsyncStream<String>.Iterator, passive: Bool,
-                              run: @Sendable (JSONObject) async throws(AdapterError) -> Bool,
-                              defaultFlow: @Sendable () async -> Void, ending: @Sendable () async -> Void) async -> CaseEnd {
+                              driver: any CaseDriver) async -> CaseEnd {
         if passive {
-            await defaultFlow()
+            await driver.runDefaultFlow()
             return .endOfInput
         }
         var sawCommand = false
@@ -128,7 +109,7 @@ enum AdapterCommand {
                 continue
             }
             if name == "end_case" {
-                if !sessionOver { if sawCommand { await ending() } else { await defaultFlow() } }
+                if !sessionOver { if sawCommand { await driver.endSession() } else { await driver.runDefaultFlow() } }
                 return .endCase
             }
             sawCommand = true
@@ -144,7 +125,7 @@ enum AdapterCommand {
                 continue
             }
             do throws(AdapterError) {
-                let goOn = try await run(command)
+                let goOn = try await driver.run(command)
                 events.ack(name)
                 if !goOn { sessionOver = true }
             } catch {
@@ -152,13 +133,13 @@ enum AdapterCommand {
                 events.ack(name, ["failed": true])
             }
         }
-        if !sessionOver { if sawCommand { await ending() } else { await defaultFlow() } }
+        if !sessionOver { if sawCommand { await driver.endSession() } else { await driver.runDefaultFlow() } }
         return .endOfInput
     }
 
     /// Waits for `next_case {env}` after a case (nil at end of input). Anything else in between
     /// is an error event: the harness sends nothing else there.
-    private static func nextCase(_ input: inout AsyncStream<String>.Iterator, events: EventLog) async -> [String: String]? {
+    private static func nextCase(_ input: inout AsyncStream<String>.Iterator) async -> [String: String]? {
         while let line = await input.next() {
             guard !line.allSatisfy(\.isWhitespace) else { continue }
             guard let command = (try? JSONValue.decode(line))?.objectValue, command["cmd"]?.stringValue == "next_case" else {
@@ -177,6 +158,28 @@ enum AdapterCommand {
         let text = String(cString: value)
         return text.isEmpty ? nil : text
     }
+}
+
+/// What the adapter loop needs of a protocol's driver (one per case).
+protocol CaseDriver: Sendable {
+    /// Runs one command. - Returns: false when the session is over (`quit`).
+    func run(_ command: JSONObject) async throws(AdapterError) -> Bool
+    /// The full correct session of a client that gets no commands.
+    func runDefaultFlow() async
+    /// Ends the session the protocol's way (end of input or `end_case` after commands).
+    func endSession() async
+    /// Waits until the client's callbacks have all been delivered.
+    func flushCallbacks() async
+}
+
+extension MultiModalDriver: CaseDriver {
+    func endSession() async { await dialog.stop() }
+    func flushCallbacks() async { await dialog.flushCallbacks() }
+}
+
+extension QwenDriver: CaseDriver {
+    func endSession() async { await client.finish() }
+    func flushCallbacks() async { await client.flushCallbacks() }
 }
 
 /// The run's settings from the environment (`conformance run` sets them for each case).

@@ -1160,27 +1160,27 @@ def case_env(protocol, values):
     }
 
 
-def next_case(commands):
-    """Waits for next_case between cases; returns its env, or None at end of input."""
+def read_until(commands, name, why):
+    """Skips commands up to the next `name` (returned) or the end of input (None)."""
     while True:
         cmd = commands.get()
-        if cmd is None:
-            return None
-        if cmd.get("cmd") == NEXT_CASE:
-            env = cmd.get("env")
-            return env if isinstance(env, dict) else {}
-        log.warning("between cases, expected %s, got %r: skipped", NEXT_CASE, cmd)
+        if cmd is None or cmd.get("cmd") == name:
+            return cmd
+        log.warning("%s, skipped %r", why, cmd.get("cmd"))
+
+
+def next_case(commands):
+    """Waits for next_case between cases; returns its env, or None at end of input."""
+    cmd = read_until(commands, NEXT_CASE, f"between cases, expected {NEXT_CASE}")
+    if cmd is None:
+        return None
+    env = cmd.get("env")
+    return env if isinstance(env, dict) else {}
 
 
 def skip_to_case_end(commands):
     """After quit or a failure, what is left of the case up to end_case (or end of input)."""
-    while True:
-        cmd = commands.get()
-        if cmd is None:
-            return None
-        if cmd.get("cmd") == END_CASE:
-            return END_CASE
-        log.warning("after the session ended, skipped %r", cmd.get("cmd"))
+    return END_CASE if read_until(commands, END_CASE, "after the session ended") is not None else None
 
 
 def run_case(protocol, driver, events, commands, idle_passive_ms):
