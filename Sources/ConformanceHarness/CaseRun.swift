@@ -165,7 +165,7 @@ final class CaseRun: Sendable {
             journal.insert(entry, at: journal.firstIndex { $0.t > entry.t } ?? journal.endIndex)
         }
         // `/bin/sh -c` answers 126 / 127 when the command cannot run: a setup error, not a verdict.
-        if !timedOut, let code = exitCode, code == 126 || code == 127, sessions.isEmpty, refusals.isEmpty, lines.isEmpty {
+        if !timedOut, let code = exitCode, code == 126 || code == 127, sessions.isEmpty, refusals.isEmpty, client.lines.isEmpty {
             return evaluator.harnessError(conformanceCase, caseID: conformanceCase.id,
                                           message: "the client could not start (sh exit \(code)): "
                                               + CaseLogLine.tail(client.stderrText, lines: 3).joined(separator: " | "),
