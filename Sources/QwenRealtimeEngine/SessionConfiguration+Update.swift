@@ -29,7 +29,7 @@ extension SessionConfiguration {
         if let marker = Self.openAIGAShapeMarker(in: patch) {
             // Accepted and echoed as unknown keys, a GA session would run on defaults in silence.
             return fail(.invalidValue("session.\(marker)", "session.\(marker) belongs to the OpenAI GA session shape "
-                + "(type \"realtime\", output_modalities, audio.input / audio.output); this service speaks the beta events: "
+                + "(type \"realtime\", output_modalities, MIME audio formats such as \"audio/pcm\"); this service speaks the beta events: "
                 + "set modalities, input_audio_format, output_audio_format, voice and turn_detection at the top level of session."),
                         "qrt.C5")
         }
@@ -83,11 +83,17 @@ extension SessionConfiguration {
     }
 
     /// The first key of `patch` that only the OpenAI GA `session.update` has (`type`,
-    /// `output_modalities`, `audio` with `input` / `output`), or nil for a beta-shaped patch.
+    /// `output_modalities`, an `audio.input` / `audio.output` format whose type is a MIME type
+    /// such as `audio/pcm`), or nil. Qwen omni's own `audio.input.format` (`type: "pcm"`,
+    /// `sample_rate`) and `audio.output.voice` are not markers.
     static func openAIGAShapeMarker(in patch: JSONObject) -> String? {
         if patch["type"] != nil { return "type" }
         if patch["output_modalities"] != nil { return "output_modalities" }
-        if let audio = patch["audio"]?.objectValue, audio["input"] != nil || audio["output"] != nil { return "audio" }
+        for side in ["input", "output"] {
+            if let type = patch["audio"]?[side]?["format"]?["type"]?.stringValue, type.hasPrefix("audio/") {
+                return "audio.\(side).format.type"
+            }
+        }
         return nil
     }
 

@@ -23,7 +23,7 @@ import WireJSON
         let run = try await AdapterProcess.run(arguments: ["--protocol", "multimodal-dialog"],
                                                environment: AdapterProcess.environment(url: mock.mmdURL), commands: commands)
         #expect(run.status == 0)
-        #expect(run.lines.first == ["adapter": "swift", "protocol": "multimodal-dialog"])
+        #expect(run.lines.first == ["adapter": "swift", "protocol": "multimodal-dialog", "reusable": true])
         let names = Self.names(run.lines)
         #expect(names.filter { $0 == "ack" }.count == commands.count)
         for event in ["connected", "started", "state", "playback_started", "request_accepted", "playback_ended", "closed"] {

@@ -61,7 +61,7 @@ import WireJSON
     @Test(arguments: [
         (["type": "realtime", "instructions": "x"] as JSONObject, "session.type"),
         (["output_modalities": ["audio"]] as JSONObject, "session.output_modalities"),
-        (["audio": ["input": ["format": ["type": "audio/pcm", "rate": 24000]]]] as JSONObject, "session.audio"),
+        (["audio": ["input": ["format": ["type": "audio/pcm", "rate": 24000]]]] as JSONObject, "session.audio.input.format.type"),
     ])
     func openAIGAShapedUpdateIsNamedAsSuch(patch: JSONObject, param: String) throws {
         let harness = QwenHarness()
@@ -74,6 +74,15 @@ import WireJSON
         #expect(harness.violations == ["qrt.C5"])
         #expect(harness.events("session.updated").isEmpty)
         #expect(harness.session.configuration.modalities == ["text", "audio"])
+    }
+
+    /// Qwen omni's own nested audio settings are not the GA shape.
+    @Test func omniAudioFormatAndVoiceAreAccepted() throws {
+        let harness = QwenHarness(model: "qwen3-omni-flash-realtime")
+        harness.send("session.update", ["session": ["audio": ["input": ["format": ["type": "pcm", "sample_rate": 24000]],
+                                                              "output": ["voice": "Cherry"]]]])
+        #expect(harness.events("error").isEmpty, "\(harness.events("error"))")
+        #expect(harness.session.configuration.inputSampleRate == 24000)
     }
 
     @Test func omniSearchAndToolsAreExclusive() throws {
