@@ -41,7 +41,7 @@ import WireJSON
         #expect(recorder.contains("text:Hi there!"))
         #expect(recorder.count("playbackStarted") == 1)
         // The close callback may land just after finish() returns (a loaded machine).
-        #expect(await recorder.wait(for: "closed:1000"))
+        #expect(await recorder.wait(for: "closed:1000"), "\(recorder.all.suffix(8))")
         await mock.expectNoViolations()
     }
 

@@ -26,10 +26,20 @@ extension QwenRealtimeClient {
                 group.cancelAll()
                 return first
             }
-            _ = finished
+            if finished {
+                // The service closes right after session.finished: let it, rather than race its
+                // close frame with ours (a crossing close can end as 1006 instead of 1000).
+                let closeBy = Clock.nowMicros() + Int64(Self.serverCloseGraceMillis) * 1_000
+                while Clock.nowMicros() < closeBy, state.withLock({ $0.phase != .closed }) {
+                    try? await Task.sleep(for: .milliseconds(10))
+                }
+            }
         }
         await close()
     }
+
+    /// How long `finish()` lets the server close after `session.finished` before closing itself.
+    static let serverCloseGraceMillis = 1_000
 
     /// Closes the socket (no further events) and waits for the close to complete.
     public func close() async {
