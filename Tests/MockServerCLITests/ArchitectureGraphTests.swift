@@ -12,11 +12,11 @@ import Testing
         let text = try String(contentsOf: root.appendingPathComponent("Package.swift"), encoding: .utf8)
         var graph: [String: Set<String>] = [:]
         let declarations = text.components(separatedBy: ".target(name: \"").dropFirst()
-            .map { ("target", $0) } + text.components(separatedBy: ".executableTarget(name: \"").dropFirst().map { ("exe", $0) }
-        for (_, declaration) in declarations {
+            + text.components(separatedBy: ".executableTarget(name: \"").dropFirst()
+        for declaration in declarations {
             let name = String(declaration.prefix { $0 != "\"" })
-            // This declaration only: up to the next target of any kind.
-            let own = declaration.components(separatedBy: "Target(name:").first?.components(separatedBy: ".target(name:").first ?? ""
+            // This declaration only: up to the next declaration of any kind.
+            let own = declaration.components(separatedBy: "(name: ").first ?? ""
             var dependencies: Set<String> = []
             if let list = own.range(of: "dependencies: [") {
                 let inside = own[list.upperBound...].prefix { $0 != "]" }
