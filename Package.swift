@@ -51,6 +51,9 @@ let package = Package(
         .target(name: "QwenRealtimeEngine", dependencies: ["AnswerAudio", "SessionCore", "ScenarioEngine", "WireAudio", "WireJSON"],
                 swiftSettings: settings),
 
+        /// Drives a protocol session without sockets: manual clock, timers, commands recorded.
+        .target(name: "SessionTesting", dependencies: ["AnswerAudio", "ScenarioEngine", "SessionCore"], swiftSettings: settings),
+
         // MARK: - Engines
         .target(name: "MockServer", dependencies: ["AnswerAudio", "MultiModalDialogEngine", "QwenRealtimeEngine", "SessionCore", "ScenarioEngine", "WireSocket", "WireAudio", "WireJSON"], swiftSettings: settings),
 
@@ -64,6 +67,12 @@ let package = Package(
 
         // MARK: - Clients
         .target(name: "DialogClients", dependencies: ["WireSocket", "WireAudio", "WireJSON"], swiftSettings: settings),
+
+        /// The fuzz targets of `.ci/fuzz` (libFuzzer drives them through `dialogmock-fuzz`).
+        .target(name: "FuzzTargets",
+                dependencies: ["JSONSchema", "MockServer", "MultiModalDialogEngine", "QwenRealtimeEngine", "ScenarioEngine", "SessionCore",
+                               "SessionTesting", "AnswerAudio", "WireAudio", "WireJSON", "WireSocket"],
+                swiftSettings: settings),
 
         // MARK: - Executables
         .executableTarget(name: "AdapterCLI", dependencies: ["DialogClients", "CLISupport", "WireAudio", "WireJSON"],
@@ -85,10 +94,10 @@ let package = Package(
         .testTarget(name: "JSONSchemaTests", dependencies: ["JSONSchema", "WireJSON"], exclude: ["JSON-Schema-Test-Suite"], swiftSettings: settings),
         .testTarget(name: "ScenarioEngineTests", dependencies: ["ScenarioEngine", "WireJSON"], swiftSettings: settings),
         .testTarget(name: "MultiModalDialogEngineTests",
-                    dependencies: ["AnswerAudio", "MultiModalDialogEngine", "SessionCore", "ScenarioEngine", "WireAudio", "WireJSON"],
+                    dependencies: ["AnswerAudio", "MultiModalDialogEngine", "SessionCore", "SessionTesting", "ScenarioEngine", "WireAudio", "WireJSON"],
                     swiftSettings: settings),
         .testTarget(name: "QwenRealtimeEngineTests",
-                    dependencies: ["AnswerAudio", "QwenRealtimeEngine", "SessionCore", "ScenarioEngine", "WireAudio", "WireJSON"],
+                    dependencies: ["AnswerAudio", "QwenRealtimeEngine", "SessionCore", "SessionTesting", "ScenarioEngine", "WireAudio", "WireJSON"],
                     swiftSettings: settings),
         .testTarget(name: "ConformanceChecksTests", dependencies: ["ConformanceChecks", "ScenarioEngine", "JSONSchema", "WireJSON"],
                     swiftSettings: settings),
@@ -107,6 +116,8 @@ let package = Package(
         .testTarget(name: "ConformanceSuiteTests",
                     dependencies: ["ConformanceHarness", "ConformanceChecks", "ConformanceReports", "AdapterCLI", "WireJSON"],
                     swiftSettings: settings),
+        /// Replays the fuzz seeds and every input libFuzzer found crashing (Tests/FuzzTargetsTests/Regressions).
+        .testTarget(name: "FuzzTargetsTests", dependencies: ["FuzzTargets", "WireAudio"], exclude: ["Regressions"], swiftSettings: settings),
         .testTarget(name: "CLISupportTests", dependencies: ["CLISupport"], swiftSettings: settings),
         .testTarget(name: "MockServerTests", dependencies: ["MockServer", "WireSocket", "WireJSON"], swiftSettings: settings),
         /// Runs the built `mock-server` and `dialogmock-bench` binaries as a user would (depends on them so they are built).
@@ -114,3 +125,12 @@ let package = Package(
                     swiftSettings: settings),
     ]
 )
+
+// `dialogmock-fuzz`, libFuzzer's driver of the fuzz targets, exists only in fuzz builds
+// (`DIALOGMOCK_FUZZ=1 swift build -Xswiftc -sanitize=fuzzer,address`, what `.ci/fuzz` runs):
+// without libFuzzer's `main` it would not link.
+if Context.environment["DIALOGMOCK_FUZZ"] != nil {
+    package.products.append(.executable(name: "dialogmock-fuzz", targets: ["FuzzCLI"]))
+    package.targets.append(.executableTarget(name: "FuzzCLI", dependencies: ["FuzzTargets"],
+                                             swiftSettings: settings))
+}

@@ -1,79 +1,52 @@
 import AnswerAudio
-import Dispatch
 import MultiModalDialogEngine
 import ScenarioEngine
 import SessionCore
+import SessionTesting
 import WireAudio
 import WireJSON
 
 /// Drives one session like the server's session driver, with a manual clock and no sockets:
 /// inputs at chosen times, timers fired in time order, sent frames collected with their times.
 final class SessionHarness {
-    let clock = ManualClock()
+    let runner: ManualSessionRunner<MultiModalDialogSession<ManualClock>>
     let memory: DialogMemory
-    let session: MultiModalDialogSession<ManualClock>
-    private(set) var timers: [SessionTimer: Int64] = [:]
-    private(set) var sent: [ScheduledFrame] = []
-    private(set) var journal: [JournalNote] = []
-    private(set) var closes: [(code: Int, atMicros: Int64)] = []
+    var clock: ManualClock { runner.clock }
+    var session: MultiModalDialogSession<ManualClock> { runner.session }
+    var timers: [SessionTimer: Int64] { runner.timers }
+    var sent: [ScheduledFrame] { runner.sent }
+    var journal: [JournalNote] { runner.notes }
+    var closes: [(code: Int, atMicros: Int64)] { runner.closes.map { ($0.code, $0.atMicros) } }
     var taskID = "0b6c2a4e-7d1f-4c55-9a55-3f0e9d2b1c77"
     /// Put the dialog_id from Started into directives (as the Java SDK does).
     var sendsDialogID = true
     /// How often the session waited for answer audio a worker was still rendering.
-    private(set) var awaited = 0
+    var awaited: Int { runner.awaited }
 
     init(scenario: Scenario = TestScenarios.plain, memory: DialogMemory = DialogMemory(),
          options: MultiModalDialogOptions = MultiModalDialogOptions()) {
         self.memory = memory
+        let clock = ManualClock()
         let bridge = ScenarioBridge(runtime: ScenarioRuntime(scenario: scenario, clock: clock))
-        session = MultiModalDialogSession(scenario: bridge, memory: memory, options: options)
-        process(session.open())
+        runner = ManualSessionRunner(session: MultiModalDialogSession(scenario: bridge, memory: memory, options: options), clock: clock)
     }
 
     var now: Int64 { clock.nowMicros }
 
     /// Carries out commands as the driver would.
-    func process(_ commands: [SessionCommand]) {
-        for command in commands {
-            switch command {
-            case .send(let frame): sent.append(frame)
-            case .transport(.close(let code, _), let at): closes.append((code, at))
-            case .transport: break
-            case .scheduleTimer(let timer, let at): timers[timer] = at
-            case .cancelTimer(let timer): timers[timer] = nil
-            case .journal(let note): journal.append(note)
-            case .awaitAudio(let handle, let timer):
-                awaited += 1
-                handle.waitUntilRendered()
-                timers[timer] = now
-            }
-        }
-    }
+    func process(_ commands: [SessionCommand]) { runner.process(commands) }
 
     /// Moves time to `micros`, firing every timer due on the way in time order.
-    func advance(to micros: Int64) {
-        while let (timer, at) = timers.min(by: { $0.value < $1.value }), at <= micros {
-            timers[timer] = nil
-            if at > clock.nowMicros { clock.set(toMicros: at) }
-            process(session.timerFired(timer))
-        }
-        if micros > clock.nowMicros { clock.set(toMicros: micros) }
-    }
+    func advance(to micros: Int64) { runner.advance(toMicros: micros) }
 
     /// Moves time forward by `ms` milliseconds.
-    func advance(ms: Int64) { advance(to: now + ms * 1000) }
+    func advance(ms: Int64) { runner.advance(ms: ms) }
 
     /// Sends a client text frame.
-    func send(_ json: JSONValue) {
-        let bytes = json.encoded()
-        process(session.receive(text: bytes, classification: session.classify(text: bytes)))
-    }
+    func send(_ json: JSONValue) { runner.receive(text: json.encoded()) }
 
     /// Sends raw text (possibly not JSON).
-    func sendRaw(_ text: String) {
-        let bytes = Array(text.utf8)
-        process(session.receive(text: bytes, classification: session.classify(text: bytes)))
-    }
+    func sendRaw(_ text: String) { runner.receive(text: Array(text.utf8)) }
 
     /// Sends a directive with `continue-task` (or the given action).
     func directive(_ name: String, input: JSONObject = [:], parameters: JSONValue? = nil, action: String? = nil) {
@@ -83,7 +56,7 @@ final class SessionHarness {
     }
 
     /// Sends a binary frame.
-    func sendBinary(_ bytes: [UInt8]) { process(session.receive(binary: bytes)) }
+    func sendBinary(_ bytes: [UInt8]) { runner.receive(binary: bytes) }
 
     /// Starts the session and waits until Listening is announced.
     func start(_ parameters: JSONObject = [:], dialogID: String? = nil) {

@@ -1,8 +1,8 @@
 import AnswerAudio
-import Dispatch
 import QwenRealtimeEngine
 import ScenarioEngine
 import SessionCore
+import SessionTesting
 import WireAudio
 import WireJSON
 
@@ -17,24 +17,26 @@ final class QwenHarness {
         var type: String { json["type"]?.stringValue ?? "" }
     }
 
-    let clock = ManualClock()
-    let session: QwenRealtimeSession<ManualClock>
-    private var timers: [SessionTimer: Int64] = [:]
-    private(set) var frames: [Received] = []
-    private(set) var notes: [JournalNote] = []
-    private(set) var closes: [(code: Int, reason: String, atMicros: Int64)] = []
-    private var sequence = 0
+    let runner: ManualSessionRunner<QwenRealtimeSession<ManualClock>>
+    var clock: ManualClock { runner.clock }
+    var session: QwenRealtimeSession<ManualClock> { runner.session }
+    var notes: [JournalNote] { runner.notes }
+    var closes: [(code: Int, reason: String, atMicros: Int64)] { runner.closes }
     /// How often the session waited for answer audio a worker was still rendering.
-    private(set) var awaited = 0
+    var awaited: Int { runner.awaited }
+    /// The sent frames decoded so far (decoded once each, in the order they were handed over).
+    private var decoded: [Received] = []
+    private var decodedCount = 0
     private var eventCounter = 0
 
     init(scenario: Scenario = QwenHarness.scenario(), model: String = "qwen-audio-3.0-realtime-plus", baseDirectory: String = ".",
          answerAudio: AnswerAudioCache = .inline) {
+        let clock = ManualClock()
         let runtime = ScenarioRuntime(scenario: scenario, clock: clock)
-        session = QwenRealtimeSession(
+        let session = QwenRealtimeSession(
             scenario: ScenarioBridge(runtime: runtime), model: model, profile: QwenProfile(model: model)!,
             baseDirectory: baseDirectory, answerAudio: answerAudio)
-        apply(session.open())
+        runner = ManualSessionRunner(session: session, clock: clock)
     }
 
     /// A scenario with immediate events and the given turns.
@@ -44,44 +46,25 @@ final class QwenHarness {
 
     // MARK: - Driver
 
-    func apply(_ commands: [SessionCommand]) {
-        for command in commands {
-            switch command {
-            case .send(let frame):
-                if let json = try? JSONValue.decode(frame.bytes) {
-                    frames.append(Received(atMicros: frame.sendAtMicros, sequence: sequence, json: json))
-                }
-                sequence += 1
-            case .transport(.close(let code, let reason), let at):
-                closes.append((code, reason, at))
-            case .transport:
-                continue
-            case .scheduleTimer(let timer, let at):
-                timers[timer] = at
-            case .cancelTimer(let timer):
-                timers[timer] = nil
-            case .journal(let note):
-                notes.append(note)
-            case .awaitAudio(let handle, let timer):
-                awaited += 1
-                handle.waitUntilRendered()
-                timers[timer] = clock.nowMicros
-            }
-        }
-    }
+    func apply(_ commands: [SessionCommand]) { runner.process(commands) }
 
     /// Runs due timers in time order up to `micros`, then sets the clock there.
-    func advance(toMicros micros: Int64) {
-        while let (timer, at) = timers.min(by: { $0.value < $1.value }), at <= micros {
-            timers[timer] = nil
-            if at > clock.nowMicros { clock.set(toMicros: at) }
-            apply(session.timerFired(timer))
-        }
-        if micros > clock.nowMicros { clock.set(toMicros: micros) }
-    }
+    func advance(toMicros micros: Int64) { runner.advance(toMicros: micros) }
 
     /// Advances the clock by `ms`, running timers.
-    func advance(ms: Int64) { advance(toMicros: clock.nowMicros + ms * 1000) }
+    func advance(ms: Int64) { runner.advance(ms: ms) }
+
+    /// JSON frames with their send times.
+    var frames: [Received] {
+        while decodedCount < runner.sent.count {
+            let frame = runner.sent[decodedCount]
+            if let json = try? JSONValue.decode(frame.bytes) {
+                decoded.append(Received(atMicros: frame.sendAtMicros, sequence: decodedCount, json: json))
+            }
+            decodedCount += 1
+        }
+        return decoded
+    }
 
     // MARK: - Client
 
@@ -99,8 +82,7 @@ final class QwenHarness {
 
     /// Sends raw text as a text frame.
     func sendText(_ text: String) {
-        let bytes = Array(text.utf8)
-        apply(session.receive(text: bytes, classification: session.classify(text: bytes)))
+        runner.receive(text: Array(text.utf8))
     }
 
     /// Sends raw text classified from its JSON tree, never read in place (the reference the

@@ -1,0 +1,91 @@
+import AnswerAudio
+import MockServer
+import MultiModalDialogEngine
+import QwenRealtimeEngine
+import ScenarioEngine
+import SessionCore
+import SessionTesting
+
+/// Feeds client frames to a real engine through ``ManualSessionRunner`` and then lets the
+/// session run out its timers: no frame, timing or order may crash it or make it loop.
+enum EngineFuzzing {
+    /// Scenarios an input may pick with its variant byte: the shipped ones whose faults,
+    /// triggers and policies reach other paths, each with the quick scenario's short answers
+    /// and timing (streaming long answers would spend the fuzzer's time in base64), spoken
+    /// (variants 0–10) or text only (11–15: no audio is streamed).
+    static let scenarios: [Scenario] = {
+        let quick = shipped("quick")
+        let spoken = ["quick", "default", "inject-error", "duplicate", "reorder", "idle-end", "truncated", "fragment", "malformed",
+                      "session-expiry", "unknown-event"].map { name in
+            var scenario = shipped(name)
+            scenario.turns = quick.turns
+            scenario.timing = quick.timing
+            return scenario
+        }
+        let textOnly = spoken.prefix(5).map { scenario in
+            var scenario = scenario
+            scenario.turns.list = scenario.turns.list.map { turn in
+                var turn = turn
+                turn.audio = .none
+                return turn
+            }
+            scenario.turns.fallback.audio = .none
+            return scenario
+        }
+        return spoken + textOnly
+    }()
+
+    private static func shipped(_ name: String) -> Scenario {
+        guard let text = EmbeddedScenarios.files[name], let scenario = try? Scenario.load(text: text, file: "\(name).json") else {
+            fatalError("shipped scenario \(name) does not load")
+        }
+        return scenario
+    }
+
+    /// One answer cache for every input: inline rendering (no threads), bounded in bytes.
+    static let answerAudio = AnswerAudioCache(workers: 0)
+    static let qwenModels = ["qwen-omni-turbo-realtime", "qwen3-omni-flash-realtime", "qwen-audio-3.0-realtime-plus"]
+    /// Simulated time a session may run after its last input (answers stream out, timeouts fire).
+    static let drainMicros: Int64 = 60_000_000
+
+    static func runMultimodalDialog(_ bytes: [UInt8]) {
+        let (variant, steps) = EngineInput.parse(bytes)
+        let clock = ManualClock()
+        var options = MultiModalDialogOptions()
+        options.answerAudio = answerAudio
+        let session = MultiModalDialogSession(scenario: bridge(variant, clock), memory: DialogMemory(), options: options)
+        drive(ManualSessionRunner(session: session, clock: clock), steps)
+    }
+
+    static func runQwenRealtime(_ bytes: [UInt8]) {
+        let (variant, steps) = EngineInput.parse(bytes)
+        let clock = ManualClock()
+        let model = qwenModels[Int(variant / 16) % qwenModels.count]
+        let session = QwenRealtimeSession(scenario: bridge(variant, clock), model: model, profile: QwenProfile(model: model)!,
+                                          answerAudio: answerAudio)
+        drive(ManualSessionRunner(session: session, clock: clock), steps)
+    }
+
+    private static func bridge(_ variant: UInt8, _ clock: ManualClock) -> ScenarioBridge<ManualClock> {
+        ScenarioBridge(runtime: ScenarioRuntime(scenario: scenarios[Int(variant % 16)], clock: clock))
+    }
+
+    private static func drive<Session: ProtocolSession>(_ runner: ManualSessionRunner<Session>, _ steps: [EngineInput.Step]) {
+        for step in steps {
+            guard runner.closes.isEmpty else { break }
+            switch step {
+            case .text(let bytes): runner.receive(text: bytes)
+            case .binary(let bytes): runner.receive(binary: bytes)
+            case .wait(let ms): runner.advance(ms: ms)
+            case .close:
+                runner.session.closed(peerCode: 1000)
+                return
+            }
+            runner.advance(ms: 1)
+        }
+        // Let it run out: every timer due within the drain window fires, and a session that
+        // keeps rescheduling without end is a hang libFuzzer reports.
+        runner.advance(toMicros: runner.nowMicros + drainMicros)
+        runner.session.closed(peerCode: nil)
+    }
+}
