@@ -121,7 +121,7 @@ let package = Package(
         .testTarget(name: "CLISupportTests", dependencies: ["CLISupport"], swiftSettings: settings),
         .testTarget(name: "MockServerTests", dependencies: ["MockServer", "WireSocket", "WireJSON"], swiftSettings: settings),
         /// Runs the built `mock-server` and `dialogmock-bench` binaries as a user would (depends on them so they are built).
-        .testTarget(name: "MockServerCLITests", dependencies: ["MockServerCLI", "BenchmarkCLI", "WireSocket", "WireJSON"],
+        .testTarget(name: "MockServerCLITests", dependencies: ["MockServerCLI", "BenchmarkCLI", "ScenarioEngine", "WireAudio", "WireSocket", "WireJSON"],
                     swiftSettings: settings),
     ]
 )

@@ -216,6 +216,8 @@ public final class MockServer: @unchecked Sendable {
     public func stop() {
         listener?.stop()
         DispatchQueue.concurrentPerform(iterations: servers.count) { servers[$0].stop(closeCode: .goingAway) }
+        // Every session is closed now: the record files get their last entries before stop returns.
+        router.recordWriter?.drain(thenStop: true)
         configuration.logger(.info, "stopped")
     }
 }

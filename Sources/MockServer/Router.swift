@@ -21,11 +21,14 @@ final class Router: WebSocketServerDelegate, @unchecked Sendable {
     let scenarios: ScenarioStore
     /// Answer audio, rendered once per distinct answer on worker threads and shared.
     let answerAudio = AnswerAudioCache.shared
+    /// Writes the `--record` files (nil without `--record`).
+    let recordWriter: RecordWriter?
 
     init(configuration: MockServer.Configuration) throws(ScenarioFileError) {
         sessions = SessionRegistry(closedLimit: configuration.keepClosedSessions,
                                    closedByteLimit: configuration.keepClosedSessionBytes)
         self.configuration = configuration
+        recordWriter = configuration.recordDirectory.map { RecordWriter(directory: $0, logger: configuration.logger) }
         let source = configuration.scenarioSource ?? ("default", Array(EmbeddedScenarios.files["default"]!.utf8))
         do {
             scenarios = ScenarioStore(initial: try Scenario.load(bytes: source.bytes, file: source.name),
@@ -173,8 +176,8 @@ final class Router: WebSocketServerDelegate, @unchecked Sendable {
             })
         let made = sessions.add(limit: configuration.maxSessions, { id in
             SessionJournal(id: id, protocolName: protocolName, path: request.path, testID: testID, caseID: caseID,
-                           startedAtMicros: MonotonicClock.nowMicros(), recordDirectory: configuration.recordDirectory,
-                           frameLimit: configuration.journalFrameLimit, logger: configuration.logger)
+                           startedAtMicros: MonotonicClock.nowMicros(), recordWriter: recordWriter,
+                           frameLimit: configuration.journalFrameLimit)
         }, control: control, armNow: armHere.value)
         guard let journal = made else { return refuseAtCapacity(request) }
         driver.journal = journal

@@ -204,7 +204,7 @@ struct ControlAPISessionTests {
         for _ in 0..<3 {
             _ = registry.add(limit: 10, { id in
                 SessionJournal(id: id, protocolName: "p", path: "/", testID: nil, caseID: nil, startedAtMicros: 0,
-                               recordDirectory: nil, frameLimit: 10, logger: Logger(level: .error))
+                               recordWriter: nil, frameLimit: 10)
             }, control: control, armNow: { _ in })
         }
         registry.markClosed("s1")
@@ -223,7 +223,7 @@ struct ControlAPISessionTests {
         for _ in 0..<4 {
             let journal = try #require(registry.add(limit: 10, { id in
                 SessionJournal(id: id, protocolName: "p", path: "/", testID: nil, caseID: nil, startedAtMicros: 0,
-                               recordDirectory: nil, frameLimit: 10, logger: Logger(level: .error))
+                               recordWriter: nil, frameLimit: 10)
             }, control: control, armNow: { _ in }))
             journal.record(.textFrame(t: 1, .in, json: ["type": "x"], byteLength: 100))
             #expect(journal.retainedBytes == entryBytes + 100)

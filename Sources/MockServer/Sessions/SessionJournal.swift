@@ -1,12 +1,11 @@
-import Glibc
 import ScenarioEngine
 import Synchronization
 import WireJSON
 
 /// Everything one session did, in order: frames both ways, states, faults, violations, close.
 /// Written by the session's service thread, read by the control API from any thread (a mutex
-/// guards it). With a record directory, every entry is also appended to
-/// `<dir>/<session-id>.jsonl` as it happens (and flushed when the session closes).
+/// guards it). With a record directory, every entry is also handed to the ``RecordWriter`` for
+/// `<dir>/<session-id>.jsonl` as it happens (on disk within the writer's flush interval).
 final class SessionJournal: Sendable {
     let id: String
     let protocolName: String
@@ -23,7 +22,6 @@ final class SessionJournal: Sendable {
         var bytesIn = 0
         var bytesOut = 0
         var violations = 0
-        var recordFile: RecordFile?
         var serviceThreadName: String?
         var storedFrames = 0
         var framesNotJournaled = 0
@@ -31,18 +29,15 @@ final class SessionJournal: Sendable {
         var retainedBytes = 0
     }
 
-    /// The `FILE *` of `--record`, used only under the journal's lock.
-    private struct RecordFile: @unchecked Sendable {
-        let file: UnsafeMutablePointer<FILE>
-    }
-
     private let state = Mutex(State())
+    /// Where `--record` lines go, and this session's file; nil without `--record`.
+    private let record: (writer: RecordWriter, path: String)?
     /// Frames kept in memory; later frames are only counted (states, violations, faults and
     /// closes are always kept, and `--record` files get every entry).
     let frameLimit: Int
 
     init(id: String, protocolName: String, path: String, testID: String?, caseID: String?,
-         startedAtMicros: Int64, recordDirectory: String?, frameLimit: Int = .max, logger: Logger) {
+         startedAtMicros: Int64, recordWriter: RecordWriter?, frameLimit: Int = .max) {
         self.frameLimit = frameLimit
         self.id = id
         self.protocolName = protocolName
@@ -50,17 +45,8 @@ final class SessionJournal: Sendable {
         self.testID = testID
         self.caseID = caseID
         self.startedAtMicros = startedAtMicros
-        if let recordDirectory {
-            let file = "\(recordDirectory)/\(id).jsonl"
-            if let handle = fopen(file, "w") {
-                state.withLock { $0.recordFile = RecordFile(file: handle) }
-            } else {
-                logger(.error, "--record: cannot write \(file): \(String(cString: strerror(errno)))")
-            }
-        }
+        record = recordWriter.map { ($0, $0.path(ofSession: id)) }
     }
-
-    deinit { state.withLock { if let record = $0.recordFile { fclose(record.file) } } }
 
     /// Microseconds since the session started.
     func elapsed(atMicros now: Int64) -> Int64 { now - startedAtMicros }
@@ -86,10 +72,8 @@ final class SessionJournal: Sendable {
             } else if entry.kind == .violation {
                 state.violations += 1
             }
-            if let record = state.recordFile {
-                var line = entry.jsonLine + "\n"
-                line.withUTF8 { bytes in _ = fwrite(bytes.baseAddress, 1, bytes.count, record.file) }
-            }
+            // Under the lock, so the file gets entries in the journal's order.
+            if let record { record.writer.append(entry.jsonLine, to: record.path) }
         }
     }
 
@@ -105,11 +89,7 @@ final class SessionJournal: Sendable {
     func markClosed() {
         state.withLock { state in
             state.isOpen = false
-            if let record = state.recordFile {
-                fflush(record.file)
-                fclose(record.file)
-                state.recordFile = nil
-            }
+            if let record { record.writer.close(record.path) }
         }
     }
 
