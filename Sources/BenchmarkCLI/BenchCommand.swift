@@ -32,7 +32,7 @@ enum BenchCommand {
         name: "dialogmock-bench",
         abstract: "DialogMock benchmarks (loopback only).",
         options: [],
-        subcommands: [echoSpec, ScenarioLatencyBench.spec, LoadBench.spec]
+        subcommands: [echoSpec, ScenarioLatencyBench.spec, LoadBench.spec, SoakBench.spec]
     )
 
     struct Settings {
@@ -47,6 +47,7 @@ enum BenchCommand {
         let arguments = CommandLineRunner.parseOrExit(Array(CommandLine.arguments.dropFirst()), spec: spec)
         if arguments.subcommand == "scenario" { await ScenarioLatencyBench.run(arguments) }
         if arguments.subcommand == "load" { LoadBench.run(arguments) }
+        if arguments.subcommand == "soak" { SoakBench.run(arguments) }
         let settings = CommandLineRunner.valueOrExit(spec: spec) { () throws -> Settings in
             let plan = RoundTripPlan(
                 warmup: try arguments.int("--warmup", range: 0...1_000_000) ?? 200,

@@ -6,6 +6,8 @@ import WireSocket
 final class ServerProcess {
     let pid: pid_t
     let port: UInt16
+    /// How the process ended, once ``stop()`` returned: "exit N", "signal N", or "killed after 10 s".
+    private(set) var exitStatus: String?
 
     struct Failure: Error, CustomStringConvertible {
         let description: String
@@ -60,10 +62,13 @@ final class ServerProcess {
             if Self.nowSeconds() > deadline {
                 kill(pid, SIGKILL)
                 waitpid(pid, &status, 0)
+                exitStatus = "killed after 10 s"
                 return
             }
             usleep(20_000)
         }
+        // WIFEXITED / WEXITSTATUS / WTERMSIG are macros: the wait status' low 7 bits are the signal.
+        exitStatus = status & 0x7F == 0 ? "exit \((status >> 8) & 0xFF)" : "signal \(status & 0x7F)"
     }
 
     private static func nowSeconds() -> Double { Double(MonotonicClock.nowMicros()) / 1e6 }

@@ -40,6 +40,28 @@ import WireJSON
         #expect(report["generator"]?["saturated"] != nil)
     }
 
+    /// Two short rounds of both protocols: every frame the clients sent is in a journal, the
+    /// server exits cleanly, and the report carries the round-end samples flatness is judged on.
+    @Test func aShortSoakLosesNoJournalFrame() throws {
+        let result = try Self.run(["soak", "-n", "4", "--duration", "22", "--round", "10", "--sample", "2", "--warmup-rounds", "1"])
+        let report = try JSONValue.decode(result.stdout)
+        #expect(report["lostJournalFrames"] == 0, "\(result.stderr)")
+        #expect(report["serverExit"] == "exit 0")
+        let rounds = report["rounds"]?.arrayValue ?? []
+        #expect(rounds.count == 2)
+        #expect(rounds.map { $0["scenario"]?.stringValue } == ["quick", "default"])
+        for round in rounds {
+            #expect(round["sessions"] == 4)
+            #expect(round["connected"] == 4)
+            #expect((round["framesUp"]?.intValue ?? 0) > 50)
+            #expect(round["journaledIn"] == round["framesUp"])
+        }
+        #expect(report["roundEnds"]?.arrayValue?.count == 2)
+        #expect((report["timeline"]?.arrayValue?.count ?? 0) >= 5)
+        #expect(report["rssFlat"]?.boolValue != nil && report["descriptorsFlat"]?.boolValue != nil)
+        #expect(result.status == (report["passed"] == true ? 0 : 1))
+    }
+
     @Test func aBadProtocolIsOneLineAndExitTwo() throws {
         let result = try Self.run(["load", "--protocol", "smtp"])
         #expect(result.status == 2)

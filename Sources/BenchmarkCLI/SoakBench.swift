@@ -1,0 +1,260 @@
+import CLISupport
+import EchoFloor
+import Glibc
+import LoadGenerator
+import MockServer
+import Synchronization
+import WireJSON
+
+/// `dialogmock-bench soak`: both protocols at once for a long time, in rounds of fresh sessions
+/// on changing fault scenarios, against a mock-server process started here. Samples the
+/// server's RSS and open descriptors over time, checks after every round that the journals hold
+/// every frame the clients sent (none lost), and says whether RSS and descriptors stayed flat.
+enum SoakBench {
+    static let spec = CommandSpec(
+        name: "soak",
+        abstract: "Mixed traffic of both protocols with faults for a long time: RSS and descriptors over time, journal completeness.",
+        options: [
+            .value("--sessions", short: "n", valueName: "N", help: "Concurrent sessions (half of each protocol).", default: "200"),
+            .value("--duration", valueName: "S", help: "Seconds to run.", default: "1800"),
+            .value("--round", valueName: "S", help: "Seconds per round: every round opens fresh sessions on the next scenario.", default: "60"),
+            .value("--sample", valueName: "S", help: "Seconds between RSS and descriptor samples.", default: "10"),
+            .value("--warmup-rounds", valueName: "N", help: "Rounds before the flatness baseline (default: one rotation of the scenarios).", default: "12"),
+            .value("--server", valueName: "PATH", help: "The mock-server binary to start (default: the one beside this program)."),
+            .value("--output", valueName: "FILE", help: "Also write the JSON document to FILE."),
+        ],
+        discussion: """
+            Round k serves scenario k of a rotation of shipped ones (quick, default, delay,
+            duplicate, reorder, fragment, inject-error, unknown-event, drop, truncated, malformed,
+            bandwidth), set with PUT /_mock/scenario. The clients are `load`'s (16 kHz up in real
+            time, answers played out). Journal completeness: after each round, the journals of its
+            sessions (GET /_mock/sessions/<id>/journal) must hold exactly the frames the clients
+            sent. Flat: RSS and open descriptors measured at the end of every round (all its
+            sessions closed and read) stay, after the warm-up rounds (the answer cache fills as
+            each scenario first plays), within 5 % of their first value after them; the samples
+            taken every --sample seconds while sessions run are reported as a timeline. Exit 1 when a frame was lost, a metric was not flat, or
+            the server did not exit cleanly on SIGTERM. Traffic stays on 127.0.0.1.
+            """
+    )
+
+    static let scenarios = ["quick", "default", "delay", "duplicate", "reorder", "fragment", "inject-error", "unknown-event", "drop",
+                            "truncated", "malformed", "bandwidth"]
+
+    struct Sample {
+        let seconds: Double
+        let rssKB: Int
+        let descriptors: Int
+    }
+
+    struct Round {
+        let index: Int
+        let scenario: String
+        var connected = 0
+        var failed = 0
+        var framesUp = 0
+        var framesDown = 0
+        var journalIn = 0
+        var journalOut = 0
+        var sessions = 0
+        var turnsAnswered = 0
+    }
+
+    static func run(_ arguments: ParsedArguments) -> Never {
+        let (sessions, duration, roundSeconds, sampleSeconds, warmupRounds, serverPath) =
+            CommandLineRunner.valueOrExit(spec: BenchCommand.spec) { () throws -> (Int, Double, Double, Double, Int, String?) in
+                (try arguments.int("--sessions", range: 2...10_000) ?? 200, try arguments.double("--duration", range: 10...86_400) ?? 1800,
+                 try arguments.double("--round", range: 10...3600) ?? 60, try arguments.double("--sample", range: 1...600) ?? 10,
+                 try arguments.int("--warmup-rounds", range: 0...1000) ?? scenarios.count, arguments.value("--server") ?? LoadBench.siblingServer())
+            }
+        guard let serverPath else {
+            BenchCommand.printError("dialogmock-bench soak: no mock-server beside this program; pass --server PATH")
+            exit(ExitCode.usage)
+        }
+        _ = ef_raise_nofile(sessions * 2 + 256)
+        let server: ServerProcess
+        do {
+            // Enough closed sessions kept for one round's journals to be read after it.
+            server = try ServerProcess(path: serverPath, arguments: ["--port", "0", "--log-level", "error", "--max-sessions", "100000",
+                                                                    "--keep-sessions", String(sessions)])
+        } catch {
+            BenchCommand.printError("dialogmock-bench soak: \(error)")
+            exit(ExitCode.harnessError)
+        }
+        let started = now()
+        let samples = Mutex<[Sample]>([])
+        let stopSampling = Atomic(false)
+        let pid = server.pid
+        let sampler = Thread {
+            while !stopSampling.load(ordering: .relaxed) {
+                let sample = Sample(seconds: now() - started, rssKB: residentKB(pid), descriptors: descriptorCount(pid))
+                samples.withLock { $0.append(sample) }
+                var left = sampleSeconds
+                while left > 0, !stopSampling.load(ordering: .relaxed) {
+                    usleep(100_000)
+                    left -= 0.1
+                }
+            }
+        }
+        var rounds: [Round] = []
+        var roundEnds: [Sample] = []
+        while now() - started + 5 < duration {
+            let index = rounds.count
+            var round = Round(index: index, scenario: scenarios[index % scenarios.count])
+            let text = EmbeddedScenarios.files[round.scenario] ?? ""
+            if ControlRequest.send(port: server.port, method: "PUT", path: "/_mock/scenario", body: Array(text.utf8)) == nil {
+                BenchCommand.printError("dialogmock-bench soak: PUT /_mock/scenario \(round.scenario) failed")
+            }
+            let before = Set(sessionSummaries(port: server.port).compactMap { $0["id"]?.stringValue })
+            let length = min(roundSeconds, duration - (now() - started)) - 1.5
+            let results = runBoth(port: server.port, pid: pid, sessions: sessions, seconds: max(3, length))
+            for result in results {
+                round.connected += result.connected
+                round.failed += result.failed
+                round.framesUp += result.framesUp
+                round.framesDown += result.framesDown
+                round.turnsAnswered += result.turnsAnswered
+            }
+            // This round's sessions, once closed: their journals against what the clients sent.
+            var mine: [JSONValue] = []
+            for _ in 0..<100 {
+                mine = sessionSummaries(port: server.port).filter { !before.contains($0["id"]?.stringValue ?? "") }
+                if mine.allSatisfy({ $0["open"] == .bool(false) }) { break }
+                usleep(50_000)
+            }
+            round.sessions = mine.count
+            for summary in mine {
+                guard let id = summary["id"]?.stringValue,
+                      let body = ControlRequest.send(port: server.port, path: "/_mock/sessions/\(id)/journal") else { continue }
+                let counts = frameCounts(body)
+                round.journalIn += counts.in
+                round.journalOut += counts.out
+            }
+            rounds.append(round)
+            roundEnds.append(Sample(seconds: now() - started, rssKB: residentKB(pid), descriptors: descriptorCount(pid)))
+            BenchCommand.printError("soak: round \(index) (\(round.scenario)): \(round.connected) connected, \(round.failed) failed, "
+                + "\(round.framesUp) frames up / \(round.journalIn) journaled in, \(round.framesDown) down / \(round.journalOut) journaled out, "
+                + "RSS \(residentKB(pid)) KiB, \(descriptorCount(pid)) descriptors")
+        }
+        stopSampling.store(true, ordering: .relaxed)
+        sampler.join()
+        server.stop()
+        let report = SoakReport(sessions: sessions, duration: now() - started, roundSeconds: roundSeconds, rounds: rounds,
+                                roundEnds: roundEnds, warmupRounds: warmupRounds, timeline: samples.withLock { $0 },
+                                serverExit: server.exitStatus)
+        var text = report.json.rendered() + "\n"
+        if let output = arguments.value("--output") { try? BenchCommand.write(text, to: output) }
+        text.withUTF8 { bytes in BenchCommand.writeAll(1, bytes) }
+        exit(report.passed ? ExitCode.success : ExitCode.failure)
+    }
+
+    /// What one protocol's clients did in a round.
+    struct Tally: Sendable {
+        var connected = 0, failed = 0, framesUp = 0, framesDown = 0, turnsAnswered = 0
+    }
+
+    /// Both protocols at once, `sessions / 2` each, on their own threads.
+    static func runBoth(port: UInt16, pid: pid_t, sessions: Int, seconds: Double) -> [Tally] {
+        let results = Mutex<[Tally]>([])
+        let threads = [LG_QWEN, LG_MULTIMODAL].map { kind in
+            Thread {
+                var config = lg_config()
+                config.protocol = Int32(kind)
+                config.port = port
+                config.sessions = Int32(kind == LG_QWEN ? sessions / 2 : sessions - sessions / 2)
+                config.ramp_per_second = 200
+                config.idle_seconds = 0.5
+                config.warmup_seconds = 0
+                config.duration_seconds = seconds - 0.5 - Double(config.sessions) / 200
+                config.voiced_ms = 1500
+                config.silence_ms = 1500
+                config.chunk_ms = 100
+                config.down_rate = 24000
+                config.server_pid = 0
+                var result = lg_result()
+                var error = [CChar](repeating: 0, count: 256)
+                let path = kind == LG_QWEN ? "/api-ws/v1/realtime?model=qwen-omni-turbo-realtime" : "/api-ws/v1/inference"
+                let status = path.withCString { pathPointer in
+                    "dialogmock-soak".withCString { key in
+                        config.path = pathPointer
+                        config.api_key = key
+                        return lg_run(&config, &result, &error, error.count)
+                    }
+                }
+                var tally = Tally(connected: Int(result.connected), failed: Int(result.failed + result.dropped),
+                                  framesUp: Int(result.frames_up), framesDown: Int(result.frames_down),
+                                  turnsAnswered: Int(result.turns_answered))
+                if status != 0 {
+                    tally.failed = Int(config.sessions)
+                    BenchCommand.printError("soak: \(String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))")
+                }
+                lg_result_free(&result)
+                results.withLock { $0.append(tally) }
+            }
+        }
+        for thread in threads { thread.join() }
+        return results.withLock { $0 }
+    }
+
+    static func sessionSummaries(port: UInt16) -> [JSONValue] {
+        guard let body = ControlRequest.send(port: port, path: "/_mock/sessions"), let value = try? JSONValue.decode(body) else { return [] }
+        return value["sessions"]?.arrayValue ?? []
+    }
+
+    /// Text and binary frame entries of a JSON Lines journal, by direction.
+    static func frameCounts(_ journal: [UInt8]) -> (in: Int, out: Int) {
+        var counts = (in: 0, out: 0)
+        for line in journal.split(separator: UInt8(ascii: "\n")) {
+            guard let entry = try? JSONValue.decode(Array(line)), let kind = entry["kind"]?.stringValue, kind == "text" || kind == "binary"
+            else { continue }
+            if entry["dir"]?.stringValue == "in" { counts.in += 1 } else { counts.out += 1 }
+        }
+        return counts
+    }
+
+    static func residentKB(_ pid: pid_t) -> Int {
+        guard let file = fopen("/proc/\(pid)/status", "r") else { return 0 }
+        defer { fclose(file) }
+        var line = [CChar](repeating: 0, count: 256)
+        while fgets(&line, Int32(line.count), file) != nil {
+            let text = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            if text.hasPrefix("VmRSS:") { return Int(text.dropFirst(6).filter(\.isNumber)) ?? 0 }
+        }
+        return 0
+    }
+
+    static func descriptorCount(_ pid: pid_t) -> Int {
+        guard let directory = opendir("/proc/\(pid)/fd") else { return 0 }
+        defer { closedir(directory) }
+        var count = 0
+        while let entry = readdir(directory) {
+            if entry.pointee.d_name.0 != UInt8(ascii: ".") { count += 1 }
+        }
+        return count
+    }
+
+    static func now() -> Double {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+    }
+}
+
+/// A joinable pthread running a closure.
+final class Thread {
+    private var thread = pthread_t()
+
+    init(_ body: @escaping @Sendable () -> Void) {
+        let box = Unmanaged.passRetained(Body(body)).toOpaque()
+        pthread_create(&thread, nil, { argument in
+            Unmanaged<Body>.fromOpaque(argument!).takeRetainedValue().body()
+            return nil
+        }, box)
+    }
+
+    func join() { pthread_join(thread, nil) }
+
+    private final class Body {
+        let body: @Sendable () -> Void
+        init(_ body: @escaping @Sendable () -> Void) { self.body = body }
+    }
+}
