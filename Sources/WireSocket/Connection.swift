@@ -51,7 +51,29 @@ public final class Connection {
     enum OutboundItem {
         /// Bytes laid out as `[LWS_PRE headroom | payload]`.
         case frame(buffer: [UInt8], binary: Bool, first: Bool, final: Bool)
+        /// One message written as fragments of `fragmentSize` (see ``FragmentedMessage``).
+        case fragmented(FragmentedMessage)
         case close(CloseCode, String)
+    }
+
+    /// A message queued once and written a fragment at a time: one buffer instead of one per
+    /// fragment (a 16-byte fragment in its own buffer costs about 120 bytes of memory, so a
+    /// backlog of fragmented audio grew seven times its size). Each fragment is written in place:
+    /// lws puts its frame header in the bytes just before it, which the previous fragment has
+    /// already sent (and lws copies what a short write leaves).
+    final class FragmentedMessage {
+        var buffer: [UInt8]
+        let binary: Bool
+        let fragmentSize: Int
+        /// Payload bytes already written.
+        var written = 0
+        var payloadCount: Int { buffer.count - clws_pre() }
+
+        init(buffer: [UInt8], binary: Bool, fragmentSize: Int) {
+            self.buffer = buffer
+            self.binary = binary
+            self.fragmentSize = fragmentSize
+        }
     }
 
     /// Messages and closes queued but not yet written.
@@ -69,13 +91,7 @@ public final class Connection {
         let binary = !message.isText
         let payload = message.bytes
         if let size = fragmentSize, size > 0, payload.count > size {
-            var offset = 0
-            while offset < payload.count {
-                let end = min(offset + size, payload.count)
-                enqueue(.frame(buffer: Self.layout(payload[offset..<end]), binary: binary,
-                               first: offset == 0, final: end == payload.count))
-                offset = end
-            }
+            enqueue(.fragmented(FragmentedMessage(buffer: Self.layout(payload[...]), binary: binary, fragmentSize: size)))
         } else {
             enqueue(.frame(buffer: Self.layout(payload[...]), binary: binary, first: true, final: true))
         }
@@ -189,6 +205,7 @@ public final class Connection {
 
     private func enqueue(_ item: OutboundItem) {
         if case .frame(let buffer, _, _, _) = item { queuedBytes += buffer.count - clws_pre() }
+        if case .fragmented(let message) = item { queuedBytes += message.payloadCount }
         outbound.append(item)
         requestWrite()
     }
@@ -209,18 +226,21 @@ public final class Connection {
     /// Most messages written in one writable callback: frames due together (a response's
     /// opening events) go out in one wake-up, and one busy connection cannot starve the others.
     static let writesPerCallback = 8
+    /// Most fragments of a fragmented message written in one writable callback (they are small).
+    static let fragmentsPerCallback = 64
 
     /// Writes the queued items lws can take now (from its writable callback): one, then more
     /// while the socket still takes data without blocking (`lws_send_pipe_choked`, the lws way
     /// to write more than once per callback). Returns -1 when lws must close the connection.
     func writeNext() -> Int32 {
-        var written = 0
+        // A message costs 8 units of the budget, a fragment 1.
+        var budget = Self.fragmentsPerCallback
         while true {
-            let result = writeOne()
-            written += 1
+            let (result, cost) = writeOne()
+            budget -= cost
             // After a close frame the queue is empty, so `pendingWrites` ends the loop too.
             guard result == 0, let wsi, isOpen, !writesPaused, pendingWrites > 0,
-                  written < Self.writesPerCallback, writeRateLimit == nil, lws_send_pipe_choked(wsi) == 0
+                  budget > 0, writeRateLimit == nil, lws_send_pipe_choked(wsi) == 0
             else {
                 if result == 0 { requestWrite() }
                 return result
@@ -228,20 +248,58 @@ public final class Connection {
         }
     }
 
-    /// Writes one queued item; asks for another writable callback when more wait.
-    private func writeOne() -> Int32 {
-        guard let wsi, !writesPaused, outboundHead < outbound.count else { return 0 }
+    /// Writes one queued item (or one fragment of it) and says what that cost of the callback's
+    /// budget; asks for another writable callback when more wait.
+    private func writeOne() -> (result: Int32, cost: Int) {
+        let unitsPerMessage = Self.fragmentsPerCallback / Self.writesPerCallback
+        guard let wsi, !writesPaused, outboundHead < outbound.count else { return (0, unitsPerMessage) }
         if nextWriteAllowedAt > MonotonicClock.nowMicros() {
             requestWrite()
-            return 0
+            return (0, unitsPerMessage)
         }
         let item = outbound[outboundHead]
+        if case .fragmented(let message) = item {
+            return (writeFragment(of: message, wsi), 1)
+        }
+        return (write(item, wsi), unitsPerMessage)
+    }
+
+    /// Drops the item at the head of the queue (compacting it now and then).
+    private func advanceHead() {
         outboundHead += 1
         if outboundHead > 64 && outboundHead * 2 > outbound.count {
             outbound.removeFirst(outboundHead)
             outboundHead = 0
         }
+    }
+
+    /// Writes the next fragment of the message at the head of the queue, in place.
+    private func writeFragment(of message: FragmentedMessage, _ wsi: OpaquePointer) -> Int32 {
+        let pre = clws_pre()
+        let start = message.written
+        let length = min(message.fragmentSize, message.payloadCount - start)
+        let first = start == 0
+        let final = start + length == message.payloadCount
+        let written = message.buffer.withUnsafeMutableBytes { raw in
+            clws_write(wsi, raw.baseAddress!.advanced(by: pre + start).assumingMemoryBound(to: UInt8.self), length,
+                       message.binary ? 1 : 0, first ? 1 : 0, final ? 1 : 0)
+        }
+        if written < length { return -1 }
+        message.written += length
+        queuedBytes -= length
+        if final { advanceHead() }
+        if let rate = writeRateLimit, rate > 0 {
+            nextWriteAllowedAt = MonotonicClock.nowMicros() + Int64(length) * 1_000_000 / Int64(rate)
+        }
+        return 0
+    }
+
+    /// Writes a whole queued item (a message or a close frame).
+    private func write(_ item: OutboundItem, _ wsi: OpaquePointer) -> Int32 {
+        advanceHead()
         switch item {
+        case .fragmented:
+            return 0  // written by writeFragment
         case .frame(var buffer, let binary, let first, let final):
             let pre = clws_pre()
             let length = buffer.count - pre

@@ -38,6 +38,10 @@ final class EchoDelegate: WebSocketServerDelegate, ConnectionHandler, @unchecked
         events.withLock { $0.append("closed \(connection.id) \(peerCode.map { String($0.rawValue) } ?? "none")") }
     }
 
+    /// The reply to `cmd:fragments`, sent in fragments of 10 bytes: every byte differs from its
+    /// neighbours, so a fragment header written over payload that was not sent yet would show.
+    static let fragmentedReply = String((0..<95).map { Character(UnicodeScalar(UInt8(33 + $0 % 90))) })
+
     /// Test commands: close with a code, abort, delayed reply, fragmented reply.
     private func run(_ command: String, on connection: Connection) {
         let parts = command.split(separator: ":")
@@ -52,7 +56,7 @@ final class EchoDelegate: WebSocketServerDelegate, ConnectionHandler, @unchecked
             }
         case "fragments":
             connection.fragmentSize = 10
-            connection.send(.text(String(repeating: "f", count: 95)))
+            connection.send(.text(EchoDelegate.fragmentedReply))
             connection.fragmentSize = nil
         default: connection.send(.text("unknown"))
         }

@@ -54,6 +54,64 @@ enum RawHTTP {
                                                "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ=="] + headers)
     }
 
+    /// A server frame as it came on the wire.
+    struct Frame {
+        let opcode: UInt8
+        let final: Bool
+        let payload: [UInt8]
+    }
+
+    /// Upgrades on a raw socket, sends one masked text message and reads the next `count`
+    /// frames exactly as they come (no reassembly).
+    static func frames(port: UInt16, path: String, sendText text: String, count: Int) -> [Frame] {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return [] }
+        defer { close(fd) }
+        var timeout = timeval(tv_sec: 3, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else { return [] }
+        let request = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+            + "Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n"
+        let payload = Array(text.utf8)
+        let key: [UInt8] = [1, 2, 3, 4]
+        var bytes = Array(request.utf8)
+        var frame: [UInt8] = [0x81, 0x80 | UInt8(payload.count)] + key
+        frame += payload.enumerated().map { $0.element ^ key[$0.offset % 4] }
+        var received: [UInt8] = []
+        func read(_ wanted: Int) -> Bool {
+            var buffer = [UInt8](repeating: 0, count: 4096)
+            while received.count < wanted {
+                let got = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+                if got <= 0 { return false }
+                received += buffer[0..<got]
+            }
+            return true
+        }
+        _ = bytes.withUnsafeMutableBytes { Glibc.send(fd, $0.baseAddress, $0.count, 0) }
+        while !(received.count >= 4 && received.suffix(4).elementsEqual([13, 10, 13, 10])) {
+            var byte: UInt8 = 0
+            guard recv(fd, &byte, 1, 0) == 1 else { return [] }
+            received.append(byte)
+        }
+        received = []
+        _ = frame.withUnsafeMutableBytes { Glibc.send(fd, $0.baseAddress, $0.count, 0) }
+        var frames: [Frame] = []
+        while frames.count < count, read(2) {
+            let length = Int(received[1] & 0x7F)  // server frames here are short and unmasked
+            guard length < 126, read(2 + length) else { break }
+            frames.append(Frame(opcode: received[0] & 0x0F, final: received[0] & 0x80 != 0, payload: Array(received[2..<(2 + length)])))
+            received.removeFirst(2 + length)
+        }
+        return frames
+    }
+
     private static func parse(_ bytes: [UInt8]) -> Response? {
         let separator: [UInt8] = [13, 10, 13, 10]
         guard let headerEnd = (0...max(0, bytes.count - 4)).first(where: { bytes.count >= 4 && Array(bytes[$0..<$0 + 4]) == separator })

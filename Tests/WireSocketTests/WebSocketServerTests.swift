@@ -52,7 +52,20 @@ struct WebSocketServerTests {
         try await withEchoServer { server, _, client in
             let connection = try await client.connect("ws://127.0.0.1:\(server.port)/echo")
             connection.send(text: "cmd:fragments")
-            #expect(await connection.nextMessage() == .text(String(repeating: "f", count: 95)))
+            #expect(await connection.nextMessage() == .text(EchoDelegate.fragmentedReply))
+        }
+    }
+
+    /// On the wire: ten frames of at most 10 bytes (text, then continuations, FIN on the last
+    /// only) carrying the reply's bytes in order.
+    @Test func fragmentsAreSeparateFramesOnTheWire() async throws {
+        try await withEchoServer { server, _, _ in
+            let frames = RawHTTP.frames(port: server.port, path: "/echo", sendText: "cmd:fragments", count: 10)
+            #expect(frames.count == 10)
+            #expect(frames.map(\.opcode) == [1] + Array(repeating: 0, count: 9))
+            #expect(frames.map(\.final) == Array(repeating: false, count: 9) + [true])
+            #expect(frames.map(\.payload.count) == Array(repeating: 10, count: 9) + [5])
+            #expect(String(decoding: frames.flatMap(\.payload), as: UTF8.self) == EchoDelegate.fragmentedReply)
         }
     }
 
