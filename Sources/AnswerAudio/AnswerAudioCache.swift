@@ -19,7 +19,15 @@ package final class AnswerAudioCache: Sendable {
         package var evictions = 0
         /// Wall time spent rendering, in microseconds.
         package var renderMicros: Int64 = 0
+        /// Prefetches not queued because ``maxQueuedPrefetches`` were waiting already.
+        package var prefetchesSkipped = 0
     }
+
+    /// Most prefetches waiting for a worker. Beyond it a prefetch is dropped (a session that
+    /// needs that answer renders it then): queued entries are never evicted, so scenarios
+    /// loaded faster than their answers render (a script putting scenarios in a loop) would
+    /// otherwise grow the queue and its entries without bound.
+    package static let maxQueuedPrefetches = 256
 
     private struct Entry {
         let handle: AnswerAudioHandle
@@ -61,13 +69,14 @@ package final class AnswerAudioCache: Sendable {
 
     /// The handle of `key`'s audio, rendering it (on a worker) if nobody has yet.
     package func answer(_ key: AnswerAudioKey) -> AnswerAudioHandle {
-        lookup(key, urgent: true)
+        lookup(key, urgent: true)!
     }
 
     /// The handle of `key`; `urgent` when a session waits for it: one still queued behind
-    /// prefetches (a scenario's answers queued at load) goes first.
-    private func lookup(_ key: AnswerAudioKey, urgent: Bool) -> AnswerAudioHandle {
-        let (handle, isNew) = state.withLock { state -> (AnswerAudioHandle, Bool) in
+    /// prefetches (a scenario's answers queued at load) goes first. Nil only for a prefetch
+    /// miss while the prefetch queue is full.
+    private func lookup(_ key: AnswerAudioKey, urgent: Bool) -> AnswerAudioHandle? {
+        let found = state.withLock { state -> (AnswerAudioHandle, Bool)? in
             state.tick += 1
             if var entry = state.entries[key] {
                 entry.lastUse = state.tick
@@ -78,6 +87,10 @@ package final class AnswerAudioCache: Sendable {
                 state.entries[key] = entry
                 state.statistics.hits += 1
                 return (entry.handle, false)
+            }
+            if !urgent, workers > 0, state.jobs.count - state.jobHead >= Self.maxQueuedPrefetches {
+                state.statistics.prefetchesSkipped += 1
+                return nil
             }
             state.statistics.misses += 1
             let handle = AnswerAudioHandle(key: key)
@@ -91,6 +104,7 @@ package final class AnswerAudioCache: Sendable {
             }
             return (handle, true)
         }
+        guard let (handle, isNew) = found else { return nil }
         if isNew {
             if workers > 0 { jobsAvailable.signal() } else { render(handle) }
         }
@@ -102,7 +116,7 @@ package final class AnswerAudioCache: Sendable {
     /// - Returns: their handles.
     @discardableResult
     package func prefetch(_ keys: some Sequence<AnswerAudioKey>) -> [AnswerAudioHandle] {
-        keys.map { lookup($0, urgent: false) }
+        keys.compactMap { lookup($0, urgent: false) }
     }
 
     package var statistics: Statistics {

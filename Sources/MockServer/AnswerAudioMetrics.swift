@@ -9,6 +9,8 @@ enum AnswerAudioMetrics {
             ("dialogmock_answer_audio_evictions_total", "counter", "Rendered answers dropped to stay in budget.", "\(statistics.evictions)"),
             ("dialogmock_answer_audio_entries", "gauge", "Answers in the cache.", "\(statistics.entries)"),
             ("dialogmock_answer_audio_bytes", "gauge", "Bytes of rendered answer audio in the cache.", "\(statistics.bytes)"),
+            ("dialogmock_answer_audio_prefetches_skipped_total", "counter",
+             "Scenario answers not prefetched because the prefetch queue was full.", "\(statistics.prefetchesSkipped)"),
             ("dialogmock_answer_audio_render_seconds_total", "counter", "Worker time spent rendering answers.",
              "\(Double(statistics.renderMicros) / 1_000_000)"),
         ]

@@ -50,6 +50,20 @@ import WireAudio
         #expect(ran.withLock { $0 })
     }
 
+    /// Scenarios loaded in a loop cannot grow the prefetch queue without bound: beyond
+    /// `maxQueuedPrefetches` waiting, prefetches are dropped (and counted), sessions still get theirs.
+    @Test func thePrefetchQueueIsBounded() async {
+        let cache = AnswerAudioCache(workers: 1)
+        let keys = (0..<1000).map { Self.key("Answer \($0).", encoding: .mp3) }
+        let handles = cache.prefetch(keys)
+        let statistics = cache.statistics
+        #expect(handles.count <= AnswerAudioCache.maxQueuedPrefetches + 4, "\(handles.count) queued")
+        #expect(statistics.prefetchesSkipped == keys.count - handles.count)
+        #expect(statistics.entries == handles.count)
+        let asked = cache.answer(keys[999])
+        await withCheckedContinuation { continuation in asked.whenReady { continuation.resume() } }
+    }
+
     @Test func anAnswerASessionWaitsForGoesBeforeQueuedPrefetches() async {
         let cache = AnswerAudioCache(workers: 1)
         // Long answers in MP3 take milliseconds each: the worker is still on the first few
