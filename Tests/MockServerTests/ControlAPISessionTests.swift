@@ -27,6 +27,7 @@ struct ControlAPISessionTests {
             let journal = Control.request(server, "GET", "/_mock/sessions/s1/journal")
             #expect(journal.status == 200)
             let entries = try journal.body.split(separator: "\n").map { try JSONValue.decode(String($0)) }
+            try #require(entries.count == 5, "\(entries)")
             #expect(entries.map { $0["kind"]?.stringValue ?? "" } == ["text", "text", "text", "text", "violation"])
             #expect(entries.map { $0["dir"]?.stringValue ?? "-" } == ["out", "in", "out", "in", "-"])
             #expect(entries[4]["violation"]?["obligation"] == "test.C1")
