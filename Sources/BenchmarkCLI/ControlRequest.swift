@@ -1,22 +1,12 @@
 import Glibc
+import WireSocket
 
 /// One blocking HTTP/1.1 request to a server's control API on 127.0.0.1 (`dialogmock-bench soak`).
 enum ControlRequest {
     /// The response body, or nil when the request failed or the status was not 2xx.
     static func send(port: UInt16, method: String = "GET", path: String, body: [UInt8] = []) -> [UInt8]? {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { return nil }
+        guard let fd = LoopbackTCP.connect(port: port, receiveTimeoutSeconds: 10) else { return nil }
         defer { close(fd) }
-        var timeout = timeval(tv_sec: 10, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else { return nil }
         let head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nContent-Type: application/json\r\n"
             + "Content-Length: \(body.count)\r\n\r\n"
         let request = Array(head.utf8) + body

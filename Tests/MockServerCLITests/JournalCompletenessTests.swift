@@ -171,7 +171,7 @@ final class RawWebSocket {
     let fd: Int32
 
     init?(port: UInt16, path: String, headers: [String]) {
-        guard let fd = Self.connectLoopback(port: port) else { return nil }
+        guard let fd = LoopbackTCP.connect(port: port) else { return nil }
         self.fd = fd
         let request = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
             + "Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
@@ -186,22 +186,6 @@ final class RawWebSocket {
             head.append(byte)
         }
         guard String(decoding: head, as: UTF8.self).hasPrefix("HTTP/1.1 101") else { Glibc.close(fd); return nil }
-    }
-
-    static func connectLoopback(port: UInt16) -> Int32? {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { return nil }
-        var timeout = timeval(tv_sec: 5, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else { Glibc.close(fd); return nil }
-        return fd
     }
 
     /// A client frame (FIN set, masked with a fixed key).
@@ -244,7 +228,7 @@ final class RawWebSocket {
 
     /// A plain HTTP GET's body (the control API).
     static func get(port: UInt16, path: String) -> [UInt8]? {
-        guard let fd = connectLoopback(port: port) else { return nil }
+        guard let fd = LoopbackTCP.connect(port: port) else { return nil }
         defer { Glibc.close(fd) }
         var request = Array("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8)
         _ = request.withUnsafeMutableBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }

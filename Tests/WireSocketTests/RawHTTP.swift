@@ -1,4 +1,5 @@
 import Glibc
+import WireSocket
 
 /// A blocking HTTP/1.1 exchange over a raw loopback socket, for asserting exact status lines and
 /// bodies (including refused WebSocket upgrades, which the lws client does not expose).
@@ -12,19 +13,8 @@ enum RawHTTP {
     }
 
     static func exchange(port: UInt16, request: String, timeoutMillis: Int = 3000) -> Response? {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { return nil }
+        guard let fd = LoopbackTCP.connect(port: port, receiveTimeoutSeconds: max(1, timeoutMillis / 1000)) else { return nil }
         defer { close(fd) }
-        var timeout = timeval(tv_sec: timeoutMillis / 1000, tv_usec: (timeoutMillis % 1000) * 1000)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else { return nil }
         var bytes = Array(request.utf8)
         _ = bytes.withUnsafeMutableBytes { Glibc.send(fd, $0.baseAddress, $0.count, 0) }
         var received: [UInt8] = []
@@ -64,19 +54,8 @@ enum RawHTTP {
     /// Upgrades on a raw socket, sends one masked text message and reads the next `count`
     /// frames exactly as they come (no reassembly).
     static func frames(port: UInt16, path: String, sendText text: String, count: Int) -> [Frame] {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { return [] }
+        guard let fd = LoopbackTCP.connect(port: port, receiveTimeoutSeconds: 3) else { return [] }
         defer { close(fd) }
-        var timeout = timeval(tv_sec: 3, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = port.bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-        }
-        guard connected == 0 else { return [] }
         let request = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
             + "Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n"
         let payload = Array(text.utf8)
