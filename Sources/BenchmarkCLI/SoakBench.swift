@@ -80,13 +80,13 @@ enum SoakBench {
             BenchCommand.printError("dialogmock-bench soak: \(error)")
             exit(ExitCode.harnessError)
         }
-        let started = now()
+        let started = LatencyRun.now()
         let samples = Mutex<[Sample]>([])
         let stopSampling = Atomic(false)
         let pid = server.pid
         let sampler = Thread {
             while !stopSampling.load(ordering: .relaxed) {
-                let sample = Sample(seconds: now() - started, rssKB: residentKB(pid), descriptors: descriptorCount(pid))
+                let sample = Sample(seconds: LatencyRun.now() - started, rssKB: residentKB(pid), descriptors: descriptorCount(pid))
                 samples.withLock { $0.append(sample) }
                 var left = sampleSeconds
                 while left > 0, !stopSampling.load(ordering: .relaxed) {
@@ -97,7 +97,7 @@ enum SoakBench {
         }
         var rounds: [Round] = []
         var roundEnds: [Sample] = []
-        while now() - started + 5 < duration {
+        while LatencyRun.now() - started + 5 < duration {
             let index = rounds.count
             var round = Round(index: index, scenario: scenarios[index % scenarios.count])
             let text = EmbeddedScenarios.files[round.scenario] ?? ""
@@ -105,8 +105,8 @@ enum SoakBench {
                 BenchCommand.printError("dialogmock-bench soak: PUT /_mock/scenario \(round.scenario) failed")
             }
             let before = Set(sessionSummaries(port: server.port).compactMap { $0["id"]?.stringValue })
-            let length = min(roundSeconds, duration - (now() - started)) - 1.5
-            let results = runBoth(port: server.port, pid: pid, sessions: sessions, seconds: max(3, length))
+            let length = min(roundSeconds, duration - (LatencyRun.now() - started)) - 1.5
+            let results = runBoth(port: server.port, sessions: sessions, seconds: max(3, length))
             for result in results {
                 round.connected += result.connected
                 round.failed += result.failed
@@ -130,7 +130,7 @@ enum SoakBench {
                 round.journalOut += counts.out
             }
             rounds.append(round)
-            roundEnds.append(Sample(seconds: now() - started, rssKB: residentKB(pid), descriptors: descriptorCount(pid)))
+            roundEnds.append(Sample(seconds: LatencyRun.now() - started, rssKB: residentKB(pid), descriptors: descriptorCount(pid)))
             BenchCommand.printError("soak: round \(index) (\(round.scenario)): \(round.connected) connected, \(round.failed) failed, "
                 + "\(round.framesUp) frames up / \(round.journalIn) journaled in, \(round.framesDown) down / \(round.journalOut) journaled out, "
                 + "RSS \(residentKB(pid)) KiB, \(descriptorCount(pid)) descriptors")
@@ -138,7 +138,7 @@ enum SoakBench {
         stopSampling.store(true, ordering: .relaxed)
         sampler.join()
         server.stop()
-        let report = SoakReport(sessions: sessions, duration: now() - started, roundSeconds: roundSeconds, rounds: rounds,
+        let report = SoakReport(sessions: sessions, duration: LatencyRun.now() - started, roundSeconds: roundSeconds, rounds: rounds,
                                 roundEnds: roundEnds, warmupRounds: warmupRounds, timeline: samples.withLock { $0 },
                                 serverExit: server.exitStatus)
         var text = report.json.rendered() + "\n"
@@ -153,7 +153,7 @@ enum SoakBench {
     }
 
     /// Both protocols at once, `sessions / 2` each, on their own threads.
-    static func runBoth(port: UInt16, pid: pid_t, sessions: Int, seconds: Double) -> [Tally] {
+    static func runBoth(port: UInt16, sessions: Int, seconds: Double) -> [Tally] {
         let results = Mutex<[Tally]>([])
         let threads = [LG_QWEN, LG_MULTIMODAL].map { kind in
             Thread {
@@ -230,12 +230,6 @@ enum SoakBench {
             if entry.pointee.d_name.0 != UInt8(ascii: ".") { count += 1 }
         }
         return count
-    }
-
-    static func now() -> Double {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
     }
 }
 

@@ -65,12 +65,17 @@ package struct FuzzSeeds {
     // MARK: - Files
 
     private func files(in directory: String, suffix: String) -> [String] {
-        guard let dir = opendir(root + "/" + directory) else { return [] }
+        Self.names(in: root + "/" + directory).filter { $0.hasSuffix(suffix) }.map { directory + "/" + $0 }
+    }
+
+    /// The names in `directory` but hidden ones, sorted (empty when it cannot be read).
+    package static func names(in directory: String) -> [String] {
+        guard let dir = opendir(directory) else { return [] }
         defer { closedir(dir) }
         var names: [String] = []
         while let entry = readdir(dir) {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if name.hasSuffix(suffix) { names.append(directory + "/" + name) }
+            if !name.hasPrefix(".") { names.append(name) }
         }
         return names.sorted()
     }

@@ -217,7 +217,7 @@ public final class MockServer: @unchecked Sendable {
         listener?.stop()
         DispatchQueue.concurrentPerform(iterations: servers.count) { servers[$0].stop(closeCode: .goingAway) }
         // Every session is closed now: the record files get their last entries before stop returns.
-        router.recordWriter?.drain(thenStop: true)
+        router.recordWriter?.finish()
         configuration.logger(.info, "stopped")
     }
 }

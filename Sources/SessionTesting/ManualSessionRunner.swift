@@ -17,8 +17,6 @@ package final class ManualSessionRunner<Session: ProtocolSession> where Session.
     package private(set) var notes: [JournalNote] = []
     /// Protocol closes the session asked for.
     package private(set) var closes: [(code: Int, reason: String, atMicros: Int64)] = []
-    /// Other transport actions (faults: stalls, abrupt closes, caps).
-    package private(set) var transportActions: [TransportAction] = []
     /// How often the session waited for answer audio a worker was still rendering.
     package private(set) var awaited = 0
 
@@ -38,7 +36,7 @@ package final class ManualSessionRunner<Session: ProtocolSession> where Session.
             switch command {
             case .send(let frame): sent.append(frame)
             case .transport(.close(let code, let reason), let at): closes.append((code, reason, at))
-            case .transport(let action, _): transportActions.append(action)
+            case .transport: break  // stalls, abrupt closes, caps: socket faults, nothing to record
             case .scheduleTimer(let timer, let at): timers[timer] = at
             case .cancelTimer(let timer): timers[timer] = nil
             case .journal(let note): notes.append(note)
@@ -74,12 +72,4 @@ package final class ManualSessionRunner<Session: ProtocolSession> where Session.
 
     /// Moves time forward by `ms` milliseconds.
     package func advance(ms: Int64) { advance(toMicros: clock.nowMicros + ms * 1000) }
-
-    /// Forgets what was recorded so far (a long fuzz input keeps memory flat).
-    package func discardRecorded() {
-        sent.removeAll(keepingCapacity: true)
-        notes.removeAll(keepingCapacity: true)
-        closes.removeAll(keepingCapacity: true)
-        transportActions.removeAll(keepingCapacity: true)
-    }
 }

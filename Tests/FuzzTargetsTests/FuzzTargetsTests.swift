@@ -1,5 +1,4 @@
 import FuzzTargets
-import Glibc
 import Testing
 import WireAudio
 
@@ -24,7 +23,7 @@ import WireAudio
     @Test(arguments: FuzzTarget.allCases)
     func regressionsRun(_ target: FuzzTarget) throws {
         let directory = "\(Self.root)/Tests/FuzzTargetsTests/Regressions/\(target.rawValue)"
-        for name in Self.files(in: directory) {
+        for name in FuzzSeeds.names(in: directory) {
             target.run(try FileBytes.read(path: "\(directory)/\(name)"))
         }
     }
@@ -67,16 +66,5 @@ import WireAudio
             input.replaceSubrange(at..<input.count, with: other[min(from, other.count)...])
         default: input[at] = [0x00, 0xFF, 0x22, 0x7B, 0x7D, 0x5B, 0x2C, 0x3A][Int.random(in: 0..<8, using: &generator)]
         }
-    }
-
-    static func files(in directory: String) -> [String] {
-        guard let dir = opendir(directory) else { return [] }
-        defer { closedir(dir) }
-        var names: [String] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if !name.hasPrefix(".") { names.append(name) }
-        }
-        return names.sorted()
     }
 }

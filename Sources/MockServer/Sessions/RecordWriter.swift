@@ -5,18 +5,19 @@ import Synchronization
 /// Writes the `--record` files off the service threads. Journals hand it lines; its one thread
 /// appends them to their files and flushes at least every `flushMillis`, so a record is on disk
 /// while its session runs (a server killed with SIGKILL loses at most that last interval) and no
-/// service thread ever waits for the disk. ``drain()`` returns once everything handed over so
+/// service thread ever waits for the disk. ``finish()`` returns once everything handed over so
 /// far is written and flushed (the server calls it when it stops).
 final class RecordWriter: Sendable {
     private enum Operation {
         case write(path: String, bytes: [UInt8])
         case close(path: String)
-        case drained(DispatchSemaphore, thenStop: Bool)
+        /// Everything before is written: signal, and end the thread.
+        case finished(DispatchSemaphore)
     }
 
     /// The `--record` directory.
     let directory: String
-    /// Operations not yet taken by the writer thread; `stopped` once a stopping drain was asked for.
+    /// Operations not yet taken by the writer thread; `stopped` once ``finish()`` was called.
     private let queue = Mutex<(operations: [Operation], stopped: Bool)>(([], false))
     private let wake = DispatchSemaphore(value: 0)
     private let flushMillis: Int
@@ -51,14 +52,14 @@ final class RecordWriter: Sendable {
         queue.withLock { $0.operations.append(.close(path: path)) }
     }
 
-    /// Blocks until every line handed over so far is written and flushed; with `thenStop` the
-    /// writer's thread ends after that (the server has stopped; later lines are not written).
-    func drain(thenStop: Bool = false) {
+    /// Blocks until every line handed over so far is written and flushed, then ends the
+    /// writer's thread (the server has stopped; later lines are not written). Again: no-op.
+    func finish() {
         let done = DispatchSemaphore(value: 0)
         let running = queue.withLock { queue in
             guard !queue.stopped else { return false }
-            queue.operations.append(.drained(done, thenStop: thenStop))
-            queue.stopped = thenStop
+            queue.operations.append(.finished(done))
+            queue.stopped = true
             return true
         }
         guard running else { return }
@@ -91,9 +92,9 @@ final class RecordWriter: Sendable {
                     if let file = files.removeValue(forKey: path) { fclose(file) }
                     touched.remove(path)
                     failed.remove(path)
-                case .drained(let semaphore, let thenStop):
+                case .finished(let semaphore):
                     waiting.append(semaphore)
-                    if thenStop { running = false }
+                    running = false
                 }
             }
             for path in touched { if let file = files[path] { fflush(file) } }
