@@ -23,7 +23,7 @@ extension MultiModalDialogSession {
             }
             if let record = memory.record(for: requested) {
                 turnIndex = record.turnIndex
-                commands.append(.journal(.info("resuming dialog \(requested) at turn \(record.turnIndex) (\(record.history.count) exchanges)")))
+                commands.append(.journal(.info("resuming dialog \(requested) at turn \(record.turnIndex) (\(record.exchangeCount) exchanges)")))
             } else if options.rejectsUnknownDialogID {
                 return failTask(code: "InvalidParameter", message: "unknown dialog_id \(requested)", violation: nil)
             } else {
