@@ -58,7 +58,7 @@ import WireSocket
             #expect(closed, "round \(round): the record file ends with the close while the server runs")
         }
         server.signal(SIGTERM)
-        #expect(server.waitForExit().status == 0)
+        #expect(await server.waitForExit().status == 0)
         for (round, want) in expected.enumerated() {
             let entries = try Self.record(folder, session: "s\(round + 1)")
             let inbound = entries.filter { $0.direction == .in && $0.kind == .text }.map { $0.eventType ?? "?" }
@@ -116,7 +116,7 @@ import WireSocket
             }
             stopper.cancel()
             server.signal(signal)
-            #expect(server.waitForExit().status == 0, "round \(round)")
+            #expect(await server.waitForExit().status == 0, "round \(round)")
             let entries = try Self.record(folder, session: "s1")
             let recordedOut = entries.filter { $0.direction == .out && $0.kind == .text }.map { $0.eventType ?? "?" }
             let recordedIn = entries.filter { $0.direction == .in && $0.kind == .text }.map { $0.eventType ?? "?" }

@@ -8,23 +8,13 @@ import WireJSON
 @Suite struct LoadBenchCommandTests {
     static var binary: URL { MockServerProcess.binary.deletingLastPathComponent().appendingPathComponent("dialogmock-bench") }
 
-    static func run(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let output = out.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self),
-                String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self))
+    static func run(_ arguments: [String]) async throws -> (status: Int32, stdout: String, stderr: String) {
+        try await ChildProcess.run(binary, arguments)
     }
 
     @Test(arguments: ["qwen-realtime", "multimodal-dialog"])
-    func aShortLoadAnswersEveryTurn(protocolName: String) throws {
-        let result = try Self.run(["load", "--protocol", protocolName, "-n", "4", "--idle", "0.5", "--warmup", "0.5", "--duration", "3"])
+    func aShortLoadAnswersEveryTurn(protocolName: String) async throws {
+        let result = try await Self.run(["load", "--protocol", protocolName, "-n", "4", "--idle", "0.5", "--warmup", "0.5", "--duration", "3"])
         #expect(result.status == 0, "\(result.stderr)")
         let report = try JSONValue.decode(result.stdout)
         #expect(report["sessions"]?["ready"] == 4)
@@ -42,8 +32,8 @@ import WireJSON
 
     /// Two short rounds of both protocols: every frame the clients sent is in a journal, the
     /// server exits cleanly, and the report carries the round-end samples flatness is judged on.
-    @Test func aShortSoakLosesNoJournalFrame() throws {
-        let result = try Self.run(["soak", "-n", "4", "--duration", "22", "--round", "10", "--sample", "2", "--warmup-rounds", "1"])
+    @Test func aShortSoakLosesNoJournalFrame() async throws {
+        let result = try await Self.run(["soak", "-n", "4", "--duration", "22", "--round", "10", "--sample", "2", "--warmup-rounds", "1"])
         let report = try JSONValue.decode(result.stdout)
         #expect(report["lostJournalFrames"] == 0, "\(result.stderr)")
         #expect(report["serverExit"] == "exit 0")
@@ -62,8 +52,8 @@ import WireJSON
         #expect(result.status == (report["passed"] == true ? 0 : 1))
     }
 
-    @Test func aBadProtocolIsOneLineAndExitTwo() throws {
-        let result = try Self.run(["load", "--protocol", "smtp"])
+    @Test func aBadProtocolIsOneLineAndExitTwo() async throws {
+        let result = try await Self.run(["load", "--protocol", "smtp"])
         #expect(result.status == 2)
         #expect(result.stderr.contains("--protocol"))
     }

@@ -19,18 +19,18 @@ struct MockServerCommandTests {
 
         server.signal(SIGTERM)
         #expect(await connection.next() == .closed(code: .goingAway, reason: "server shutting down"))
-        let (status, errors) = server.waitForExit()
+        let (status, errors) = await server.waitForExit()
         #expect(status == 0)
         #expect(errors.contains("shutting down"))
         client.shutdown()
     }
 
-    @Test func sigintAlsoExitsZero() throws {
+    @Test func sigintAlsoExitsZero() async throws {
         let server = MockServerProcess(arguments: ["--port", "0"])
         try server.start()
         #expect(server.port != nil)
         server.signal(SIGINT)
-        #expect(server.waitForExit().status == 0)
+        #expect(await server.waitForExit().status == 0)
     }
 
     @Test(arguments: [
@@ -43,26 +43,26 @@ struct MockServerCommandTests {
         (["--keep-sessions", "-1"], "mock-server: --keep-sessions: expected an integer from 0 to 10000000, got '-1'"),
         (["--record", "/dev/null/x"], "mock-server: --record: cannot create '/dev/null/x': Not a directory"),
     ])
-    func badArgumentsGiveOneClearLineAndExitTwo(arguments: [String], message: String) throws {
-        let result = try MockServerProcess.run(arguments)
+    func badArgumentsGiveOneClearLineAndExitTwo(arguments: [String], message: String) async throws {
+        let result = try await MockServerProcess.run(arguments)
         #expect(result.status == 2)
         #expect(result.stderr.split(separator: "\n").first.map(String.init) == message)
         #expect(result.stdout.isEmpty)
     }
 
-    @Test func portInUseIsOneLineAndExitOne() throws {
+    @Test func portInUseIsOneLineAndExitOne() async throws {
         let first = MockServerProcess(arguments: ["--port", "0"])
         try first.start()
         let port = try #require(first.port)
-        let second = try MockServerProcess.run(["--port", String(port)])
+        let second = try await MockServerProcess.run(["--port", String(port)])
         #expect(second.status == 1)
         #expect(second.stderr == "mock-server: cannot listen on 127.0.0.1:\(port) (address in use, or not available)\n")
         first.signal(SIGTERM)
-        #expect(first.waitForExit().status == 0)
+        #expect(await first.waitForExit().status == 0)
     }
 
-    @Test func helpDescribesTheReadyLine() throws {
-        let result = try MockServerProcess.run(["--help"])
+    @Test func helpDescribesTheReadyLine() async throws {
+        let result = try await MockServerProcess.run(["--help"])
         #expect(result.status == 0)
         #expect(result.stdout.contains("listening ws://HOST:PORT"))
         #expect(result.stdout.contains("--port"))
@@ -84,7 +84,7 @@ struct MockServerCommandTests {
         _ = await connection.next()
         client.shutdown()
         server.signal(SIGTERM)
-        #expect(server.waitForExit().status == 0)
+        #expect(await server.waitForExit().status == 0)
         #expect(FileManager.default.fileExists(atPath: folder + "/s1.jsonl"))
     }
 }

@@ -47,20 +47,16 @@ final class MockServerProcess {
 
     func signal(_ signal: Int32) { kill(process.processIdentifier, signal) }
 
-    /// Waits for exit and returns the status and everything written to stderr.
-    func waitForExit() -> (status: Int32, stderr: String) {
-        process.waitUntilExit()
+    /// Waits for exit (without blocking a thread of the test pool) and returns the status and
+    /// everything written to stderr.
+    func waitForExit() async -> (status: Int32, stderr: String) {
+        await ChildProcess.waitForExit(process)
         let errors = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         return (process.terminationStatus, errors)
     }
 
     /// Runs to completion (for commands that exit by themselves).
-    static func run(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
-        let server = MockServerProcess(arguments: arguments)
-        try server.process.run()
-        server.process.waitUntilExit()
-        let out = String(decoding: server.stdout.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let err = String(decoding: server.stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        return (server.process.terminationStatus, out, err)
+    static func run(_ arguments: [String]) async throws -> (status: Int32, stdout: String, stderr: String) {
+        try await ChildProcess.run(binary, arguments)
     }
 }
