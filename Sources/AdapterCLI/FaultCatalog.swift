@@ -42,7 +42,7 @@ enum FaultCatalog {
         Fault(name: "respond-without-text", protocolName: .multimodalDialog, obligation: "mmd.C13", summary: "RequestToRespond without text"),
         Fault(name: "bad-image", protocolName: .multimodalDialog, obligation: "mmd.C14", summary: "image {type:\"file\"} in RequestToRespond"),
         Fault(name: "oversized-image", protocolName: .multimodalDialog, obligation: "mmd.C14", summary: "base64 image of 200 KB"),
-        Fault(name: "frames-outside-video", protocolName: .multimodalDialog, obligation: "mmd.C15", summary: "UpdateInfo video frame without a video connect round"),
+        Fault(name: "frames-outside-video", protocolName: .multimodalDialog, obligation: "mmd.C15", summary: "UpdateInfo video frame before the connect round is back in Listening"),
         Fault(name: "video-connect-as-transcript", protocolName: .multimodalDialog, obligation: "mmd.C16", summary: "video connect with RequestToRespond type transcript"),
         Fault(name: "no-local-responding-ended", protocolName: .multimodalDialog, obligation: "mmd.C19", summary: "never LocalRespondingEnded (mock falls back after audio + 5 s)"),
         Fault(name: "double-local-responding-ended", protocolName: .multimodalDialog, obligation: "mmd.C19", summary: "LocalRespondingEnded twice in a round"),

@@ -37,7 +37,8 @@ extension MultiModalDriver {
     /// A full correct session (EOF on stdin at once), with the one fault of `--fault` if any:
     /// start, one spoken turn with the fixture, playback, back to Listening, stop.
     func runDefaultFlow() async {
-        var parameters: JSONObject = ["upstream": ["type": "AudioOnly", "mode": .string(flowMode.rawValue)]]
+        let upstreamType = fault?.name == "frames-outside-video" ? "AudioAndVideo" : "AudioOnly"
+        var parameters: JSONObject = ["upstream": ["type": .string(upstreamType), "mode": .string(flowMode.rawValue)]]
         if fault?.name == "bad-enum" { parameters["downstream"] = ["sample_rate": 44100] }
         let dialogID: String? = fault?.name == "bad-dialog-id" ? "not-a-dialog" : nil
         do {
@@ -117,6 +118,14 @@ extension MultiModalDriver {
         case "no-silence", "no-silence-duplex", "no-heartbeat":
             _ = await dialog.waitUntilClosed(timeoutMillis: 70_000)
             return true
+        case "frames-outside-video":
+            // The default flow's video call: connect, and a frame before the round is back.
+            dialog.requestToRespond(type: "prompt", text: "", params: Self.videoConnect)
+            sendVideoFrame()
+            _ = await waitUnlessEnded(timeoutMillis: 10_000) { self.events.hasSeen("responding_ended") }
+            _ = await waitUnlessEnded(timeoutMillis: 10_000) { self.dialog.dialogState == .listening }
+            await finish()
+            return true
         default:
             return false
         }
@@ -143,9 +152,6 @@ extension MultiModalDriver {
             let big = Base64.encode([UInt8](repeating: 0x5A, count: 200 * 1024))
             dialog.sendRaw(text: dialog.rawDirective("RequestToRespond", input: ["type": "prompt", "text": "What is this?"],
                                                      parameters: ["images": [["type": "base64", "value": .string(big)]]]))
-        case "frames-outside-video":
-            let jpeg = Base64.encode(FixturePaths.readOrWarn("fixtures/images/frame.jpg", fallback: [0xFF, 0xD8, 0xFF, 0xD9]))
-            dialog.updateInfo(params: ["images": [["type": "base64", "value": .string(jpeg)]]])
         case "video-connect-as-transcript":
             dialog.sendRaw(text: dialog.rawDirective("RequestToRespond", input: ["type": "transcript", "text": "Video on."],
                                                      parameters: ["biz_params": ["videos": [["action": "connect", "type": "voicechat_video_channel"]]]]))
@@ -158,6 +164,15 @@ extension MultiModalDriver {
             }
         default: break
         }
+    }
+
+    /// `biz_params` of the request that opens a video call (C16).
+    static let videoConnect: JSONObject = ["biz_params": ["videos": [["action": "connect", "type": "voicechat_video_channel"]]]]
+
+    /// One video frame: the fixture JPEG as the single base64 image of an UpdateInfo.
+    func sendVideoFrame() {
+        let jpeg = Base64.encode(FixturePaths.readOrWarn("fixtures/images/frame.jpg", fallback: [0xFF, 0xD8, 0xFF, 0xD9]))
+        dialog.updateInfo(params: ["images": [["type": "base64", "value": .string(jpeg)]]])
     }
 
     /// Ends the flow: `stop()`, or the ending fault.

@@ -83,6 +83,10 @@ final class MultiModalDriver: Sendable {
                 // A second one at once: the first has left Listening.
                 dialog.sendRaw(text: dialog.rawDirective("RequestToRespond", input: ["type": "prompt", "text": "Hello?"]))
             }
+            if fault?.name == "frames-outside-video", command["params"]?["biz_params"]?["videos"]?[0]?["action"] == "connect" {
+                // A frame at once, while the connect round has not returned to Listening yet.
+                sendVideoFrame()
+            }
         case "update_info": dialog.updateInfo(params: try resolveImages(command["params"]?.objectValue ?? [:]))
         case "heartbeat": dialog.sendHeartBeat()
         case "stop": await dialog.stop()

@@ -7,13 +7,14 @@ package enum InteractionMode: String, Sendable, Hashable, CaseIterable {
     /// Audio flows in every state; speaking during an answer interrupts it.
     case duplex = "duplex"
 
-    /// Whether the 20 s audio-gap rule watches the uplink in `state` (tap2talk: Listening;
-    /// duplex: always; push2talk: never).
-    package func watchesAudioGap(in state: DialogState) -> Bool {
+    /// Whether the 20 s audio-gap rule watches the uplink in `state`: tap2talk in Listening,
+    /// duplex in Listening or, with the `duplexAudioGapInEveryState` policy, in every state;
+    /// push2talk never.
+    package func watchesAudioGap(in state: DialogState, duplexInEveryState: Bool) -> Bool {
         switch self {
         case .pushToTalk: false
         case .tapToTalk: state == .listening
-        case .duplex: true
+        case .duplex: duplexInEveryState || state == .listening
         }
     }
 }

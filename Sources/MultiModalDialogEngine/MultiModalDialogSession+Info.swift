@@ -17,7 +17,19 @@ extension MultiModalDialogSession {
         } catch {
             return reject(.invalidImage(error.message), obligation: error.obligation, error.message)
         }
+        var streams = config
+        if var updated = config, parameters?["upstream"] != nil || parameters?["downstream"] != nil {
+            do throws(ParameterProblem) {
+                let reader = try ParameterReader(parameters, path: "payload.parameters", obligation: "mmd.C5")
+                try updated.applyUpstream(reader.nested("upstream"))
+                try updated.downlink.apply(reader.nested("downstream"))
+            } catch {
+                return reject(.invalidParameter(error.message), obligation: error.obligation, error.message)
+            }
+            streams = updated
+        }
         if !images.isEmpty { commands += videoFrame(images) }
+        if let streams, streams != config { commands += applyStreamSettings(streams) }
         if case .object(let biz)? = parameters?["biz_params"] {
             for (key, value) in biz { config?.bizParams[key] = value }
             applyPromptVariables(biz)
@@ -30,11 +42,47 @@ extension MultiModalDialogSession {
         return commands
     }
 
-    /// C15: one base64 image per UpdateInfo in video mode, about every 500 ms; images outside
-    /// video mode are accepted but flagged (S13).
+    /// UpdateInfo `upstream` / `downstream` mid-call (§5.6): the uplink decoder and detector
+    /// restart at the new format and rate now, a new mode's audio-gap watch applies to the
+    /// current state, and answers use the new downstream settings from the next round on.
+    private func applyStreamSettings(_ updated: StartConfiguration) -> [SessionCommand] {
+        guard let before = config else { return [] }
+        config = updated
+        var changes: [String] = []
+        var commands: [SessionCommand] = []
+        if before.uplinkFormat != updated.uplinkFormat || before.uplinkSampleRate != updated.uplinkSampleRate {
+            uplink = UplinkAudioDecoder(format: updated.uplinkFormat, sampleRate: updated.uplinkSampleRate)
+            changes.append("upstream \(updated.uplinkFormat.rawValue) at \(updated.uplinkSampleRate) Hz")
+        }
+        if before.mode != updated.mode {
+            changes.append("mode \(updated.mode.rawValue)")
+            if let state = announcedState {
+                commands += handle(scenario.runtime.watchAudioGap(updated.mode.watchesAudioGap(
+                    in: state, duplexInEveryState: scenario.runtime.duplexAudioGapInEveryState)))
+            }
+        }
+        if before.allowsVideo != updated.allowsVideo { changes.append("upstream.type \(updated.allowsVideo ? "AudioAndVideo" : "AudioOnly")") }
+        if !changes.isEmpty { resetSpeechDetection() }
+        if before.downlink != updated.downlink {
+            changes.append("downstream settings (from the next answer)")
+            if let note = updated.downlink.sampleRateNote, !before.downlink.sampleRateUnset { commands.append(.journal(.info(note))) }
+        }
+        commands.insert(.journal(.info("UpdateInfo changed \(changes.joined(separator: ", "))")), at: 0)
+        return commands
+    }
+
+    /// C15: one base64 image per UpdateInfo in video mode, about every 500 ms, starting only once
+    /// the connect round is back in Listening and stopping when the call ends. Images with no
+    /// video call at all are pictures for the agent (DOC-AGENT): a note, not a violation.
     private func videoFrame(_ images: [ImageRules.Image]) -> [SessionCommand] {
         guard videoMode else {
-            return [.journal(.must("mmd.C15", "UpdateInfo images outside video mode (no connect round / send_video_stream)"))]
+            if round?.videoModeAfter == true {
+                return [.journal(.must("mmd.C15", "UpdateInfo video frame before the video connect round returned to Listening"))]
+            }
+            if hadVideoCall {
+                return [.journal(.must("mmd.C15", "UpdateInfo video frame after the video call ended (exit / quit_videochat / stop_video_stream)"))]
+            }
+            return [.journal(.info("UpdateInfo images outside a video call: accepted as pictures for the agent"))]
         }
         var commands: [SessionCommand] = []
         if images.count != 1 || images[0].type != "base64" {

@@ -80,7 +80,8 @@ extension MultiModalDialogSession {
         commands.append(.journal(.state(state.rawValue)))
         commands += handle(scenario.runtime.stateEntered(state.rawValue))
         if let mode = config?.mode {
-            commands += handle(scenario.runtime.watchAudioGap(mode.watchesAudioGap(in: state)))
+            commands += handle(scenario.runtime.watchAudioGap(
+                mode.watchesAudioGap(in: state, duplexInEveryState: scenario.runtime.duplexAudioGapInEveryState)))
         }
         switch state {
         case .listening:
@@ -100,6 +101,7 @@ extension MultiModalDialogSession {
         if let finished = round {
             if let video = finished.videoModeAfter {
                 videoMode = video
+                if video { hadVideoCall = true }
                 lastVideoFrameAt = nil
                 commands.append(.journal(.info(video ? "video mode on" : "video mode off")))
             }

@@ -42,6 +42,9 @@ package final class MultiModalDialogSession<Clock: ScenarioClock>: ProtocolSessi
     var uplink: UplinkAudioDecoder?
     var vad: VoiceActivityDetector?
     var videoMode = false
+    /// A video call was on at some point: frames after it ended break C15, while images with
+    /// no call at all are pictures for the agent.
+    var hadVideoCall = false
     var lastVideoFrameAt: Int64?
     var lastHeartBeatAt: Int64?
     var clientStatus: JSONValue?

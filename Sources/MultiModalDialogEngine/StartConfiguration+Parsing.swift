@@ -59,19 +59,9 @@ extension StartConfiguration {
             throw upstreamRequired.problem("type", "is required (AudioOnly or AudioAndVideo)")
         }
         config.allowsVideo = type == "AudioAndVideo"
-        let upstreamEnums = ParameterReader(relabelling: upstream, obligation: "mmd.C5")
-        if let mode = try upstreamEnums.choice("mode", InteractionMode.allCases.map(\.rawValue)) {
-            config.mode = InteractionMode(rawValue: mode) ?? .tapToTalk
-        }
-        if let format = try upstreamEnums.choice("audio_format", UplinkFormat.allCases.map(\.rawValue)) {
-            config.uplinkFormat = UplinkFormat(rawValue: format) ?? .pcm
-        }
-        config.uplinkSampleRate = try upstreamEnums.int("sample_rate", oneOf: sampleRates) ?? 16000
-        config.downlink = try DownlinkSettings(ParameterReader(relabelling: downstream, obligation: "mmd.C5"))
-        if config.downlink.sampleRateUnset {
-            config.notes.append("downstream.sample_rate 0 (what the Java SDK sends when the app never sets it): "
-                + "the default \(config.downlink.sampleRate) Hz")
-        }
+        try config.applyUpstream(ParameterReader(relabelling: upstream, obligation: "mmd.C5"))
+        try config.downlink.apply(ParameterReader(relabelling: downstream, obligation: "mmd.C5"))
+        if let note = config.downlink.sampleRateNote { config.notes.append(note) }
         let device = try ParameterReader(relabelling: clientInfo, obligation: "mmd.C5").nested("device")
         if let uuid = try device.string("uuid"), uuid.count > 40 {
             throw device.problem("uuid", "is longer than 40 characters")
@@ -86,15 +76,33 @@ extension StartConfiguration {
     }
 }
 
+extension StartConfiguration {
+    /// Reads the optional `upstream` settings over the current ones (C5): Start, and UpdateInfo
+    /// mid-call. `type` (AudioOnly / AudioAndVideo) is read here only when present.
+    mutating func applyUpstream(_ reader: ParameterReader) throws(ParameterProblem) {
+        if let type = try reader.choice("type", ["AudioOnly", "AudioAndVideo"]) { allowsVideo = type == "AudioAndVideo" }
+        if let name = try reader.choice("mode", InteractionMode.allCases.map(\.rawValue)) {
+            mode = InteractionMode(rawValue: name) ?? mode
+        }
+        if let name = try reader.choice("audio_format", UplinkFormat.allCases.map(\.rawValue)) {
+            uplinkFormat = UplinkFormat(rawValue: name) ?? uplinkFormat
+        }
+        uplinkSampleRate = try reader.int("sample_rate", oneOf: Self.sampleRates) ?? uplinkSampleRate
+    }
+}
+
 extension DownlinkSettings {
-    /// Reads `parameters.downstream` (all optional; C5 ranges).
-    init(_ reader: ParameterReader) throws(ParameterProblem) {
-        self.init()
-        voice = try reader.string("voice")
+    /// Reads `parameters.downstream` over the current settings (all optional; C5 ranges): a key
+    /// that is absent or `null` keeps its value. Start applies it to the defaults, UpdateInfo to
+    /// the call's settings.
+    mutating func apply(_ reader: ParameterReader) throws(ParameterProblem) {
+        voice = try reader.string("voice") ?? voice
         if try reader.int("sample_rate", in: Int.min...Int.max) == 0 {
             sampleRateUnset = true  // the Java builder's unset value: the default rate
-        } else {
-            sampleRate = try reader.int("sample_rate", oneOf: StartConfiguration.sampleRates) ?? sampleRate
+            sampleRate = DownlinkSettings().sampleRate
+        } else if let rate = try reader.int("sample_rate", oneOf: StartConfiguration.sampleRates) {
+            sampleRate = rate
+            sampleRateUnset = false
         }
         if let name = try reader.choice("audio_format", DownlinkFormat.allCases.map(\.rawValue)) {
             format = DownlinkFormat(rawValue: name) ?? .pcm
@@ -112,9 +120,15 @@ extension DownlinkSettings {
             transcriptPartials = parts.contains("transcript")
             dialogPartials = parts.contains("dialog")
         }
-        incrementalResponse = try reader.bool("incremental_response") ?? false
-        transmitRateLimit = try reader.int("transmit_rate_limit", in: 1...Int.max)
-        textOnly = try reader.choice("type", ["Audio", "Text"]) == "Text"
+        incrementalResponse = try reader.bool("incremental_response") ?? incrementalResponse
+        transmitRateLimit = try reader.int("transmit_rate_limit", in: 1...Int.max) ?? transmitRateLimit
+        if let type = try reader.choice("type", ["Audio", "Text"]) { textOnly = type == "Text" }
+    }
+
+    /// The note for `sample_rate: 0`, when it was sent.
+    var sampleRateNote: String? {
+        guard sampleRateUnset else { return nil }
+        return "downstream.sample_rate 0 (what the Java SDK sends when the app never sets it): the default \(sampleRate) Hz"
     }
 }
 

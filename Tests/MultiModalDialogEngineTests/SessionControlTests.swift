@@ -104,6 +104,49 @@ struct SessionControlTests {
         #expect(pushToTalk.closes.isEmpty)
     }
 
+    @Test("S18: duplex watches the gap in Listening; Thinking and Responding only with duplexAudioGapInEveryState")
+    func duplexAudioGapStates() throws {
+        let text = "A fairly long answer that keeps streaming for a while, longer than the gap."
+        // The iOS demo's duplex client: silent from SpeechEnded to the next Listening.
+        // A 500 ms gap (50 s scaled by 0.01): longer than Start, shorter than the answer.
+        let policies = SessionPolicies(serverSilenceTimeoutMs: nil, audioGapTimeoutMs: 50_000)
+        let lenient = SessionHarness(scenario: Scenario(name: "gap", seed: 1, timeScale: 0.01, policies: policies))
+        lenient.start(["upstream": ["mode": "duplex"]])
+        lenient.directive("RequestToRespond", input: ["type": "transcript", "text": .string(text)])
+        lenient.advance(until: "RespondingEnded")
+        #expect(lenient.closes.isEmpty)
+        #expect(!lenient.violations.contains("mmd.C12"))
+        #expect(lenient.states == ["Listening", "Responding"])
+        // Back in Listening the gap counts again, from the moment Listening is entered.
+        lenient.directive("LocalRespondingEnded")
+        lenient.advance(ms: 700)
+        #expect(lenient.states.last == "Listening")
+        #expect(lenient.violations == ["mmd.C12"])
+        #expect(lenient.closes.count == 1)
+
+        var everyState = policies
+        everyState.duplexAudioGapInEveryState = true
+        let strict = SessionHarness(scenario: Scenario(name: "gap", seed: 1, timeScale: 0.01, policies: everyState))
+        strict.start(["upstream": ["mode": "duplex"]])
+        strict.directive("RequestToRespond", input: ["type": "transcript", "text": .string(text)])
+        strict.advance(until: "task-failed")
+        #expect(strict.violations == ["mmd.C12"])
+        #expect(strict.outputs("Error").last?["error_name"] == "AudioTimeout")
+        #expect(strict.states.last != "Listening")
+    }
+
+    @Test("duplexAudioGapInEveryState parses as a boolean and names the field when it is not one")
+    func duplexAudioGapPolicyParsing() throws {
+        let on = try Scenario.load(bytes: Array(#"{"policies": {"duplexAudioGapInEveryState": true}}"#.utf8), file: "on.json")
+        #expect(on.policies.duplexAudioGapInEveryState)
+        #expect(try !Scenario.load(bytes: Array(#"{}"#.utf8), file: "off.json").policies.duplexAudioGapInEveryState)
+        #expect {
+            _ = try Scenario.load(bytes: Array(#"{"policies": {"duplexAudioGapInEveryState": "yes"}}"#.utf8), file: "bad.json")
+        } throws: { error in
+            "\(error)".contains("bad.json") && "\(error)".contains("duplexAudioGapInEveryState")
+        }
+    }
+
     @Test("9.12: Stop aborts the round: Stopped, task-finished, close 1000; later frames are ignored (C22)")
     func stop() throws {
         let harness = SessionHarness()

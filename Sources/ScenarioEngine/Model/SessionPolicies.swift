@@ -16,8 +16,12 @@ package struct SessionPolicies: Sendable, Hashable {
     /// Multimodal dialog: fail the call after the server sent nothing for this long (60 s).
     package var serverSilenceTimeoutMs: Double?
     /// Multimodal dialog: error after this long without upstream audio while the engine
-    /// watches the gap (tap2talk Listening, duplex always) (20 s).
+    /// watches the gap (tap2talk and duplex: Listening) (20 s).
     package var audioGapTimeoutMs: Double?
+    /// Multimodal dialog, duplex: whether the audio-gap rule also watches Thinking and
+    /// Responding. The docs name Listening; the official iOS demo stops its recorder on
+    /// `SpeechEnded` and restarts it on Listening, so the default is `false`.
+    package var duplexAudioGapInEveryState: Bool
     /// Qwen realtime: maximum session length (120 minutes).
     package var sessionCapMs: Double?
 
@@ -25,13 +29,14 @@ package struct SessionPolicies: Sendable, Hashable {
     package init(
         idleEndMs: Double? = nil, responsePauseMs: Double = 0, interruptible: Bool = true,
         serverSilenceTimeoutMs: Double? = 60_000, audioGapTimeoutMs: Double? = 20_000,
-        sessionCapMs: Double? = 7_200_000
+        duplexAudioGapInEveryState: Bool = false, sessionCapMs: Double? = 7_200_000
     ) {
         self.idleEndMs = idleEndMs
         self.responsePauseMs = responsePauseMs
         self.interruptible = interruptible
         self.serverSilenceTimeoutMs = serverSilenceTimeoutMs
         self.audioGapTimeoutMs = audioGapTimeoutMs
+        self.duplexAudioGapInEveryState = duplexAudioGapInEveryState
         self.sessionCapMs = sessionCapMs
     }
 
@@ -51,7 +56,7 @@ extension SessionPolicies {
         let reader = try context.object(value, at: tokens)
         let keys = [
             "idleEndMs", "responsePauseMs", "interruptible", "serverSilenceTimeoutMs",
-            "audioGapTimeoutMs", "sessionCapMs",
+            "audioGapTimeoutMs", "duplexAudioGapInEveryState", "sessionCapMs",
         ]
         try reader.rejectUnknownKeys(allowing: keys)
         var policies = SessionPolicies()
@@ -66,6 +71,7 @@ extension SessionPolicies {
         policies.interruptible = try reader.bool("interruptible") ?? true
         policies.serverSilenceTimeoutMs = try duration("serverSilenceTimeoutMs", policies.serverSilenceTimeoutMs)
         policies.audioGapTimeoutMs = try duration("audioGapTimeoutMs", policies.audioGapTimeoutMs)
+        policies.duplexAudioGapInEveryState = try reader.bool("duplexAudioGapInEveryState") ?? false
         policies.sessionCapMs = try duration("sessionCapMs", policies.sessionCapMs)
         return policies
     }

@@ -172,6 +172,9 @@ package struct ScenarioRuntime<Clock: ScenarioClock>: Sendable {
     /// Whether user barge-in interrupts the answer.
     package var isInterruptible: Bool { scenario.policies.interruptible }
 
+    /// Whether the duplex audio-gap rule watches every state, not only Listening.
+    package var duplexAudioGapInEveryState: Bool { scenario.policies.duplexAudioGapInEveryState }
+
     /// Chunk schedule of answer audio of this length (offsets relative to the first chunk).
     package func audioChunks(durationMicros: Int64) -> [AudioCadence.Chunk] {
         scenario.timing.audio.chunks(forDurationMicros: durationMicros)
