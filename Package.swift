@@ -105,7 +105,7 @@ let package = Package(
                     swiftSettings: settings),
         .testTarget(name: "ProtocolSchemaTests", dependencies: ["JSONSchema", "WireJSON"], swiftSettings: settings),
         /// The unmodified official Python SDKs against the in-process mock (venv from .ci/sdk-venv).
-        .testTarget(name: "EndToEndTests", dependencies: ["MockServer", "JSONSchema", "ScenarioEngine", "WireJSON", "WireSocket"], exclude: ["Clients", "Fixtures"], swiftSettings: settings),
+        .testTarget(name: "EndToEndTests", dependencies: ["MockServer", "JSONSchema", "MultiModalDialogEngine", "ScenarioEngine", "WireJSON", "WireSocket"], exclude: ["Clients", "Fixtures"], swiftSettings: settings),
         .testTarget(name: "DialogClientsTests", dependencies: ["DialogClients", "MockServer", "WireSocket", "WireJSON", "WireAudio"],
                     swiftSettings: settings),
         .testTarget(name: "ConformanceHarnessTests",
