@@ -173,6 +173,9 @@ public final class MockServer: @unchecked Sendable {
         router.metrics.latenessSamples
     }
 
+    /// Sessions open now on the protocol routes.
+    public var openSessionCount: Int { router.sessions.openCount }
+
     /// The service thread of every recorded session, in opening order (nil before it opened).
     func sessionThreads() -> [String?] { router.sessions.all.map(\.serviceThreadName) }
 

@@ -140,10 +140,13 @@ enum MockServerCommand {
             exit(1)
         }
         printLine("listening \(server.baseURL)")
+        let memoryRelease = IdleMemoryRelease()
+        memoryRelease.start(openSessions: { server.openSessionCount }, logger: configuration.logger)
 
         var received: Int32 = 0
         sigwait(&signals, &received)
         configuration.logger(.info, "received signal \(received); shutting down")
+        memoryRelease.stop()
         server.stop()
         exit(0)
     }

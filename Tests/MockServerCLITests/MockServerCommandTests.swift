@@ -25,6 +25,38 @@ struct MockServerCommandTests {
         client.shutdown()
     }
 
+    /// Issue 14: once the last session has closed, the binary gives the allocator's free pages
+    /// back (`malloc_trim` on its own thread, about a second later) and says so at info level.
+    @Test func idleMemoryIsReleasedWhenTheLastSessionCloses() async throws {
+        let server = MockServerProcess(arguments: ["--port", "0", "--log-level", "info"])
+        try server.start()
+        let port = try #require(server.port)
+        let client = WebSocketClient()
+        defer { client.shutdown() }
+        let connection = try await client.connect("ws://127.0.0.1:\(port)/api-ws/v1/realtime?model=qwen3-omni-flash-realtime",
+                                                  headers: [("Authorization", "Bearer k")])
+        guard case .text(let first)? = await connection.nextMessage() else {
+            Issue.record("no session.created")
+            return
+        }
+        #expect(String(decoding: first, as: UTF8.self).contains("session.created"))
+        // Open for a while: no release while a session is open.
+        try await Task.sleep(for: .milliseconds(1_500))
+        connection.close(code: .normal)
+        while let event = await connection.next(timeoutMillis: 2_000) {
+            if case .closed = event { break }
+        }
+        try await Task.sleep(for: .milliseconds(2_500))
+        server.signal(SIGTERM)
+        let (status, errors) = await server.waitForExit()
+        #expect(status == 0)
+        let releases = errors.split(separator: "\n").filter { $0.contains("released idle memory") }
+        #expect(releases.count == 1, "\(errors)")
+        let opened = errors.range(of: "session s1")?.lowerBound
+        let released = errors.range(of: "released idle memory")?.lowerBound
+        if let opened, let released { #expect(opened < released) }
+    }
+
     @Test func sigintAlsoExitsZero() async throws {
         let server = MockServerProcess(arguments: ["--port", "0"])
         try server.start()
