@@ -30,8 +30,9 @@ enum SoakBench {
             time, answers played out). Journal completeness: after each round, the journals of its
             sessions (GET /_mock/sessions/<id>/journal) must hold exactly the frames the clients
             sent. Flat, after the warm-up rounds (the answer cache fills as each scenario first
-            plays): each scenario's RSS at the end of its rounds (all sessions closed and read)
-            stays within 5 % (or 4 MiB) of its own first round end, so it needs two rotations
+            plays): each scenario's RSS at the end of its rounds (all sessions closed, 1.5 s
+            later: after the server's idle release, before the journals are read) stays within
+            5 % (or 4 MiB) of its own first round end, so it needs two rotations
             after the warm-up; open descriptors at every round end stay within 5 % (or 2) of the
             first. The samples taken every --sample seconds while sessions run are reported as a
             timeline. Exit 1 when a frame was lost, a metric was not flat, or the server did not
@@ -124,6 +125,10 @@ enum SoakBench {
                 usleep(50_000)
             }
             round.sessions = mine.count
+            // Measured before the journals are read (their responses are large), once the server's
+            // idle release (a second after its last session closed) has run.
+            usleep(1_500_000)
+            let end = Sample(seconds: LatencyRun.now() - started, rssKB: residentKB(pid), descriptors: descriptorCount(pid))
             for summary in mine {
                 guard let id = summary["id"]?.stringValue,
                       let body = ControlRequest.send(port: server.port, path: "/_mock/sessions/\(id)/journal") else { continue }
@@ -132,10 +137,10 @@ enum SoakBench {
                 round.journalOut += counts.out
             }
             rounds.append(round)
-            roundEnds.append(Sample(seconds: LatencyRun.now() - started, rssKB: residentKB(pid), descriptors: descriptorCount(pid)))
+            roundEnds.append(end)
             BenchCommand.printError("soak: round \(index) (\(round.scenario)): \(round.connected) connected, \(round.failed) failed, "
                 + "\(round.framesUp) frames up / \(round.journalIn) journaled in, \(round.framesDown) down / \(round.journalOut) journaled out, "
-                + "RSS \(residentKB(pid)) KiB, \(descriptorCount(pid)) descriptors")
+                + "RSS \(end.rssKB) KiB, \(end.descriptors) descriptors")
         }
         stopSampling.store(true, ordering: .relaxed)
         sampler.join()

@@ -56,10 +56,7 @@ extension MultiModalDialogSession {
         }
         if before.mode != updated.mode {
             changes.append("mode \(updated.mode.rawValue)")
-            if let state = announcedState {
-                commands += handle(scenario.runtime.watchAudioGap(updated.mode.watchesAudioGap(
-                    in: state, duplexInEveryState: scenario.runtime.duplexAudioGapInEveryState)))
-            }
+            if let state = announcedState { commands += watchAudioGap(in: state) }
         }
         if before.allowsVideo != updated.allowsVideo { changes.append("upstream.type \(updated.allowsVideo ? "AudioAndVideo" : "AudioOnly")") }
         if !changes.isEmpty { resetSpeechDetection() }

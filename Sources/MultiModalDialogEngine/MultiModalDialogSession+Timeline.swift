@@ -68,6 +68,13 @@ extension MultiModalDialogSession {
         }
     }
 
+    /// Turns the audio-gap watch (S18) on or off for `state` in the configured mode.
+    func watchAudioGap(in state: DialogState) -> [SessionCommand] {
+        guard let mode = config?.mode else { return [] }
+        return handle(scenario.runtime.watchAudioGap(
+            mode.watchesAudioGap(in: state, duplexInEveryState: scenario.runtime.duplexAudioGapInEveryState)))
+    }
+
     /// Announces `state` if it differs from the last one (S5) and applies its side effects:
     /// journal, scenario state triggers, the audio-gap watch, and round bookkeeping.
     func enter(_ state: DialogState, at time: Int64) -> [SessionCommand] {
@@ -79,10 +86,7 @@ extension MultiModalDialogSession {
         var commands = send(frames.event("DialogStateChanged", dialogID: dialogID, fields: ["state": .string(state.rawValue)], at: time))
         commands.append(.journal(.state(state.rawValue)))
         commands += handle(scenario.runtime.stateEntered(state.rawValue))
-        if let mode = config?.mode {
-            commands += handle(scenario.runtime.watchAudioGap(
-                mode.watchesAudioGap(in: state, duplexInEveryState: scenario.runtime.duplexAudioGapInEveryState)))
-        }
+        commands += watchAudioGap(in: state)
         switch state {
         case .listening:
             commands += roundReturnedToListening()
