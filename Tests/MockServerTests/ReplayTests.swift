@@ -17,7 +17,8 @@ struct ReplayTests {
             recorded.append(await connection.nextMessage().map { String(decoding: $0.bytes, as: UTF8.self) } ?? "")
             connection.send(text: #"{"type":"say","count":2}"#)
             connection.send(text: #"{"type":"bytes","count":640}"#)
-            for event in await connection.collect() { if let text = event.text { recorded.append(text) } else { recorded.append("binary") } }
+            // A long idle window: under a sanitizer's slowdown the first frames take a while.
+            for event in await connection.collect(idleMillis: 1_500) { if let text = event.text { recorded.append(text) } else { recorded.append("binary") } }
             connection.close()
             _ = await connection.collect()
             try await Task.sleep(for: .milliseconds(50))
@@ -36,7 +37,7 @@ struct ReplayTests {
         let start = ContinuousClock.now
         connection.send(text: #"{"type":"say","count":2}"#)
         connection.send(text: #"{"type":"bytes","count":640}"#)
-        for event in await connection.collect() {
+        for event in await connection.collect(idleMillis: 1_500) {
             if let text = event.text { replayed.append(text) } else if case .message(.binary(let bytes)) = event {
                 replayed.append("binary")
                 #expect(bytes.count == 640)
