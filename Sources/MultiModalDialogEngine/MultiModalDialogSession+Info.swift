@@ -17,7 +17,7 @@ extension MultiModalDialogSession {
         } catch {
             return reject(.invalidImage(error.message), obligation: error.obligation, error.message)
         }
-        var streams = config
+        var streams: StartConfiguration?
         if var updated = config, parameters?["upstream"] != nil || parameters?["downstream"] != nil {
             do throws(ParameterProblem) {
                 let reader = try ParameterReader(parameters, path: "payload.parameters", obligation: "mmd.C5")

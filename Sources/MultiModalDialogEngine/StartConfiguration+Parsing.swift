@@ -55,10 +55,9 @@ extension StartConfiguration {
         }
         config.dialogID = try input.string("dialog_id").flatMap { $0.isEmpty ? nil : $0 }
         let upstreamRequired = ParameterReader(relabelling: upstream, obligation: "mmd.C4")
-        guard let type = try upstreamRequired.choice("type", ["AudioOnly", "AudioAndVideo"]) else {
+        guard try upstreamRequired.choice("type", ["AudioOnly", "AudioAndVideo"]) != nil else {
             throw upstreamRequired.problem("type", "is required (AudioOnly or AudioAndVideo)")
         }
-        config.allowsVideo = type == "AudioAndVideo"
         try config.applyUpstream(ParameterReader(relabelling: upstream, obligation: "mmd.C5"))
         try config.downlink.apply(ParameterReader(relabelling: downstream, obligation: "mmd.C5"))
         if let note = config.downlink.sampleRateNote { config.notes.append(note) }
