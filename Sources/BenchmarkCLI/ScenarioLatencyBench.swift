@@ -56,12 +56,10 @@ enum ScenarioLatencyBench {
             return problems
         }
         let wallMicros = MonotonicClock.nowMicros() - started
-        let lateness = await server.sendLatenessMicros().sorted()
+        let lateness = await server.sendLateness()
         client.shutdown()
         server.stop()
-        func percentile(_ p: Double) -> Int64 {
-            lateness.isEmpty ? 0 : lateness[min(lateness.count - 1, Int((p * Double(lateness.count)).rounded(.up)) - 1)]
-        }
+        let percentile = lateness.percentile
         let p99 = percentile(0.99)
         let report = BenchJSON.object([
             ("benchmark", .string("scenario-lateness")),
@@ -70,7 +68,7 @@ enum ScenarioLatencyBench {
             ("framesSent", .int(lateness.count)), ("wallSeconds", .number(Double(wallMicros) / 1_000_000, digits: 2)),
             ("latenessMicros", .object([("p50", .int(Int(percentile(0.5)))), ("p90", .int(Int(percentile(0.9)))),
                                        ("p99", .int(Int(p99))), ("p999", .int(Int(percentile(0.999)))),
-                                       ("max", .int(Int(lateness.last ?? 0)))])),
+                                       ("max", .int(Int(lateness.maxMicros)))])),
             ("target", .object([("p99MicrosAtMost", .int(1000)), ("met", .bool(p99 <= 1000 && problems.isEmpty))])),
             ("sessionFailures", .array(problems.prefix(10).map { .string($0) })),
         ])

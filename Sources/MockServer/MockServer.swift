@@ -167,10 +167,10 @@ public final class MockServer: @unchecked Sendable {
         router.sessions.journal(id)?.jsonLines
     }
 
-    /// How late each frame left relative to its scripted time (µs), in sending order (the first
-    /// million frames); what `dialogmock_send_lateness_seconds` aggregates.
-    public func sendLatenessMicros() async -> [Int64] {
-        router.metrics.latenessSamples
+    /// How late every frame left relative to its scripted time (percentiles in µs); the finer
+    /// view of what `dialogmock_send_lateness_seconds` aggregates.
+    public func sendLateness() async -> SendLateness {
+        router.metrics.lateness
     }
 
     /// Sessions open now on the protocol routes.

@@ -7,8 +7,6 @@ final class ServerMetrics: Sendable {
     static let latenessBuckets: [Double] = [0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1]
     /// Bucket bounds in microseconds (the per-frame path compares integers).
     private static let latenessBucketMicros: [Int64] = latenessBuckets.map { Int64(($0 * 1_000_000).rounded()) }
-    /// Raw lateness samples (µs) kept for benchmarks: the first `sampleLimit` frames.
-    private static let sampleLimit = 1_000_000
 
     private struct State {
         var sessionsTotal = 0
@@ -22,7 +20,7 @@ final class ServerMetrics: Sendable {
         var latenessCounts = [Int](repeating: 0, count: ServerMetrics.latenessBuckets.count)
         var latenessCount = 0
         var latenessSumMicros: Int64 = 0
-        var latenessSamples: [Int64] = []
+        var lateness = SendLateness()
     }
 
     private let state = Mutex(State())
@@ -54,7 +52,7 @@ final class ServerMetrics: Sendable {
         state.withLock { state in
             state.framesOut += 1
             state.bytesOut += bytes
-            if state.latenessSamples.count < Self.sampleLimit { state.latenessSamples.append(latenessMicros) }
+            state.lateness.record(latenessMicros)
             state.latenessCount += 1
             state.latenessSumMicros += latenessMicros
             for (index, bound) in Self.latenessBucketMicros.enumerated() where latenessMicros <= bound {
@@ -65,8 +63,8 @@ final class ServerMetrics: Sendable {
 
     var sessionsOpen: Int { state.withLock { $0.sessionsOpen } }
 
-    /// How late each frame left (µs), in sending order (the first million frames).
-    var latenessSamples: [Int64] { state.withLock { $0.latenessSamples } }
+    /// How late every frame left, as a fixed-size histogram.
+    var lateness: SendLateness { state.withLock { $0.lateness } }
 
     /// The Prometheus exposition text.
     var prometheusText: String {
