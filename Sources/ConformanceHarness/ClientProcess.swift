@@ -139,15 +139,23 @@ final class ClientProcess: @unchecked Sendable {
             if chunk.isEmpty { break }
             buffer.append(chunk)
             let now = MonotonicTime.now
-            while let newline = buffer.firstIndex(of: 10) {
-                let text = String(decoding: buffer[buffer.startIndex..<newline], as: UTF8.self)
-                buffer.removeSubrange(buffer.startIndex...newline)
-                state.withLock { if $0.lines.count < maxLines { $0.lines.append(Line(monotonicMicros: now, text: text)) } }
+            // Every complete line of the chunk, then one removal: removing each line from the
+            // front copied the rest of the buffer per line (quadratic for a flooding client).
+            var start = buffer.startIndex
+            var complete: [Line] = []
+            while let newline = buffer[start...].firstIndex(of: 10) {
+                complete.append(Line(monotonicMicros: now, text: String(decoding: buffer[start..<newline], as: UTF8.self)))
+                start = newline + 1
+            }
+            guard !complete.isEmpty else { continue }
+            buffer.removeSubrange(buffer.startIndex..<start)
+            state.withLock { state in
+                state.lines.append(contentsOf: complete.prefix(max(0, maxLines - state.lines.count)))
             }
         }
         if !buffer.isEmpty {
             let text = String(decoding: buffer, as: UTF8.self)
-            state.withLock { $0.lines.append(Line(monotonicMicros: MonotonicTime.now, text: text)) }
+            state.withLock { if $0.lines.count < maxLines { $0.lines.append(Line(monotonicMicros: MonotonicTime.now, text: text)) } }
         }
         state.withLock { $0.stdoutClosed = true }
     }
