@@ -48,7 +48,7 @@ let package = Package(
         .target(name: "SessionCore", dependencies: ["AnswerAudio", "ScenarioEngine", "WireJSON"], swiftSettings: settings),
         .target(name: "MultiModalDialogEngine", dependencies: ["AnswerAudio", "SessionCore", "ScenarioEngine", "WireAudio", "WireJSON"],
                 swiftSettings: settings),
-        .target(name: "QwenRealtimeEngine", dependencies: ["AnswerAudio", "SessionCore", "ScenarioEngine", "WireAudio", "WireJSON"],
+        .target(name: "QwenRealtimeEngine", dependencies: ["AnswerAudio", "JSONSchema", "SessionCore", "ScenarioEngine", "WireAudio", "WireJSON"],
                 swiftSettings: settings),
 
         /// Drives a protocol session without sockets: manual clock, timers, commands recorded.

@@ -32,7 +32,7 @@ extension QwenRealtimeSession {
             commands += scriptedError(spec)
             if isClosed { return commands }
         }
-        if awaitedCalls.isEmpty { answerAfterCalls = nil }
+        if awaitedCalls.isEmpty { (answerAfterCalls, declaredToolCallAwaiting) = (nil, nil) }
         return commands + enter(awaitedCalls.isEmpty ? "Listening" : "AwaitingToolOutput")
     }
 
@@ -51,7 +51,7 @@ extension QwenRealtimeSession {
             status: "cancelled", details: ["type": "cancelled", "reason": .string(reason)], conversationID: conversationID)])
         // Calls that did not finish are not awaited; the answer they led to is dropped.
         response = nil
-        if !closed.calls.isEmpty, awaitedCalls.isEmpty { answerAfterCalls = nil }
+        if !closed.calls.isEmpty, awaitedCalls.isEmpty { (answerAfterCalls, declaredToolCallAwaiting) = (nil, nil) }
         return commands + enter(userTurn != nil ? "Speaking" : "Listening")
     }
 

@@ -39,7 +39,7 @@ extension QwenRealtimeSession {
         }
         let content: TurnContent
         if let answer = answerAfterCalls {
-            content = answer
+            content = answeringWithToolOutput(answer)
             answerAfterCalls = nil
         } else if let turn = pendingTurn {
             content = turn
@@ -52,6 +52,27 @@ extension QwenRealtimeSession {
             content = scenario.runtime.nextTurn()
         }
         return commands + startResponse(content, delay: delay(before: "response.created"), overrides: overrides)
+    }
+
+    /// What the user said for tool choice: the scripted transcript and the latest user text.
+    func heardText(_ content: TurnContent) -> String {
+        let typed = conversation.items.last(where: Conversation.isUserMessage).map(Conversation.promptText) ?? ""
+        return content.transcript + " " + typed
+    }
+
+    /// The answer after a `callDeclaredTools` call: it reports the tool's output first (the
+    /// first 200 characters), as a model answering from it would.
+    private func answeringWithToolOutput(_ answer: TurnContent) -> TurnContent {
+        guard let call = declaredToolCallAwaiting else { return answer }
+        declaredToolCallAwaiting = nil
+        let output = conversation.items.last {
+            $0["type"]?.stringValue == "function_call_output" && $0["call_id"]?.stringValue == call.callID
+        }?["output"]?.stringValue ?? ""
+        let said = output.count > 200 ? String(output.prefix(200)) + "…" : output
+        var content = answer
+        content.answer = "\(call.name) returned \(said). " + answer.answer
+        content.spoken = "\(call.name) returned \(said). " + answer.spoken
+        return content
     }
 
     /// `response.cancel` (S14).
@@ -79,9 +100,20 @@ extension QwenRealtimeSession {
         let modalities = overrides.modalities ?? configuration.modalities
         let failure = answerErrors.first { $0.placement == .insteadOfAnswer }
         let tools = Set(configuration.toolNames)
-        let calls = content.functionCalls.filter { tools.contains($0.name) }
+        var calls = content.functionCalls.filter { tools.contains($0.name) }
         if calls.count < content.functionCalls.count {
             commands.append(.journal(.info("scripted calls of undeclared tools skipped")))
+        }
+        var declaredCall = false
+        if calls.isEmpty, content.functionCalls.isEmpty, failure == nil, !madeDeclaredToolCall,
+           scenario.runtime.scenario.policies.callDeclaredTools,
+           let tool = DeclaredToolCall.bestTool(for: heardText(content), among: configuration.tools)
+        {
+            let (arguments, note) = DeclaredToolCall.arguments(for: tool, transcript: heardText(content))
+            if let note { commands.append(.journal(.info(note))) }
+            calls = [TurnContent.FunctionCall(name: tool.name, arguments: arguments)]
+            madeDeclaredToolCall = true
+            declaredCall = true
         }
         let text = scenario.runtime.scenario.timing.text
         var pendingText: [TextCadence.Piece] = []
@@ -119,6 +151,7 @@ extension QwenRealtimeSession {
             answer.functionCalls = []
             answer.errors = []
             answerAfterCalls = answer
+            if declaredCall, let call = active.calls.first { declaredToolCallAwaiting = (call.callID, call.name) }
         }
         response = active
         commands.append(.scheduleTimer(.engine(Self.responseTimer), atMicros: active.startMicros))

@@ -55,6 +55,10 @@ package final class QwenRealtimeSession<Clock: ScenarioClock>: ProtocolSession {
     var awaitedCalls: [String: String] = [:]
     /// The answer to speak once the tool outputs are in and the client asks (S15).
     var answerAfterCalls: TurnContent?
+    /// Whether this session already made its `policies.callDeclaredTools` call (one per session).
+    var madeDeclaredToolCall = false
+    /// The call id and tool name of that call while its answer waits: the answer reports the output.
+    var declaredToolCallAwaiting: (callID: String, name: String)?
     /// Input audio duration per user item, for usage.
     var itemAudioMicros: [String: Int64] = [:]
     /// Token counts of prompt texts (instructions, history items) already seen.

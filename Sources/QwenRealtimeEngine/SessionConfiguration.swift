@@ -67,6 +67,12 @@ package struct SessionConfiguration: Sendable, Hashable {
         (object["tools"]?.arrayValue ?? []).compactMap { $0["function"]?["name"]?.stringValue }
     }
 
+    /// The declared function tools (validated when `session.update` set them).
+    package var tools: [ToolDefinition] {
+        guard let list = object["tools"], case .success(let tools) = ToolDefinition.validate(list) else { return [] }
+        return tools
+    }
+
     /// Input PCM sample rate: 16 kHz, or omni `audio.input.format.sample_rate`.
     package var inputSampleRate: Int {
         Int(object["audio"]?["input"]?["format"]?["sample_rate"]?.intValue ?? 16000)

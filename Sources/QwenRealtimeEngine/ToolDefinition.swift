@@ -5,6 +5,8 @@ package import WireJSON
 package struct ToolDefinition: Sendable, Hashable {
     /// The function name.
     package var name: String
+    /// What the tool does, if given.
+    package var description: String?
     /// The JSON-Schema object of the parameters, if given.
     package var parameters: JSONValue?
 
@@ -38,7 +40,7 @@ package struct ToolDefinition: Sendable, Hashable {
                 return .failure(.invalidValue(
                     "\(param).function.parameters", "parameters must be a JSON Schema object with type 'object'."))
             }
-            tools.append(ToolDefinition(name: name, parameters: parameters))
+            tools.append(ToolDefinition(name: name, description: function["description"]?.stringValue, parameters: parameters))
         }
         return .success(tools)
     }
