@@ -35,12 +35,14 @@ extension MultiModalDialogSession {
         let roundID = scenario.runtime.ids.id(prefix: "", hexDigits: 32)
         let llmRequestID = scenario.runtime.ids.id(prefix: "", hexDigits: 32)
         var latest = time
+        var firstTextAt: Int64?
         if config.downlink.dialogPartials, content.thinksFirst {
             var soFar = ""
             for piece in scenario.runtime.textPieces(of: text) {
                 soFar += piece.text
                 let shown = config.downlink.incrementalResponse ? piece.text : soFar
                 let at = time + piece.sendOffsetMicros
+                firstTextAt = firstTextAt ?? at
                 timeline.add(.event("RespondingContent", [
                     "round_id": .string(roundID), "llm_request_id": .string(llmRequestID),
                     "text": .string(shown), "spoken": .string(shown), "finished": false,
@@ -57,15 +59,20 @@ extension MultiModalDialogSession {
             "round_id": .string(roundID), "llm_request_id": .string(llmRequestID),
             "text": .string(text), "spoken": .string(spoken), "finished": true,
         ]
+        var extraInfo = turn?.extraInfo ?? JSONObject()
         if let commands = turn?.commandsJSONString {
-            final["extra_info"] = ["commands": .string(commands)]
+            extraInfo["commands"] = .string(commands)
             current.commandNames = Self.commandNames(turn?.commands)
         }
+        if !extraInfo.isEmpty { final["extra_info"] = .object(extraInfo) }
         if case .video(_, let connect) = content { current.videoModeAfter = connect ? true : nil }
         if current.commandNames.contains("send_video_stream") { current.videoModeAfter = true }
         if current.commandNames.contains("stop_video_stream") { current.videoModeAfter = false }
         round = current
-        let tail = AnswerTail(final: final, errorsAfter: errors.filter { $0.placement == .afterAnswer }, latest: latest)
+        var tail = AnswerTail(final: final, errorsAfter: errors.filter { $0.placement == .afterAnswer }, latest: latest)
+        if scenario.runtime.scenario.policies.roundTimestamps, extraInfo["timestamps"] == nil {
+            tail.timestampsFrom = AnswerTail.RoundTimes(roundStart: start, firstText: firstTextAt ?? respondingAt)
+        }
         let handle = options.answerAudio.answer(answerKey(audio, spoken: spoken, downlink: config.downlink))
         if let rendered = handle.rendered {
             planAnswerAudio(rendered, tail, respondingAt: respondingAt, round: number)
@@ -96,7 +103,21 @@ extension MultiModalDialogSession {
             latest = max(latest, respondingAt + offset)
         }
         let endAt = lane(latest)
-        timeline.add(.event("RespondingContent", tail.final), at: endAt, round: number)
+        var final = tail.final
+        if let times = tail.timestampsFrom {
+            let (roundStart, firstText) = (times.roundStart, times.firstText)
+            // The mock's own names: the service documents the field ("timestamps for each node
+            // in the link") but not its keys.
+            func ms(_ time: Int64) -> JSONValue { .int(max(0, time - roundStart) / 1000) }
+            var extraInfo = final["extra_info"]?.objectValue ?? JSONObject()
+            extraInfo["timestamps"] = .object([
+                "round_start_ms": 0, "first_text_ms": ms(firstText), "responding_started_ms": ms(respondingAt),
+                "first_audio_ms": ms(respondingAt + (answer.frames.first?.sendOffsetMicros ?? 0)),
+                "final_text_ms": ms(endAt),
+            ])
+            final["extra_info"] = .object(extraInfo)
+        }
+        timeline.add(.event("RespondingContent", final), at: endAt, round: number)
         timeline.add(.event("RespondingEnded", [:]), at: endAt, round: number)
         timeline.add(.milestone(.respondingEnded), at: endAt, round: number)
         for error in tail.errorsAfter {

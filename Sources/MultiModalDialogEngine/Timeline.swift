@@ -31,6 +31,14 @@ struct AnswerTail: Sendable, Hashable {
     var errorsAfter: [ErrorSpec]
     /// The latest time planned so far in the round (partials, RespondingStarted).
     var latest: Int64
+    /// When the round started and its first text went out, for `extra_info.timestamps`
+    /// (`policies.roundTimestamps`); nil when the policy is off or the turn scripts its own.
+    var timestampsFrom: RoundTimes?
+
+    struct RoundTimes: Sendable, Hashable {
+        var roundStart: Int64
+        var firstText: Int64
+    }
 }
 
 /// Points in an answer round the session must act on when they are reached.

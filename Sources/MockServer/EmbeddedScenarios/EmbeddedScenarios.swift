@@ -21,6 +21,7 @@ package enum EmbeddedScenarios {
         "slow-close": `slowClose`,
         "stall": `stall`,
         "time-scale": `timeScale`,
+        "tools": `tools`,
         "truncated": `truncated`,
         "unknown-event": `unknownEvent`,
     ]

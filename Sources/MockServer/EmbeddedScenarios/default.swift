@@ -9,7 +9,7 @@ extension EmbeddedScenarios {
   "description": "A natural conversation for both protocols: every utterance gets a transcript and a spoken answer at realistic timing.",
   "seed": 20240611,
   "variables": { "user_name": "there" },
-  "policies": { "responsePauseMs": 0, "interruptible": true },
+  "policies": { "responsePauseMs": 0, "interruptible": true, "callDeclaredTools": true, "roundTimestamps": true },
   "turns": {
     "list": [
       { "transcript": "Hello, who am I talking to?", "answer": "Hi ${user_name}! I'm your voice assistant. How can I help you today?" },

@@ -24,12 +24,21 @@ package struct SessionPolicies: Sendable, Hashable {
     package var duplexAudioGapInEveryState: Bool
     /// Qwen realtime: maximum session length (120 minutes).
     package var sessionCapMs: Double?
+    /// Qwen realtime: on the first answer of a session that declares tools and whose turn
+    /// scripts no `functionCalls`, call the declared tool that best fits the transcript, then
+    /// answer with its output. Off by default; the default and `tools` scenarios turn it on.
+    package var callDeclaredTools: Bool
+    /// Multimodal dialog: the final RespondingContent of each round carries
+    /// `extra_info.timestamps`, when the round's steps happened (ms since the round started),
+    /// unless the turn scripts its own. Off by default; the default scenario turns it on.
+    package var roundTimestamps: Bool
 
     /// Creates policies; the defaults are the documented protocol values with no idle end.
     package init(
         idleEndMs: Double? = nil, responsePauseMs: Double = 0, interruptible: Bool = true,
         serverSilenceTimeoutMs: Double? = 60_000, audioGapTimeoutMs: Double? = 20_000,
-        duplexAudioGapInEveryState: Bool = false, sessionCapMs: Double? = 7_200_000
+        duplexAudioGapInEveryState: Bool = false, sessionCapMs: Double? = 7_200_000, callDeclaredTools: Bool = false,
+        roundTimestamps: Bool = false
     ) {
         self.idleEndMs = idleEndMs
         self.responsePauseMs = responsePauseMs
@@ -38,6 +47,8 @@ package struct SessionPolicies: Sendable, Hashable {
         self.audioGapTimeoutMs = audioGapTimeoutMs
         self.duplexAudioGapInEveryState = duplexAudioGapInEveryState
         self.sessionCapMs = sessionCapMs
+        self.callDeclaredTools = callDeclaredTools
+        self.roundTimestamps = roundTimestamps
     }
 
     /// `ms` times `timeScale`, in whole microseconds (at least 1 µs for a positive value).
@@ -56,7 +67,8 @@ extension SessionPolicies {
         let reader = try context.object(value, at: tokens)
         let keys = [
             "idleEndMs", "responsePauseMs", "interruptible", "serverSilenceTimeoutMs",
-            "audioGapTimeoutMs", "duplexAudioGapInEveryState", "sessionCapMs",
+            "audioGapTimeoutMs", "duplexAudioGapInEveryState", "sessionCapMs", "callDeclaredTools",
+            "roundTimestamps",
         ]
         try reader.rejectUnknownKeys(allowing: keys)
         var policies = SessionPolicies()
@@ -73,6 +85,8 @@ extension SessionPolicies {
         policies.audioGapTimeoutMs = try duration("audioGapTimeoutMs", policies.audioGapTimeoutMs)
         policies.duplexAudioGapInEveryState = try reader.bool("duplexAudioGapInEveryState") ?? false
         policies.sessionCapMs = try duration("sessionCapMs", policies.sessionCapMs)
+        policies.callDeclaredTools = try reader.bool("callDeclaredTools") ?? false
+        policies.roundTimestamps = try reader.bool("roundTimestamps") ?? false
         return policies
     }
 }

@@ -65,6 +65,9 @@ package struct TurnContent: Sendable, Hashable {
     /// Multimodal `extra_info.commands` as JSON (array or object); the engine serializes it
     /// into a JSON *string* on the wire.
     package var commands: JSONValue?
+    /// Multimodal `extra_info` fields sent as given in the final RespondingContent:
+    /// `agent_info`, `tool_calls`, `dialog_debug`, `timestamps` (scenario key `extraInfo`).
+    package var extraInfo: JSONObject?
     /// Function calls the answer makes (Qwen realtime).
     package var functionCalls: [FunctionCall]
     /// Errors to send during this turn.
@@ -83,6 +86,7 @@ package struct TurnContent: Sendable, Hashable {
         self.spoken = spoken ?? answer
         self.audio = audio
         self.commands = commands
+        self.extraInfo = nil
         self.functionCalls = functionCalls
         self.errors = errors
         self.intent = intent

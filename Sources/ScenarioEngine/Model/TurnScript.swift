@@ -59,7 +59,7 @@ extension TurnScript {
     static func parseTurn(_ value: JSONValue, at tokens: [String], context: ScenarioDecodingContext) throws(ScenarioError) -> TurnContent {
         let reader = try context.object(value, at: tokens)
         try reader.rejectUnknownKeys(allowing: [
-            "transcript", "answer", "spoken", "audio", "commands", "functionCalls", "errors", "intent",
+            "transcript", "answer", "spoken", "audio", "commands", "extraInfo", "functionCalls", "errors", "intent",
         ])
         var turn = TurnContent(
             transcript: try reader.string("transcript") ?? "", answer: try reader.string("answer") ?? "",
@@ -72,6 +72,18 @@ extension TurnScript {
                 throw reader.typeError("commands", "array or object", commands)
             }
             turn.commands = commands
+        }
+        if let extra = try reader.object("extraInfo") {
+            try extra.rejectUnknownKeys(allowing: ["agent_info", "tool_calls", "dialog_debug", "timestamps"])
+            var info = JSONObject()
+            for key in ["agent_info", "dialog_debug", "timestamps"] {
+                if let value = try extra.object(key) { info[key] = .object(value.object) }
+            }
+            if let calls = try extra.array("tool_calls") {
+                for (index, call) in calls.enumerated() { _ = try context.object(call, at: extra.path("tool_calls") + [String(index)]) }
+                info["tool_calls"] = .array(calls)
+            }
+            turn.extraInfo = info
         }
         for (index, element) in (try reader.array("functionCalls") ?? []).enumerated() {
             let call = try context.object(element, at: reader.path("functionCalls") + [String(index)])
