@@ -6,15 +6,58 @@ package import WireJSON
 /// with the user's transcript (the first declared one when none does), with arguments built
 /// from its `parameters` schema and checked against it.
 package enum DeclaredToolCall {
-    /// The tool that best fits `transcript`, or nil when none is declared.
+    /// The tool that best fits `transcript`, or nil when none is declared: the most words in
+    /// common, function words (`the`, `what`, `get`, …) left out; the first declared on a tie.
     package static func bestTool(for transcript: String, among tools: [ToolDefinition]) -> ToolDefinition? {
-        let heard = Set(words(of: transcript))
+        let heard = contentWords(of: transcript)
         var best: (tool: ToolDefinition, score: Int)?
         for tool in tools {
-            let score = Set(words(of: tool.name + " " + (tool.description ?? ""))).intersection(heard).count
+            let score = contentWords(of: tool.name + " " + (tool.description ?? "")).intersection(heard).count
             if best == nil || score > best!.score { best = (tool, score) }
         }
         return best?.tool
+    }
+
+    /// Words that say nothing about which tool fits or what to pass it.
+    static let functionWords: Set<String> = [
+        "the", "and", "for", "are", "was", "were", "with", "what", "whats", "when", "where", "which", "who", "whom", "how",
+        "why", "that", "this", "these", "those", "from", "into", "about", "can", "could", "would", "should", "will",
+        "please", "you", "your", "our", "my", "its", "it's", "has", "have", "had", "does", "did", "not", "any", "some",
+        "get", "set", "like", "tell", "give", "show", "let", "is", "in", "of", "to", "on", "at", "me", "be", "do",
+        "there", "here", "now", "then", "than", "them", "they", "his", "her", "him", "she", "all", "just", "also",
+    ]
+
+    static func contentWords(of text: String) -> Set<String> {
+        Set(words(of: text)).subtracting(functionWords)
+    }
+
+    /// The word a string argument gets: the first capitalised word that does not open a
+    /// sentence (a name: "Paris"), else the longest word that is neither a function word nor one
+    /// of the tool's own words, as written; empty when there is none.
+    package static func subject(of transcript: String, excluding toolWords: Set<String>) -> String {
+        var tokens: [(word: String, opensSentence: Bool)] = []
+        var current = ""
+        var opensSentence = true
+        var nextOpens = true
+        for character in transcript + " " {
+            if character.isLetter || character.isNumber || character == "-" {
+                if current.isEmpty { opensSentence = nextOpens }
+                current.append(character)
+                continue
+            }
+            if !current.isEmpty {
+                tokens.append((current, opensSentence))
+                current = ""
+                nextOpens = false
+            }
+            if ".!?。！？\n".contains(character) { nextOpens = true }
+        }
+        let usable = tokens.filter { token in
+            let lower = token.word.lowercased()
+            return token.word.count >= 2 && !functionWords.contains(lower) && !toolWords.contains(lower)
+        }
+        if let name = usable.first(where: { !$0.opensSentence && $0.word.first?.isUppercase == true }) { return name.word }
+        return usable.max { $0.word.count < $1.word.count }?.word ?? ""
     }
 
     /// Lower-cased words of three letters or more; `snake_case` and `camelCase` split.
@@ -44,7 +87,8 @@ package enum DeclaredToolCall {
     /// `pattern` or `$ref` the builder cannot follow) or the schema does not compile.
     package static func arguments(for tool: ToolDefinition, transcript: String) -> (JSONValue, note: String?) {
         guard let schema = tool.parameters else { return (.object([:]), nil) }
-        let value = instance(of: schema, hint: transcript, depth: 0)
+        let toolWords = Set(words(of: tool.name + " " + (tool.description ?? "")))
+        let value = instance(of: schema, hint: subject(of: transcript, excluding: toolWords), depth: 0)
         do {
             let failures = try JSONSchemaValidator(schema: schema).validate(value)
             guard let first = failures.first else { return (value, nil) }
@@ -116,7 +160,8 @@ package enum DeclaredToolCall {
         return value
     }
 
-    /// A string in the given format, else the hint's longest word, sized to the length bounds.
+    /// A string in the given format, else the hint (the transcript's subject), sized to the
+    /// length bounds.
     private static func string(within object: JSONObject, hint: String) -> String {
         var text: String
         switch object["format"]?.stringValue {
@@ -126,7 +171,7 @@ package enum DeclaredToolCall {
         case "email": text = "user@example.com"
         case "uri", "url": text = "https://example.com/"
         case "uuid": text = "00000000-0000-4000-8000-000000000000"
-        default: text = words(of: hint).max { $0.count < $1.count } ?? "example"
+        default: text = hint.isEmpty ? "example" : hint
         }
         let minimum = Int(object["minLength"]?.intValue ?? 0)
         if text.count < minimum { text += String(repeating: "x", count: minimum - text.count) }

@@ -54,10 +54,11 @@ extension QwenRealtimeSession {
         return commands + startResponse(content, delay: delay(before: "response.created"), overrides: overrides)
     }
 
-    /// What the user said for tool choice: the scripted transcript and the latest user text.
+    /// What the user said, for tool choice: the latest user message's text when it has some,
+    /// else the turn's scripted transcript (what the mock "heard" in the audio).
     func heardText(_ content: TurnContent) -> String {
         let typed = conversation.items.last(where: Conversation.isUserMessage).map(Conversation.promptText) ?? ""
-        return content.transcript + " " + typed
+        return typed.contains(where: { $0.isLetter || $0.isNumber }) ? typed : content.transcript
     }
 
     /// The answer after a `callDeclaredTools` call: it reports the tool's output first (the

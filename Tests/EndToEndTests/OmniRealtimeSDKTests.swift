@@ -51,6 +51,20 @@ struct OmniRealtimeSDKTests {
         #expect(events.contains("response.text.delta"))
     }
 
+    /// Issue 12 item 1: on the default scenario (no scripted call) the session calls the declared
+    /// tool that fits what the user asked, with arguments valid against its parameters, and the
+    /// answer after the output reports it.
+    @Test func aDeclaredToolIsCalledWithoutAScript() async throws {
+        let (events, extra) = try await run("declared-tool")
+        let call = extra["call"] as? [String: Any]
+        #expect(call?["name"] as? String == "get_weather")
+        let arguments = call?["arguments"] as? [String: Any]
+        #expect((arguments?["city"] as? String ?? "").count >= 2, "\(arguments ?? [:])")
+        #expect((1...7).contains(arguments?["days"] as? Int ?? 0), "\(arguments ?? [:])")
+        #expect(events.filter { $0 == "response.done" }.count == 2)
+        #expect((extra["answer"] as? String ?? "").contains("get_weather returned"), "\(extra["answer"] ?? "")")
+    }
+
     @Test func cancelStopsTheResponse() async throws {
         let (events, extra) = try await run("cancel")
         #expect(extra["status"] as? String == "cancelled")

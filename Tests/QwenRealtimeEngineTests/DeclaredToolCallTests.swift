@@ -52,8 +52,21 @@ import WireJSON
         let call = try #require(weather.events("response.function_call_arguments.done").first)
         #expect(call["name"] == "get_weather")
         let weatherArguments = try JSONValue.decode(Array((call["arguments"]?.stringValue ?? "").utf8))
-        #expect(weatherArguments["city"] == "hangzhou")  // the transcript's longest word
+        #expect(weatherArguments["city"] == "Hangzhou")  // the name in the transcript
         #expect(weatherArguments["days"] == 1 && weatherArguments["unit"] == "celsius")
+    }
+
+    /// Found by the dashscope SDK: "the" in a description tied a tool that did not fit, and the
+    /// longest word was not the one the user named.
+    @Test func functionWordsDoNotChooseAndTheNamedThingIsTheArgument() throws {
+        let time = Self.tool("get_time", "the local time", ["type": "object", "properties": ["zone": ["type": "string"]]])
+        let harness = Self.session(tools: [time, Self.weather], transcript: "What is the weather in Paris?")
+        let call = try #require(harness.events("response.function_call_arguments.done").first)
+        #expect(call["name"] == "get_weather")
+        #expect(try JSONValue.decode(Array((call["arguments"]?.stringValue ?? "").utf8))["city"] == "Paris")
+        #expect(DeclaredToolCall.subject(of: "Set a reminder about groceries", excluding: ["set", "reminder"]) == "groceries")
+        #expect(DeclaredToolCall.subject(of: "Paris. Then London?", excluding: []) == "London")  // not the words opening a sentence
+        #expect(DeclaredToolCall.subject(of: "你好", excluding: []) == "你好")
     }
 
     @Test func withNoWordInCommonTheFirstToolIsCalled() throws {

@@ -2,7 +2,7 @@
 
 usage: omni_realtime_flows.py FLOW BASE_URL MODEL [AUDIO_WAV]
 Prints one JSON object on the last stdout line: {"events": [server event types in order],
-"errors": [...], "extra": {...}}. Flows: vad, ptt, tool, cancel, finish.
+"errors": [...], "extra": {...}}. Flows: vad, ptt, tool, declared-tool, cancel, finish.
 """
 import base64
 import json
@@ -106,6 +106,26 @@ elif flow == "tool":
     conversation.create_item({"type": "function_call_output", "call_id": call["call_id"], "output": json.dumps({"temp": 21})})
     conversation.create_response()
     recorder.wait_for("response.done", timeout=20, count=2)
+elif flow == "declared-tool":
+    # No scripted call: the default scenario's policies.callDeclaredTools makes the call.
+    conversation.update_session(output_modalities=[MultiModality.TEXT], enable_turn_detection=False,
+                                tools=[{"type": "function", "function": {"name": "get_time", "description": "the local time",
+                                        "parameters": {"type": "object", "properties": {"zone": {"type": "string"}}}}},
+                                       {"type": "function", "function": {"name": "get_weather", "description": "weather forecast for a city",
+                                        "parameters": {"type": "object", "required": ["city", "days"], "properties": {
+                                            "city": {"type": "string", "minLength": 2},
+                                            "days": {"type": "integer", "minimum": 1, "maximum": 7}}}}}])
+    recorder.wait_for("session.updated")
+    conversation.create_item({"type": "message", "role": "user", "content": [{"type": "input_text", "text": "What is the weather in Paris?"}]})
+    conversation.create_response()
+    recorder.wait_for("response.function_call_arguments.done", timeout=20)
+    call = [m for m in recorder.messages if m.get("type") == "response.function_call_arguments.done"][-1]
+    extra["call"] = {"name": call.get("name"), "arguments": json.loads(call.get("arguments", "{}"))}
+    recorder.wait_for("response.done", timeout=20)
+    conversation.create_item({"type": "function_call_output", "call_id": call["call_id"], "output": json.dumps({"temp": 21})})
+    conversation.create_response()
+    recorder.wait_for("response.done", timeout=20, count=2)
+    extra["answer"] = [m for m in recorder.messages if m.get("type") == "response.text.done"][-1].get("text", "")
 elif flow == "cancel":
     conversation.update_session(output_modalities=[MultiModality.AUDIO, MultiModality.TEXT], enable_turn_detection=False)
     recorder.wait_for("session.updated")
