@@ -105,13 +105,12 @@ extension MultiModalDialogSession {
         let endAt = lane(latest)
         var final = tail.final
         if let times = tail.timestampsFrom {
-            let (roundStart, firstText) = (times.roundStart, times.firstText)
             // The mock's own names: the service documents the field ("timestamps for each node
             // in the link") but not its keys.
-            func ms(_ time: Int64) -> JSONValue { .int(max(0, time - roundStart) / 1000) }
+            func ms(_ time: Int64) -> JSONValue { .int(max(0, time - times.roundStart) / 1000) }
             var extraInfo = final["extra_info"]?.objectValue ?? JSONObject()
             extraInfo["timestamps"] = .object([
-                "round_start_ms": 0, "first_text_ms": ms(firstText), "responding_started_ms": ms(respondingAt),
+                "round_start_ms": 0, "first_text_ms": ms(times.firstText), "responding_started_ms": ms(respondingAt),
                 "first_audio_ms": ms(respondingAt + (answer.frames.first?.sendOffsetMicros ?? 0)),
                 "final_text_ms": ms(endAt),
             ])

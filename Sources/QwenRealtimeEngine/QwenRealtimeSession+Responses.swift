@@ -107,14 +107,16 @@ extension QwenRealtimeSession {
         }
         var declaredCall = false
         if calls.isEmpty, content.functionCalls.isEmpty, failure == nil, !madeDeclaredToolCall,
-           scenario.runtime.scenario.policies.callDeclaredTools,
-           let tool = DeclaredToolCall.bestTool(for: heardText(content), among: configuration.tools)
+           scenario.runtime.scenario.policies.callDeclaredTools
         {
-            let (arguments, note) = DeclaredToolCall.arguments(for: tool, transcript: heardText(content))
-            if let note { commands.append(.journal(.info(note))) }
-            calls = [TurnContent.FunctionCall(name: tool.name, arguments: arguments)]
-            madeDeclaredToolCall = true
-            declaredCall = true
+            let heard = heardText(content)
+            if let tool = DeclaredToolCall.bestTool(for: heard, among: configuration.tools) {
+                let (arguments, note) = DeclaredToolCall.arguments(for: tool, transcript: heard)
+                if let note { commands.append(.journal(.info(note))) }
+                calls = [TurnContent.FunctionCall(name: tool.name, arguments: arguments)]
+                madeDeclaredToolCall = true
+                declaredCall = true
+            }
         }
         let text = scenario.runtime.scenario.timing.text
         var pendingText: [TextCadence.Piece] = []

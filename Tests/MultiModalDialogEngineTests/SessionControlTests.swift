@@ -135,18 +135,6 @@ struct SessionControlTests {
         #expect(strict.states.last != "Listening")
     }
 
-    @Test("duplexAudioGapInEveryState parses as a boolean and names the field when it is not one")
-    func duplexAudioGapPolicyParsing() throws {
-        let on = try Scenario.load(bytes: Array(#"{"policies": {"duplexAudioGapInEveryState": true}}"#.utf8), file: "on.json")
-        #expect(on.policies.duplexAudioGapInEveryState)
-        #expect(try !Scenario.load(bytes: Array(#"{}"#.utf8), file: "off.json").policies.duplexAudioGapInEveryState)
-        #expect {
-            _ = try Scenario.load(bytes: Array(#"{"policies": {"duplexAudioGapInEveryState": "yes"}}"#.utf8), file: "bad.json")
-        } throws: { error in
-            "\(error)".contains("bad.json") && "\(error)".contains("duplexAudioGapInEveryState")
-        }
-    }
-
     @Test("9.12: Stop aborts the round: Stopped, task-finished, close 1000; later frames are ignored (C22)")
     func stop() throws {
         let harness = SessionHarness()

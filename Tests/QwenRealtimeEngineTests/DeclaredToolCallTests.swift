@@ -113,15 +113,4 @@ import WireJSON
         }
         #expect(infos.contains { $0.contains("arguments for lookup may not satisfy its parameters") }, "\(infos)")
     }
-
-    @Test func aScenarioFileNamesAWrongPolicyType() throws {
-        let on = try Scenario.load(bytes: Array(#"{"policies": {"callDeclaredTools": true}}"#.utf8), file: "on.json")
-        #expect(on.policies.callDeclaredTools)
-        #expect(try !Scenario.load(bytes: Array(#"{}"#.utf8), file: "off.json").policies.callDeclaredTools)
-        #expect {
-            _ = try Scenario.load(bytes: Array(#"{"policies": {"callDeclaredTools": "yes"}}"#.utf8), file: "bad.json")
-        } throws: { error in
-            "\(error)".contains("bad.json") && "\(error)".contains("callDeclaredTools")
-        }
-    }
 }

@@ -3,6 +3,24 @@ import Testing
 @testable import ScenarioEngine
 
 @Suite struct ScenarioRuntimePolicyTests {
+    static let booleanPolicies: [(key: String, value: any KeyPath<SessionPolicies, Bool> & Sendable)] = [
+        ("duplexAudioGapInEveryState", \.duplexAudioGapInEveryState), ("callDeclaredTools", \.callDeclaredTools),
+        ("roundTimestamps", \.roundTimestamps),
+    ]
+
+    @Test("a boolean policy parses, is off when absent, and names the field when it is not a boolean",
+          arguments: booleanPolicies)
+    func booleanPolicyParsing(key: String, value: any KeyPath<SessionPolicies, Bool> & Sendable) throws {
+        let on = try Scenario.load(bytes: Array(#"{"policies": {"\#(key)": true}}"#.utf8), file: "on.json")
+        #expect(on.policies[keyPath: value])
+        #expect(try !Scenario.load(bytes: Array(#"{}"#.utf8), file: "off.json").policies[keyPath: value])
+        #expect {
+            _ = try Scenario.load(bytes: Array(#"{"policies": {"\#(key)": "yes"}}"#.utf8), file: "bad.json")
+        } throws: { error in
+            "\(error)".contains("bad.json") && "\(error)".contains(key)
+        }
+    }
+
     @Test func timeScaleShrinksProtocolTimeouts() {
         let scenario = Scenario(timeScale: 0.01, policies: SessionPolicies(sessionCapMs: 7_200_000))
         var runtime = ScenarioRuntime(scenario: scenario, clock: ManualClock())

@@ -70,6 +70,20 @@ conversation.connect()
 recorder.wait_for("session.created")
 extra = {}
 
+def tool_round_trip(text):
+    """Asks `text`, answers the function call it gets with {"temp": 21}, and waits for the answer."""
+    recorder.wait_for("session.updated")
+    conversation.create_item({"type": "message", "role": "user", "content": [{"type": "input_text", "text": text}]})
+    conversation.create_response()
+    recorder.wait_for("response.function_call_arguments.done", timeout=20)
+    call = [m for m in recorder.messages if m.get("type") == "response.function_call_arguments.done"][-1]
+    extra["call"] = {"name": call.get("name"), "arguments": json.loads(call.get("arguments", "{}"))}
+    recorder.wait_for("response.done", timeout=20)
+    conversation.create_item({"type": "function_call_output", "call_id": call["call_id"], "output": json.dumps({"temp": 21})})
+    conversation.create_response()
+    recorder.wait_for("response.done", timeout=20, count=2)
+
+
 if flow == "vad":
     conversation.update_session(output_modalities=[MultiModality.AUDIO, MultiModality.TEXT], voice="Cherry",
                                 enable_turn_detection=True, turn_detection_threshold=0.5,
@@ -96,16 +110,7 @@ elif flow == "tool":
     conversation.update_session(output_modalities=[MultiModality.TEXT], enable_turn_detection=False,
                                 tools=[{"type": "function", "function": {"name": "get_weather", "description": "weather",
                                         "parameters": {"type": "object", "properties": {"city": {"type": "string"}}}}}])
-    recorder.wait_for("session.updated")
-    conversation.create_item({"type": "message", "role": "user", "content": [{"type": "input_text", "text": "weather in Paris?"}]})
-    conversation.create_response()
-    recorder.wait_for("response.function_call_arguments.done", timeout=20)
-    call = [m for m in recorder.messages if m.get("type") == "response.function_call_arguments.done"][-1]
-    extra["call"] = {"name": call.get("name"), "arguments": json.loads(call.get("arguments", "{}"))}
-    recorder.wait_for("response.done", timeout=20)
-    conversation.create_item({"type": "function_call_output", "call_id": call["call_id"], "output": json.dumps({"temp": 21})})
-    conversation.create_response()
-    recorder.wait_for("response.done", timeout=20, count=2)
+    tool_round_trip("weather in Paris?")
 elif flow == "declared-tool":
     # No scripted call: the default scenario's policies.callDeclaredTools makes the call.
     conversation.update_session(output_modalities=[MultiModality.TEXT], enable_turn_detection=False,
@@ -115,16 +120,7 @@ elif flow == "declared-tool":
                                         "parameters": {"type": "object", "required": ["city", "days"], "properties": {
                                             "city": {"type": "string", "minLength": 2},
                                             "days": {"type": "integer", "minimum": 1, "maximum": 7}}}}}])
-    recorder.wait_for("session.updated")
-    conversation.create_item({"type": "message", "role": "user", "content": [{"type": "input_text", "text": "What is the weather in Paris?"}]})
-    conversation.create_response()
-    recorder.wait_for("response.function_call_arguments.done", timeout=20)
-    call = [m for m in recorder.messages if m.get("type") == "response.function_call_arguments.done"][-1]
-    extra["call"] = {"name": call.get("name"), "arguments": json.loads(call.get("arguments", "{}"))}
-    recorder.wait_for("response.done", timeout=20)
-    conversation.create_item({"type": "function_call_output", "call_id": call["call_id"], "output": json.dumps({"temp": 21})})
-    conversation.create_response()
-    recorder.wait_for("response.done", timeout=20, count=2)
+    tool_round_trip("What is the weather in Paris?")
     extra["answer"] = [m for m in recorder.messages if m.get("type") == "response.text.done"][-1].get("text", "")
 elif flow == "cancel":
     conversation.update_session(output_modalities=[MultiModality.AUDIO, MultiModality.TEXT], enable_turn_detection=False)
