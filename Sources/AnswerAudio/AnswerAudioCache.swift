@@ -59,12 +59,17 @@ package final class AnswerAudioCache: Sendable {
     package let byteBudget: Int
     /// Worker threads rendering misses (0: render inline).
     package let workers: Int
+    /// Turns a key into its audio: ``AnswerRenderer/render(_:)`` unless a tool bounds the work
+    /// (the engine fuzz targets render a prefix of arbitrarily long texts).
+    private let renderer: @Sendable (AnswerAudioKey) -> RenderedAnswer
     private let state = Mutex(State())
     private let jobsAvailable = DispatchSemaphore(value: 0)
 
-    package init(byteBudget: Int = 256 << 20, workers: Int) {
+    package init(byteBudget: Int = 256 << 20, workers: Int,
+                 renderer: @escaping @Sendable (AnswerAudioKey) -> RenderedAnswer = AnswerRenderer.render) {
         self.byteBudget = byteBudget
         self.workers = workers
+        self.renderer = renderer
     }
 
     /// The handle of `key`'s audio, rendering it (on a worker) if nobody has yet.
@@ -129,7 +134,7 @@ package final class AnswerAudioCache: Sendable {
 
     private func render(_ handle: AnswerAudioHandle) {
         let started = DispatchTime.now().uptimeNanoseconds
-        let answer = AnswerRenderer.render(handle.key)
+        let answer = renderer(handle.key)
         let elapsed = Int64((DispatchTime.now().uptimeNanoseconds - started) / 1000)
         state.withLock { state in
             state.statistics.renderMicros += elapsed

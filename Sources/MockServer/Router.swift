@@ -59,6 +59,11 @@ final class Router: WebSocketServerDelegate, @unchecked Sendable {
         }
     }
 
+    /// The largest message a protocol route (or a replay) reassembles; a larger one closes the
+    /// session with 1009. Both protocols' biggest real frames (an image, a video frame, a
+    /// second of audio in base64) are well under it.
+    static let maxProtocolMessageBytes = 16 << 20
+
     /// The replay scenario of `--replay`, if any.
     private(set) var replayScenario: Scenario?
 
@@ -80,7 +85,7 @@ final class Router: WebSocketServerDelegate, @unchecked Sendable {
         if let route = extraRoutes[request.path] { return route(request) }
         if let replayScenario, ProtocolRoute(path: request.path) != nil {
             return startSession(ReplaySession(runtime: makeRuntime(replayScenario)), protocolName: "replay", request: request,
-                                maxMessageBytes: 16 << 20)
+                                maxMessageBytes: Self.maxProtocolMessageBytes)
         }
         if let route = ProtocolRoute(path: request.path) {
             return upgradeProtocol(route, request)
@@ -123,7 +128,7 @@ final class Router: WebSocketServerDelegate, @unchecked Sendable {
                                                   profile: profile, baseDirectory: configuration.scenarioDirectory,
                                                   answerAudio: answerAudio)
                 return startSession(session, protocolName: route.kind.rawValue, request: request, caseID: route.caseID,
-                                    maxMessageBytes: 16 << 20)
+                                    maxMessageBytes: Self.maxProtocolMessageBytes)
             }
         case .multimodalDialog:
             switch MultiModalDialogSession<MonotonicScenarioClock>.checkUpgrade(
@@ -140,7 +145,7 @@ final class Router: WebSocketServerDelegate, @unchecked Sendable {
                 let session = MultiModalDialogSession(scenario: ScenarioBridge(runtime: makeRuntime(scenario)),
                                                       memory: dialogMemory, options: options)
                 return startSession(session, protocolName: route.kind.rawValue, request: request, caseID: route.caseID,
-                                    maxMessageBytes: 16 << 20, initialNotes: notes)
+                                    maxMessageBytes: Self.maxProtocolMessageBytes, initialNotes: notes)
             }
         }
     }
