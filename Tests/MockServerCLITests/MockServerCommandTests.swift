@@ -82,6 +82,37 @@ struct MockServerCommandTests {
         #expect(result.stdout.isEmpty)
     }
 
+    /// A bad or missing `--scenario`, `--check-scenario` or `--replay` file: one line on stderr
+    /// naming the file, the line (and column) and the field, nothing on stdout, exit 2, and no
+    /// server started.
+    @Test func badScenarioAndReplayFilesNameTheFileLineAndField() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("dialogmock-bad-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let scenario = folder.appendingPathComponent("bad.json").path
+        try Data("{\n  \"name\": \"bad\",\n  \"timing\": {\"events\": {\"*\": \"soon\"}}\n}\n".utf8).write(to: URL(fileURLWithPath: scenario))
+        let journal = folder.appendingPathComponent("bad.jsonl").path
+        try Data("{\"t\":0,\"dir\":\"in\",\"kind\":\"text\"}\n{\"dir\":\"out\"}\n".utf8).write(to: URL(fileURLWithPath: journal))
+        let missing = folder.appendingPathComponent("missing.json").path
+        let badField = "\(scenario):3:30: timing.events.*: expected object; got string \"soon\""
+        let cases: [([String], String)] = [
+            (["--check-scenario", scenario], badField),
+            (["--scenario", scenario, "--port", "0"], badField),
+            (["--replay", journal, "--port", "0"], "\(journal):2: missing integer \"t\""),
+            (["--check-scenario", missing], "mock-server: --check-scenario: cannot read '\(missing)'"),
+            (["--replay", missing, "--port", "0"], "mock-server: --replay: cannot read '\(missing)'"),
+            (["--scenario", missing, "--port", "0"], "mock-server: --scenario: '\(missing)' is neither a readable file nor a shipped scenario"),
+        ]
+        for (arguments, message) in cases {
+            let result = try await MockServerProcess.run(arguments)
+            #expect(result.status == 2, "\(arguments)")
+            #expect(result.stdout.isEmpty, "\(arguments): no ready line")
+            let lines = result.stderr.split(separator: "\n")
+            #expect(lines.count == 1, "\(arguments): \(result.stderr)")
+            #expect(lines.first?.hasPrefix(message) == true, "\(arguments): \(result.stderr)")
+        }
+    }
+
     @Test func portInUseIsOneLineAndExitOne() async throws {
         let first = MockServerProcess(arguments: ["--port", "0"])
         try first.start()

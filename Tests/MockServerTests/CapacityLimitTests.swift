@@ -120,6 +120,34 @@ struct CapacityLimitTests {
 }
 
 extension CapacityLimitTests {
+    /// A message one byte over the protocol routes' cap (text on the Qwen route, binary on the
+    /// multimodal one) closes that session with 1009 and the cap in the reason; a session beside
+    /// it goes on.
+    @Test func aMessageOverTheProtocolCapClosesWith1009() async throws {
+        let cap = Router.maxProtocolMessageBytes
+        try await withServer({ _ in }) { server, client in
+            let beside = try await client.connect(server.baseURL + Self.qwenPath, headers: Self.auth)
+            #expect(await beside.nextJSON()?["type"] == "session.created")
+            let qwen = try await client.connect(server.baseURL + Self.qwenPath, headers: Self.auth)
+            #expect(await qwen.nextJSON()?["type"] == "session.created")
+            let opening = Array(#"{"type":"input_audio_buffer.append","audio":""#.utf8)
+            qwen.send(.text(opening + [UInt8](repeating: UInt8(ascii: "A"), count: cap + 1 - opening.count)))
+            let multimodal = try await client.connect(server.baseURL + "/api-ws/v1/inference", headers: Self.auth)
+            multimodal.send(.binary([UInt8](repeating: 0, count: cap + 1)))
+            let expected = ClientEvent.closed(code: .messageTooBig, reason: "message exceeds \(cap) bytes")
+            for connection in [qwen, multimodal] {
+                var last: ClientEvent?
+                while let event = await connection.next(timeoutMillis: 20_000) {
+                    last = event
+                    if case .closed = event { break }
+                }
+                #expect(last == expected)
+            }
+            beside.send(text: #"{"type":"session.update","session":{"modalities":["text"]}}"#)
+            #expect(await beside.nextJSON()?["type"] == "session.updated")
+        }
+    }
+
     @Test func journalsKeepAtMostTheFrameLimitAndCountTheRest() async throws {
         try await withServer({ $0.journalFrameLimit = 3 }) { server, client in
             let connection = try await client.connect(server.baseURL + Self.qwenPath, headers: Self.auth)

@@ -88,6 +88,38 @@ struct ControlAPITests {
         }
     }
 
+    /// A case route to a case this server was not given (a mistyped id, or a `repeat-2` variant
+    /// that was never configured) is refused with 404 naming the case, and opens no session;
+    /// the configured case beside it is served.
+    @Test func aCaseRouteToAnUnknownCaseIsRefusedWith404() throws {
+        var configuration = MockServer.Configuration()
+        configuration.caseScenarios = ["qrt.session.001": ("quick.json", Array(#"{"name": "quick"}"#.utf8))]
+        let router = try Router(configuration: configuration)
+        let auth = ["authorization": "Bearer test-key"]
+        let model = [HTTPRequestHead.QueryItem(name: "model", value: "qwen-omni-turbo-realtime")]
+        let served = router.upgrade(HTTPRequestHead(method: "GET", path: "/case/qrt.session.001/api-ws/v1/realtime",
+                                                    queryItems: model, headers: auth))
+        guard case .accept = served else {
+            Issue.record("the configured case is served")
+            return
+        }
+        #expect(router.sessions.openCount == 1)
+        for (path, caseID) in [("/case/qrt.sesion.001/api-ws/v1/realtime", "qrt.sesion.001"),
+                               ("/case/qrt.session.001/repeat-2/api-ws/v1/realtime", "qrt.session.001/repeat-2"),
+                               ("/case/mmd.audio.002/api-ws/v1/inference", "mmd.audio.002")] {
+            guard case .reject(let response) = router.upgrade(HTTPRequestHead(method: "GET", path: path, queryItems: model,
+                                                                               headers: auth)) else {
+                Issue.record("\(path) is refused")
+                continue
+            }
+            #expect(response.status == 404, "\(path)")
+            let body = try JSONValue.decode(response.body)
+            #expect(body["code"] == "NotFound")
+            #expect(body["message"] == .string("no conformance case \(caseID) on this server"), "\(path)")
+        }
+        #expect(router.sessions.openCount == 1, "a refused case route opens no session")
+    }
+
     @Test func sessionQueryFiltersAreValidated() throws {
         let router = try Router(configuration: MockServer.Configuration())
         #expect(get(router, "/_mock/sessions", query: [("open", "maybe")]).status == 400)

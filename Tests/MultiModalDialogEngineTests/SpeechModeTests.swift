@@ -136,4 +136,27 @@ struct SpeechModeTests {
             #expect(!harness.violations.contains("mmd.C9"), "\(framing): \(harness.journal)")
         }
     }
+
+    @Test("C9: undecodable Opus packets are journaled and dropped; the stream after them is still heard")
+    func undecodableOpusIsANoteNotAnEnd() throws {
+        let harness = SessionHarness()
+        harness.start(["upstream": ["audio_format": "raw-opus"]])
+        // A code-3 TOC announcing zero frames, and a code-3 packet cut short: libopus refuses both.
+        for garbage: [UInt8] in [[0x03, 0x00], [0xFB, 0x83], [0x03]] {
+            harness.sendBinary(garbage)
+            harness.advance(ms: 20)
+        }
+        #expect(harness.violations.filter { $0 == "mmd.C9" }.count == 3, "\(harness.journal)")
+        #expect("\(harness.journal)".contains("undecodable opus frame (2 bytes)"), "\(harness.journal)")
+        let encoder = try OpusEncoder(sampleRate: 16000, frameDuration: .ms20)
+        for packet in try encoder.encode(try TestScenarios.speech()) {
+            harness.sendBinary(packet)
+            harness.advance(ms: 20)
+        }
+        harness.advance(ms: 1_000)
+        #expect(harness.events.contains("SpeechStarted"))
+        #expect(harness.events.contains("SpeechEnded"))
+        #expect(!harness.events.contains("task-failed"))
+        #expect(harness.violations.filter { $0 == "mmd.C9" }.count == 3, "no note for the good packets")
+    }
 }

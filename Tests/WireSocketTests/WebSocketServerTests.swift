@@ -141,6 +141,15 @@ struct WebSocketServerTests {
                 + "Transfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n")
             #expect(chunked?.status == 411)
             #expect(chunked?.body.contains("LengthRequired") == true)
+            // A declared body over the cap is refused before it is read: 413 with a JSON body.
+            let cap = WebSocketServer.Configuration().maxHTTPBodyBytes
+            let tooLarge = RawHTTP.exchange(port: server.port, request: "PUT /scenario HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                + "Content-Type: application/json\r\nContent-Length: \(cap + 1)\r\n\r\n{}")
+            #expect(tooLarge?.status == 413)
+            #expect(tooLarge?.headers["content-type"] == "application/json")
+            #expect(tooLarge?.body == #"{"code":"PayloadTooLarge","message":"request body exceeds \#(cap) bytes"}"#)
+            // The server goes on serving requests after the refusal.
+            #expect(RawHTTP.get(port: server.port, path: "/x")?.status == 200)
         }
     }
 
