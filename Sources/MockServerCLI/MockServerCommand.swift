@@ -126,6 +126,7 @@ enum MockServerCommand {
         sigaddset(&signals, SIGTERM)
         pthread_sigmask(SIG_BLOCK, &signals, nil)
 
+        IdleMemoryRelease.keepArenaTopsWhileBusy(logger: configuration.logger)
         let server: MockServer
         do {
             server = try MockServer(configuration: configuration)

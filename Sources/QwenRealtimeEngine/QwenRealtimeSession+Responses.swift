@@ -106,7 +106,7 @@ extension QwenRealtimeSession {
             commands.append(.journal(.info("scripted calls of undeclared tools skipped")))
         }
         var declaredCall = false
-        if calls.isEmpty, content.functionCalls.isEmpty, failure == nil, !madeDeclaredToolCall,
+        if calls.isEmpty, content.functionCalls.isEmpty, failure == nil, !madeDeclaredToolCall, !configuration.tools.isEmpty,
            scenario.runtime.scenario.policies.callDeclaredTools
         {
             let heard = heardText(content)

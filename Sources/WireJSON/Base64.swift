@@ -116,31 +116,58 @@ public enum Base64 {
         return valid
     }
 
+    /// Decoding tables, one of 256 entries per position in a group of four characters: each
+    /// entry is that character's six bits already placed in the little-endian word of the
+    /// group's three bytes, so a group is four loads, three ORs and one store. Bytes outside the
+    /// alphabet have bit 24 set, which no valid group has.
+    @usableFromInline static let quadTable: [UInt32] = {
+        var table = [UInt32](repeating: 0x0100_0000, count: 1024)
+        for (index, byte) in alphabet.enumerated() {
+            let value = UInt32(index)
+            table[Int(byte)] = value << 2
+            table[256 + Int(byte)] = value >> 4 | (value & 0xF) << 12
+            table[512 + Int(byte)] = (value >> 2) << 8 | (value & 0x3) << 22
+            table[768 + Int(byte)] = value << 16
+        }
+        return table
+    }()
+
     private static func decode(_ input: UnsafeBufferPointer<UInt8>, padding: Int, into output: UnsafeMutableBufferPointer<UInt8>,
                                table: UnsafeBufferPointer<UInt8>) -> Bool {
         let groups = input.count / 4
         let fullGroups = padding > 0 ? groups - 1 : groups
-        var i = 0
-        var o = 0
-        var bad: UInt8 = 0
-        for _ in 0..<fullGroups {
-            let a = table[Int(input[i])], b = table[Int(input[i + 1])], c = table[Int(input[i + 2])], d = table[Int(input[i + 3])]
-            bad |= (a | b | c | d) & 0xC0
-            let value = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6 | UInt32(d)
-            output[o] = UInt8(truncatingIfNeeded: value >> 16)
-            output[o + 1] = UInt8(truncatingIfNeeded: value >> 8)
-            output[o + 2] = UInt8(truncatingIfNeeded: value)
-            i += 4
-            o += 3
+        guard let source = input.baseAddress, let target = output.baseAddress else { return fullGroups == 0 && padding == 0 }
+        var bad: UInt32 = 0
+        quadTable.withUnsafeBufferPointer { quad in
+            let t = quad.baseAddress!
+            var i = 0
+            var o = 0
+            // Whole groups but the last are stored as one 32-bit word (the fourth byte is
+            // overwritten by the next group); the last one byte by byte.
+            for group in 0..<fullGroups {
+                let word = t[Int(source[i])] | t[256 + Int(source[i + 1])] | t[512 + Int(source[i + 2])] | t[768 + Int(source[i + 3])]
+                bad |= word
+                if group + 1 < fullGroups {
+                    UnsafeMutableRawPointer(target + o).storeBytes(of: word.littleEndian, as: UInt32.self)
+                } else {
+                    target[o] = UInt8(truncatingIfNeeded: word)
+                    target[o + 1] = UInt8(truncatingIfNeeded: word >> 8)
+                    target[o + 2] = UInt8(truncatingIfNeeded: word >> 16)
+                }
+                i += 4
+                o += 3
+            }
         }
-        guard bad == 0 else { return false }
+        guard bad & 0xFF00_0000 == 0 else { return false }
         guard padding > 0 else { return true }
-        let a = table[Int(input[i])], b = table[Int(input[i + 1])]
-        let c = padding == 2 ? 0 : table[Int(input[i + 2])]
+        let i = fullGroups * 4
+        let o = fullGroups * 3
+        let a = table[Int(source[i])], b = table[Int(source[i + 1])]
+        let c = padding == 2 ? 0 : table[Int(source[i + 2])]
         guard (a | b | c) & 0xC0 == 0 else { return false }
         let value = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6
-        output[o] = UInt8(truncatingIfNeeded: value >> 16)
-        if padding == 1 { output[o + 1] = UInt8(truncatingIfNeeded: value >> 8) }
+        target[o] = UInt8(truncatingIfNeeded: value >> 16)
+        if padding == 1 { target[o + 1] = UInt8(truncatingIfNeeded: value >> 8) }
         return true
     }
 

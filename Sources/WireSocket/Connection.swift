@@ -92,9 +92,26 @@ public final class Connection {
         let payload = message.bytes
         if let size = fragmentSize, size > 0, payload.count > size {
             enqueue(.fragmented(FragmentedMessage(buffer: Self.layout(payload[...]), binary: binary, fragmentSize: size)))
-        } else {
+        } else if !writeAtOnce(payload, binary: binary) {
             enqueue(.frame(buffer: Self.layout(payload[...]), binary: binary, first: true, final: true))
         }
+    }
+
+    /// Writes a whole message now when nothing waits before it (our queue empty, no partial
+    /// write buffered in lws, no pause or rate limit): one `send` instead of the writable round
+    /// trip (an `epoll_ctl` pair and a loop wake-up per frame) and no copy kept per message.
+    /// lws keeps the rest of a short write and sends it before the next writable callback, so
+    /// order holds; while it holds such a rest, messages queue here and count towards
+    /// `queuedBytes`. False when the message must be queued instead.
+    private func writeAtOnce(_ payload: [UInt8], binary: Bool) -> Bool {
+        guard let wsi, pendingWrites == 0, !writesPaused, writeRateLimit == nil, throttleTimer == nil,
+              lws_partial_buffered(wsi) == 0 else { return false }
+        let written = loop.withWriteScratch(payload) { start in
+            clws_write(wsi, start, payload.count, binary ? 1 : 0, 1, 1)
+        }
+        // A failed write (the peer is gone): lws closes the connection on its next service.
+        if written < payload.count { lws_set_timeout(wsi, NO_PENDING_TIMEOUT, LWS_TO_KILL_ASYNC) }
+        return true
     }
 
     /// Queues raw fragments of one message (the caller decides the split).

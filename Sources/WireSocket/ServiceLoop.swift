@@ -36,6 +36,9 @@ final class ServiceLoop: @unchecked Sendable {
     private var timerArmedFor: Int64 = .max
     /// Runs on the service thread after the context is destroyed.
     var onFinished: (() -> Void)?
+    /// Service-thread scratch for writing a message at once: `LWS_PRE` headroom, then the
+    /// payload (lws copies whatever a short write leaves, so the bytes are free again at once).
+    private var writeScratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 << 10, alignment: 16)
     /// Kept alive until the service thread ends: the object lws' context user pointer refers to.
     var owner: AnyObject?
 
@@ -52,6 +55,7 @@ final class ServiceLoop: @unchecked Sendable {
     }
 
     deinit {
+        writeScratch.deallocate()
         timer.deallocate()
         foreignLoops.deallocate()
         evTimer.deallocate()
@@ -166,6 +170,21 @@ final class ServiceLoop: @unchecked Sendable {
         let id = timers.insert(due: due, action: action)
         armTimer()
         return id
+    }
+
+    /// Lays `payload` out behind `LWS_PRE` bytes of headroom in the loop's scratch buffer and
+    /// hands `write` a pointer to the payload's first byte (service thread only).
+    func withWriteScratch<Result>(_ payload: [UInt8], _ write: (UnsafeMutablePointer<UInt8>) -> Result) -> Result {
+        let pre = clws_pre()
+        if pre + payload.count > writeScratch.count {
+            writeScratch.deallocate()
+            writeScratch = .allocate(byteCount: max(pre + payload.count, writeScratch.count * 2), alignment: 16)
+        }
+        let start = writeScratch.baseAddress!.advanced(by: pre)
+        payload.withUnsafeBytes { bytes in
+            if let base = bytes.baseAddress { start.copyMemory(from: base, byteCount: bytes.count) }
+        }
+        return write(start.assumingMemoryBound(to: UInt8.self))
     }
 
     func cancelTimer(_ id: TimerID) {

@@ -36,4 +36,21 @@ import Testing
         var reused: [UInt8] = [9, 9]
         #expect(!Array(text.utf8).withUnsafeBufferPointer { Base64.decode($0, into: &reused) } && reused.isEmpty)
     }
+
+    /// Each byte outside the alphabet, at each position of a group, is refused: in the first and
+    /// a middle group (decoded a word at a time) and in the last one (decoded byte by byte).
+    @Test func everyForeignByteInEveryPositionIsRejected() {
+        let valid = Array(Base64.encode((0..<30).map { UInt8($0) }).utf8)
+        #expect(valid.count == 40 && !valid.contains(UInt8(ascii: "=")))
+        let alphabet = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/=".utf8)
+        var rejected = 0
+        for byte in UInt8.min...UInt8.max where !alphabet.contains(byte) {
+            for position in [0, 1, 2, 3, 20, 21, 22, 23, 36, 37, 38, 39] {
+                var text = valid
+                text[position] = byte
+                if text.withUnsafeBufferPointer({ Base64.decode($0) }) == nil { rejected += 1 }
+            }
+        }
+        #expect(rejected == (256 - 65) * 12)
+    }
 }
