@@ -57,7 +57,11 @@ final class IdleMemoryRelease: Sendable {
         }
         let mallopt = unsafeBitCast(symbol, to: (@convention(c) (Int32, Int32) -> Int32).self)
         let trimThreshold: Int32 = -1  // M_TRIM_THRESHOLD in malloc.h
+        let mmapThreshold: Int32 = -3  // M_MMAP_THRESHOLD
         _ = mallopt(trimThreshold, 256 << 20)
+        // Setting one threshold turns off glibc's sliding mmap threshold; without this every
+        // block of 128 KiB or more (answer audio, big frames) would be mapped and unmapped anew.
+        _ = mallopt(mmapThreshold, 32 << 20)
     }
 
     /// Ends the polling (the thread exits within 250 ms; the process may exit before it does).

@@ -18,6 +18,15 @@ public final class Connection {
 
     var receiveBuffer: [UInt8] = []
     var receivingBinary = false
+    /// Text messages are checked for UTF-8 here (servers; lws' own byte-at-a-time check is off).
+    var validatesUTF8 = false
+    private var utf8 = UTF8Validator()
+    /// A received message is being handed to the handler (inside lws' RECEIVE callback).
+    private var delivering = false
+    /// Messages may be written outside writable callbacks (see `writeAtOnce`). Off when
+    /// permessage-deflate may be in use: lws drains a compressed message that does not fit one
+    /// write from its writable callbacks, and a write in between breaks it (Autobahn 12.2.15).
+    var writesAtOnce = true
     var messageInProgress = false
     var peerCloseCode: CloseCode?
     var peerCloseReason = ""
@@ -25,6 +34,12 @@ public final class Connection {
     private(set) var closeSent = false
 
     private var outbound: [OutboundItem] = []
+    /// The bytes of the last message written from the queue. With permessage-deflate, lws
+    /// compresses a message that does not fit one write over several writable events, reading
+    /// the caller's buffer each time (before any writable callback of ours), so it must stay
+    /// allocated until the next one: freed earlier, the drain read freed memory (a crash in
+    /// Autobahn 12.2.15 once 128 KiB buffers were unmapped on free).
+    private var drainingBuffer: AnyObject?
     private var outboundHead = 0
     private var timers: Set<TimerID> = []
     private var writesPaused = false
@@ -50,10 +65,18 @@ public final class Connection {
 
     enum OutboundItem {
         /// Bytes laid out as `[LWS_PRE headroom | payload]`.
-        case frame(buffer: [UInt8], binary: Bool, first: Bool, final: Bool)
+        case frame(buffer: FrameBuffer, binary: Bool, first: Bool, final: Bool)
         /// One message written as fragments of `fragmentSize` (see ``FragmentedMessage``).
         case fragmented(FragmentedMessage)
         case close(CloseCode, String)
+    }
+
+    /// A queued frame's bytes, `[LWS_PRE headroom | payload]`. A class, so lws can write its
+    /// frame header into the headroom in place (no copy-on-write of a shared array) and the
+    /// bytes can outlive the queue entry while lws still reads them (see `drainingBuffer`).
+    final class FrameBuffer {
+        var bytes: [UInt8]
+        init(_ bytes: [UInt8]) { self.bytes = bytes }
     }
 
     /// A message queued once and written a fragment at a time: one buffer instead of one per
@@ -93,7 +116,7 @@ public final class Connection {
         if let size = fragmentSize, size > 0, payload.count > size {
             enqueue(.fragmented(FragmentedMessage(buffer: Self.layout(payload[...]), binary: binary, fragmentSize: size)))
         } else if !writeAtOnce(payload, binary: binary) {
-            enqueue(.frame(buffer: Self.layout(payload[...]), binary: binary, first: true, final: true))
+            enqueue(.frame(buffer: FrameBuffer(Self.layout(payload[...])), binary: binary, first: true, final: true))
         }
     }
 
@@ -104,8 +127,13 @@ public final class Connection {
     /// order holds; while it holds such a rest, messages queue here and count towards
     /// `queuedBytes`. False when the message must be queued instead.
     private func writeAtOnce(_ payload: [UInt8], binary: Bool) -> Bool {
-        guard let wsi, pendingWrites == 0, !writesPaused, writeRateLimit == nil, throttleTimer == nil,
-              lws_partial_buffered(wsi) == 0 else { return false }
+        // After the peer's close frame nothing more goes out (lws answers it; a queued message
+        // never gets a writable callback), as RFC 6455 §5.5.1 wants (Autobahn 7.1.4, 7.1.5).
+        // While this connection's message is being delivered, a ping that came before it may
+        // still await its pong, which lws sends on the next writable event: queue behind it
+        // (pong first, as Autobahn 5.6 and 5.19 check).
+        guard writesAtOnce, let wsi, pendingWrites == 0, !writesPaused, writeRateLimit == nil, throttleTimer == nil,
+              peerCloseCode == nil, !delivering, lws_partial_buffered(wsi) == 0 else { return false }
         let written = loop.withWriteScratch(payload) { start in
             clws_write(wsi, start, payload.count, binary ? 1 : 0, 1, 1)
         }
@@ -118,7 +146,7 @@ public final class Connection {
     public func sendFragments(_ fragments: [[UInt8]], binary: Bool) {
         guard isOpen, !fragments.isEmpty else { return }
         for (index, fragment) in fragments.enumerated() {
-            enqueue(.frame(buffer: Self.layout(fragment[...]), binary: binary,
+            enqueue(.frame(buffer: FrameBuffer(Self.layout(fragment[...])), binary: binary,
                            first: index == 0, final: index == fragments.count - 1))
         }
     }
@@ -221,7 +249,7 @@ public final class Connection {
     }
 
     private func enqueue(_ item: OutboundItem) {
-        if case .frame(let buffer, _, _, _) = item { queuedBytes += buffer.count - clws_pre() }
+        if case .frame(let buffer, _, _, _) = item { queuedBytes += buffer.bytes.count - clws_pre() }
         if case .fragmented(let message) = item { queuedBytes += message.payloadCount }
         outbound.append(item)
         requestWrite()
@@ -250,6 +278,8 @@ public final class Connection {
     /// while the socket still takes data without blocking (`lws_send_pipe_choked`, the lws way
     /// to write more than once per callback). Returns -1 when lws must close the connection.
     func writeNext() -> Int32 {
+        // lws calls this only once a compressed message it was still draining is out.
+        drainingBuffer = nil
         // A message costs 8 units of the budget, a fragment 1.
         var budget = Self.fragmentsPerCallback
         while true {
@@ -297,6 +327,7 @@ public final class Connection {
         let length = min(message.fragmentSize, message.payloadCount - start)
         let first = start == 0
         let final = start + length == message.payloadCount
+        drainingBuffer = message
         let written = message.buffer.withUnsafeMutableBytes { raw in
             clws_write(wsi, raw.baseAddress!.advanced(by: pre + start).assumingMemoryBound(to: UInt8.self), length,
                        message.binary ? 1 : 0, first ? 1 : 0, final ? 1 : 0)
@@ -317,11 +348,12 @@ public final class Connection {
         switch item {
         case .fragmented:
             return 0  // written by writeFragment
-        case .frame(var buffer, let binary, let first, let final):
+        case .frame(let buffer, let binary, let first, let final):
             let pre = clws_pre()
-            let length = buffer.count - pre
+            let length = buffer.bytes.count - pre
             queuedBytes -= length
-            let written = buffer.withUnsafeMutableBytes { raw in
+            drainingBuffer = buffer
+            let written = buffer.bytes.withUnsafeMutableBytes { raw in
                 clws_write(wsi, raw.baseAddress!.advanced(by: pre).assumingMemoryBound(to: UInt8.self), length,
                            binary ? 1 : 0, first ? 1 : 0, final ? 1 : 0)
             }
@@ -367,14 +399,29 @@ public final class Connection {
             return -1
         }
         if let input, length > 0 {
-            receiveBuffer.append(contentsOf: UnsafeRawBufferPointer(start: input, count: length))
+            let chunk = UnsafeRawBufferPointer(start: input, count: length)
+            if validatesUTF8, !receivingBinary, !utf8.feed(chunk) { return failInvalidUTF8(wsi) }
+            receiveBuffer.append(contentsOf: chunk)
         }
         guard lws_is_final_fragment(wsi) != 0 && lws_remaining_packet_payload(wsi) == 0 else { return 0 }
+        if validatesUTF8, !receivingBinary, !utf8.finish() { return failInvalidUTF8(wsi) }
         let bytes = receiveBuffer
         receiveBuffer = []
         messageInProgress = false
+        delivering = true
+        defer { delivering = false }
         handler.connection(self, received: receivingBinary ? .binary(bytes) : .text(bytes))
         return 0
+    }
+
+    /// Fails the connection with 1007 (RFC 6455 §8.1): a text message that is not UTF-8.
+    private func failInvalidUTF8(_ wsi: OpaquePointer) -> Int32 {
+        var reason = Array("text message is not valid UTF-8".utf8)
+        reason.withUnsafeMutableBufferPointer { raw in
+            lws_close_reason(wsi, LWS_CLOSE_STATUS_INVALID_PAYLOAD, raw.baseAddress, raw.count)
+        }
+        receiveBuffer = []
+        return -1
     }
 
     /// Records the code and reason of the peer's close frame. Returns -1 (hang up now) when it
@@ -387,6 +434,12 @@ public final class Connection {
         }
         let bytes = UnsafeRawBufferPointer(start: input, count: length)
         peerCloseCode = CloseCode(UInt16(bytes[0]) << 8 | UInt16(bytes[1]))
+        var reason = UTF8Validator()
+        guard !validatesUTF8 || (reason.feed(UnsafeRawBufferPointer(rebasing: bytes.dropFirst(2))) && reason.finish()) else {
+            // A close reason that is not UTF-8 fails the connection (RFC 6455 §7.1.7, Autobahn 7.5.1).
+            peerCloseReason = ""
+            return -1
+        }
         peerCloseReason = String(decoding: bytes.dropFirst(2), as: UTF8.self)
         return 0
     }
@@ -394,6 +447,7 @@ public final class Connection {
     /// Called once when lws reports the connection closed.
     func markClosed() {
         isOpen = false
+        drainingBuffer = nil
         for id in timers { loop.cancelTimer(id) }
         timers.removeAll()
         outbound.removeAll()

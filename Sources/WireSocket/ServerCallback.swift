@@ -37,6 +37,8 @@ extension WebSocketServer {
             guard let (handler, cap, head) = pendingUpgrades.removeValue(forKey: wsi) else { return -1 }
             let connection = Connection(id: nextConnectionID, request: head, handler: handler,
                                         maxMessageBytes: cap, loop: loop, wsi: wsi)
+            connection.validatesUTF8 = true
+            connection.writesAtOnce = !(offersDeflate && head.headers["sec-websocket-extensions"]?.contains("permessage-deflate") == true)
             nextConnectionID += 1
             connections[wsi] = connection
             handler.connectionOpened(connection)

@@ -36,8 +36,11 @@ final class ClientCore: @unchecked Sendable {
     var attempts: [ObjectIdentifier: ConnectAttempt] = [:]
     private var started = false
     private var nextID: UInt64 = 1
+    /// permessage-deflate is offered (see `Connection.writesAtOnce`).
+    let offersDeflate: Bool
 
     init(eventLoop: WebSocketServer.EventLoop, perMessageDeflate: Bool) {
+        offersDeflate = perMessageDeflate
         loop = ServiceLoop(eventLoop: eventLoop)
         table = ProtocolTable(name: "dialogmock-client", callback: clientCallback, deflate: perMessageDeflate)
         do {

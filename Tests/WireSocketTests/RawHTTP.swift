@@ -54,15 +54,23 @@ enum RawHTTP {
     /// Upgrades on a raw socket, sends one masked text message and reads the next `count`
     /// frames exactly as they come (no reassembly).
     static func frames(port: UInt16, path: String, sendText text: String, count: Int) -> [Frame] {
+        frames(port: port, path: path, send: [Frame(opcode: 1, final: true, payload: Array(text.utf8))], count: count)
+    }
+
+    /// Upgrades on a raw socket, sends `clientFrames` (masked, short) in one write and reads the
+    /// next `count` frames exactly as they come.
+    static func frames(port: UInt16, path: String, send clientFrames: [Frame], count: Int) -> [Frame] {
         guard let fd = LoopbackTCP.connect(port: port, receiveTimeoutSeconds: 3) else { return [] }
         defer { close(fd) }
         let request = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
             + "Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n"
-        let payload = Array(text.utf8)
         let key: [UInt8] = [1, 2, 3, 4]
         var bytes = Array(request.utf8)
-        var frame: [UInt8] = [0x81, 0x80 | UInt8(payload.count)] + key
-        frame += payload.enumerated().map { $0.element ^ key[$0.offset % 4] }
+        var frame: [UInt8] = []
+        for client in clientFrames {
+            frame += [(client.final ? 0x80 : 0) | client.opcode, 0x80 | UInt8(client.payload.count)] + key
+            frame += client.payload.enumerated().map { $0.element ^ key[$0.offset % 4] }
+        }
         var received: [UInt8] = []
         func read(_ wanted: Int) -> Bool {
             var buffer = [UInt8](repeating: 0, count: 4096)

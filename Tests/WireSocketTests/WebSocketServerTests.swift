@@ -48,6 +48,56 @@ struct WebSocketServerTests {
         }
     }
 
+    /// permessage-deflate: messages whose compressed form takes lws several writes come back
+    /// whole and in order, each side writing one while lws still drains the one before. lws
+    /// reads a message's buffer until its drain ends, so freeing it earlier was a use after free
+    /// (AddressSanitizer reports it; a release build crashed in Autobahn 12.2.15).
+    @Test func compressedMessagesLargerThanOneWriteComeBackWholeAndInOrder() async throws {
+        let delegate = EchoDelegate(cap: nil)
+        let server = WebSocketServer(configuration: WebSocketServer.Configuration(), delegate: delegate)
+        let port = try server.start()
+        let client = WebSocketClient(perMessageDeflate: true)
+        defer {
+            client.shutdown()
+            server.stop()
+        }
+        let connection = try await client.connect("ws://127.0.0.1:\(port)/echo")
+        var random = SystemRandomNumberGenerator()
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+        // Random base64 text compresses to about 3/4: many times lws' deflate output buffer. More
+        // than 64 messages, so the queue compacts its written entries (which freed the one
+        // still draining).
+        let messages = (0..<100).map { index in
+            WebSocketMessage.text((0..<(20_000 + index * 500)).map { _ in alphabet.randomElement(using: &random)! })
+        }
+        for message in messages { connection.send(message) }
+        for message in messages {
+            #expect(await connection.nextMessage(timeoutMillis: 10_000) == message)
+        }
+    }
+
+    /// A ping that arrives before a message is answered before the reply to that message, even
+    /// though replies are otherwise written at once: whole, and between the fragments of a
+    /// fragmented message (Autobahn 5.6 checks this order).
+    @Test func aPongGoesOutBeforeTheReplyToTheMessageAfterThePing() async throws {
+        try await withEchoServer { server, _, _ in
+            typealias Frame = RawHTTP.Frame
+            let whole = RawHTTP.frames(port: server.port, path: "/echo", send: [
+                Frame(opcode: 9, final: true, payload: Array("p1".utf8)),
+                Frame(opcode: 1, final: true, payload: Array("hello".utf8)),
+            ], count: 2)
+            #expect(whole.map(\.opcode) == [10, 1])
+            #expect(whole.map { String(decoding: $0.payload, as: UTF8.self) } == ["p1", "hello"])
+            let fragmented = RawHTTP.frames(port: server.port, path: "/echo", send: [
+                Frame(opcode: 1, final: false, payload: Array("hel".utf8)),
+                Frame(opcode: 9, final: true, payload: Array("p2".utf8)),
+                Frame(opcode: 0, final: true, payload: Array("lo".utf8)),
+            ], count: 2)
+            #expect(fragmented.map(\.opcode) == [10, 1])
+            #expect(fragmented.map { String(decoding: $0.payload, as: UTF8.self) } == ["p2", "hello"])
+        }
+    }
+
     @Test func serverSendsFragmentsWhenAsked() async throws {
         try await withEchoServer { server, _, client in
             let connection = try await client.connect("ws://127.0.0.1:\(server.port)/echo")
