@@ -98,6 +98,21 @@ struct WebSocketServerTests {
         }
     }
 
+    /// A close frame whose reason is UTF-8 is answered with a close; one whose reason is not
+    /// fails the connection without an answer (RFC 6455 §7.1.7; Autobahn 7.5.1).
+    @Test func aCloseReasonThatIsNotUTF8FailsTheConnection() async throws {
+        try await withEchoServer { server, _, _ in
+            typealias Frame = RawHTTP.Frame
+            let answered = RawHTTP.frames(port: server.port, path: "/echo",
+                                          send: [Frame(opcode: 8, final: true, payload: [0x03, 0xE8] + Array("bye".utf8))], count: 1)
+            #expect(answered.map(\.opcode) == [8])
+            #expect(answered.first?.payload.prefix(2).elementsEqual([0x03, 0xE8]) == true)
+            let failed = RawHTTP.frames(port: server.port, path: "/echo",
+                                        send: [Frame(opcode: 8, final: true, payload: [0x03, 0xE8, 0xCE, 0xBA, 0xFF])], count: 1)
+            #expect(failed.isEmpty, "no close answered: \(failed.map(\.opcode))")
+        }
+    }
+
     @Test func serverSendsFragmentsWhenAsked() async throws {
         try await withEchoServer { server, _, client in
             let connection = try await client.connect("ws://127.0.0.1:\(server.port)/echo")
