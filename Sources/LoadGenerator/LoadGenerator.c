@@ -215,11 +215,13 @@ static int find_string(const char *text, size_t len, const char *key, char *valu
     return (int)n + 1;
 }
 
-static void mmd_directive(run_t *r, session *s, const char *directive, int index) {
+/* Every session's task is 00000000-0000-4000-8000-000000000000 (one task per connection): its
+ * directives carry the run-task's id (mmd.C6; another id is refused with an Error). */
+static void mmd_directive(run_t *r, session *s, const char *directive) {
     char text[512];
     snprintf(text, sizeof text,
-             "{\"header\":{\"action\":\"continue-task\",\"task_id\":\"00000000-0000-4000-8000-%012d\",\"streaming\":\"duplex\"},"
-             "\"payload\":{\"input\":{\"directive\":\"%s\"}}}", index, directive);
+             "{\"header\":{\"action\":\"continue-task\",\"task_id\":\"00000000-0000-4000-8000-000000000000\",\"streaming\":\"duplex\"},"
+             "\"payload\":{\"input\":{\"directive\":\"%s\"}}}", directive);
     send_text(r, s, text);
 }
 
@@ -310,7 +312,7 @@ static void on_text(run_t *r, session *s, const char *text, size_t len, double t
         }
     } else if (!strcmp(type, "RespondingStarted")) {
         response_started(r, s, t);
-        mmd_directive(r, s, "LocalRespondingStarted", s->index);
+        mmd_directive(r, s, "LocalRespondingStarted");
         s->local_started = 1;
     } else if (!strcmp(type, "RespondingEnded")) {
         s->local_end_due = s->play_end > t ? s->play_end : t;
@@ -318,7 +320,7 @@ static void on_text(run_t *r, session *s, const char *text, size_t len, double t
         if (in_window(r, t)) r->r->speech_started++;
         if (s->response_open) {
             barge_in(r, s);
-            if (s->local_started) { mmd_directive(r, s, "LocalRespondingEnded", s->index); s->local_started = 0; s->local_end_due = 0; }
+            if (s->local_started) { mmd_directive(r, s, "LocalRespondingEnded"); s->local_started = 0; s->local_end_due = 0; }
         }
     } else if (!strcmp(type, "Stopped")) {
         if (s->phase == P_STOPPING) { s->clean = 1; s->phase = P_CLOSING; send_frame(r, s, 8, "\x03\xe8", 2); }
@@ -451,7 +453,7 @@ static void tick_session(run_t *r, session *s, double t) {
     if (s->phase != P_READY) return;
     if (s->local_end_due > 0 && t >= s->local_end_due) {
         s->local_end_due = 0;
-        if (s->local_started) { mmd_directive(r, s, "LocalRespondingEnded", s->index); s->local_started = 0; }
+        if (s->local_started) { mmd_directive(r, s, "LocalRespondingEnded"); s->local_started = 0; }
     }
     if (!s->streaming) return;
     int per_loop = (r->c->voiced_ms + r->c->silence_ms) / r->c->chunk_ms, voiced = r->c->voiced_ms / r->c->chunk_ms;

@@ -25,6 +25,8 @@ import WireJSON
         #expect(sent >= 4)
         #expect(report["turns"]?["answered"]?.intValue == sent)
         #expect((report["downlink"]?["latenessMs"]?["count"]?.intValue ?? 0) > 0)
+        // The generator speaks the protocol as a conforming client: the mock answers no error.
+        #expect(report["downlink"]?["serverErrors"] == 0)
         #expect((report["serverProcess"]?["rssIdleKiB"]?.intValue ?? 0) > 0)
         #expect((report["serverProcess"]?["cpuPercent"]?.doubleValue ?? 0) > 0)
         #expect(report["generator"]?["saturated"] != nil)
