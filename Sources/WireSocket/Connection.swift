@@ -21,9 +21,9 @@ public final class Connection {
     /// Text messages are checked for UTF-8 here (servers; lws' own byte-at-a-time check is off).
     var validatesUTF8 = false
     private var utf8 = UTF8Validator()
-    /// A received message is being handed to the handler (inside lws' RECEIVE callback).
-    private var delivering = false
-    /// Messages may be written outside writable callbacks (see `writeAtOnce`). Off when
+    /// Asked to be flushed at the end of the loop's current pass.
+    private var flushRequested = false
+    /// Messages may be written outside writable callbacks (see `flushWrites`). Off when
     /// permessage-deflate may be in use: lws drains a compressed message that does not fit one
     /// write from its writable callbacks, and a write in between breaks it (Autobahn 12.2.15).
     var writesAtOnce = true
@@ -115,31 +115,9 @@ public final class Connection {
         let payload = message.bytes
         if let size = fragmentSize, size > 0, payload.count > size {
             enqueue(.fragmented(FragmentedMessage(buffer: Self.layout(payload[...]), binary: binary, fragmentSize: size)))
-        } else if !writeAtOnce(payload, binary: binary) {
+        } else {
             enqueue(.frame(buffer: FrameBuffer(Self.layout(payload[...])), binary: binary, first: true, final: true))
         }
-    }
-
-    /// Writes a whole message now when nothing waits before it (our queue empty, no partial
-    /// write buffered in lws, no pause or rate limit): one `send` instead of the writable round
-    /// trip (an `epoll_ctl` pair and a loop wake-up per frame) and no copy kept per message.
-    /// lws keeps the rest of a short write and sends it before the next writable callback, so
-    /// order holds; while it holds such a rest, messages queue here and count towards
-    /// `queuedBytes`. False when the message must be queued instead.
-    private func writeAtOnce(_ payload: [UInt8], binary: Bool) -> Bool {
-        // After the peer's close frame nothing more goes out (lws answers it; a queued message
-        // never gets a writable callback), as RFC 6455 §5.5.1 wants (Autobahn 7.1.4, 7.1.5).
-        // While this connection's message is being delivered, a ping that came before it may
-        // still await its pong, which lws sends on the next writable event: queue behind it
-        // (pong first, as Autobahn 5.6 and 5.19 check).
-        guard writesAtOnce, let wsi, pendingWrites == 0, !writesPaused, writeRateLimit == nil, throttleTimer == nil,
-              peerCloseCode == nil, !delivering, lws_partial_buffered(wsi) == 0 else { return false }
-        let written = loop.withWriteScratch(payload) { start in
-            clws_write(wsi, start, payload.count, binary ? 1 : 0, 1, 1)
-        }
-        // A failed write (the peer is gone): lws closes the connection on its next service.
-        if written < payload.count { lws_set_timeout(wsi, NO_PENDING_TIMEOUT, LWS_TO_KILL_ASYNC) }
-        return true
     }
 
     /// Queues raw fragments of one message (the caller decides the split).
@@ -257,6 +235,13 @@ public final class Connection {
 
     private func requestWrite() {
         guard let wsi, !writesPaused, pendingWrites > 0, throttleTimer == nil else { return }
+        if loop.batchingWrites, writesAtOnce, writeRateLimit == nil {
+            if !flushRequested {
+                flushRequested = true
+                loop.flushAtEndOfPass(self)
+            }
+            return
+        }
         let now = MonotonicClock.nowMicros()
         if nextWriteAllowedAt > now {
             throttleTimer = schedule(afterMicros: nextWriteAllowedAt - now) { [weak self] in
@@ -266,6 +251,27 @@ public final class Connection {
             return
         }
         lws_callback_on_writable(wsi)
+    }
+
+    /// Writes queued whole messages now, at the end of a timer or inbox pass, without waiting for
+    /// a writable callback (one `send` each; no `epoll_ctl` pair and loop wake-up per frame).
+    /// lws keeps the rest of a short write and sends it before the next writable callback;
+    /// until then, and for anything but a whole message (fragments, a close), the rest waits
+    /// for the writable callback as before. Not after the peer's close frame (nothing more goes
+    /// out: RFC 6455 §5.5.1, Autobahn 7.1.4). A message queued while a received message is
+    /// delivered (lws' RECEIVE callback, not a pass) waits for the writable callback, after any
+    /// pong lws owes for a ping that came before it (Autobahn 5.6, 5.19).
+    func flushWrites() {
+        flushRequested = false
+        while let wsi, isOpen, writesAtOnce, !writesPaused, writeRateLimit == nil, peerCloseCode == nil,
+              outboundHead < outbound.count, case .frame = outbound[outboundHead], lws_partial_buffered(wsi) == 0 {
+            if write(outbound[outboundHead], wsi) < 0 {
+                // The peer is gone: lws closes the connection on its next service.
+                lws_set_timeout(wsi, NO_PENDING_TIMEOUT, LWS_TO_KILL_ASYNC)
+                return
+            }
+        }
+        if pendingWrites > 0, let wsi, !writesPaused { lws_callback_on_writable(wsi) }
     }
 
     /// Most messages written in one writable callback: frames due together (a response's
@@ -408,8 +414,6 @@ public final class Connection {
         let bytes = receiveBuffer
         receiveBuffer = []
         messageInProgress = false
-        delivering = true
-        defer { delivering = false }
         handler.connection(self, received: receivingBinary ? .binary(bytes) : .text(bytes))
         return 0
     }

@@ -36,9 +36,10 @@ final class ServiceLoop: @unchecked Sendable {
     private var timerArmedFor: Int64 = .max
     /// Runs on the service thread after the context is destroyed.
     var onFinished: (() -> Void)?
-    /// Service-thread scratch for writing a message at once: `LWS_PRE` headroom, then the
-    /// payload (lws copies whatever a short write leaves, so the bytes are free again at once).
-    private var writeScratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 64 << 10, alignment: 16)
+    /// True while timers fire or the inbox drains: connections that queue a message then are
+    /// written at the end of that pass (`flushWrites`) instead of through a writable callback.
+    private(set) var batchingWrites = false
+    private var connectionsToFlush: [Connection] = []
     /// Kept alive until the service thread ends: the object lws' context user pointer refers to.
     var owner: AnyObject?
 
@@ -55,7 +56,6 @@ final class ServiceLoop: @unchecked Sendable {
     }
 
     deinit {
-        writeScratch.deallocate()
         timer.deallocate()
         foreignLoops.deallocate()
         evTimer.deallocate()
@@ -160,7 +160,7 @@ final class ServiceLoop: @unchecked Sendable {
             defer { pending.removeAll() }
             return pending
         }
-        for item in work { item() }
+        batchingWrites { for item in work { item() } }
     }
 
     // MARK: - Timers
@@ -172,19 +172,22 @@ final class ServiceLoop: @unchecked Sendable {
         return id
     }
 
-    /// Lays `payload` out behind `LWS_PRE` bytes of headroom in the loop's scratch buffer and
-    /// hands `write` a pointer to the payload's first byte (service thread only).
-    func withWriteScratch<Result>(_ payload: [UInt8], _ write: (UnsafeMutablePointer<UInt8>) -> Result) -> Result {
-        let pre = clws_pre()
-        if pre + payload.count > writeScratch.count {
-            writeScratch.deallocate()
-            writeScratch = .allocate(byteCount: max(pre + payload.count, writeScratch.count * 2), alignment: 16)
-        }
-        let start = writeScratch.baseAddress!.advanced(by: pre)
-        payload.withUnsafeBytes { bytes in
-            if let base = bytes.baseAddress { start.copyMemory(from: base, byteCount: bytes.count) }
-        }
-        return write(start.assumingMemoryBound(to: UInt8.self))
+    /// Remembers `connection` for the flush at the end of the current pass.
+    func flushAtEndOfPass(_ connection: Connection) {
+        connectionsToFlush.append(connection)
+    }
+
+    /// Runs `pass` (timers or the inbox), then writes what its connections queued meanwhile:
+    /// every frame due in one pass has gone through its session first (so the sends of earlier
+    /// frames do not delay later ones), and no frame waits for a writable round trip.
+    private func batchingWrites(_ pass: () -> Void) {
+        batchingWrites = true
+        pass()
+        batchingWrites = false
+        guard !connectionsToFlush.isEmpty else { return }
+        let connections = connectionsToFlush
+        connectionsToFlush.removeAll(keepingCapacity: true)
+        for connection in connections { connection.flushWrites() }
     }
 
     func cancelTimer(_ id: TimerID) {
@@ -210,10 +213,12 @@ final class ServiceLoop: @unchecked Sendable {
 
     private func fireTimers() {
         timerArmedFor = .max
-        while !finished {
-            let due = timers.popDue(now: MonotonicClock.nowMicros())
-            if due.isEmpty { break }
-            for action in due { action() }
+        batchingWrites {
+            while !finished {
+                let due = timers.popDue(now: MonotonicClock.nowMicros())
+                if due.isEmpty { break }
+                for action in due { action() }
+            }
         }
         armTimer()
     }
