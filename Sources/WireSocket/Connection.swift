@@ -320,7 +320,12 @@ public final class Connection {
     /// Drops the item at the head of the queue (compacting it now and then).
     private func advanceHead() {
         outboundHead += 1
-        if outboundHead > 64 && outboundHead * 2 > outbound.count {
+        if outboundHead == outbound.count {
+            // All written: free the messages now rather than at the next compaction (up to 64
+            // written audio frames per session stayed allocated).
+            outbound.removeAll(keepingCapacity: true)
+            outboundHead = 0
+        } else if outboundHead > 64 && outboundHead * 2 > outbound.count {
             outbound.removeFirst(outboundHead)
             outboundHead = 0
         }
