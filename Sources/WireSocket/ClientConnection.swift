@@ -107,7 +107,7 @@ func clientCallback(_ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ use
         let head = HTTPRequestHead(method: "GET", path: attempt.request.target.pathAndQuery, headers: [:])
         let connection = Connection(id: client.nextConnectionID(), request: head, handler: attempt,
                                     maxMessageBytes: attempt.request.maxMessageBytes, loop: client.loop, wsi: wsi)
-        connection.writesAtOnce = !client.offersDeflate
+        connection.writesAtOnce = !client.table.offersDeflate
         attempt.connection = connection
         attempt.settled = true
         attempt.request.outcome.put(.success(ClientConnection(client: client, connection: connection,

@@ -20,7 +20,7 @@ public final class Connection {
     var receivingBinary = false
     /// Text messages are checked for UTF-8 here (servers; lws' own byte-at-a-time check is off).
     var validatesUTF8 = false
-    private var utf8 = UTF8Validator()
+    var utf8 = UTF8Validator()
     /// Asked to be flushed at the end of the loop's current pass.
     private var flushRequested = false
     /// Messages may be written outside writable callbacks (see `flushWrites`). Off when
@@ -33,14 +33,13 @@ public final class Connection {
     /// Our close frame is out; only the peer's answering close (or the timeout) remains.
     private(set) var closeSent = false
 
-    private var outbound: [OutboundItem] = []
+    private var outbound = OutboundQueue()
     /// The bytes of the last message written from the queue. With permessage-deflate, lws
     /// compresses a message that does not fit one write over several writable events, reading
     /// the caller's buffer each time (before any writable callback of ours), so it must stay
     /// allocated until the next one: freed earlier, the drain read freed memory (a crash in
     /// Autobahn 12.2.15 once 128 KiB buffers were unmapped on free).
     private var drainingBuffer: AnyObject?
-    private var outboundHead = 0
     private var timers: Set<TimerID> = []
     private var writesPaused = false
     private var readsPaused = false
@@ -63,48 +62,12 @@ public final class Connection {
         self.openedAt = MonotonicClock.nowMicros()
     }
 
-    enum OutboundItem {
-        /// Bytes laid out as `[LWS_PRE headroom | payload]`.
-        case frame(buffer: FrameBuffer, binary: Bool, first: Bool, final: Bool)
-        /// One message written as fragments of `fragmentSize` (see ``FragmentedMessage``).
-        case fragmented(FragmentedMessage)
-        case close(CloseCode, String)
-    }
-
-    /// A queued frame's bytes, `[LWS_PRE headroom | payload]`. A class, so lws can write its
-    /// frame header into the headroom in place (no copy-on-write of a shared array) and the
-    /// bytes can outlive the queue entry while lws still reads them (see `drainingBuffer`).
-    final class FrameBuffer {
-        var bytes: [UInt8]
-        init(_ bytes: [UInt8]) { self.bytes = bytes }
-    }
-
-    /// A message queued once and written a fragment at a time: one buffer instead of one per
-    /// fragment (a 16-byte fragment in its own buffer costs about 120 bytes of memory, so a
-    /// backlog of fragmented audio grew seven times its size). Each fragment is written in place:
-    /// lws puts its frame header in the bytes just before it, which the previous fragment has
-    /// already sent (and lws copies what a short write leaves).
-    final class FragmentedMessage {
-        var buffer: [UInt8]
-        let binary: Bool
-        let fragmentSize: Int
-        /// Payload bytes already written.
-        var written = 0
-        var payloadCount: Int { buffer.count - clws_pre() }
-
-        init(buffer: [UInt8], binary: Bool, fragmentSize: Int) {
-            self.buffer = buffer
-            self.binary = binary
-            self.fragmentSize = fragmentSize
-        }
-    }
-
     /// Messages and closes queued but not yet written.
-    public var pendingWrites: Int { outbound.count - outboundHead }
+    public var pendingWrites: Int { outbound.count }
     /// A close that drops the queue is on its way: nothing more is sent.
     private var closeQueued = false
     /// Payload bytes queued but not yet written (what a client that does not read piles up).
-    public private(set) var queuedBytes = 0
+    public var queuedBytes: Int { outbound.queuedBytes }
 
     // MARK: - Sending
 
@@ -142,8 +105,6 @@ public final class Connection {
         guard isOpen, !closeSent, !closeQueued else { return }
         closeQueued = true
         outbound.removeAll()
-        queuedBytes = 0
-        outboundHead = 0
         enqueue(.close(code, reason))
         schedule(afterMicros: abortAfterMicros) { [weak self] in self?.abort() }
     }
@@ -159,8 +120,6 @@ public final class Connection {
             setsockopt(fd, SOL_SOCKET, SO_LINGER, &linger, socklen_t(MemoryLayout<Glibc.linger>.size))
         }
         outbound.removeAll()
-        queuedBytes = 0
-        outboundHead = 0
         writesPaused = true
         shutdown(fd, Int32(SHUT_RDWR))
         // lws notices the hang-up on its next poll and delivers CLOSED.
@@ -227,8 +186,6 @@ public final class Connection {
     }
 
     private func enqueue(_ item: OutboundItem) {
-        if case .frame(let buffer, _, _, _) = item { queuedBytes += buffer.bytes.count - clws_pre() }
-        if case .fragmented(let message) = item { queuedBytes += message.payloadCount }
         outbound.append(item)
         requestWrite()
     }
@@ -264,8 +221,8 @@ public final class Connection {
     func flushWrites() {
         flushRequested = false
         while let wsi, isOpen, writesAtOnce, !writesPaused, writeRateLimit == nil, peerCloseCode == nil,
-              outboundHead < outbound.count, case .frame = outbound[outboundHead], lws_partial_buffered(wsi) == 0 {
-            if write(outbound[outboundHead], wsi) < 0 {
+              case .frame? = outbound.head, lws_partial_buffered(wsi) == 0 {
+            if write(outbound.head!, wsi) < 0 {
                 // The peer is gone: lws closes the connection on its next service.
                 lws_set_timeout(wsi, NO_PENDING_TIMEOUT, LWS_TO_KILL_ASYNC)
                 return
@@ -305,30 +262,15 @@ public final class Connection {
     /// budget; asks for another writable callback when more wait.
     private func writeOne() -> (result: Int32, cost: Int) {
         let unitsPerMessage = Self.fragmentsPerCallback / Self.writesPerCallback
-        guard let wsi, !writesPaused, outboundHead < outbound.count else { return (0, unitsPerMessage) }
+        guard let wsi, !writesPaused, let item = outbound.head else { return (0, unitsPerMessage) }
         if nextWriteAllowedAt > MonotonicClock.nowMicros() {
             requestWrite()
             return (0, unitsPerMessage)
         }
-        let item = outbound[outboundHead]
         if case .fragmented(let message) = item {
             return (writeFragment(of: message, wsi), 1)
         }
         return (write(item, wsi), unitsPerMessage)
-    }
-
-    /// Drops the item at the head of the queue (compacting it now and then).
-    private func advanceHead() {
-        outboundHead += 1
-        if outboundHead == outbound.count {
-            // All written: free the messages now rather than at the next compaction (up to 64
-            // written audio frames per session stayed allocated).
-            outbound.removeAll(keepingCapacity: true)
-            outboundHead = 0
-        } else if outboundHead > 64 && outboundHead * 2 > outbound.count {
-            outbound.removeFirst(outboundHead)
-            outboundHead = 0
-        }
     }
 
     /// Writes the next fragment of the message at the head of the queue, in place.
@@ -345,8 +287,8 @@ public final class Connection {
         }
         if written < length { return -1 }
         message.written += length
-        queuedBytes -= length
-        if final { advanceHead() }
+        outbound.wrote(bytes: length)
+        if final { outbound.removeHead() }
         if let rate = writeRateLimit, rate > 0 {
             nextWriteAllowedAt = MonotonicClock.nowMicros() + Int64(length) * 1_000_000 / Int64(rate)
         }
@@ -355,14 +297,14 @@ public final class Connection {
 
     /// Writes a whole queued item (a message or a close frame).
     private func write(_ item: OutboundItem, _ wsi: OpaquePointer) -> Int32 {
-        advanceHead()
+        outbound.removeHead()
         switch item {
         case .fragmented:
             return 0  // written by writeFragment
         case .frame(let buffer, let binary, let first, let final):
             let pre = clws_pre()
             let length = buffer.bytes.count - pre
-            queuedBytes -= length
+            outbound.wrote(bytes: length)
             drainingBuffer = buffer
             let written = buffer.bytes.withUnsafeMutableBytes { raw in
                 clws_write(wsi, raw.baseAddress!.advanced(by: pre).assumingMemoryBound(to: UInt8.self), length,
@@ -387,70 +329,9 @@ public final class Connection {
             if written < 0 { return -1 }
             closeSent = true
             outbound.removeAll()
-            queuedBytes = 0
-            outboundHead = 0
             lws_set_timeout(wsi, PENDING_TIMEOUT_CLOSE_ACK, 2)
             return 0
         }
-    }
-
-    /// Appends one RECEIVE chunk; delivers the message when it is complete. -1 closes (1009).
-    func receive(_ input: UnsafeMutableRawPointer?, _ length: Int) -> Int32 {
-        guard let wsi else { return -1 }
-        if !messageInProgress {
-            messageInProgress = true
-            receivingBinary = lws_frame_is_binary(wsi) != 0
-        }
-        if receiveBuffer.count + length > maxMessageBytes {
-            var reason = Array("message exceeds \(maxMessageBytes) bytes".utf8)
-            reason.withUnsafeMutableBufferPointer { raw in
-                lws_close_reason(wsi, LWS_CLOSE_STATUS_MESSAGE_TOO_LARGE, raw.baseAddress, raw.count)
-            }
-            receiveBuffer = []
-            return -1
-        }
-        if let input, length > 0 {
-            let chunk = UnsafeRawBufferPointer(start: input, count: length)
-            if validatesUTF8, !receivingBinary, !utf8.feed(chunk) { return failInvalidUTF8(wsi) }
-            receiveBuffer.append(contentsOf: chunk)
-        }
-        guard lws_is_final_fragment(wsi) != 0 && lws_remaining_packet_payload(wsi) == 0 else { return 0 }
-        if validatesUTF8, !receivingBinary, !utf8.finish() { return failInvalidUTF8(wsi) }
-        let bytes = receiveBuffer
-        receiveBuffer = []
-        messageInProgress = false
-        handler.connection(self, received: receivingBinary ? .binary(bytes) : .text(bytes))
-        return 0
-    }
-
-    /// Fails the connection with 1007 (RFC 6455 §8.1): a text message that is not UTF-8.
-    private func failInvalidUTF8(_ wsi: OpaquePointer) -> Int32 {
-        var reason = Array("text message is not valid UTF-8".utf8)
-        reason.withUnsafeMutableBufferPointer { raw in
-            lws_close_reason(wsi, LWS_CLOSE_STATUS_INVALID_PAYLOAD, raw.baseAddress, raw.count)
-        }
-        receiveBuffer = []
-        return -1
-    }
-
-    /// Records the code and reason of the peer's close frame. Returns -1 (hang up now) when it
-    /// answers our own close frame, 0 to let lws echo the close.
-    func notePeerClose(_ input: UnsafeMutableRawPointer?, _ length: Int) -> Int32 {
-        if closeSent { return -1 }
-        guard let input, length >= 2 else {
-            peerCloseCode = .noStatus
-            return 0
-        }
-        let bytes = UnsafeRawBufferPointer(start: input, count: length)
-        peerCloseCode = CloseCode(UInt16(bytes[0]) << 8 | UInt16(bytes[1]))
-        var reason = UTF8Validator()
-        guard !validatesUTF8 || (reason.feed(UnsafeRawBufferPointer(rebasing: bytes.dropFirst(2))) && reason.finish()) else {
-            // A close reason that is not UTF-8 fails the connection (RFC 6455 §7.1.7, Autobahn 7.5.1).
-            peerCloseReason = ""
-            return -1
-        }
-        peerCloseReason = String(decoding: bytes.dropFirst(2), as: UTF8.self)
-        return 0
     }
 
     /// Called once when lws reports the connection closed.
@@ -460,7 +341,6 @@ public final class Connection {
         for id in timers { loop.cancelTimer(id) }
         timers.removeAll()
         outbound.removeAll()
-        queuedBytes = 0
         wsi = nil
     }
 }

@@ -9,11 +9,15 @@ final class ProtocolTable {
     /// Holds permessage-deflate when `deflate` was asked for; otherwise just the terminator.
     let extensions: UnsafeMutablePointer<lws_extension>
     private let strings: [UnsafeMutablePointer<CChar>]
+    /// permessage-deflate is offered (then a connection that took it writes only from writable
+    /// callbacks: see `Connection.writesAtOnce`).
+    let offersDeflate: Bool
 
     typealias Callback = @convention(c) (OpaquePointer?, lws_callback_reasons, UnsafeMutableRawPointer?,
                                          UnsafeMutableRawPointer?, Int) -> Int32
 
     init(name: String, callback: Callback, deflate: Bool) {
+        offersDeflate = deflate
         let protocolName = strdup(name)!
         let deflateName = strdup("permessage-deflate")!
         let deflateOffer = strdup("permessage-deflate; client_max_window_bits")!

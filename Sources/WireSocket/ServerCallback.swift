@@ -38,7 +38,7 @@ extension WebSocketServer {
             let connection = Connection(id: nextConnectionID, request: head, handler: handler,
                                         maxMessageBytes: cap, loop: loop, wsi: wsi)
             connection.validatesUTF8 = true
-            connection.writesAtOnce = !(offersDeflate && head.headers["sec-websocket-extensions"]?.contains("permessage-deflate") == true)
+            connection.writesAtOnce = !(table.offersDeflate && head.headers["sec-websocket-extensions"]?.contains("permessage-deflate") == true)
             nextConnectionID += 1
             connections[wsi] = connection
             handler.connectionOpened(connection)

@@ -32,15 +32,11 @@ final class ClientCore: @unchecked Sendable {
     // @unchecked Sendable: `attempts` and the lws state are touched only on the service thread.
 
     let loop: ServiceLoop
-    private let table: ProtocolTable
+    let table: ProtocolTable
     var attempts: [ObjectIdentifier: ConnectAttempt] = [:]
     private var started = false
     private var nextID: UInt64 = 1
-    /// permessage-deflate is offered (see `Connection.writesAtOnce`).
-    let offersDeflate: Bool
-
     init(eventLoop: WebSocketServer.EventLoop, perMessageDeflate: Bool) {
-        offersDeflate = perMessageDeflate
         loop = ServiceLoop(eventLoop: eventLoop)
         table = ProtocolTable(name: "dialogmock-client", callback: clientCallback, deflate: perMessageDeflate)
         do {

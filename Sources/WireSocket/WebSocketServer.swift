@@ -79,10 +79,7 @@ public final class WebSocketServer: @unchecked Sendable {
     var httpExchanges: [OpaquePointer: HTTPExchange] = [:]
     var nextConnectionID: UInt64 = 1
     var draining = false
-    private let table: ProtocolTable
-    /// permessage-deflate is offered (then a connection whose client asked for it writes only
-    /// from writable callbacks: see `Connection.writesAtOnce`).
-    let offersDeflate: Bool
+    let table: ProtocolTable
 
     public init(configuration: Configuration = Configuration(), delegate: any WebSocketServerDelegate) {
         self.configuration = configuration
@@ -91,8 +88,8 @@ public final class WebSocketServer: @unchecked Sendable {
         // No permessage-deflate on the libuv loop: with it, lws 4.1.6 stops servicing a
         // connection whose compressed message inflates across several receive calls (Autobahn
         // 12.1.5 hangs). The libev glue services those (its idle watcher forces service).
-        offersDeflate = configuration.perMessageDeflate && configuration.eventLoop != .libuv
-        table = ProtocolTable(name: "dialogmock", callback: serverCallback, deflate: offersDeflate)
+        table = ProtocolTable(name: "dialogmock", callback: serverCallback,
+                              deflate: configuration.perMessageDeflate && configuration.eventLoop != .libuv)
     }
 
     // MARK: - Lifecycle (any thread)
