@@ -41,45 +41,46 @@ let package = Package(
         // MARK: - Domain
         .target(name: "JSONSchema", dependencies: ["WireJSON"], swiftSettings: settings),
         .target(name: "CLISupport", swiftSettings: settings),
-        .target(name: "ScenarioEngine", dependencies: ["WireJSON"], swiftSettings: settings),
+        .target(name: "ProtocolModel", dependencies: ["WireJSON"], swiftSettings: settings),
+        .target(name: "ScenarioEngine", dependencies: ["ProtocolModel", "WireJSON"], swiftSettings: settings),
         /// Answer audio rendered once per distinct answer, framed, cached and shared (workers render misses).
         .target(name: "AnswerAudio", dependencies: ["ScenarioEngine", "WireAudio"], swiftSettings: settings),
         /// The interface between protocol engines and the server's session driver.
-        .target(name: "SessionCore", dependencies: ["AnswerAudio", "ScenarioEngine", "WireJSON"], swiftSettings: settings),
-        .target(name: "MultiModalDialogEngine", dependencies: ["AnswerAudio", "SessionCore", "ScenarioEngine", "WireAudio", "WireJSON"],
+        .target(name: "SessionCore", dependencies: ["AnswerAudio", "ScenarioEngine", "WireJSON", "ProtocolModel"], swiftSettings: settings),
+        .target(name: "MultiModalDialogEngine", dependencies: ["AnswerAudio", "SessionCore", "ScenarioEngine", "WireAudio", "WireJSON", "ProtocolModel"],
                 swiftSettings: settings),
-        .target(name: "QwenRealtimeEngine", dependencies: ["AnswerAudio", "JSONSchema", "SessionCore", "ScenarioEngine", "WireAudio", "WireJSON"],
+        .target(name: "QwenRealtimeEngine", dependencies: ["AnswerAudio", "JSONSchema", "SessionCore", "ScenarioEngine", "WireAudio", "WireJSON", "ProtocolModel"],
                 swiftSettings: settings),
 
         /// Drives a protocol session without sockets: manual clock, timers, commands recorded.
-        .target(name: "SessionTesting", dependencies: ["AnswerAudio", "ScenarioEngine", "SessionCore"], swiftSettings: settings),
+        .target(name: "SessionTesting", dependencies: ["AnswerAudio", "ScenarioEngine", "SessionCore", "ProtocolModel"], swiftSettings: settings),
 
         // MARK: - Engines
-        .target(name: "MockServer", dependencies: ["AnswerAudio", "MultiModalDialogEngine", "QwenRealtimeEngine", "SessionCore", "ScenarioEngine", "WireSocket", "WireAudio", "WireJSON"], swiftSettings: settings),
+        .target(name: "MockServer", dependencies: ["AnswerAudio", "MultiModalDialogEngine", "QwenRealtimeEngine", "SessionCore", "ScenarioEngine", "WireSocket", "WireAudio", "WireJSON", "ProtocolModel"], swiftSettings: settings),
 
         // MARK: - Conformance
-        .target(name: "ConformanceChecks", dependencies: ["ScenarioEngine", "JSONSchema", "WireJSON"], swiftSettings: settings),
-        .target(name: "ConformanceReports", dependencies: ["ConformanceChecks", "JSONSchema", "ScenarioEngine", "WireJSON"], swiftSettings: settings),
+        .target(name: "ConformanceChecks", dependencies: ["ScenarioEngine", "JSONSchema", "WireJSON", "ProtocolModel"], swiftSettings: settings),
+        .target(name: "ConformanceReports", dependencies: ["ConformanceChecks", "JSONSchema", "ScenarioEngine", "WireJSON", "ProtocolModel"], swiftSettings: settings),
 
         .target(name: "ConformanceHarness",
-                dependencies: ["MockServer", "ConformanceChecks", "ConformanceReports", "ScenarioEngine", "WireJSON"],
+                dependencies: ["MockServer", "ConformanceChecks", "ConformanceReports", "ScenarioEngine", "WireJSON", "ProtocolModel"],
                 swiftSettings: settings),
 
         // MARK: - Clients
-        .target(name: "DialogClients", dependencies: ["WireSocket", "WireAudio", "WireJSON"], swiftSettings: settings),
+        .target(name: "DialogClients", dependencies: ["WireSocket", "WireAudio", "WireJSON", "ProtocolModel"], swiftSettings: settings),
 
         /// The fuzz targets of `.ci/fuzz` (libFuzzer drives them through `dialogmock-fuzz`).
         .target(name: "FuzzTargets",
                 dependencies: ["JSONSchema", "MockServer", "MultiModalDialogEngine", "QwenRealtimeEngine", "ScenarioEngine", "SessionCore",
-                               "SessionTesting", "AnswerAudio", "WireAudio", "WireJSON", "WireSocket"],
+                               "SessionTesting", "AnswerAudio", "WireAudio", "WireJSON", "WireSocket", "ProtocolModel"],
                 swiftSettings: settings),
 
         // MARK: - Executables
-        .executableTarget(name: "AdapterCLI", dependencies: ["DialogClients", "CLISupport", "WireAudio", "WireJSON"],
+        .executableTarget(name: "AdapterCLI", dependencies: ["DialogClients", "CLISupport", "WireAudio", "WireJSON", "ProtocolModel"],
                           swiftSettings: settings),
         .executableTarget(name: "MockServerCLI", dependencies: ["MockServer", "CLISupport"], swiftSettings: settings),
-        .executableTarget(name: "ConformanceCLI", dependencies: ["ConformanceHarness", "ConformanceReports", "ConformanceChecks", "JSONSchema", "WireJSON", "CLISupport"], swiftSettings: settings),
-        .executableTarget(name: "BenchmarkCLI", dependencies: ["MockServer", "WireJSON", "WireSocket", "CLISupport", "EchoFloor", "LoadGenerator"],
+        .executableTarget(name: "ConformanceCLI", dependencies: ["ConformanceHarness", "ConformanceReports", "ConformanceChecks", "JSONSchema", "WireJSON", "CLISupport", "ProtocolModel"], swiftSettings: settings),
+        .executableTarget(name: "BenchmarkCLI", dependencies: ["MockServer", "WireJSON", "WireSocket", "CLISupport", "EchoFloor", "LoadGenerator", "ProtocolModel"],
                           swiftSettings: settings),
         /// A minimal blocking C WebSocket echo: the latency floor the benchmark compares against.
         .target(name: "EchoFloor"),
@@ -87,26 +88,27 @@ let package = Package(
         .target(name: "LoadGenerator", linkerSettings: [.linkedLibrary("m")]),
 
         // MARK: - Tests
+        .testTarget(name: "ProtocolModelTests", dependencies: ["ProtocolModel", "WireJSON"], swiftSettings: settings),
         .testTarget(name: "WireJSONTests", dependencies: ["WireJSON"], swiftSettings: settings),
         .testTarget(name: "WireAudioTests", dependencies: ["WireAudio"], exclude: ["Fixtures"], swiftSettings: settings),
         .testTarget(name: "WireSocketTests", dependencies: ["WireSocket"], swiftSettings: settings),
         .testTarget(name: "AnswerAudioTests", dependencies: ["AnswerAudio", "ScenarioEngine", "WireAudio"], swiftSettings: settings),
         .testTarget(name: "JSONSchemaTests", dependencies: ["JSONSchema", "WireJSON"], exclude: ["JSON-Schema-Test-Suite"], swiftSettings: settings),
-        .testTarget(name: "ScenarioEngineTests", dependencies: ["ScenarioEngine", "WireJSON"], swiftSettings: settings),
+        .testTarget(name: "ScenarioEngineTests", dependencies: ["ScenarioEngine", "WireJSON", "ProtocolModel"], swiftSettings: settings),
         .testTarget(name: "MultiModalDialogEngineTests",
-                    dependencies: ["AnswerAudio", "MultiModalDialogEngine", "SessionCore", "SessionTesting", "ScenarioEngine", "WireAudio", "WireJSON"],
+                    dependencies: ["AnswerAudio", "MultiModalDialogEngine", "SessionCore", "SessionTesting", "ScenarioEngine", "WireAudio", "WireJSON", "ProtocolModel"],
                     swiftSettings: settings),
         .testTarget(name: "QwenRealtimeEngineTests",
-                    dependencies: ["AnswerAudio", "QwenRealtimeEngine", "SessionCore", "SessionTesting", "ScenarioEngine", "WireAudio", "WireJSON"],
+                    dependencies: ["AnswerAudio", "QwenRealtimeEngine", "SessionCore", "SessionTesting", "ScenarioEngine", "WireAudio", "WireJSON", "ProtocolModel"],
                     swiftSettings: settings),
-        .testTarget(name: "ConformanceChecksTests", dependencies: ["ConformanceChecks", "ScenarioEngine", "JSONSchema", "WireJSON"],
+        .testTarget(name: "ConformanceChecksTests", dependencies: ["ConformanceChecks", "ScenarioEngine", "JSONSchema", "WireJSON", "ProtocolModel"],
                     swiftSettings: settings),
-        .testTarget(name: "ConformanceReportsTests", dependencies: ["ConformanceReports", "ConformanceChecks", "JSONSchema", "ScenarioEngine", "WireJSON"],
+        .testTarget(name: "ConformanceReportsTests", dependencies: ["ConformanceReports", "ConformanceChecks", "JSONSchema", "ScenarioEngine", "WireJSON", "ProtocolModel"],
                     swiftSettings: settings),
         .testTarget(name: "ProtocolSchemaTests", dependencies: ["JSONSchema", "WireJSON"], swiftSettings: settings),
         /// The unmodified official Python SDKs against the in-process mock (venv from .ci/sdk-venv).
-        .testTarget(name: "EndToEndTests", dependencies: ["MockServer", "JSONSchema", "MultiModalDialogEngine", "ScenarioEngine", "WireJSON", "WireSocket"], exclude: ["Clients", "Fixtures"], swiftSettings: settings),
-        .testTarget(name: "DialogClientsTests", dependencies: ["DialogClients", "MockServer", "WireSocket", "WireJSON", "WireAudio"],
+        .testTarget(name: "EndToEndTests", dependencies: ["MockServer", "JSONSchema", "MultiModalDialogEngine", "ScenarioEngine", "WireJSON", "WireSocket", "ProtocolModel"], exclude: ["Clients", "Fixtures"], swiftSettings: settings),
+        .testTarget(name: "DialogClientsTests", dependencies: ["DialogClients", "MockServer", "WireSocket", "WireJSON", "WireAudio", "ProtocolModel"],
                     swiftSettings: settings),
         .testTarget(name: "ConformanceHarnessTests",
                     dependencies: ["ConformanceHarness", "ConformanceChecks", "ConformanceReports", "MockServer", "WireJSON"],
@@ -114,14 +116,14 @@ let package = Package(
         /// The whole conformance suite against the Swift reference clients and the faulty clients
         /// (depends on the executables so they are built).
         .testTarget(name: "ConformanceSuiteTests",
-                    dependencies: ["ConformanceHarness", "ConformanceChecks", "ConformanceReports", "AdapterCLI", "WireJSON"],
+                    dependencies: ["ConformanceHarness", "ConformanceChecks", "ConformanceReports", "AdapterCLI", "WireJSON", "ProtocolModel"],
                     swiftSettings: settings),
         /// Replays the fuzz seeds and every input libFuzzer found crashing (Tests/FuzzTargetsTests/Regressions).
         .testTarget(name: "FuzzTargetsTests", dependencies: ["FuzzTargets", "WireAudio"], exclude: ["Regressions"], swiftSettings: settings),
         .testTarget(name: "CLISupportTests", dependencies: ["CLISupport"], swiftSettings: settings),
-        .testTarget(name: "MockServerTests", dependencies: ["MockServer", "WireSocket", "WireJSON"], swiftSettings: settings),
+        .testTarget(name: "MockServerTests", dependencies: ["MockServer", "WireSocket", "WireJSON", "ProtocolModel"], swiftSettings: settings),
         /// Runs the built `mock-server` and `dialogmock-bench` binaries as a user would (depends on them so they are built).
-        .testTarget(name: "MockServerCLITests", dependencies: ["MockServerCLI", "BenchmarkCLI", "ScenarioEngine", "WireAudio", "WireSocket", "WireJSON"],
+        .testTarget(name: "MockServerCLITests", dependencies: ["MockServerCLI", "BenchmarkCLI", "ScenarioEngine", "WireAudio", "WireSocket", "WireJSON", "ProtocolModel"],
                     swiftSettings: settings),
     ]
 )

@@ -2,6 +2,7 @@ import CLISupport
 import DialogClients
 import Glibc
 import WireJSON
+import ProtocolModel
 
 /// `dialogmock-adapter`: a driven client (the adapter protocol, conformance/README.md) over the Swift reference clients.
 @main
@@ -196,7 +197,7 @@ struct AdapterEnvironment: Sendable {
             guard let values else { return AdapterCommand.environment(name) }
             return values[name].flatMap { $0.isEmpty ? nil : $0 }
         }
-        let path = protocolName == .multimodalDialog ? "/api-ws/v1/inference" : "/api-ws/v1/realtime"
+        let path = protocolName.servicePath
         url = value("MOCK_URL") ?? "ws://127.0.0.1:8765\(path)"
         apiKey = value("MOCK_API_KEY") ?? "sk-dialogmock"
         workspaceID = value("MOCK_WORKSPACE_ID") ?? "llm-dialogmock"

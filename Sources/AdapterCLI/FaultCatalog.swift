@@ -1,4 +1,5 @@
 import DialogClients
+import ProtocolModel
 
 /// The faulty clients: `--fault NAME` breaks exactly one obligation in an otherwise correct
 /// flow. `obligation` is the id the mock journals (or, for a refused upgrade, the id the
@@ -106,7 +107,4 @@ extension String {
 }
 
 /// The two protocols the adapter speaks.
-enum ProtocolName: String, Sendable {
-    case multimodalDialog = "multimodal-dialog"
-    case qwenRealtime = "qwen-realtime"
-}
+typealias ProtocolName = DialogProtocol

@@ -1,5 +1,6 @@
 import DialogClients
 import WireAudio
+import ProtocolModel
 import WireJSON
 
 extension MultiModalDriver {
@@ -179,7 +180,7 @@ extension MultiModalDriver {
     private func finish() async {
         switch fault?.name {
         case "continue-for-stop":
-            dialog.sendRaw(text: dialog.rawDirective("Stop", action: "continue-task"))
+            dialog.sendRaw(text: dialog.rawDirective("Stop", action: .continueTask))
             if await !dialog.waitUntilClosed(timeoutMillis: 3_000) { await dialog.close() }
         case "frames-after-finish":
             dialog.sendRaw(text: dialog.rawDirective("Stop"))

@@ -3,6 +3,7 @@ import EchoFloor
 import Glibc
 import LoadGenerator
 import WireSocket
+import ProtocolModel
 
 /// `dialogmock-bench load`: N real-time voice sessions of one protocol against a mock-server
 /// process (started here, or one already running), from the project's own C load generator;
@@ -87,7 +88,7 @@ enum LoadBench {
                 exit(ExitCode.harnessError)
             }
         }
-        let path = settings.protocolName == "qwen-realtime" ? "/api-ws/v1/realtime?model=qwen-omni-turbo-realtime" : "/api-ws/v1/inference"
+        let path = (DialogProtocol(rawValue: settings.protocolName) ?? .multimodalDialog).path(model: "qwen-omni-turbo-realtime")
         var config = settings.config
         config.port = UInt16(settings.port ?? 0)
         config.server_pid = Int32(settings.pid ?? 0)

@@ -4,6 +4,7 @@ import Glibc
 import MockServer
 import WireJSON
 import WireSocket
+import ProtocolModel
 
 /// `dialogmock-bench scenario`: N concurrent Qwen realtime sessions whose server events are
 /// scripted with fixed delays of 20 ms and 250 ms; how late the mock sends them (p50/p99).
@@ -46,7 +47,7 @@ enum ScenarioLatencyBench {
         }
         let client = WebSocketClient(eventLoop: .poll)
         let started = MonotonicClock.nowMicros()
-        let url = "\(server.baseURL)/api-ws/v1/realtime?model=qwen3-omni-flash-realtime"
+        let url = server.baseURL + DialogProtocol.qwenRealtime.path(model: "qwen3-omni-flash-realtime")
         let problems = await withTaskGroup(of: String?.self) { group in
             for index in 0..<sessions {
                 group.addTask { await session(index, rounds: rounds, url: url, client: client) }

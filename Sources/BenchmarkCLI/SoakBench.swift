@@ -5,6 +5,7 @@ import LoadGenerator
 import MockServer
 import Synchronization
 import WireJSON
+import ProtocolModel
 
 /// `dialogmock-bench soak`: both protocols at once for a long time, in rounds of fresh sessions
 /// on changing fault scenarios, against a mock-server process started here. Samples the
@@ -179,7 +180,7 @@ enum SoakBench {
                 config.server_pid = 0
                 var result = lg_result()
                 var error = [CChar](repeating: 0, count: 256)
-                let path = kind == LG_QWEN ? "/api-ws/v1/realtime?model=qwen-omni-turbo-realtime" : "/api-ws/v1/inference"
+                let path = (kind == LG_QWEN ? DialogProtocol.qwenRealtime : .multimodalDialog).path(model: "qwen-omni-turbo-realtime")
                 let status = path.withCString { pathPointer in
                     "dialogmock-soak".withCString { key in
                         config.path = pathPointer

@@ -2,6 +2,7 @@ import CLISupport
 import ConformanceHarness
 import Foundation
 import Glibc
+import ProtocolModel
 
 /// `conformance`: the conformance harness (reports/README.md).
 @main
@@ -73,7 +74,7 @@ enum ConformanceCommand {
         options: [.flag("--version", help: "Print the version and exit.")],
         subcommands: [list, lint, run, merge, matrix, schemaSuite])
 
-    static let protocols = ["multimodal-dialog", "qwen-realtime"]
+    static let protocols = DialogProtocol.allCases.map(\.rawValue)
 
     static func main() async {
         let arguments = CommandLineRunner.parseOrExit(Array(CommandLine.arguments.dropFirst()), spec: spec)

@@ -4,6 +4,7 @@ import MockServer
 import ScenarioEngine
 import Synchronization
 import WireJSON
+import ProtocolModel
 
 /// Runs the client for one case and judges what the mock recorded.
 final class CaseRun: Sendable {
@@ -28,13 +29,12 @@ final class CaseRun: Sendable {
     }
 
     func environment(for conformanceCase: ConformanceCase, run: Int = 1) -> [String: String] {
-        let base = "\(server.baseURL)/case/\(Self.endpoint(of: conformanceCase.id, run: run))"
         // A case that needs a profile names its model (e.g. the Qwen audio profile); else the run's.
         // Multimodal dialog's Start carries model "multimodal-dialog" (mmd.C3).
-        let model = configuration.protocolName == "qwen-realtime"
-            ? conformanceCase.model ?? configuration.model : conformanceCase.model ?? "multimodal-dialog"
-        let url = configuration.protocolName == "qwen-realtime"
-            ? "\(base)/api-ws/v1/realtime?model=\(model)" : "\(base)/api-ws/v1/inference"
+        let dialogProtocol = DialogProtocol(rawValue: configuration.protocolName) ?? .multimodalDialog
+        let model = dialogProtocol == .qwenRealtime
+            ? conformanceCase.model ?? configuration.model : conformanceCase.model ?? DialogProtocol.multimodalDialog.rawValue
+        let url = server.baseURL + dialogProtocol.path(caseID: Self.endpoint(of: conformanceCase.id, run: run), model: model)
         return ["MOCK_URL": url, "MOCK_API_KEY": configuration.apiKey, "MOCK_WORKSPACE_ID": configuration.workspaceID,
                 "MOCK_APP_ID": configuration.appID, "MOCK_MODEL": model, "MOCK_CASE_ID": conformanceCase.id,
                 "MOCK_PROTOCOL": configuration.protocolName, "MOCK_RUN": String(run)]

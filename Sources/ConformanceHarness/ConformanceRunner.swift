@@ -4,6 +4,7 @@ package import Foundation
 import MockServer
 import ScenarioEngine
 import WireJSON
+import ProtocolModel
 
 /// `conformance run`: starts its own mock server, runs the client command once per selected
 /// case against that case's endpoint, judges each transcript, and writes the report folder.

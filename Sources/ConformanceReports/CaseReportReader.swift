@@ -1,5 +1,6 @@
 package import ConformanceChecks
 package import WireJSON
+import ProtocolModel
 
 /// Reads a `cases/<case-id>.json` written by ``CaseReportWriter`` back into the
 /// ``CaseEvaluation`` the report writers need (``ReportMerger``). Everything the writers use

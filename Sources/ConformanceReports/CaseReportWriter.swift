@@ -1,6 +1,7 @@
 package import ConformanceChecks
 import ScenarioEngine
 package import WireJSON
+import ProtocolModel
 
 /// `cases/<case-id>.json`: case metadata, check results with expected / actual / evidence,
 /// the state-order report, latency samples, applied faults and the full transcript; under

@@ -1,6 +1,7 @@
 import ConformanceChecks
 import ScenarioEngine
 import WireJSON
+import ProtocolModel
 
 /// The journal entries a finding cites, rendered inline in report.html: time, direction, kind
 /// and event on one line, the frame's JSON pretty-printed (cut at ``jsonLimit`` bytes) below.

@@ -1,5 +1,6 @@
 import ScenarioEngine
 import ConformanceChecks
+import ProtocolModel
 
 /// `report.html`: one self-contained page (inline CSS and SVG, no scripts, no external
 /// assets) a person reads first: a summary bar of verdict counts linking to the groups, findings

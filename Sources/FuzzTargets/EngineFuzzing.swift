@@ -63,7 +63,7 @@ enum EngineFuzzing {
     static func runMultimodalDialog(_ bytes: [UInt8]) {
         let (variant, steps) = EngineInput.parse(bytes)
         let clock = ManualClock()
-        var options = MultiModalDialogOptions()
+        var options = MultiModalDialogSessionOptions()
         options.answerAudio = answerAudio
         let session = MultiModalDialogSession(scenario: bridge(variant, clock), memory: DialogMemory(), options: options)
         drive(ManualSessionRunner(session: session, clock: clock), steps)

@@ -1,6 +1,7 @@
 import Glibc
 package import WireAudio
 import WireJSON
+import ProtocolModel
 
 /// The seed corpus and the dictionary of each fuzz target, built from the repository's own
 /// files: the protocol examples and schemas under `conformance/protocols`, the shipped

@@ -1,4 +1,5 @@
 import ScenarioEngine
+import ProtocolModel
 
 enum ScenarioFuzzing {
     /// The bytes as a scenario file, as a fault object (`POST /_mock/faults`) and as a journal

@@ -3,6 +3,7 @@ import ScenarioEngine
 import WireAudio
 import WireJSON
 import WireSocket
+import ProtocolModel
 
 /// The HTTP control API under `/_mock/` (documented in mock-server/README.md).
 final class ControlAPI {

@@ -1,4 +1,5 @@
 import WireJSON
+import ProtocolModel
 
 /// The OpenAPI 3.1 document of the control API (`GET /_mock/openapi.json`), built from
 /// `ControlRoute` so it cannot drift from what the server answers.

@@ -1,4 +1,5 @@
 import WireJSON
+import ProtocolModel
 
 /// The control API's routes, once: the dispatcher matches them, `GET /_mock/` lists them and
 /// `GET /_mock/openapi.json` describes them (the committed `mock-server/openapi.json` is a copy

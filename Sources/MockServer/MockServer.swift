@@ -1,6 +1,7 @@
 import Dispatch
 import ScenarioEngine
 public import WireSocket
+import ProtocolModel
 
 /// The DialogMock server: both protocol routes, the control API and the echo route on one port.
 ///

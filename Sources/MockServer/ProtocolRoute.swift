@@ -1,17 +1,10 @@
-import MultiModalDialogEngine
-import QwenRealtimeEngine
-import SessionCore
+import ProtocolModel
 
-/// Which protocol a WebSocket path asks for, and which conformance case, if any.
-///
-/// `/api-ws/v1/inference[/]` and `/case/<case-id>/api-ws/v1/inference[/]` → multimodal dialog;
-/// `/api-ws/v1/realtime[/]` and `/case/<case-id>/api-ws/v1/realtime[/]` → Qwen realtime.
-/// Case ids may contain `/` (``CaseRoute``: matrix variants, repeated runs).
+/// Which protocol a WebSocket path asks for, and which conformance case, if any
+/// (``DialogProtocol/route(_:)``: the service path, or `/case/<case-id>` before it, each with an
+/// optional trailing `/`; case ids may contain `/`).
 struct ProtocolRoute: Equatable {
-    enum Kind: String {
-        case multimodalDialog = "multimodal-dialog"
-        case qwenRealtime = "qwen-realtime"
-    }
+    typealias Kind = DialogProtocol
 
     let kind: Kind
     let caseID: String?
@@ -22,12 +15,7 @@ struct ProtocolRoute: Equatable {
     }
 
     init?(path: String) {
-        if let match = CaseRoute.match(Substring(path), service: MultiModalDialogUpgrade.servicePath) {
-            self.init(kind: .multimodalDialog, caseID: match.caseID.map(String.init))
-        } else if let match = CaseRoute.match(Substring(path), service: QwenUpgrade.realtimePath) {
-            self.init(kind: .qwenRealtime, caseID: match.caseID.map(String.init))
-        } else {
-            return nil
-        }
+        guard let route = DialogProtocol.route(path) else { return nil }
+        self.init(kind: route.protocol, caseID: route.caseID)
     }
 }

@@ -5,6 +5,7 @@ import QwenRealtimeEngine
 import SessionCore
 import WireJSON
 import WireSocket
+import ProtocolModel
 
 /// Routes every request of the mock's single port, for every service thread at once: the
 /// state it shares (sessions, metrics, scenarios, dialog memory) is thread-safe, and what it
@@ -120,12 +121,10 @@ final class Router: WebSocketServerDelegate, @unchecked Sendable {
                 path: request.path, queryModel: request.queryItem("model"), headers: request.headers, apiKeys: configuration.apiKeys)
             {
             case .reject(let status, let body, let obligation):
-                configuration.logger(.info, "refused \(request.path): \(status) (\(obligation))")
-                recordRefusal(status: status, obligation: obligation, body: try? JSONValue.decode(body), route: route)
-                return .reject(HTTPResponse(status: status, text: body))
-            case .accept(let profile, let model):
-                let session = QwenRealtimeSession(scenario: ScenarioBridge(runtime: makeRuntime(scenario)), model: model,
-                                                  profile: profile, baseDirectory: configuration.scenarioDirectory,
+                return refuse(request, status: status, body: body, obligation: obligation, route: route)
+            case .accept(let accepted):
+                let session = QwenRealtimeSession(scenario: ScenarioBridge(runtime: makeRuntime(scenario)), model: accepted.model,
+                                                  profile: accepted.profile, baseDirectory: configuration.scenarioDirectory,
                                                   answerAudio: answerAudio)
                 return startSession(session, protocolName: route.kind.rawValue, request: request, caseID: route.caseID,
                                     maxMessageBytes: Self.maxProtocolMessageBytes)
@@ -134,12 +133,10 @@ final class Router: WebSocketServerDelegate, @unchecked Sendable {
             switch MultiModalDialogSession<MonotonicScenarioClock>.checkUpgrade(
                 path: request.path, headers: request.headers, apiKeys: Set(configuration.apiKeys))
             {
-            case .reject(let status, let body):
-                configuration.logger(.info, "refused \(request.path): \(status)")
-                recordRefusal(status: status, obligation: MultiModalDialogUpgrade.obligation, body: body, route: route)
-                return .reject(.json(status: status, body))
+            case .reject(let status, let body, let obligation):
+                return refuse(request, status: status, body: body, obligation: obligation, route: route)
             case .accept(let notes):
-                var options = MultiModalDialogOptions()
+                var options = MultiModalDialogSessionOptions()
                 options.audioBaseDirectory = configuration.scenarioDirectory
                 options.answerAudio = answerAudio
                 let session = MultiModalDialogSession(scenario: ScenarioBridge(runtime: makeRuntime(scenario)),
@@ -148,6 +145,14 @@ final class Router: WebSocketServerDelegate, @unchecked Sendable {
                                     maxMessageBytes: Self.maxProtocolMessageBytes, initialNotes: notes)
             }
         }
+    }
+
+    /// An engine's refusal of an upgrade: logged, journaled under `obligation`, answered with the JSON body.
+    private func refuse(_ request: HTTPRequestHead, status: Int, body: JSONValue, obligation: String,
+                        route: ProtocolRoute) -> UpgradeDecision {
+        configuration.logger(.info, "refused \(request.path): \(status) (\(obligation))")
+        recordRefusal(status: status, obligation: obligation, body: body, route: route)
+        return .reject(.json(status: status, body))
     }
 
     /// HTTP 503 with a JSON body: `--max-sessions` sessions are open.

@@ -1,6 +1,7 @@
 import ScenarioEngine
 import SessionCore
 import WireJSON
+import ProtocolModel
 
 extension MultiModalDialogSession {
     /// A text frame after Start: envelope checks (C6, C7, S20), then the directive.
@@ -54,7 +55,7 @@ extension MultiModalDialogSession {
     }
 
     /// A non-fatal `Error` now, with a violation.
-    func reject(_ error: DialogError, obligation: String, _ message: String) -> [SessionCommand] {
+    func reject(_ error: DialogErrorEvent, obligation: String, _ message: String) -> [SessionCommand] {
         reply(.error(error))
         return [.journal(.must(obligation, message))]
     }

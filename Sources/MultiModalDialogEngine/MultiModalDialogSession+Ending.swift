@@ -2,6 +2,7 @@ package import ScenarioEngine
 package import SessionCore
 import WireAudio
 import WireJSON
+package import ProtocolModel
 
 extension MultiModalDialogSession {
     /// S17/S18 and the other scenario ends, rendered the multimodal way:
@@ -89,21 +90,21 @@ extension MultiModalDialogSession {
     /// WAV header on a PCM uplink is summarised as `ogg` / `wav` (so `audioFormat` fails it);
     /// Ogg pages of a declared Opus stream, MP3 and an unparsable packet are not summarised:
     /// their length needs decoding.
-    package func audioSummary(ofBinary bytes: [UInt8], inbound: Bool) -> ScenarioEngine.AudioSummary? {
+    package func audioSummary(ofBinary bytes: [UInt8], inbound: Bool) -> ProtocolModel.AudioSummary? {
         guard let config else { return nil }
         if inbound {
             switch config.uplinkFormat {
             case .pcm:
                 // A container's bytes are not samples: the summary says what arrived instead.
                 if let container = AudioContainer.detect(bytes) {
-                    return ScenarioEngine.AudioSummary(codec: container.rawValue, durationMs: 0)
+                    return ProtocolModel.AudioSummary(codec: container.rawValue, durationMs: 0)
                 }
                 return PCMPayload.summary(bytes: bytes.count, sampleRate: config.uplinkSampleRate)
             case .opus, .rawOpus:
                 // The framing the stream showed (this frame decides it when it is the first).
                 guard (uplink?.framing ?? OpusFraming.detect(prefix: bytes)) == .raw,
                       let samples = OpusDecoder.sampleCount(ofPacket: bytes, sampleRate: 48_000) else { return nil }
-                return ScenarioEngine.AudioSummary(codec: "opus", durationMs: Double(samples) / 48)
+                return ProtocolModel.AudioSummary(codec: "opus", durationMs: Double(samples) / 48)
             }
         }
         guard config.downlink.format == .pcm else { return nil }

@@ -1,6 +1,7 @@
 import ScenarioEngine
 import SessionCore
 import WireJSON
+import ProtocolModel
 
 extension MultiModalDialogSession {
     /// S15/S12/C15: UpdateInfo stores status and biz_params (no reply) and checks images.

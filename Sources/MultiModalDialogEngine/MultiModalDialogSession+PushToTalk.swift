@@ -1,6 +1,7 @@
 import ScenarioEngine
 import SessionCore
 import WireJSON
+import ProtocolModel
 
 extension MultiModalDialogSession {
     /// S7: SendSpeech opens the push2talk bracket (Listening only, C10); in tap2talk/duplex it

@@ -1,6 +1,7 @@
 import ScenarioEngine
 import SessionCore
 import WireJSON
+import ProtocolModel
 
 extension MultiModalDialogSession {
     /// S11–S13: RequestToRespond in Listening starts a round; elsewhere `Error{InvalidState}`.

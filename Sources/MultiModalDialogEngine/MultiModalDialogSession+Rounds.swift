@@ -3,6 +3,7 @@ package import ScenarioEngine
 import SessionCore
 import WireAudio
 import WireJSON
+import ProtocolModel
 
 extension MultiModalDialogSession {
     /// Plans an answer round from `start` (S8), in this order: [error before] → partial
@@ -165,8 +166,8 @@ extension MultiModalDialogSession {
     }
 
     /// The `Error` event of a non-fatal ErrorSpec (non-numeric codes become 500).
-    static func dialogError(_ error: ErrorSpec) -> DialogError {
-        DialogError(code: Int(error.code) ?? 500, name: error.name ?? error.code, message: error.message)
+    static func dialogError(_ error: ErrorSpec) -> DialogErrorEvent {
+        DialogErrorEvent(code: Int(error.code) ?? 500, name: error.name ?? error.code, message: error.message)
     }
 
     /// `name`s of a commands value (array of `{name, …}` or one object).

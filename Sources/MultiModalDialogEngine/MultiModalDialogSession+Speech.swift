@@ -2,6 +2,7 @@ import ScenarioEngine
 import SessionCore
 import WireAudio
 import WireJSON
+import ProtocolModel
 
 extension MultiModalDialogSession {
     /// A binary frame: C8 gating, decoding (C9), then speech detection per mode (S6, S7).

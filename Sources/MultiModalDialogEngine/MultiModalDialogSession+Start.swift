@@ -2,6 +2,7 @@ import ScenarioEngine
 import SessionCore
 import WireAudio
 import WireJSON
+import ProtocolModel
 
 extension MultiModalDialogSession {
     /// The first text frame: a valid run-task/Start starts the dialog (S3), anything else

@@ -2,6 +2,7 @@ import AnswerAudio
 import ScenarioEngine
 import SessionCore
 import WireJSON
+import ProtocolModel
 
 extension MultiModalDialogSession {
     /// Plans a dialog event on the lane: at `time` or after the last planned one.

@@ -2,6 +2,7 @@ package import ScenarioEngine
 package import SessionCore
 import WireAudio
 import WireJSON
+import ProtocolModel
 
 /// The multimodal dialog protocol (spec `multimodal-dialog.md`, S2–S23) as a pure state
 /// machine: the server's session driver feeds it frames and timer firings and carries out the
@@ -21,7 +22,7 @@ package final class MultiModalDialogSession<Clock: ScenarioClock>: ProtocolSessi
     /// The per-dialog memory shared by the server's sessions (S21).
     package let memory: DialogMemory
     /// Mock choices.
-    package let options: MultiModalDialogOptions
+    package let options: MultiModalDialogSessionOptions
 
     var lifecycle = Lifecycle.awaitingStart
     var config: StartConfiguration?
@@ -66,14 +67,14 @@ package final class MultiModalDialogSession<Clock: ScenarioClock>: ProtocolSessi
     ///   - scenario: The session's scenario runtime.
     ///   - memory: The server-wide dialog memory (for `dialog_id` resume).
     ///   - options: Mock choices (defaults follow the spec).
-    package init(scenario: ScenarioBridge<Clock>, memory: DialogMemory, options: MultiModalDialogOptions = MultiModalDialogOptions()) {
+    package init(scenario: ScenarioBridge<Clock>, memory: DialogMemory, options: MultiModalDialogSessionOptions = MultiModalDialogSessionOptions()) {
         self.scenario = scenario
         self.memory = memory
         self.options = options
     }
 
     /// S1 for the server's router: see ``MultiModalDialogUpgrade/check(path:headers:apiKeys:requestID:)``.
-    package static func checkUpgrade(path: String, headers: [String: String], apiKeys: Set<String>) -> UpgradeVerdict {
+    package static func checkUpgrade(path: String, headers: [String: String], apiKeys: Set<String>) -> UpgradeVerdict<[JournalNote]> {
         MultiModalDialogUpgrade.check(path: path, headers: headers, apiKeys: apiKeys)
     }
 

@@ -1,5 +1,6 @@
 package import ScenarioEngine
 package import WireJSON
+import ProtocolModel
 
 /// Builds server frames in the DashScope envelope (S2): every text frame is
 /// `{"header":{"task_id","event"},"payload":{…}}` with `event` one of the four header events
@@ -15,36 +16,28 @@ package struct ServerFrameBuilder: Sendable, Hashable {
 
     /// `task-started` with payload `{}`.
     package func taskStarted(at time: Int64) -> OutboundFrame {
-        frame(event: "task-started", journalType: "task-started", payload: [:], at: time)
+        frame(DashScopeEnvelope.serverFrame(.taskStarted, taskID: taskID), type: DashScopeEnvelope.Event.taskStarted.rawValue, at: time)
     }
 
     /// `task-finished` with payload `{}`.
     package func taskFinished(at time: Int64) -> OutboundFrame {
-        frame(event: "task-finished", journalType: "task-finished", payload: [:], at: time)
+        frame(DashScopeEnvelope.serverFrame(.taskFinished, taskID: taskID), type: DashScopeEnvelope.Event.taskFinished.rawValue, at: time)
     }
 
     /// `task-failed` with `error_code`/`error_message` in the header and payload `{}`.
     package func taskFailed(code: String, message: String, at time: Int64) -> OutboundFrame {
-        var header = JSONObject()
-        header["task_id"] = .string(taskID)
-        header["event"] = "task-failed"
-        header["error_code"] = .string(code)
-        header["error_message"] = .string(message)
-        let json: JSONValue = ["header": .object(header), "payload": [:]]
-        return OutboundFrame(eventType: "task-failed", isText: true, bytes: json.encoded(), dueAtMicros: time, json: json)
+        let json = DashScopeEnvelope.serverFrame(.taskFailed, taskID: taskID,
+                                                 header: ["error_code": .string(code), "error_message": .string(message)])
+        return frame(json, type: DashScopeEnvelope.Event.taskFailed.rawValue, at: time)
     }
 
     /// A dialog event: `result-generated` carrying `output = {event, dialog_id?, fields…}`.
     package func event(_ name: String, dialogID: String?, fields: JSONObject = [:], at time: Int64) -> OutboundFrame {
-        var output = JSONObject()
-        output["event"] = .string(name)
-        if let dialogID { output["dialog_id"] = .string(dialogID) }
-        for (key, value) in fields { output[key] = value }
-        return frame(event: "result-generated", journalType: name, payload: ["output": .object(output)], at: time)
+        frame(DashScopeEnvelope.dialogEvent(name, taskID: taskID, dialogID: dialogID, fields: fields), type: name, at: time)
     }
 
     /// The `Error` event for `error`.
-    package func error(_ error: DialogError, dialogID: String?, at time: Int64) -> OutboundFrame {
+    package func error(_ error: DialogErrorEvent, dialogID: String?, at time: Int64) -> OutboundFrame {
         event("Error", dialogID: dialogID, fields: [
             "error_code": .int(Int64(error.code)), "error_name": .string(error.name), "error_message": .string(error.message),
         ], at: time)
@@ -64,15 +57,10 @@ package struct ServerFrameBuilder: Sendable, Hashable {
             root["header"] = .object(header)
             value = .object(root)
         }
-        let type = value["payload"]?["output"]?["event"]?.stringValue ?? value["header"]?["event"]?.stringValue
-        return OutboundFrame(eventType: type, isText: true, bytes: value.encoded(), dueAtMicros: time, json: value)
+        return frame(value, type: DashScopeEnvelope.serverMessageName(of: value), at: time)
     }
 
-    private func frame(event: String, journalType: String, payload: JSONObject, at time: Int64) -> OutboundFrame {
-        var header = JSONObject()
-        header["task_id"] = .string(taskID)
-        header["event"] = .string(event)
-        let json: JSONValue = ["header": .object(header), "payload": .object(payload)]
-        return OutboundFrame(eventType: journalType, isText: true, bytes: json.encoded(), dueAtMicros: time, json: json)
+    private func frame(_ json: JSONValue, type: String?, at time: Int64) -> OutboundFrame {
+        OutboundFrame(eventType: type, isText: true, bytes: json.encoded(), dueAtMicros: time, json: json)
     }
 }

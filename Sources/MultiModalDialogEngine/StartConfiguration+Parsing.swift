@@ -1,5 +1,6 @@
 import SessionCore
 import WireJSON
+import ProtocolModel
 
 extension StartConfiguration {
     /// Validates the first frame as a `run-task` carrying `Start` (C2–C5, §11 tolerances).
@@ -29,7 +30,7 @@ extension StartConfiguration {
             }
         }
         if let model = try payload.string("model") {
-            if model != "multimodal-dialog" {
+            if model != DialogProtocol.multimodalDialog.rawValue {
                 warnings.append(payload.problem("model", "is \"\(model)\", expected \"multimodal-dialog\" (SHOULD)"))
             }
         } else {

@@ -1,6 +1,7 @@
 import AnswerAudio
 import ScenarioEngine
 import WireJSON
+import ProtocolModel
 
 /// What the session does when a timeline step comes due.
 enum TimelineAction: Sendable, Hashable {
@@ -13,7 +14,7 @@ enum TimelineAction: Sendable, Hashable {
     /// Announce a dialog state (sent only on change, S5).
     case enter(DialogState)
     /// Send a non-fatal `Error` event.
-    case error(DialogError)
+    case error(DialogErrorEvent)
     /// Send `task-failed` with this code and message, then close.
     case fatal(code: String, message: String)
     /// A point in an answer round that changes the session's bookkeeping.

@@ -1,6 +1,7 @@
 import ScenarioEngine
 package import SessionCore
 import WireJSON
+import ProtocolModel
 
 extension QwenRealtimeSession {
     package func receive(text bytes: [UInt8], classification: InboundClassification) -> [SessionCommand] {

@@ -2,6 +2,7 @@ import WireAudio
 import ScenarioEngine
 import SessionCore
 import WireJSON
+import ProtocolModel
 
 extension QwenRealtimeSession {
     /// `input_audio_buffer.append` (S6): no reply; decode, buffer, feed the VAD.

@@ -1,6 +1,7 @@
-package import ScenarioEngine
+import ScenarioEngine
 import SessionCore
 package import WireJSON
+package import ProtocolModel
 
 extension QwenRealtimeSession {
     /// Sends a server event `{event_id, type, …fields}` (S3) no earlier than `delay` from now

@@ -2,6 +2,7 @@ package import AnswerAudio
 package import ScenarioEngine
 import SessionCore
 import WireJSON
+import ProtocolModel
 
 extension QwenRealtimeSession {
     /// Per-response overrides from `response.create.response`.

@@ -2,6 +2,7 @@ import AnswerAudio
 import ScenarioEngine
 package import SessionCore
 import WireJSON
+import ProtocolModel
 
 extension QwenRealtimeSession {
     /// The engine timer that streams the response in progress.

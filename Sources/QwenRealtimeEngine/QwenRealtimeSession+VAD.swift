@@ -2,6 +2,7 @@ import ScenarioEngine
 import SessionCore
 import WireAudio
 import WireJSON
+import ProtocolModel
 
 extension QwenRealtimeSession {
     /// A boundary found by the detector in the appended audio (S7, S8, S13).

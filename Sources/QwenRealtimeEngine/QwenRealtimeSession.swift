@@ -98,7 +98,7 @@ package final class QwenRealtimeSession<Clock: ScenarioClock>: ProtocolSession {
     }
 
     /// Checks an upgrade request (S1); see ``QwenUpgrade/check(path:queryModel:headers:apiKeys:)``.
-    package static func checkUpgrade(path: String, queryModel: String?, headers: [String: String], apiKeys: [String]) -> UpgradeVerdict {
+    package static func checkUpgrade(path: String, queryModel: String?, headers: [String: String], apiKeys: [String]) -> UpgradeVerdict<QwenAcceptance> {
         QwenUpgrade.check(path: path, queryModel: queryModel, headers: headers, apiKeys: apiKeys)
     }
 

@@ -1,5 +1,6 @@
-import SessionCore
+package import SessionCore
 import WireJSON
+import ProtocolModel
 
 /// Upgrade checks of S1: path, `Authorization: Bearer`, API key list, `model` query parameter.
 ///
@@ -7,7 +8,7 @@ import WireJSON
 /// does), then the model (400). Bodies follow DashScope's HTTP error shape `{code, message}`.
 package enum QwenUpgrade {
     /// The realtime path without the optional `/case/<case-id>` prefix.
-    package static let realtimePath = "/api-ws/v1/realtime"
+    private static let realtimePath = DialogProtocol.qwenRealtime.servicePath
 
     /// Checks an upgrade request.
     /// - Parameters:
@@ -16,7 +17,7 @@ package enum QwenUpgrade {
     ///   - queryModel: The `model` query parameter, `nil` when absent.
     ///   - headers: Request headers with lower-cased names.
     ///   - apiKeys: Accepted keys; empty accepts any non-empty bearer token.
-    package static func check(path: String, queryModel: String?, headers: [String: String], apiKeys: [String]) -> UpgradeVerdict {
+    package static func check(path: String, queryModel: String?, headers: [String: String], apiKeys: [String]) -> UpgradeVerdict<QwenAcceptance> {
         guard CaseRoute.match(Substring(path), service: realtimePath) != nil else {
             return reject(404, "NotFound", "No realtime endpoint at \(path); use \(realtimePath)?model=<model>.")
         }
@@ -37,7 +38,7 @@ package enum QwenUpgrade {
         guard let profile = QwenProfile(model: model) else {
             return reject(400, "InvalidParameter", "Model not supported by the realtime endpoint: \(model).")
         }
-        return .accept(profile: profile, model: model)
+        return .accept(QwenAcceptance(profile: profile, model: model))
     }
 
     /// The case id of a `/case/<case-id>/api-ws/v1/realtime` path, else `nil`.
@@ -45,8 +46,18 @@ package enum QwenUpgrade {
         CaseRoute.match(Substring(path), service: realtimePath)?.caseID.map(String.init)
     }
 
-    private static func reject(_ status: Int, _ code: String, _ message: String) -> UpgradeVerdict {
-        let body: JSONValue = ["code": .string(code), "message": .string(message)]
-        return .reject(status: status, bodyJSON: body.encodedString(), obligation: "qrt.C1")
+    private static func reject(_ status: Int, _ code: String, _ message: String) -> UpgradeVerdict<QwenAcceptance> {
+        .reject(status: status, body: ["code": .string(code), "message": .string(message)], obligation: "qrt.C1")
+    }
+}
+
+/// What an accepted Qwen realtime upgrade opens: the profile the model belongs to.
+package struct QwenAcceptance: Sendable, Hashable {
+    package var profile: QwenProfile
+    package var model: String
+
+    package init(profile: QwenProfile, model: String) {
+        self.profile = profile
+        self.model = model
     }
 }

@@ -1,4 +1,5 @@
-package import ScenarioEngine
+import ScenarioEngine
+package import ProtocolModel
 
 /// Every violation an engine journals carries its level (``Violation/Level``).
 extension JournalNote {

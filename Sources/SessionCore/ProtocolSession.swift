@@ -1,5 +1,6 @@
 package import ScenarioEngine
 package import WireJSON
+package import ProtocolModel
 
 /// One client session's protocol logic: a state machine fed by the server's session driver on
 /// the service thread and answering with commands. No sockets, no threads: tests drive it with

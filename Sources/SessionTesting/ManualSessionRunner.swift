@@ -2,6 +2,7 @@ import AnswerAudio
 import Dispatch
 package import ScenarioEngine
 package import SessionCore
+import ProtocolModel
 
 /// Runs one protocol session the way the server's session driver does, without sockets or
 /// threads: a `ManualClock`, a timer table fired in time order, and every command recorded.

@@ -2,6 +2,7 @@ import ConformanceChecks
 import ScenarioEngine
 import Testing
 import WireJSON
+import ProtocolModel
 
 /// Each check kind on a transcript that satisfies it and on one that does not.
 @Suite struct CheckKindTests {

@@ -2,6 +2,7 @@ import ConformanceChecks
 import ScenarioEngine
 import Testing
 import WireJSON
+import ProtocolModel
 
 /// What a case judges beyond its own checks: every violation the mock journaled (under its own
 /// id), passive clients on driven cases, and the root cause of a cascade.

@@ -2,6 +2,7 @@ import ScenarioEngine
 import Testing
 
 @testable import ConformanceChecks
+import ProtocolModel
 
 /// `--budget METRIC=VALUE` and the suite's latency budgets: parsing, overriding, judging.
 @Suite struct LatencyBudgetTests {

@@ -1,6 +1,7 @@
 import ConformanceChecks
 import Foundation
 import Testing
+import ProtocolModel
 
 /// `conformance lint` over the real suite is clean, and each rule fires on a small bad input.
 @Suite struct SuiteLintTests {

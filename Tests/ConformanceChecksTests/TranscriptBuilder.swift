@@ -1,6 +1,7 @@
 import ConformanceChecks
 import ScenarioEngine
 import WireJSON
+import ProtocolModel
 
 /// Builds small transcripts with times in milliseconds for the unit tests.
 struct TranscriptBuilder {

@@ -3,6 +3,7 @@ import ConformanceReports
 import Foundation
 import ScenarioEngine
 import WireJSON
+import ProtocolModel
 
 /// A synthetic Qwen realtime run with every verdict, evidence into the journal, a state
 /// timeline, latency samples and client stderr: the input of the format, merge and baseline tests.

@@ -5,6 +5,7 @@ import FoundationXML
 import ScenarioEngine
 import Testing
 import WireJSON
+import ProtocolModel
 
 /// The report writers on a small run: a passing, a failing, an unimplemented and an error case.
 @Suite struct ReportWriterTests {

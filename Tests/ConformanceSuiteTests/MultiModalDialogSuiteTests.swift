@@ -2,6 +2,7 @@ import ConformanceChecks
 import ConformanceHarness
 import ConformanceReports
 import Testing
+import ProtocolModel
 
 /// The multimodal dialog suite against the Swift reference client (issue 6 "Done when") and
 /// against every faulty client of the adapter (issue 7): each is caught on the case(s) covering

@@ -1,5 +1,6 @@
 import Testing
 import WireJSON
+import ProtocolModel
 
 /// The `dialogmock-adapter` executable: announcement, command scripts, default flows.
 @Suite struct AdapterTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WireJSON
+import ProtocolModel
 
 /// Every `--fault` of the adapter makes the mock journal a violation of the obligation it
 /// breaks (or, for refused upgrades, makes the handshake fail with no session). Serialized:

@@ -2,6 +2,7 @@ import Foundation
 import MockServer
 import Testing
 import WireJSON
+import ProtocolModel
 
 /// An in-process mock on 127.0.0.1:0 and helpers to read its journal.
 final class MockSession {

@@ -1,6 +1,7 @@
 import Foundation
 import MockServer
 import Testing
+import ProtocolModel
 
 /// `dashscope.multimodal.MultiModalDialog` (dashscope 2.0.2, unmodified) against the mock's
 /// multimodal dialog route, with real speech made by espeak-ng + sox.

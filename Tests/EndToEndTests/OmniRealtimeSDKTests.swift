@@ -1,6 +1,7 @@
 import Foundation
 import MockServer
 import Testing
+import ProtocolModel
 
 /// `dashscope.audio.qwen_omni.OmniRealtimeConversation` (dashscope 2.0.2, unmodified) against
 /// the mock's Qwen realtime route.

@@ -1,6 +1,7 @@
 import Foundation
 import MockServer
 import Testing
+import ProtocolModel
 
 /// The `openai` SDK's realtime client (openai 3.51.0, unmodified) against the mock's Qwen
 /// realtime route. It reaches the route (`websocket_base_url` + `/realtime?model=`), sends its

@@ -4,6 +4,7 @@ import MultiModalDialogEngine
 import Testing
 import WireJSON
 import WireSocket
+import ProtocolModel
 
 /// Issue 12 item 8: every directive, event and parameter name the installed official clients
 /// can send or react to (`Clients/sdk_names.py` reads them from the dashscope and openai

@@ -2,6 +2,7 @@ import Foundation
 import JSONSchema
 import ScenarioEngine
 import WireJSON
+import ProtocolModel
 
 /// Validates the mock's outgoing text frames (from a session journal) against the server
 /// message schemas in conformance/protocols/<protocol>/server/<event>.json.

@@ -5,6 +5,7 @@ import Testing
 import WireAudio
 import WireJSON
 import WireSocket
+import ProtocolModel
 
 /// Issue 14 item 4: the journal is evidence. Clients cut off at random points (mid-frame, RST
 /// or FIN) and a server stopped by SIGTERM or SIGINT at random points leave `--record` files

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WireJSON
+import ProtocolModel
 
 /// `dialogmock-bench load` as a user runs it: it starts the built mock-server, drives real-time
 /// sessions and reports what they experienced. Short runs: this checks the measurement works,

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import WireSocket
+import ProtocolModel
 
 @Suite("mock-server command line")
 struct MockServerCommandTests {

@@ -4,6 +4,7 @@ import Testing
 import WireJSON
 import WireSocket
 @testable import MockServer
+import ProtocolModel
 
 /// Bad input under load: floods beyond `maxSessions`, clients that never read, and journals
 /// that keep audio as summaries.

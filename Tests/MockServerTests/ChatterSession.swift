@@ -1,6 +1,7 @@
 import ScenarioEngine
 import SessionCore
 import WireJSON
+import ProtocolModel
 
 /// A minimal protocol double for driver tests: `{"type":"say","text":T,"count":N}` answers with
 /// N `{"type":"said","n":i,"text":T}` frames 10 ms apart; `{"type":"bytes","count":N}` answers

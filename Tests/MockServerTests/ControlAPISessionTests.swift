@@ -4,6 +4,7 @@ import Testing
 import WireJSON
 import WireSocket
 @testable import MockServer
+import ProtocolModel
 
 @Suite("Control API over HTTP")
 struct ControlAPISessionTests {

@@ -3,6 +3,7 @@ import Testing
 import WireJSON
 import WireSocket
 @testable import MockServer
+import ProtocolModel
 
 /// Every fault family applied by the real server stack and observed by a client.
 @Suite("Fault families observed by a client")

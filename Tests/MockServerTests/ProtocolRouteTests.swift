@@ -1,5 +1,6 @@
 import Testing
 @testable import MockServer
+import ProtocolModel
 
 @Suite("Protocol routes")
 struct ProtocolRouteTests {

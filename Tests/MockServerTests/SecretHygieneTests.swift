@@ -4,6 +4,7 @@ import Testing
 import WireJSON
 import WireSocket
 @testable import MockServer
+import ProtocolModel
 
 /// API keys never reach an output: with canary keys, accepted and refused, on both protocols,
 /// nothing the mock writes — trace logs, recordings, journals, session lists, metrics, refusal

@@ -3,6 +3,7 @@ import Testing
 import WireJSON
 import WireSocket
 @testable import MockServer
+import ProtocolModel
 
 /// Several service threads on one port: sessions spread over them, and the control API,
 /// journals, metrics and faults see every session whichever thread it lives on.

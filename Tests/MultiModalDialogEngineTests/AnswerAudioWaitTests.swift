@@ -9,9 +9,9 @@ import WireJSON
 @Suite struct AnswerAudioWaitTests {
     @Test(arguments: ["pcm", "mp3", "opus"])
     func aRoundWaitsForItsAudioAndSendsTheSameFrames(format: String) {
-        var options = MultiModalDialogOptions()
+        var options = MultiModalDialogSessionOptions()
         options.answerAudio = AnswerAudioCache(workers: 1)
-        var inlineOptions = MultiModalDialogOptions()
+        var inlineOptions = MultiModalDialogSessionOptions()
         // Its own inline cache: the shared `.inline` one may hold this answer mid-render by a
         // test on another thread, and then this round waits too.
         inlineOptions.answerAudio = AnswerAudioCache(workers: 0)

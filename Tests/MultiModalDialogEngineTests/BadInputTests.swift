@@ -3,6 +3,7 @@ import ScenarioEngine
 import SessionCore
 import Testing
 import WireJSON
+import ProtocolModel
 
 /// Issue 4 "Bad input": every malformed frame or field gets the spec's answer, is journaled
 /// with its obligation id, and never crashes.

@@ -11,7 +11,7 @@ struct DownlinkAudioTests {
 
     /// The binary frames of one transcript round with these downstream settings.
     static func answerAudio(_ downstream: JSONObject, scenario: Scenario = TestScenarios.plain,
-                            options: MultiModalDialogOptions = MultiModalDialogOptions()) -> (frames: [ScheduledFrame], harness: SessionHarness) {
+                            options: MultiModalDialogSessionOptions = MultiModalDialogSessionOptions()) -> (frames: [ScheduledFrame], harness: SessionHarness) {
         let harness = SessionHarness(scenario: scenario, options: options)
         harness.start(["downstream": .object(downstream)])
         harness.directive("RequestToRespond", input: ["type": "transcript", "text": .string(sentence)])
@@ -98,7 +98,7 @@ struct DownlinkAudioTests {
         let scenario = Scenario(name: "file", seed: 1, turns: TurnScript(list: [
             TurnContent(transcript: "x", answer: "From a file.", audio: .file(path: "speech-16k.wav")),
         ]))
-        var options = MultiModalDialogOptions()
+        var options = MultiModalDialogSessionOptions()
         options.audioBaseDirectory = TestScenarios.repositoryRoot + "/Tests/WireAudioTests/Fixtures"
         let harness = SessionHarness(scenario: scenario, options: options)
         harness.start()

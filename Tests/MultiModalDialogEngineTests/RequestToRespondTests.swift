@@ -3,6 +3,7 @@ import ScenarioEngine
 import SessionCore
 import Testing
 import WireJSON
+import ProtocolModel
 
 @Suite("9.6–9.8 RequestToRespond, VQA, LiveAI (S11–S14)")
 struct RequestToRespondTests {

@@ -4,6 +4,7 @@ import SessionCore
 import Testing
 import WireAudio
 import WireJSON
+import ProtocolModel
 
 @Suite("9.9–9.13 UpdateInfo, dialog_id, HeartBeat, Stop, fatal errors (S15–S21)")
 struct SessionControlTests {
@@ -48,7 +49,7 @@ struct SessionControlTests {
         let fresh = SessionHarness(memory: memory)
         fresh.start(dialogID: "12345678-1234-1234-1234-1234567890ab")
         #expect(fresh.dialogID == "12345678-1234-1234-1234-1234567890ab")
-        var strict = MultiModalDialogOptions()
+        var strict = MultiModalDialogSessionOptions()
         strict.rejectsUnknownDialogID = true
         let refused = SessionHarness(memory: memory, options: strict)
         refused.start(dialogID: "aaaaaaaa-1234-1234-1234-1234567890ab")

@@ -5,6 +5,7 @@ import SessionCore
 import SessionTesting
 import WireAudio
 import WireJSON
+import ProtocolModel
 
 /// Drives one session like the server's session driver, with a manual clock and no sockets:
 /// inputs at chosen times, timers fired in time order, sent frames collected with their times.
@@ -24,7 +25,7 @@ final class SessionHarness {
     var awaited: Int { runner.awaited }
 
     init(scenario: Scenario = TestScenarios.plain, memory: DialogMemory = DialogMemory(),
-         options: MultiModalDialogOptions = MultiModalDialogOptions()) {
+         options: MultiModalDialogSessionOptions = MultiModalDialogSessionOptions()) {
         self.memory = memory
         let clock = ManualClock()
         let bridge = ScenarioBridge(runtime: ScenarioRuntime(scenario: scenario, clock: clock))

@@ -3,6 +3,7 @@ import ScenarioEngine
 import SessionCore
 import Testing
 import WireJSON
+import ProtocolModel
 
 @Suite("9.1 session start, S2–S5")
 struct SessionStartTests {
@@ -34,7 +35,7 @@ struct SessionStartTests {
 
     @Test("S3: task-started can be turned off")
     func taskStartedOptional() {
-        var options = MultiModalDialogOptions()
+        var options = MultiModalDialogSessionOptions()
         options.sendsTaskStarted = false
         let harness = SessionHarness(options: options)
         harness.start()

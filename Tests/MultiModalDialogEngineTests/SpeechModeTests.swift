@@ -4,6 +4,7 @@ import SessionCore
 import Testing
 import WireAudio
 import WireJSON
+import ProtocolModel
 
 @Suite("9.3–9.5 push2talk, duplex barge-in, interrupt (S7, S10)")
 struct SpeechModeTests {

@@ -4,6 +4,7 @@ import SessionCore
 import Testing
 import WireAudio
 import WireJSON
+import ProtocolModel
 
 @Suite("9.2 tap2talk turn, S6, S8, S9")
 struct TapToTalkTurnTests {

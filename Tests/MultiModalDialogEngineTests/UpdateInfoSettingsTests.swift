@@ -3,6 +3,7 @@ import ScenarioEngine
 import SessionCore
 import Testing
 import WireJSON
+import ProtocolModel
 
 /// §5.6 on the mock: UpdateInfo `upstream` / `downstream` take effect mid-call, bad values are
 /// refused with the field named, and images with no video call are pictures, not a violation.

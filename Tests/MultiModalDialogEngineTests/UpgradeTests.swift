@@ -12,12 +12,12 @@ struct UpgradeTests {
           arguments: ["/api-ws/v1/inference", "/api-ws/v1/inference/", "/case/mmd.start.001/api-ws/v1/inference",
                       "/case/x/api-ws/v1/inference/"])
     func acceptedPaths(_ path: String) {
-        #expect(Session.checkUpgrade(path: path, headers: ["authorization": "Bearer sk-1"], apiKeys: []) == .accept(notes: []))
+        #expect(Session.checkUpgrade(path: path, headers: ["authorization": "Bearer sk-1"], apiKeys: []) == .accept([]))
     }
 
     @Test("S1: foreign paths are not served", arguments: ["/api-ws/v1/inference/x", "/case//api-ws/v1/inference", "/api/v1/inference", "/"])
     func foreignPaths(_ path: String) {
-        guard case .reject(let status, _) = Session.checkUpgrade(path: path, headers: ["authorization": "Bearer sk-1"], apiKeys: []) else {
+        guard case .reject(let status, _, _) = Session.checkUpgrade(path: path, headers: ["authorization": "Bearer sk-1"], apiKeys: []) else {
             Issue.record("accepted \(path)")
             return
         }
@@ -33,7 +33,7 @@ struct UpgradeTests {
         }
         #expect(id == "mmd.C1")
         for headers in [[:], ["authorization": "Bearer "], ["authorization": "Bearer sk-2"]] as [[String: String]] {
-            guard case .reject(let status, let body) = Session.checkUpgrade(path: "/api-ws/v1/inference", headers: headers, apiKeys: ["sk-1"]) else {
+            guard case .reject(let status, let body, _) = Session.checkUpgrade(path: "/api-ws/v1/inference", headers: headers, apiKeys: ["sk-1"]) else {
                 Issue.record("accepted \(headers)")
                 continue
             }

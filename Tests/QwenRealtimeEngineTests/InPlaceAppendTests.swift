@@ -4,6 +4,7 @@ import SessionCore
 import Testing
 import WireAudio
 import WireJSON
+import ProtocolModel
 
 /// `input_audio_buffer.append` is read in place (no JSON tree, no copy of the base64 text):
 /// for every frame, valid or not, the session must answer exactly as through the JSON tree.

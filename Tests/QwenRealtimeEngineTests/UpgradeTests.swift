@@ -1,7 +1,9 @@
 import QwenRealtimeEngine
 import ScenarioEngine
+import SessionCore
 import Testing
 import WireJSON
+import ProtocolModel
 
 /// S1: path, Bearer key and model checks on the upgrade; profile by model name.
 @Suite struct UpgradeTests {
@@ -14,7 +16,7 @@ import WireJSON
     ])
     func knownModelsChooseTheirProfile(model: String, profile: QwenProfile) {
         let verdict = QwenUpgrade.check(path: "/api-ws/v1/realtime", queryModel: model, headers: Self.auth, apiKeys: [])
-        #expect(verdict == .accept(profile: profile, model: model))
+        #expect(verdict == .accept(QwenAcceptance(profile: profile, model: model)))
     }
 
     @Test func casePathsAreServed() {
@@ -54,13 +56,12 @@ import WireJSON
     ] as [(String, String?, [String: String], Int, String)])
     func badUpgradesAreRefused(path: String, model: String?, headers: [String: String], status: Int, code: String) throws {
         let verdict = QwenUpgrade.check(path: path, queryModel: model, headers: headers, apiKeys: ["sk-test"])
-        guard case .reject(let actual, let body, let obligation) = verdict else {
+        guard case .reject(status: let actual, body: let json, obligation: let obligation) = verdict else {
             Issue.record("accepted")
             return
         }
         #expect(actual == status)
         #expect(obligation == "qrt.C1")
-        let json = try JSONValue.decode(body)
         #expect(json["code"]?.stringValue == code)
         #expect(json["message"]?.stringValue?.isEmpty == false)
     }

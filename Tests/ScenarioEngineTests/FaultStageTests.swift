@@ -2,6 +2,7 @@ import Testing
 import WireJSON
 
 @testable import ScenarioEngine
+import ProtocolModel
 
 @Suite struct FaultStageTests {
     func frame(_ type: String?, at ms: Int64, text: String = #"{"a":1}"#) -> OutboundFrame {

@@ -2,6 +2,7 @@ import Testing
 import WireJSON
 
 @testable import ScenarioEngine
+import ProtocolModel
 
 @Suite struct JournalAndReplayTests {
     static let journal: [JournalEntry] = [

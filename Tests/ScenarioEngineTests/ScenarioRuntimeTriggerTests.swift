@@ -2,6 +2,7 @@ import Testing
 import WireJSON
 
 @testable import ScenarioEngine
+import ProtocolModel
 
 @Suite struct ScenarioRuntimeTriggerTests {
     /// A scenario with no policy timers, so actions contain only what the test is about.

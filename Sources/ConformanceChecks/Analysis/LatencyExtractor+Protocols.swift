@@ -1,5 +1,5 @@
 import WireJSON
-import ScenarioEngine
+import ProtocolModel
 extension LatencyExtractor {
     /// Multimodal dialog: Listening → first audio, RespondingStarted → LocalRespondingStarted,
     /// end of downlink audio → LocalRespondingEnded, RequestAccepted → downlink consumption stops.

@@ -1,5 +1,5 @@
 import WireJSON
-import ScenarioEngine
+import ProtocolModel
 /// Extracts the client's reaction times from a transcript (and adapter events).
 package struct LatencyExtractor: Sendable {
     /// `multimodal-dialog` or `qwen-realtime`.
@@ -14,12 +14,12 @@ package struct LatencyExtractor: Sendable {
         if let first = transcript.clientFrameIndices.first {
             samples.append(LatencySample(metric: LatencyMetric.connectToFirstFrame, value: transcript.milliseconds(at: first), evidence: [first]))
         }
-        if protocolName == "multimodal-dialog" {
+        if protocolName == DialogProtocol.multimodalDialog.rawValue {
             samples += dialogSamples(transcript)
         } else {
             samples += realtimeSamples(transcript)
         }
-        let source = protocolName == "multimodal-dialog" ? "binary" : "base64"
+        let source = protocolName == DialogProtocol.multimodalDialog.rawValue ? "binary" : "base64"
         if let factor = UplinkAudio(transcript, source: source, sampleRate: uplinkRate(transcript)).realTimeFactor, factor.isFinite {
             samples.append(LatencySample(metric: LatencyMetric.uplinkRealTimeFactor, value: factor))
         }

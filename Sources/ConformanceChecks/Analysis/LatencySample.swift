@@ -1,5 +1,5 @@
 import WireJSON
-import ScenarioEngine
+import ProtocolModel
 /// One reaction-time measurement of a case.
 package struct LatencySample: Sendable, Hashable {
     /// The metric name (``LatencyMetric``).
@@ -41,7 +41,7 @@ package enum LatencyMetric {
     /// The obligation a reaction belongs to, under which a budget overrun is reported; `budget`
     /// for reactions no obligation bounds (a budget on them is the user's own gate).
     package static func obligation(of metric: String, protocolName: String) -> String {
-        let multimodal = protocolName == "multimodal-dialog"
+        let multimodal = protocolName == DialogProtocol.multimodalDialog.rawValue
         switch metric {
         case respondingStartedToLocalStarted, audioEndToLocalEnded: return "mmd.C19"
         case requestAcceptedToPlaybackStop: return "mmd.C20"

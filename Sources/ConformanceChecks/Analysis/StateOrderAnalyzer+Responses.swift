@@ -1,5 +1,5 @@
 import WireJSON
-import ScenarioEngine
+import ProtocolModel
 extension StateOrderAnalyzer {
     /// The Qwen response lifecycle (§7.2): `Idle` → `InProgress` on `response.created` →
     /// `Idle` on `response.done`. Response events outside a response, a second

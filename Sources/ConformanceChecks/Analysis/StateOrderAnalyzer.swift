@@ -1,5 +1,5 @@
 import WireJSON
-import ScenarioEngine
+import ProtocolModel
 /// Builds state timelines from a transcript and validates them against the specs' state
 /// machines: multimodal dialog §8 (Listening / Thinking / Responding), Qwen realtime §7.1
 /// (engine states) and §7.2 (one response at a time).
@@ -13,7 +13,7 @@ package enum StateOrderAnalyzer {
 
     /// Every timeline that applies to the protocol.
     package static func timelines(protocolName: String, transcript: Transcript) -> [StateTimeline] {
-        protocolName == "multimodal-dialog"
+        protocolName == DialogProtocol.multimodalDialog.rawValue
             ? [dialog(transcript)]
             : [session(transcript), responses(transcript)]
     }

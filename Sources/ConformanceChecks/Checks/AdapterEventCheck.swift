@@ -1,5 +1,5 @@
-import ScenarioEngine
 import WireJSON
+import ProtocolModel
 
 /// `adapterEvent`: a *(hook)* obligation judged on the adapter's events (driven clients).
 /// A passive client has no events, so the check is `unimplemented` for it.

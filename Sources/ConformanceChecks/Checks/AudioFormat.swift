@@ -1,5 +1,5 @@
 import WireJSON
-import ScenarioEngine
+import ProtocolModel
 /// `audioFormat`: uplink audio is in the declared format.
 ///
 /// Parameters: `source` (`binary`, default, or `base64` for `input_audio_buffer.append`),

@@ -1,5 +1,5 @@
+import ProtocolModel
 import WireJSON
-import ScenarioEngine
 /// `audioPacing`: uplink chunk sizes and the sending rate match real time.
 ///
 /// Parameters: `source` (`binary` or `base64`), `sampleRate` (default 16000), `minChunkMs` /

@@ -1,5 +1,5 @@
+import ProtocolModel
 import WireJSON
-import ScenarioEngine
 /// `clientExit`: the client process ended on its own with an allowed exit code (a crash, a
 /// signal or a hang at the case timeout fails).
 ///

@@ -1,5 +1,5 @@
 import WireJSON
-import ScenarioEngine
+import ProtocolModel
 /// `closeBehaviour`: how the client ends the connection.
 ///
 /// Parameters: `after` (matcher: the ending message, e.g. `{"client": "Stop"}`; no client frame

@@ -1,5 +1,5 @@
+import ProtocolModel
 import WireJSON
-import ScenarioEngine
 /// `custom`: a Swift check for an obligation the declarative kinds cannot express, named by
 /// `name` (lint lists every use so they stay rare).
 ///

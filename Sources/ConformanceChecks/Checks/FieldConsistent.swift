@@ -1,5 +1,5 @@
-import ScenarioEngine
 package import WireJSON
+import ProtocolModel
 
 /// `fieldConsistent`: a field has the same value across frames (or, with `distinct`, never
 /// repeats), optionally equal to a reference value taken from another entry.

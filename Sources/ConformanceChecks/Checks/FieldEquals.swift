@@ -1,5 +1,5 @@
-import ScenarioEngine
 package import WireJSON
+import ProtocolModel
 
 /// `fieldEquals`: a field of selected frames satisfies a condition.
 ///

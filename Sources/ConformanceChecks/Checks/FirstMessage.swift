@@ -1,5 +1,5 @@
 import WireJSON
-import ScenarioEngine
+import ProtocolModel
 /// `firstMessage`: the client's first frame is a text frame of one of the given types.
 ///
 /// Parameters: `type` (string or array). A client that sent nothing fails.

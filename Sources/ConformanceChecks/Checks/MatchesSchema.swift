@@ -1,6 +1,6 @@
 import JSONSchema
 import WireJSON
-import ScenarioEngine
+import ProtocolModel
 /// `matchesSchema`: client frames validate against
 /// `conformance/protocols/<protocol>/client/<type>.json`.
 ///

@@ -1,5 +1,5 @@
 import WireJSON
-import ScenarioEngine
+import ProtocolModel
 /// `noMessage`: an entry does not occur inside a window of the journal.
 ///
 /// Parameters: `message` (matcher, the forbidden entry), `after` (matcher; window opens after

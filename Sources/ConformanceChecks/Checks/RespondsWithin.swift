@@ -1,5 +1,5 @@
+import ProtocolModel
 import WireJSON
-import ScenarioEngine
 /// `respondsWithin`: after a trigger, the client reacts within a time bound.
 ///
 /// Parameters: `trigger` (matcher), `reaction` (matcher), `withinMs` (number), `each` (bool,

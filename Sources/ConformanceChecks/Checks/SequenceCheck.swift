@@ -1,5 +1,5 @@
 import WireJSON
-import ScenarioEngine
+import ProtocolModel
 /// `sequence`: the given entries occur in this order (an ordered subsequence of the journal;
 /// other entries may come between).
 ///

@@ -1,5 +1,5 @@
 import WireJSON
-import ScenarioEngine
+import ProtocolModel
 /// `serverViolations`: the mock's protocol engine recorded no violation of the given
 /// obligations (the engines detect most wire-level breaches as they happen).
 ///

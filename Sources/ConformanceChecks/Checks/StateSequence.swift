@@ -1,5 +1,5 @@
+import ProtocolModel
 import WireJSON
-import ScenarioEngine
 /// `stateSequence`: the state timeline follows the spec's machine and (optionally) passes
 /// through given states in order.
 ///

@@ -1,5 +1,5 @@
 import WireJSON
-package import ScenarioEngine
+package import ProtocolModel
 
 /// The judgement of one case run: verdict, check results, state timelines, latency samples and
 /// the faults the mock applied.

@@ -1,5 +1,5 @@
 import WireJSON
-import ScenarioEngine
+import ProtocolModel
 /// Judges transcripts against cases: level → verdict per check, every violation the mock
 /// journaled under its own id (``JournaledViolations``), reactions over their latency budget
 /// (``LatencyBudgets``), root cause and consequences

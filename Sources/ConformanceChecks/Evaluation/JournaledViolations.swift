@@ -1,4 +1,4 @@
-import ScenarioEngine
+import ProtocolModel
 
 /// Every violation the mock journaled during a case, judged under the violated obligation's own
 /// id whatever the case checks: MUST ones fail, SHOULD ones are nonStrict, the frame's

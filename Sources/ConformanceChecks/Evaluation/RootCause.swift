@@ -1,4 +1,4 @@
-import ScenarioEngine
+import ProtocolModel
 
 /// Tells a root cause from its cascade within one case: when the mock rejects a frame, the
 /// client's flow often stalls and later checks fail too, under other ids.

@@ -1,5 +1,5 @@
+import ProtocolModel
 import JSONSchema
-import ScenarioEngine
 import WireJSON
 
 /// `conformance lint`: every case file schema-valid (`case.schema.json` through the

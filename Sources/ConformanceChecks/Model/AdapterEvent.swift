@@ -1,5 +1,5 @@
-import ScenarioEngine
 package import WireJSON
+import ProtocolModel
 
 /// One event a driven client (adapter, the adapter protocol of conformance/README.md) wrote on stdout, timestamped by the harness
 /// on the journal's clock (µs since the session started).

@@ -1,5 +1,5 @@
 import WireJSON
-import ScenarioEngine
+import ProtocolModel
 /// What a check knows besides the transcript: the protocol, the obligation and level it
 /// enforces, and the message schemas. Checks build their ``CheckResult`` through it, so the
 /// level → verdict rule (layout §9.10) lives in one place.
@@ -25,7 +25,7 @@ package struct CheckContext: Sendable {
     }
 
     /// Whether the case belongs to the multimodal dialog protocol.
-    package var isMultimodal: Bool { protocolName == "multimodal-dialog" }
+    package var isMultimodal: Bool { protocolName == DialogProtocol.multimodalDialog.rawValue }
 
     /// A passing result.
     package func pass(_ expected: String, _ actual: String = "as expected", evidence: [Int] = []) -> CheckResult {

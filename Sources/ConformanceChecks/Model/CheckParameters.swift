@@ -1,4 +1,4 @@
-import ScenarioEngine
+import ProtocolModel
 package import WireJSON
 
 /// Typed access to a check's parameters (the members of its object in the case file).

@@ -1,4 +1,4 @@
-import ScenarioEngine
+import ProtocolModel
 package import WireJSON
 
 /// The closed vocabulary of check kinds: `kind` name → type.

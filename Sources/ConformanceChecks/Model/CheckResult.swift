@@ -1,5 +1,5 @@
 import WireJSON
-import ScenarioEngine
+import ProtocolModel
 /// The result of one check over one transcript (h2spec's expected / actual, plus evidence).
 package struct CheckResult: Sendable, Hashable {
     /// The check kind that produced it (`noMessage`, `custom:qrt.functionCallRoundTrip`, …).

@@ -1,5 +1,5 @@
-import ScenarioEngine
 package import WireJSON
+import ProtocolModel
 
 /// Selects journal entries in case files:
 /// `{"client": TYPE}`, `{"server": TYPE}` (`"binary"` = binary frames, `"*"` = any frame),

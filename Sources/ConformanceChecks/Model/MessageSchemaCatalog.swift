@@ -1,4 +1,4 @@
-import ScenarioEngine
+import ProtocolModel
 package import JSONSchema
 package import WireJSON
 

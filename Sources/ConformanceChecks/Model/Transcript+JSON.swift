@@ -1,5 +1,5 @@
-import ScenarioEngine
 package import WireJSON
+import ProtocolModel
 
 extension Transcript {
     /// The example-file shape: `{"journal": [JournalEntry…], "adapterEvents": [...],

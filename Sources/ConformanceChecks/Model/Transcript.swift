@@ -1,5 +1,5 @@
-package import ScenarioEngine
 package import WireJSON
+package import ProtocolModel
 
 /// Everything observed during one case run: the mock's session journal (both directions,
 /// faults, violations, states), the adapter's events (driven clients) and how the process ended.
@@ -35,13 +35,7 @@ package struct Transcript: Sendable, Hashable {
     }
 
     /// The protocol's message name inside a parsed frame.
-    package static func messageType(of json: JSONValue?) -> String? {
-        guard let json else { return nil }
-        if let type = json["type"]?.stringValue { return type }
-        if let directive = json["payload"]?["input"]?["directive"]?.stringValue { return directive }
-        if let event = json["payload"]?["output"]?["event"]?.stringValue { return event }
-        return json["header"]?["event"]?.stringValue
-    }
+    package static func messageType(of json: JSONValue?) -> String? { MessageName.of(json) }
 
     /// Uplink audio in milliseconds for the frame at `index`: the audio summary when the server
     /// decoded it, else the byte length as 16-bit mono PCM at `sampleRate`.

@@ -1,5 +1,5 @@
 import WireJSON
-import ScenarioEngine
+import ProtocolModel
 /// The client's audio chunks as the checks see them: binary frames (multimodal dialog) or the
 /// base64 `audio` of `input_audio_buffer.append` events (Qwen realtime).
 package struct UplinkAudio: Sendable {

@@ -1,4 +1,4 @@
-import ScenarioEngine
+import ProtocolModel
 package import WireJSON
 
 /// A condition on the value a JSON pointer finds: `equals`, `notEquals`, `oneOf`, `exists`,

@@ -1,5 +1,5 @@
+import ProtocolModel
 import WireJSON
-import ScenarioEngine
 /// The outcome of a check or a case, as reports/README.md names it.
 ///
 /// Cases report the worst verdict of their checks; ``severity`` orders them.

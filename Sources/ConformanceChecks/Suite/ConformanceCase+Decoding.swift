@@ -1,5 +1,5 @@
-import ScenarioEngine
 package import WireJSON
+import ProtocolModel
 
 extension ConformanceCase {
     /// Members a case file may hold.

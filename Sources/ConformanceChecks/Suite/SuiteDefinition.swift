@@ -1,4 +1,4 @@
-import ScenarioEngine
+import ProtocolModel
 package import WireJSON
 
 /// A suite's `suite.json`: id prefix, title, protocol, spec document and ordered sections.

@@ -1,4 +1,5 @@
 import Synchronization
+package import ProtocolModel
 package import WireJSON
 import WireSocket
 
@@ -27,30 +28,20 @@ extension MultiModalDialog {
         s.downstreamBitRate = Int(downstream["bit_rate"]?.intValue ?? 32)
         var input: JSONObject = ["directive": "Start", "workspace_id": .string(workSpaceId), "app_id": .string(appId)]
         if let dialogID { input["dialog_id"] = .string(dialogID) }
-        var frame: JSONObject = [
-            "header": ["action": "run-task", "task_id": .string(s.taskID), "streaming": "duplex"],
-            "payload": [
-                "task_group": "aigc", "task": "multimodal-generation", "function": "generation",
-                "model": "multimodal-dialog", "input": .object(input), "parameters": .object(parameters),
-            ],
+        let payload: JSONObject = [
+            "task_group": "aigc", "task": "multimodal-generation", "function": "generation",
+            "model": .string(DialogProtocol.multimodalDialog.rawValue), "input": .object(input), "parameters": .object(parameters),
         ]
+        var frame = DashScopeEnvelope.clientFrame(.runTask, taskID: s.taskID, payload: payload).objectValue ?? [:]
         s.faults.rewriteStart?(&frame)
         return JSONValue.object(frame).encodedString()
     }
 
     /// A directive frame: `continue-task`, or `finish-task` for Stop (C6, C7, C23).
     func directiveText(_ s: DialogSessionState, _ directive: String, input extra: JSONObject = [:],
-                       parameters: JSONObject? = nil, action: String? = nil, taskID: String? = nil) -> String {
-        var input: JSONObject = ["directive": .string(directive)]
-        if let dialogID = s.dialogID { input["dialog_id"] = .string(dialogID) }
-        for (key, value) in extra { input[key] = value }
-        var payload: JSONObject = ["input": .object(input)]
-        if let parameters { payload["parameters"] = .object(parameters) }
-        let header: JSONObject = [
-            "action": .string(action ?? (directive == "Stop" ? "finish-task" : "continue-task")),
-            "task_id": .string(taskID ?? s.taskID), "streaming": "duplex",
-        ]
-        return JSONValue.object(["header": .object(header), "payload": .object(payload)]).encodedString()
+                       parameters: JSONObject? = nil, action: DashScopeEnvelope.Action? = nil, taskID: String? = nil) -> String {
+        DashScopeEnvelope.directive(directive, taskID: taskID ?? s.taskID, dialogID: s.dialogID, input: extra,
+                                    parameters: parameters, action: action).encodedString()
     }
 
     /// Sends a directive unless the task is over (C22).
@@ -93,7 +84,7 @@ extension MultiModalDialog {
 
     /// A directive frame with the current ids, optionally with another action or task id.
     package func rawDirective(_ directive: String, input: JSONObject = [:], parameters: JSONObject? = nil,
-                              action: String? = nil, taskID: String? = nil) -> String {
+                              action: DashScopeEnvelope.Action? = nil, taskID: String? = nil) -> String {
         state.withLock { directiveText($0, directive, input: input, parameters: parameters, action: action, taskID: taskID) }
     }
 }

@@ -1,5 +1,6 @@
 public import WireJSON
 import Synchronization
+import ProtocolModel
 import WireSocket
 
 /// A multimodal dialog client (Model Studio "实时多模态交互" over WebSocket) mirroring the iOS
@@ -44,7 +45,7 @@ public final class MultiModalDialog: Sendable {
     ///   - mode: the interaction mode (`upstream.mode`, unless the Start params set one).
     public init(url: String?, workSpaceId: String, appId: String, mode: DialogMode,
                 options: MultiModalDialogOptions = MultiModalDialogOptions()) {
-        self.url = url ?? "wss://dashscope.aliyuncs.com/api-ws/v1/inference"
+        self.url = url ?? DialogProtocol.serviceHost + DialogProtocol.multimodalDialog.servicePath
         self.workSpaceId = workSpaceId
         self.appId = appId
         self.options = options

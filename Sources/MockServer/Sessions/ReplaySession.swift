@@ -2,6 +2,7 @@ import ScenarioEngine
 import SessionCore
 import WireAudio
 import WireJSON
+import ProtocolModel
 
 /// Serves a recorded journal back (`mock-server --replay FILE`), for either protocol: it sends
 /// exactly what the replay scenario schedules, paced by the client's frames, and nothing else.
@@ -18,9 +19,7 @@ final class ReplaySession: ProtocolSession {
     /// The event type as both protocols name it: Qwen `type`, multimodal directive or action.
     func classify(text bytes: [UInt8]) -> InboundClassification {
         guard let json = try? JSONValue.decode(bytes) else { return InboundClassification(eventType: nil, json: nil) }
-        let type = json["type"]?.stringValue ?? json["payload"]?["input"]?["directive"]?.stringValue
-            ?? json["header"]?["action"]?.stringValue
-        return InboundClassification(eventType: type, json: json)
+        return InboundClassification(eventType: MessageName.ofClientFrame(json), json: json)
     }
 
     func receive(text bytes: [UInt8], classification: InboundClassification) -> [SessionCommand] {
@@ -63,8 +62,7 @@ final class ReplaySession: ProtocolSession {
     }
 
     private func json(_ value: JSONValue, at time: Int64) -> OutboundFrame {
-        let type = value["type"]?.stringValue ?? value["payload"]?["output"]?["event"]?.stringValue ?? value["header"]?["event"]?.stringValue
-        return OutboundFrame(eventType: type, isText: true, bytes: value.encoded(), dueAtMicros: time, json: value)
+        OutboundFrame(eventType: MessageName.ofServerFrame(value), isText: true, bytes: value.encoded(), dueAtMicros: time, json: value)
     }
 
     /// Voice-like s16le audio of exactly `length` bytes (the recording kept only the length).

@@ -3,6 +3,7 @@ import ScenarioEngine
 import SessionCore
 import WireJSON
 import WireSocket
+import ProtocolModel
 
 /// Runs one protocol session on one connection: feeds it frames and timers, executes its
 /// commands on the socket, and journals everything. Service-thread confined.

@@ -1,6 +1,7 @@
 import ScenarioEngine
 import Synchronization
 import WireJSON
+import ProtocolModel
 
 /// Everything one session did, in order: frames both ways, states, faults, violations, close.
 /// Written by the session's service thread, read by the control API from any thread (a mutex

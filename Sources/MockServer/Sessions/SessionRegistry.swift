@@ -1,6 +1,7 @@
 import ScenarioEngine
 import Synchronization
 import WireJSON
+import ProtocolModel
 
 /// The sessions the server has seen (open ones, and the last `closedLimit` closed ones holding
 /// at most `closedByteLimit` of journals together), and

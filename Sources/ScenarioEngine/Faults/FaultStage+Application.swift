@@ -1,3 +1,5 @@
+import ProtocolModel
+
 extension FaultStage {
     /// Applies armed fault `index` to a matching frame.
     mutating func apply(_ index: Int, to work: inout FrameInProgress, into output: inout FaultStageOutput) {

@@ -1,3 +1,5 @@
+import ProtocolModel
+
 /// The outbound fault pipeline of one session: a pure value that takes the frames the
 /// protocol engine wants to send, in order, and returns what to actually send and when,
 /// plus socket actions and journal notes.

@@ -1,4 +1,5 @@
 package import WireJSON
+package import ProtocolModel
 
 /// A frame the protocol engine must render itself (it owns the envelope), then send.
 package enum FaultRequest: Sendable, Hashable {

@@ -1,4 +1,5 @@
 package import WireJSON
+import ProtocolModel
 
 /// A frame the protocol engine wants to send, before faults.
 package struct OutboundFrame: Sendable, Hashable {

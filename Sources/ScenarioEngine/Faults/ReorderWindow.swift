@@ -1,3 +1,5 @@
+import ProtocolModel
+
 /// Frames held by one `reorder` fault until its window fills or its hold time passes.
 struct ReorderWindow: Sendable {
     /// How many frames make a full window.

@@ -1,3 +1,5 @@
+package import ProtocolModel
+
 extension Scenario {
     /// A scenario that serves a recorded session back.
     ///

@@ -1,4 +1,5 @@
 package import WireJSON
+import ProtocolModel
 
 /// One fault: what goes wrong, which outbound frames it applies to, and how often.
 ///

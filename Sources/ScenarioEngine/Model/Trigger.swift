@@ -1,4 +1,5 @@
 package import WireJSON
+import ProtocolModel
 
 /// A rule "when X happens, do Y": arms or disarms faults, injects a fault inline, sends a
 /// frame, or ends the session.

@@ -1,3 +1,5 @@
+package import ProtocolModel
+
 /// Something the protocol engine must do because of the scenario, returned by every
 /// ``ScenarioRuntime`` input method in the order it must be done.
 package enum ScenarioAction: Sendable, Hashable {

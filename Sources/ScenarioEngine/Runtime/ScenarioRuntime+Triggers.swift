@@ -1,3 +1,5 @@
+import ProtocolModel
+
 extension ScenarioRuntime {
     /// Fires trigger `index` if its limit and (seeded) probability allow, runs its actions,
     /// and starts the timers of triggers that count from it. A failed probability draw does

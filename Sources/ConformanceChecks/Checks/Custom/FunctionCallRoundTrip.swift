@@ -1,5 +1,5 @@
 import WireJSON
-import ScenarioEngine
+import ProtocolModel
 /// `qrt.functionCallRoundTrip` (qrt.C13): every `response.function_call_arguments.done` gets
 /// exactly one `conversation.item.create{function_call_output}` with its `call_id` and a string
 /// `output`, and after the response's `response.done` and all outputs the client sends

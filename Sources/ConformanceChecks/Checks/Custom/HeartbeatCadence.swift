@@ -1,5 +1,5 @@
 import WireJSON
-import ScenarioEngine
+import ProtocolModel
 /// `mmd.heartbeatCadence` (mmd.C21): while the session is open, the connection is never silent
 /// (no frame either way) for `maxSilenceMs` (default 60000) before the client's last frame,
 /// and client `HeartBeat`s are at least `minIntervalMs` apart (default 5000).

@@ -1,5 +1,5 @@
 import WireJSON
-import ScenarioEngine
+import ProtocolModel
 /// `mmd.localRespondingPerRound` (mmd.C19): for every answer round (`RespondingStarted`) the
 /// client sends `LocalRespondingEnded` exactly once, after `RespondingStarted`, before the next
 /// round starts; a round cut short by the session end (client `Stop`, close) is excused.

@@ -3,7 +3,7 @@ package import WireAudio
 
 /// Engine settings that are mock choices rather than protocol facts (spec [inferred] items),
 /// so a server profile or a test can change them.
-package struct MultiModalDialogOptions: Sendable {
+package struct MultiModalDialogSessionOptions: Sendable {
     /// Send `task-started` before `Started` (S3; §4.3 inferred).
     package var sendsTaskStarted = true
     /// Extra time after the answer audio's length before falling back to Listening without

@@ -1,28 +1,19 @@
+import ProtocolModel
 package import SessionCore
-package import WireJSON
-
-/// The answer to a WebSocket upgrade on a multimodal dialog path (S1).
-package enum UpgradeVerdict: Sendable, Hashable {
-    /// Accept the upgrade; journal `notes` (e.g. a C1 warning for a bare `Authorization`).
-    case accept(notes: [JournalNote])
-    /// Refuse with this HTTP status and JSON body `{request_id, code, message}`.
-    case reject(status: Int, body: JSONValue)
-}
+import WireJSON
 
 /// S1: which upgrade requests reach a multimodal dialog session.
 package enum MultiModalDialogUpgrade {
-    /// The service path (§2.1).
-    package static let servicePath = "/api-ws/v1/inference"
     /// The client obligation every refusal enforces (endpoint and authentication).
     package static let obligation = "mmd.C1"
 
     /// Whether `path` is `/api-ws/v1/inference` or `/case/<case-id>/api-ws/v1/inference`, each
     /// with an optional trailing `/`; query strings are ignored.
-    package static func matches(path: String) -> Bool { CaseRoute.match(Substring(path), service: servicePath) != nil }
+    package static func matches(path: String) -> Bool { CaseRoute.match(Substring(path), service: DialogProtocol.multimodalDialog.servicePath) != nil }
 
     /// The case id of a `/case/<case-id>/…` path, or nil.
     package static func caseID(path: String) -> String? {
-        CaseRoute.match(Substring(path), service: servicePath)?.caseID.map(String.init)
+        CaseRoute.match(Substring(path), service: DialogProtocol.multimodalDialog.servicePath)?.caseID.map(String.init)
     }
 
     /// Checks the path and the `Authorization` header.
@@ -34,21 +25,21 @@ package enum MultiModalDialogUpgrade {
     /// - Returns: `.accept` with a C1 note for the bare form, else 404 for a foreign path or 401
     ///   with `code: "InvalidApiKey"` for a missing or unknown key.
     package static func check(path: String, headers: [String: String], apiKeys: Set<String>,
-                              requestID: String = "00000000-0000-4000-8000-000000000000") -> UpgradeVerdict {
+                              requestID: String = "00000000-0000-4000-8000-000000000000") -> UpgradeVerdict<[JournalNote]> {
         guard matches(path: path) else {
-            return .reject(status: 404, body: body(requestID, code: "NotFound", "no multimodal dialog endpoint at \(path)"))
+            return .reject(status: 404, body: body(requestID, code: "NotFound", "no multimodal dialog endpoint at \(path)"), obligation: obligation)
         }
         let raw = (headers["authorization"] ?? "").trimmingSpaces
         guard !raw.isEmpty else {
-            return .reject(status: 401, body: body(requestID, code: "InvalidApiKey", "missing Authorization header"))
+            return .reject(status: 401, body: body(requestID, code: "InvalidApiKey", "missing Authorization header"), obligation: obligation)
         }
         let isBearer = raw.lowercased().hasPrefix("bearer ")
         let credential = isBearer ? String(raw.dropFirst(7)).trimmingSpaces : raw
         guard !credential.isEmpty, apiKeys.isEmpty || apiKeys.contains(credential) else {
-            return .reject(status: 401, body: body(requestID, code: "InvalidApiKey", "Invalid API-key provided."))
+            return .reject(status: 401, body: body(requestID, code: "InvalidApiKey", "Invalid API-key provided."), obligation: obligation)
         }
-        if isBearer { return .accept(notes: []) }
-        return .accept(notes: [.should(obligation, "Authorization header without the \"Bearer \" prefix")])
+        if isBearer { return .accept([]) }
+        return .accept([.should(obligation, "Authorization header without the \"Bearer \" prefix")])
     }
 
     private static func body(_ requestID: String, code: String, _ message: String) -> JSONValue {

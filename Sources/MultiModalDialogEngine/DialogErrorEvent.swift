@@ -3,7 +3,7 @@
 ///
 /// The names below are mock-defined (spec §13 S11, S12, S18, S20): the real service's codes are
 /// an open question (§14.3).
-package struct DialogError: Sendable, Hashable {
+package struct DialogErrorEvent: Sendable, Hashable {
     /// `error_code` of the `Error` event.
     package var code: Int
     /// `error_name` of the `Error` event; also the `error_code` string of a `task-failed`.
@@ -19,27 +19,27 @@ package struct DialogError: Sendable, Hashable {
     }
 
     /// A directive that is not allowed in the current dialog state (S11).
-    package static func invalidState(_ message: String) -> DialogError {
-        DialogError(code: 400, name: "InvalidState", message: message)
+    package static func invalidState(_ message: String) -> DialogErrorEvent {
+        DialogErrorEvent(code: 400, name: "InvalidState", message: message)
     }
 
     /// An image object that breaks the image rules (S12).
-    package static func invalidImage(_ message: String) -> DialogError {
-        DialogError(code: 400, name: "InvalidImage", message: message)
+    package static func invalidImage(_ message: String) -> DialogErrorEvent {
+        DialogErrorEvent(code: 400, name: "InvalidImage", message: message)
     }
 
     /// A wrong task_id, unknown directive or misplaced Start (S20).
-    package static func invalidDirective(_ message: String) -> DialogError {
-        DialogError(code: 400, name: "InvalidDirective", message: message)
+    package static func invalidDirective(_ message: String) -> DialogErrorEvent {
+        DialogErrorEvent(code: 400, name: "InvalidDirective", message: message)
     }
 
     /// A directive field with a wrong type or value after Start (non-fatal).
-    package static func invalidParameter(_ message: String) -> DialogError {
-        DialogError(code: 400, name: "InvalidParameter", message: message)
+    package static func invalidParameter(_ message: String) -> DialogErrorEvent {
+        DialogErrorEvent(code: 400, name: "InvalidParameter", message: message)
     }
 
     /// The 20 s audio-gap rule fired (S18).
-    package static func audioTimeout(_ message: String) -> DialogError {
-        DialogError(code: 40000, name: "AudioTimeout", message: message)
+    package static func audioTimeout(_ message: String) -> DialogErrorEvent {
+        DialogErrorEvent(code: 40000, name: "AudioTimeout", message: message)
     }
 }
