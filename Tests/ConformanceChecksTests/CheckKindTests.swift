@@ -75,6 +75,27 @@ import ProtocolModel
         #expect(try judge(pacing, burst.transcript).verdict == .fail)
     }
 
+    /// Opus frames the server could not summarise (Ogg pages) have an unknown length: their bytes
+    /// are not 16-bit samples (issue 11), so a real-time Opus stream is not "8× too slow".
+    @Test func unsummarisedOpusIsNotTimedAsPCM() throws {
+        var opus = TranscriptBuilder()
+        opus.client(0, DashScopeEnvelope.clientFrame(.runTask, taskID: "t1", payload: [
+            "input": ["directive": "Start"], "parameters": ["upstream": ["audio_format": "opus"]],
+        ]))
+        for index in 0..<10 { opus.clientAudio(100 + Double(index) * 100, bytes: 400) }
+        let transcript = opus.transcript
+        #expect(transcript.declaredUplinkFormat == "opus")
+        #expect(transcript.audioMilliseconds(at: 1, sampleRate: 16000) == nil)
+        let pacing = #"{"kind":"audioPacing","minChunkMs":50,"maxChunkMs":150}"#
+        #expect(try judge(pacing, transcript).verdict == .pass)
+        // The same bytes declared as PCM are 12.5 ms chunks: too short.
+        var pcm = TranscriptBuilder()
+        pcm.client(0, TranscriptBuilder.directive("Start", action: "run-task"))
+        for index in 0..<10 { pcm.clientAudio(100 + Double(index) * 100, bytes: 400) }
+        #expect(pcm.transcript.audioMilliseconds(at: 1, sampleRate: 16000) == 12.5)
+        #expect(try judge(pacing, pcm.transcript).verdict == .fail)
+    }
+
     @Test func stateSequenceAndCloseBehaviour() throws {
         var builder = Self.dialog
         builder.state(750, "Thinking")

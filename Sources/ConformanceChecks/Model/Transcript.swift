@@ -38,12 +38,23 @@ package struct Transcript: Sendable, Hashable {
     package static func messageType(of json: JSONValue?) -> String? { MessageName.of(json) }
 
     /// Uplink audio in milliseconds for the frame at `index`: the audio summary when the server
-    /// decoded it, else the byte length as 16-bit mono PCM at `sampleRate`.
+    /// decoded it, else (a journal without summaries) the byte length as 16-bit mono PCM at
+    /// `sampleRate`, but only when the client declared PCM: an Opus or MP3 frame the server could
+    /// not summarise has an unknown length, not its byte count's.
     package func audioMilliseconds(at index: Int, sampleRate: Int) -> Double? {
         let entry = journal[index]
         if let audio = entry.audio { return audio.durationMs }
-        guard let bytes = entry.byteLength, sampleRate > 0 else { return nil }
+        guard declaredUplinkFormat == "pcm", let bytes = entry.byteLength, sampleRate > 0 else { return nil }
         return Double(bytes) / Double(2 * sampleRate) * 1000
+    }
+
+    /// The uplink format a multimodal client declared in Start (`upstream.audio_format`, default
+    /// `pcm`, as the service assumes).
+    package var declaredUplinkFormat: String {
+        for index in clientFrameIndices where DashScopeEnvelope.directiveName(of: journal[index].json) == "Start" {
+            return journal[index].json?["payload"]?["parameters"]?["upstream"]?["audio_format"]?.stringValue ?? "pcm"
+        }
+        return "pcm"
     }
 
     /// The first index at or after `start` whose entry satisfies `predicate`.
