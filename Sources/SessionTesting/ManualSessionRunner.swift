@@ -16,8 +16,16 @@ package final class ManualSessionRunner<Session: ProtocolSession> where Session.
     package private(set) var sent: [ScheduledFrame] = []
     /// Journal notes in order.
     package private(set) var notes: [JournalNote] = []
-    /// Protocol closes the session asked for.
-    package private(set) var closes: [(code: Int, reason: String, atMicros: Int64)] = []
+    /// Every transport action the session asked for (closes, abrupt and slow closes, stalls,
+    /// caps, fragmenting), in order, with its time.
+    package private(set) var transports: [(action: TransportAction, atMicros: Int64)] = []
+    /// The close handshakes among ``transports``.
+    package var closes: [(code: Int, reason: String, atMicros: Int64)] {
+        transports.compactMap { entry in
+            guard case .close(let code, let reason) = entry.action else { return nil }
+            return (code, reason, entry.atMicros)
+        }
+    }
     /// How often the session waited for answer audio a worker was still rendering.
     package private(set) var awaited = 0
 
@@ -36,8 +44,7 @@ package final class ManualSessionRunner<Session: ProtocolSession> where Session.
         for command in commands {
             switch command {
             case .send(let frame): sent.append(frame)
-            case .transport(.close(let code, let reason), let at): closes.append((code, reason, at))
-            case .transport: break  // stalls, abrupt closes, caps: socket faults, nothing to record
+            case .transport(let action, let at): transports.append((action, at))
             case .scheduleTimer(let timer, let at): timers[timer] = at
             case .cancelTimer(let timer): timers[timer] = nil
             case .journal(let note): notes.append(note)

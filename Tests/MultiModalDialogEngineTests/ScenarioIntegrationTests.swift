@@ -1,5 +1,6 @@
 import MultiModalDialogEngine
 import ScenarioEngine
+import SessionTesting
 import SessionCore
 import Testing
 import WireAudio
@@ -34,6 +35,24 @@ struct ScenarioIntegrationTests {
         harness.directive("HeartBeat")
         #expect(harness.texts.contains { $0["header"]?["error_code"] == "Throttling" })
         #expect(harness.closes.count == 1)
+    }
+
+    /// The runner records every transport action with its time, as the driver carries it out
+    /// (before, stalls and abrupt closes vanished in the test runner).
+    @Test("socket faults reach the runner as transport actions, in order")
+    func transportFaultsAreRecorded() throws {
+        let scenario = try Scenario.load(text: """
+            {"name": "socket", "seed": 1, "triggers": [{"when": {"message": "HeartBeat"}, "actions": [
+              {"fault": {"kind": "stall", "direction": "write", "ms": 300}},
+              {"fault": {"kind": "abruptClose"}}]}]}
+            """, file: "socket.json")
+        let harness = SessionHarness(scenario: scenario)
+        harness.start()
+        #expect(harness.runner.transports.isEmpty)
+        harness.directive("HeartBeat")
+        let actions = harness.runner.transports.map(\.action)
+        #expect(actions == [.stall(.write, durationMicros: 300_000), .abruptClose])
+        #expect(harness.closes.isEmpty)
     }
 
     @Test("S14: send_video_stream / stop_video_stream commands switch video mode after the round")
