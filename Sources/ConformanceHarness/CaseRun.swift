@@ -127,14 +127,11 @@ final class CaseRun: Sendable {
     /// Ends the reusable adapters still idle at the end of the run.
     func closeAdapters() async { await adapters.closeAll() }
 
-    /// The case's sessions, after giving the mock a moment to see the client's close.
+    /// The case's sessions, once the mock has seen the client's close (at most a second after
+    /// the client ended: a session still open then is judged as it stands).
     private func closedSessions(of caseID: String) async -> [MockServer.SessionSnapshot] {
-        var sessions = await server.sessions(caseID: caseID)
-        for _ in 0..<50 where sessions.contains(where: \.isOpen) {
-            try? await Task.sleep(for: .milliseconds(20))
-            sessions = await server.sessions(caseID: caseID)
-        }
-        return sessions
+        await server.sessionsClosed(caseID: caseID, timeoutMillis: 1_000)
+        return await server.sessions(caseID: caseID)
     }
 
     private func finish(_ conformanceCase: ConformanceCase, endpoint: String, client: ClientProcess, lines: [ClientProcess.Line],
@@ -147,11 +144,8 @@ final class CaseRun: Sendable {
         let origin = firstSeen == .max ? startedAt : firstSeen
         var journal: [JournalEntry] = []
         for session in sessions {
-            guard let entries = try? JournalEntry.decodeLines(session.journal) else {
-                return evaluator.harnessError(conformanceCase, caseID: conformanceCase.id, message: "unreadable journal of \(session.id)")
-            }
             let offset = session.startedAtMicros - origin
-            journal += entries.map { entry in
+            journal += session.entries.map { entry in
                 var shifted = entry
                 shifted.t += offset
                 return shifted

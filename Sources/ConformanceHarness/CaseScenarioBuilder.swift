@@ -2,6 +2,7 @@ package import ConformanceChecks
 package import Foundation
 import MockServer
 import WireJSON
+package import ScenarioEngine
 
 /// The scenario a case's mock session runs: its shipped or suite-local scenario with the
 /// case's faults appended.
@@ -10,33 +11,29 @@ package enum CaseScenarioBuilder {
         package let description: String
     }
 
-    package static func scenario(for conformanceCase: ConformanceCase, suite: LoadedSuite, root: URL) throws(Failure)
-        -> (name: String, bytes: [UInt8])
-    {
+    /// The parsed scenario, handed to the mock as a value: errors name the scenario file, line
+    /// and column (or the case and the fault's member path).
+    package static func scenario(for conformanceCase: ConformanceCase, suite: LoadedSuite, root: URL) throws(Failure) -> Scenario {
         let name = conformanceCase.scenario
         let localPath = root.appendingPathComponent(suite.scenarioPath(name)).path
-        var base: JSONValue
-        var source: String
+        var scenario: Scenario
         do {
             if FileManager.default.fileExists(atPath: localPath) {
-                base = try JSONValue.decode(Array(try Data(contentsOf: URL(fileURLWithPath: localPath))))
-                source = localPath
+                scenario = try Scenario.load(bytes: Array(try Data(contentsOf: URL(fileURLWithPath: localPath))), file: localPath)
             } else if let text = MockServer.shippedScenario(named: name) {
-                base = try JSONValue.decode(text)
-                source = "mock-server/scenarios/\(name).json"
+                scenario = try Scenario.load(text: text, file: "mock-server/scenarios/\(name).json")
             } else {
                 throw Failure(description: "\(conformanceCase.id): scenario \"\(name)\" is neither in \(suite.directory)/scenarios nor shipped")
+            }
+            for (index, fault) in conformanceCase.faults.enumerated() {
+                scenario.faults.append(try FaultSpec.parse(fault, file: "\(conformanceCase.id) faults[\(index)]"))
             }
         } catch let failure as Failure {
             throw failure
         } catch {
             throw Failure(description: "\(conformanceCase.id): scenario \(name): \(error)")
         }
-        guard case .object(var object) = base else { throw Failure(description: "\(source): a scenario is a JSON object") }
-        if !conformanceCase.faults.isEmpty {
-            object["faults"] = .array((object["faults"]?.arrayValue ?? []) + conformanceCase.faults)
-        }
-        object["name"] = .string("\(conformanceCase.id) (\(name))")
-        return ("\(conformanceCase.id) scenario (\(source) + case faults)", JSONValue.object(object).encoded())
+        scenario.name = "\(conformanceCase.id) (\(name))"
+        return scenario
     }
 }

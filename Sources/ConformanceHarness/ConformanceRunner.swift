@@ -56,7 +56,7 @@ package struct ConformanceRunner: Sendable {
         }
         var evaluations: [String: CaseEvaluation] = [:]
         var runnable: [ConformanceCase] = []
-        var scenarios: [String: (name: String, bytes: [UInt8])] = [:]
+        var scenarios: [String: Scenario] = [:]
         let repeats = max(1, configuration.repeatCount)
         for candidate in selected {
             guard evaluator.shouldRun(candidate) else {
@@ -137,9 +137,9 @@ package struct ConformanceRunner: Sendable {
         return Outcome(report: report, directory: directory)
     }
 
-    private func startMock(scenarios: [String: (name: String, bytes: [UInt8])]) throws(HarnessFailure) -> MockServer {
+    private func startMock(scenarios: [String: Scenario]) throws(HarnessFailure) -> MockServer {
         var mockConfiguration = MockServer.Configuration()
-        mockConfiguration.caseScenarios = scenarios
+        mockConfiguration.parsedCaseScenarios = scenarios
         mockConfiguration.timeScale = configuration.timeScale
         // Checks read the payloads (uplink pacing, schemas of every client message).
         mockConfiguration.journalAudio = true

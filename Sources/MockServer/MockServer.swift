@@ -1,7 +1,7 @@
 import Dispatch
-import ScenarioEngine
+package import ScenarioEngine
 public import WireSocket
-import ProtocolModel
+package import ProtocolModel
 
 /// The DialogMock server: both protocol routes, the control API and the echo route on one port.
 ///
@@ -64,6 +64,9 @@ public final class MockServer: @unchecked Sendable {
         /// Scenarios of conformance cases: sessions on `/case/<id>/…` run the one registered for
         /// `<id>` (file bytes and a name for messages).
         public var caseScenarios: [String: (name: String, bytes: [UInt8])] = [:]
+        /// Scenarios of conformance cases already parsed (the conformance harness hands its
+        /// cases' scenarios over as values); used beside ``caseScenarios``.
+        package var parsedCaseScenarios: [String: Scenario] = [:]
         /// A recorded journal (JSON Lines) to serve back on the protocol routes instead of the
         /// protocol engines, with its delays multiplied by `timeScale`.
         public var replay: (name: String, text: String, timeScale: Double)?
@@ -187,16 +190,25 @@ public final class MockServer: @unchecked Sendable {
         /// When the session started, in CLOCK_MONOTONIC microseconds (journal `t` counts from here).
         public let startedAtMicros: Int64
         public let isOpen: Bool
+        /// The journal's entries (``journal`` is their JSON Lines).
+        package let entries: [JournalEntry]
+
         /// The journal as JSON Lines.
-        public let journal: String
+        public var journal: String { JournalEntry.encodeLines(entries) }
     }
 
     /// Every recorded session of a conformance case (`/case/<id>/…`), in the order they opened.
     public func sessions(caseID: String) async -> [SessionSnapshot] {
         router.sessions.all.filter { $0.caseID == caseID }.map {
             SessionSnapshot(id: $0.id, caseID: $0.caseID, startedAtMicros: $0.startedAtMicros, isOpen: $0.isOpen,
-                            journal: $0.jsonLines)
+                            entries: $0.entries)
         }
+    }
+
+    /// Returns once no session of conformance case `caseID` is open (at once when none is), or
+    /// after `timeoutMillis`: the registry wakes it when the last one closes (no polling).
+    public func sessionsClosed(caseID: String, timeoutMillis: Int) async {
+        await router.sessions.waitUntilClosed(caseID: caseID, timeoutMillis: timeoutMillis)
     }
 
     /// An upgrade the mock refused on a conformance case's route (the client broke C1 there).

@@ -48,15 +48,18 @@ final class Router: WebSocketServerDelegate, @unchecked Sendable {
                 throw ScenarioFileError(description: "\(replay.name):\(error.line ?? 0): \(error.message)")
             }
         }
+        var parsed = configuration.parsedCaseScenarios
         for (id, source) in configuration.caseScenarios {
             do {
-                var scenario = try Scenario.load(bytes: source.bytes, file: source.name)
-                if let timeScale = configuration.timeScale { scenario.timeScale = timeScale }
-                caseScenarios[id] = scenario
-                AnswerPrefetch.start(scenario, cache: answerAudio)
+                parsed[id] = try Scenario.load(bytes: source.bytes, file: source.name)
             } catch {
                 throw ScenarioFileError(description: error.description)
             }
+        }
+        for (id, var scenario) in parsed {
+            if let timeScale = configuration.timeScale { scenario.timeScale = timeScale }
+            caseScenarios[id] = scenario
+            AnswerPrefetch.start(scenario, cache: answerAudio)
         }
     }
 

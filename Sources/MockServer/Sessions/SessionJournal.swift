@@ -106,10 +106,7 @@ final class SessionJournal: Sendable {
     var entries: [JournalEntry] { state.withLock { $0.entries } }
 
     /// The journal as JSON Lines.
-    var jsonLines: String {
-        let entries = self.entries
-        return entries.map(\.jsonLine).joined(separator: "\n") + (entries.isEmpty ? "" : "\n")
-    }
+    var jsonLines: String { JournalEntry.encodeLines(entries) }
 
     /// The summary the session list shows.
     var summary: JSONValue {

@@ -54,6 +54,21 @@ final class SessionRegistry: Sendable {
         var closedBytes = 0
         var faults: [ArmedFault] = []
         var nextFaultNumber = 1
+        /// Tasks waiting for a case's sessions to close, by waiter number.
+        var closeWaiters: [Int: (caseID: String, continuation: CheckedContinuation<Void, Never>)] = [:]
+        var nextWaiter = 0
+
+        /// Whether a session of case `caseID` is open.
+        func hasOpenSession(caseID: String) -> Bool {
+            records.values.contains { $0.control != nil && $0.journal.caseID == caseID }
+        }
+
+        /// Takes the waiters whose case has no open session left.
+        mutating func takeSatisfiedWaiters() -> [CheckedContinuation<Void, Never>] {
+            let done = closeWaiters.filter { !hasOpenSession(caseID: $0.value.caseID) }
+            for key in done.keys { closeWaiters[key] = nil }
+            return done.values.map(\.continuation)
+        }
 
         /// The fault's id: its own, or the next free `f<N>`.
         mutating func faultID(for fault: FaultSpec) throws(ArmError) -> String {
@@ -109,8 +124,9 @@ final class SessionRegistry: Sendable {
     func markClosed(_ id: String) {
         // The journal is closed (it grows no more); its size is read outside the registry's lock.
         let bytes = journal(id)?.retainedBytes ?? 0
-        state.withLock { state in
-            guard state.records[id]?.control != nil else { return }
+        let woken = state.withLock { state -> [CheckedContinuation<Void, Never>] in
+            guard state.records[id]?.control != nil else { return [] }
+            defer { trimClosed(&state) }
             state.records[id]?.control = nil
             state.records[id]?.closedBytes = bytes
             // A fault armed on this one session ends with it (its id is free again).
@@ -118,15 +134,38 @@ final class SessionRegistry: Sendable {
             state.open -= 1
             state.closedCount += 1
             state.closedBytes += bytes
-            // Drop the oldest closed sessions while over either limit.
-            guard state.closedCount > closedLimit || state.closedBytes > closedByteLimit else { return }
-            state.order.removeAll { id in
-                guard state.closedCount > closedLimit || state.closedBytes > closedByteLimit, let record = state.records[id], record.control == nil else { return false }
-                state.records[id] = nil
-                state.closedCount -= 1
-                state.closedBytes -= record.closedBytes
-                return true
+            return state.takeSatisfiedWaiters()
+        }
+        for continuation in woken { continuation.resume() }
+    }
+
+    /// Waits until no session of case `caseID` is open, or `timeoutMillis` passed.
+    func waitUntilClosed(caseID: String, timeoutMillis: Int) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let waiter = state.withLock { state -> Int? in
+                guard state.hasOpenSession(caseID: caseID) else { return nil }
+                state.nextWaiter += 1
+                state.closeWaiters[state.nextWaiter] = (caseID, continuation)
+                return state.nextWaiter
             }
+            guard let waiter else { return continuation.resume() }
+            Task {
+                try? await Task.sleep(for: .milliseconds(timeoutMillis))
+                state.withLock { $0.closeWaiters.removeValue(forKey: waiter) }?.continuation.resume()
+            }
+        }
+    }
+
+    /// Drops the oldest closed sessions while over either limit.
+    private func trimClosed(_ state: inout State) {
+        guard state.closedCount > closedLimit || state.closedBytes > closedByteLimit else { return }
+        state.order.removeAll { id in
+            guard state.closedCount > closedLimit || state.closedBytes > closedByteLimit, let record = state.records[id],
+                  record.control == nil else { return false }
+            state.records[id] = nil
+            state.closedCount -= 1
+            state.closedBytes -= record.closedBytes
+            return true
         }
     }
 

@@ -1,4 +1,4 @@
-import WireJSON
+package import WireJSON
 
 extension Scenario {
     /// Parses and validates a scenario file's bytes, with `FILE:LINE:COLUMN` locations for
@@ -59,5 +59,11 @@ extension FaultSpec {
             return map.nearestLocation(of: pointer)
         }
         return try parse(value, at: [], context: context)
+    }
+
+    /// Parses one fault object already decoded (a conformance case's `faults`); errors name
+    /// `file` and the member path, without line and column.
+    package static func parse(_ value: JSONValue, file: String) throws(ScenarioError) -> FaultSpec {
+        try parse(value, at: [], context: ScenarioDecodingContext(file: file, locate: nil))
     }
 }
