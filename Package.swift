@@ -60,14 +60,14 @@ let package = Package(
 
         // MARK: - Conformance
         .target(name: "ConformanceChecks", dependencies: ["ScenarioEngine", "JSONSchema", "WireJSON", "ProtocolModel"], swiftSettings: settings),
-        .target(name: "ConformanceReports", dependencies: ["ConformanceChecks", "JSONSchema", "ScenarioEngine", "WireJSON", "ProtocolModel"], swiftSettings: settings),
+        .target(name: "ConformanceReports", dependencies: ["ConformanceChecks", "JSONSchema", "WireJSON", "ProtocolModel"], swiftSettings: settings),
 
         .target(name: "ConformanceHarness",
                 dependencies: ["MockServer", "ConformanceChecks", "ConformanceReports", "ScenarioEngine", "WireJSON", "ProtocolModel"],
                 swiftSettings: settings),
 
         // MARK: - Clients
-        .target(name: "DialogClients", dependencies: ["WireSocket", "WireAudio", "WireJSON", "ProtocolModel"], swiftSettings: settings),
+        .target(name: "DialogClients", dependencies: ["WireSocket", "WireJSON", "ProtocolModel"], swiftSettings: settings),
 
         /// The fuzz targets of `.ci/fuzz` (libFuzzer drives them through `dialogmock-fuzz`).
         .target(name: "FuzzTargets",
@@ -76,9 +76,9 @@ let package = Package(
                 swiftSettings: settings),
 
         // MARK: - Executables
-        .executableTarget(name: "AdapterCLI", dependencies: ["DialogClients", "CLISupport", "WireAudio", "WireJSON", "ProtocolModel"],
+        .executableTarget(name: "AdapterCLI", dependencies: ["DialogClients", "CLISupport", "WireAudio", "WireJSON", "ProtocolModel", "WireSocket"],
                           swiftSettings: settings),
-        .executableTarget(name: "MockServerCLI", dependencies: ["MockServer", "CLISupport"], swiftSettings: settings),
+        .executableTarget(name: "MockServerCLI", dependencies: ["MockServer", "CLISupport", "WireSocket"], swiftSettings: settings),
         .executableTarget(name: "ConformanceCLI", dependencies: ["ConformanceHarness", "ConformanceReports", "ConformanceChecks", "JSONSchema", "WireJSON", "CLISupport", "ProtocolModel"], swiftSettings: settings),
         .executableTarget(name: "BenchmarkCLI", dependencies: ["MockServer", "WireJSON", "WireSocket", "CLISupport", "EchoFloor", "LoadGenerator", "ProtocolModel"],
                           swiftSettings: settings),
@@ -99,19 +99,19 @@ let package = Package(
                     dependencies: ["AnswerAudio", "MultiModalDialogEngine", "SessionCore", "SessionTesting", "ScenarioEngine", "WireAudio", "WireJSON", "ProtocolModel"],
                     swiftSettings: settings),
         .testTarget(name: "QwenRealtimeEngineTests",
-                    dependencies: ["AnswerAudio", "QwenRealtimeEngine", "SessionCore", "SessionTesting", "ScenarioEngine", "WireAudio", "WireJSON", "ProtocolModel"],
+                    dependencies: ["AnswerAudio", "QwenRealtimeEngine", "SessionCore", "SessionTesting", "ScenarioEngine", "WireAudio", "WireJSON", "ProtocolModel", "JSONSchema"],
                     swiftSettings: settings),
-        .testTarget(name: "ConformanceChecksTests", dependencies: ["ConformanceChecks", "ScenarioEngine", "JSONSchema", "WireJSON", "ProtocolModel"],
+        .testTarget(name: "ConformanceChecksTests", dependencies: ["ConformanceChecks", "WireJSON", "ProtocolModel"],
                     swiftSettings: settings),
-        .testTarget(name: "ConformanceReportsTests", dependencies: ["ConformanceReports", "ConformanceChecks", "JSONSchema", "ScenarioEngine", "WireJSON", "ProtocolModel"],
+        .testTarget(name: "ConformanceReportsTests", dependencies: ["ConformanceReports", "ConformanceChecks", "WireJSON", "ProtocolModel"],
                     swiftSettings: settings),
         .testTarget(name: "ProtocolSchemaTests", dependencies: ["JSONSchema", "WireJSON"], swiftSettings: settings),
         /// The unmodified official Python SDKs against the in-process mock (venv from .ci/sdk-venv).
         .testTarget(name: "EndToEndTests", dependencies: ["MockServer", "JSONSchema", "MultiModalDialogEngine", "ScenarioEngine", "WireJSON", "WireSocket", "ProtocolModel"], exclude: ["Clients", "Fixtures"], swiftSettings: settings),
-        .testTarget(name: "DialogClientsTests", dependencies: ["DialogClients", "MockServer", "WireSocket", "WireJSON", "WireAudio", "ProtocolModel"],
+        .testTarget(name: "DialogClientsTests", dependencies: ["DialogClients", "MockServer", "WireJSON", "ProtocolModel"],
                     swiftSettings: settings),
         .testTarget(name: "ConformanceHarnessTests",
-                    dependencies: ["ConformanceHarness", "ConformanceChecks", "ConformanceReports", "MockServer", "WireJSON"],
+                    dependencies: ["ConformanceHarness", "ConformanceChecks", "ConformanceReports", "WireJSON"],
                     swiftSettings: settings),
         /// The whole conformance suite against the Swift reference clients and the faulty clients
         /// (depends on the executables so they are built).
@@ -121,9 +121,9 @@ let package = Package(
         /// Replays the fuzz seeds and every input libFuzzer found crashing (Tests/FuzzTargetsTests/Regressions).
         .testTarget(name: "FuzzTargetsTests", dependencies: ["FuzzTargets", "WireAudio"], exclude: ["Regressions"], swiftSettings: settings),
         .testTarget(name: "CLISupportTests", dependencies: ["CLISupport"], swiftSettings: settings),
-        .testTarget(name: "MockServerTests", dependencies: ["MockServer", "WireSocket", "WireJSON", "ProtocolModel"], swiftSettings: settings),
+        .testTarget(name: "MockServerTests", dependencies: ["MockServer", "WireSocket", "WireJSON", "ProtocolModel", "ScenarioEngine", "SessionCore"], swiftSettings: settings),
         /// Runs the built `mock-server` and `dialogmock-bench` binaries as a user would (depends on them so they are built).
-        .testTarget(name: "MockServerCLITests", dependencies: ["MockServerCLI", "BenchmarkCLI", "ScenarioEngine", "WireAudio", "WireSocket", "WireJSON", "ProtocolModel"],
+        .testTarget(name: "MockServerCLITests", dependencies: ["MockServerCLI", "BenchmarkCLI", "WireAudio", "WireSocket", "WireJSON", "ProtocolModel"],
                     swiftSettings: settings),
     ]
 )

@@ -1,6 +1,7 @@
 import Glibc
 import Synchronization
 import WireJSON
+import WireSocket
 
 /// The adapter's stdout: one JSON object per line (the adapter protocol, conformance/README.md), flushed at once, and the
 /// record of events that `wait` commands look for.
@@ -65,11 +66,7 @@ final class EventLog: Sendable {
     /// Whether `name` occurred at any time.
     func hasSeen(_ name: String) -> Bool { state.withLock { $0.names.contains(name) } }
 
-    private static func nowMillis() -> Int64 {
-        var spec = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &spec)
-        return Int64(spec.tv_sec) * 1000 + Int64(spec.tv_nsec) / 1_000_000
-    }
+    private static func nowMillis() -> Int64 { MonotonicClock.nowMicros() / 1000 }
 }
 
 /// Logs to stderr (captured by the harness as the adapter's log).

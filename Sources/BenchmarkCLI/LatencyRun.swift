@@ -185,11 +185,8 @@ enum LatencyRun {
         return measurement
     }
 
-    static func now() -> Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) / 1e9
-    }
+    /// Monotonic seconds (``MonotonicClock``).
+    static func now() -> Double { Double(MonotonicClock.nowMicros()) / 1e6 }
 
     static func cString(_ buffer: [CChar]) -> String {
         buffer.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }

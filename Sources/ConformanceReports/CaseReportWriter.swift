@@ -1,5 +1,4 @@
 package import ConformanceChecks
-import ScenarioEngine
 package import WireJSON
 import ProtocolModel
 

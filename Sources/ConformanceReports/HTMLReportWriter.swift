@@ -1,4 +1,3 @@
-import ScenarioEngine
 import ConformanceChecks
 import ProtocolModel
 

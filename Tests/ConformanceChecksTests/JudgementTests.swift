@@ -1,5 +1,4 @@
 import ConformanceChecks
-import ScenarioEngine
 import Testing
 import WireJSON
 import ProtocolModel

@@ -1,4 +1,3 @@
-import ScenarioEngine
 import Testing
 
 @testable import ConformanceChecks

@@ -1,5 +1,4 @@
 import ConformanceChecks
-import ScenarioEngine
 import WireJSON
 import ProtocolModel
 

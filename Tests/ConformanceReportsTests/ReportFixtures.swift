@@ -1,7 +1,6 @@
 import ConformanceChecks
 import ConformanceReports
 import Foundation
-import ScenarioEngine
 import WireJSON
 import ProtocolModel
 

@@ -2,7 +2,6 @@ import ConformanceChecks
 import ConformanceReports
 import Foundation
 import FoundationXML
-import ScenarioEngine
 import Testing
 import WireJSON
 import ProtocolModel

@@ -65,4 +65,66 @@ import Testing
             #expect(drawn.subtracting(declared).isEmpty, "README draws \(module) → \(drawn.subtracting(declared).sorted()), not in Package.swift")
         }
     }
+
+    /// Target → (directory, dependencies) of every target, test targets included.
+    static func allTargets() throws -> [String: (directory: String, dependencies: Set<String>)] {
+        let text = try String(contentsOf: root.appendingPathComponent("Package.swift"), encoding: .utf8)
+        var targets: [String: (directory: String, dependencies: Set<String>)] = [:]
+        for kind in ["target", "executableTarget", "testTarget", "systemLibrary"] {
+            for declaration in text.components(separatedBy: ".\(kind)(name: \"").dropFirst() {
+                let name = String(declaration.prefix { $0 != "\"" })
+                let own = declaration.components(separatedBy: "(name: ").first ?? ""
+                var dependencies: Set<String> = []
+                if let list = own.range(of: "dependencies: [") {
+                    let inside = own[list.upperBound...].prefix { $0 != "]" }
+                    dependencies = Set(inside.split(separator: ",").map { $0.trimmingCharacters(in: .whitespacesAndNewlines.union(["\""])) })
+                }
+                targets[name] = (kind == "testTarget" ? "Tests/\(name)" : "Sources/\(name)", dependencies)
+            }
+        }
+        return targets
+    }
+
+    /// The package modules the Swift files under `directory` import (`import X`, `package import X`,
+    /// `@testable import X`, …).
+    static func imports(under directory: String, among modules: Set<String>) -> Set<String> {
+        let base = root.appendingPathComponent(directory)
+        guard let files = FileManager.default.enumerator(at: base, includingPropertiesForKeys: nil) else { return [] }
+        var found: Set<String> = []
+        for case let file as URL in files where file.pathExtension == "swift" {
+            guard let text = try? String(contentsOf: file, encoding: .utf8) else { continue }
+            for line in text.split(separator: "\n") {
+                let words = line.split(separator: " ")
+                guard let index = words.firstIndex(of: "import"), index + 1 < words.count,
+                      words[..<index].allSatisfy({ ["@testable", "package", "public", "internal", "@_exported"].contains($0) })
+                else { continue }
+                let module = String(words[index + 1])
+                if modules.contains(module) { found.insert(module) }
+            }
+        }
+        return found
+    }
+
+    /// Each target declares exactly the package modules its files import: no module reached
+    /// only through another's dependencies, no declared edge nothing uses (so the graph above,
+    /// held equal to Package.swift, is the code's). A test target may declare an executable
+    /// target it does not import: SwiftPM then builds the binary the test runs.
+    @Test func targetsDeclareExactlyWhatTheyImport() throws {
+        let targets = try Self.allTargets()
+        #expect(targets.count >= 40, "Package.swift parsed: \(targets.keys.sorted())")
+        let modules = Set(targets.keys)
+        let text = try String(contentsOf: Self.root.appendingPathComponent("Package.swift"), encoding: .utf8)
+        let executables = Set(text.components(separatedBy: ".executableTarget(name: \"").dropFirst().map { String($0.prefix { $0 != "\"" }) })
+        for (name, target) in targets.sorted(by: { $0.key < $1.key }) {
+            let imported = Self.imports(under: target.directory, among: modules).subtracting([name])
+            // C targets (system libraries, EchoFloor, LoadGenerator) have no Swift files.
+            guard !imported.isEmpty || !target.dependencies.isEmpty else { continue }
+            let declared = target.dependencies
+            let mayGoUnimported = target.directory.hasPrefix("Tests/") ? executables : []
+            #expect(imported.subtracting(declared).isEmpty,
+                    "\(name) imports \(imported.subtracting(declared).sorted()) without declaring it")
+            #expect(declared.subtracting(imported).subtracting(mayGoUnimported).isEmpty,
+                    "\(name) declares \(declared.subtracting(imported).sorted()) but no file imports it")
+        }
+    }
 }

@@ -1,6 +1,5 @@
 import Foundation
 import Glibc
-import ScenarioEngine
 import Testing
 import WireAudio
 import WireJSON

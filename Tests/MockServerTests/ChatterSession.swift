@@ -1,6 +1,7 @@
 import ScenarioEngine
 import SessionCore
 import WireJSON
+import MockServer
 import ProtocolModel
 
 /// A minimal protocol double for driver tests: `{"type":"say","text":T,"count":N}` answers with

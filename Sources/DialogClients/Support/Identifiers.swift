@@ -1,4 +1,5 @@
 import Glibc
+import WireSocket
 
 /// Random identifiers in the shapes both protocols use.
 enum Identifiers {
@@ -18,13 +19,9 @@ enum Identifiers {
     }
 }
 
-/// Monotonic time in microseconds, for pacing, heartbeats and the playback model.
+/// Monotonic time in microseconds (``MonotonicClock``), for pacing, heartbeats and the playback model.
 enum Clock {
-    static func nowMicros() -> Int64 {
-        var spec = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &spec)
-        return Int64(spec.tv_sec) * 1_000_000 + Int64(spec.tv_nsec) / 1_000
-    }
+    static func nowMicros() -> Int64 { MonotonicClock.nowMicros() }
 
     /// Sleeps until the monotonic time `micros` (returns at once if it has passed).
     static func sleep(untilMicros micros: Int64) async {
