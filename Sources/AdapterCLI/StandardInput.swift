@@ -1,5 +1,6 @@
 import CLISupport
 import Glibc
+import WireAudio
 
 /// Lines of stdin, read on a dedicated thread so blocking reads never hold a task thread.
 enum StandardInput {
@@ -50,16 +51,8 @@ enum FixturePaths {
 
     /// The bytes of a fixture. - Throws: `AdapterError` when it cannot be found or read.
     static func read(_ path: String) throws(AdapterError) -> [UInt8] {
-        guard let resolved = resolve(path), let file = fopen(resolved, "rb") else {
+        guard let resolved = resolve(path), let bytes = try? FileBytes.read(path: resolved) else {
             throw AdapterError(code: "FixtureNotFound", message: "cannot read \(path) (current directory or conformance/)")
-        }
-        defer { fclose(file) }
-        var bytes = [UInt8]()
-        var chunk = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let got = chunk.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, file) }
-            bytes += chunk[0..<got]
-            if got < chunk.count { break }
         }
         return bytes
     }
