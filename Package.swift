@@ -40,7 +40,7 @@ let package = Package(
 
         // MARK: - Domain
         .target(name: "JSONSchema", dependencies: ["WireJSON"], swiftSettings: settings),
-        .target(name: "CLISupport", swiftSettings: settings),
+        .target(name: "CLISupport", dependencies: ["WireJSON"], swiftSettings: settings),
         .target(name: "ProtocolModel", dependencies: ["WireJSON"], swiftSettings: settings),
         .target(name: "ScenarioEngine", dependencies: ["ProtocolModel", "WireJSON"], swiftSettings: settings),
         /// Answer audio rendered once per distinct answer, framed, cached and shared (workers render misses).

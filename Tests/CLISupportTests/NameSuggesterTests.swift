@@ -2,15 +2,8 @@ import Testing
 
 @testable import CLISupport
 
-/// The edit distance behind "did you mean".
+/// "Did you mean" for options (the edit distance itself: WireJSONTests' `EditDistanceTests`).
 @Suite struct NameSuggesterTests {
-    @Test func editDistanceCountsInsertionsDeletionsAndSubstitutions() {
-        #expect(NameSuggester.editDistance("", "abc") == 3)
-        #expect(NameSuggester.editDistance("port", "port") == 0)
-        #expect(NameSuggester.editDistance("prot", "port") == 2)
-        #expect(NameSuggester.editDistance("kitten", "sitting") == 3)
-    }
-
     @Test func onlyCandidatesWithinTwoEditsAreSuggested() {
         #expect(NameSuggester.closest(to: "--prot", among: ["--host", "--port"]) == "--port")
         #expect(NameSuggester.closest(to: "--colour", among: ["--host", "--port"]) == nil)
