@@ -39,7 +39,7 @@ package enum ImageRules {
                 result.append(Image(type: type, decodedBytes: nil))
                 continue
             }
-            guard let size = decodedLength(ofBase64: value) else {
+            guard let size = Base64.lenientDecodedCount(ofEncoded: value) else {
                 throw ParameterProblem("mmd.C14", "\(name).value is not valid base64")
             }
             guard size < maximumDecodedBytes else {
@@ -48,34 +48,5 @@ package enum ImageRules {
             result.append(Image(type: type, decodedBytes: size))
         }
         return result
-    }
-
-    /// The decoded length of standard or URL-safe base64 text (whitespace ignored, padding
-    /// optional, a `data:…;base64,` prefix tolerated), or nil if it is not base64.
-    package static func decodedLength(ofBase64 text: String) -> Int? {
-        var body = Substring(text)
-        if body.hasPrefix("data:"), let comma = body.firstIndex(of: ",") {
-            body = body[body.index(after: comma)...]
-        }
-        var count = 0
-        var padding = 0
-        for byte in body.utf8 {
-            switch byte {
-            case UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t"):
-                continue
-            case UInt8(ascii: "="):
-                padding += 1
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "+"), UInt8(ascii: "/"),
-                 UInt8(ascii: "-"), UInt8(ascii: "_"):
-                guard padding == 0 else { return nil }
-                count += 1
-            default:
-                return nil
-            }
-        }
-        guard count > 0, padding <= 2, count % 4 != 1 else { return nil }
-        if padding > 0, (count + padding) % 4 != 0 { return nil }
-        return count / 4 * 3 + max(0, count % 4 - 1)
     }
 }

@@ -183,4 +183,48 @@ public enum Base64 {
         let padding = utf8.reversed().prefix(2).prefix { $0 == UInt8(ascii: "=") }.count
         return utf8.count / 4 * 3 - padding
     }
+
+    /// Bytes strict base64 text encodes, nil where ``decode(_:)-(String)`` would refuse it:
+    /// every character checked, nothing decoded.
+    public static func checkedDecodedCount(ofEncoded text: String) -> Int? {
+        guard let (characters, padding) = scan(text.utf8, lenient: false) else { return nil }
+        let count = characters + padding
+        guard count % 4 == 0 else { return nil }
+        return count / 4 * 3 - padding
+    }
+
+    /// Bytes lenient base64 text encodes: the standard or the URL-safe alphabet (`-_`),
+    /// whitespace ignored, padding optional, a `data:…;base64,` prefix skipped (as image payloads
+    /// are accepted). Nil when it is not base64 or encodes nothing; nothing is decoded.
+    public static func lenientDecodedCount(ofEncoded text: String) -> Int? {
+        var body = Substring(text)
+        if body.hasPrefix("data:"), let comma = body.firstIndex(of: ",") {
+            body = body[body.index(after: comma)...]
+        }
+        guard let (count, padding) = scan(body.utf8, lenient: true) else { return nil }
+        guard count > 0, count % 4 != 1 else { return nil }
+        if padding > 0, (count + padding) % 4 != 0 { return nil }
+        return count / 4 * 3 + max(0, count % 4 - 1)
+    }
+
+    /// What lenient base64 may have between its characters.
+    private static let whitespace: [UInt8] = [UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t")]
+
+    /// Alphabet characters and final `=`s of `utf8`; nil for a character outside the alphabet,
+    /// one after padding, or more than two `=`. Lenient: URL-safe `-_` and whitespace allowed.
+    private static func scan(_ utf8: some Sequence<UInt8>, lenient: Bool) -> (characters: Int, padding: Int)? {
+        var characters = 0
+        var padding = 0
+        for byte in utf8 {
+            if byte == UInt8(ascii: "=") {
+                padding += 1
+            } else if reverse[Int(byte)] != 0xFF || lenient && (byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")) {
+                guard padding == 0 else { return nil }
+                characters += 1
+            } else if !lenient || !Self.whitespace.contains(byte) {
+                return nil
+            }
+        }
+        return padding <= 2 ? (characters, padding) : nil
+    }
 }

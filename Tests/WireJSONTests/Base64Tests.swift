@@ -27,12 +27,37 @@ import Testing
             var reused: [UInt8] = [1, 2, 3, 4, 5, 6, 7, 8]
             let decoded = Array(text.utf8).withUnsafeBufferPointer { Base64.decode($0, into: &reused) }
             #expect(decoded && reused == bytes, "reused buffer, length \(length)")
+            #expect(Base64.checkedDecodedCount(ofEncoded: text) == length)
+            #expect(Base64.lenientDecodedCount(ofEncoded: text) == (length == 0 ? nil : length))
         }
+    }
+
+    /// The lenient count (image payloads): URL-safe characters, no padding, whitespace and a
+    /// `data:` prefix are all accepted, and each gives the same count as the strict text.
+    @Test func theLenientCountAcceptsURLSafeUnpaddedWrappedAndDataURLText() {
+        for length in 1..<50 {
+            let bytes = (0..<length).map { UInt8(truncatingIfNeeded: $0 &* 53 &+ 200) }
+            let text = Base64.encode(bytes)
+            let urlSafe = String(text.map { $0 == "+" ? "-" : $0 == "/" ? "_" : $0 })
+            let unpadded = String(urlSafe.prefix { $0 != "=" })
+            let wrapped = text.enumerated().map { $0.offset > 0 && $0.offset % 8 == 0 ? " \r\n\t" + String($0.element) : String($0.element) }.joined()
+            for variant in [urlSafe, unpadded, wrapped, "data:image/png;base64," + text, "data:image/png;base64," + unpadded] {
+                #expect(Base64.lenientDecodedCount(ofEncoded: variant) == length, "\(variant)")
+            }
+            if urlSafe != text { #expect(Base64.checkedDecodedCount(ofEncoded: urlSafe) == nil, "strict refuses URL-safe \(urlSafe)") }
+            if wrapped != text { #expect(Base64.checkedDecodedCount(ofEncoded: wrapped) == nil, "strict refuses whitespace") }
+        }
+    }
+
+    @Test(arguments: ["", "Z", "Zg=", "Zg===", "Zm9vY", "Z=g=", "Zm9v!", "data:image/png;base64,", "é123", "Zm9v=Zm9v"])
+    func theLenientCountRefusesWhatIsNotBase64(text: String) {
+        #expect(Base64.lenientDecodedCount(ofEncoded: text) == nil)
     }
 
     @Test(arguments: ["Zg=", "Zg===", "Z===", "Zm9v\n", "Zm=v", "Zm9v====", "é123", "Z=g=", "@@not base64@@", "Zm9v Zm9v"])
     func invalidTextIsRejected(text: String) {
         #expect(Base64.decode(text) == nil)
+        #expect(Base64.checkedDecodedCount(ofEncoded: text) == nil)
         var reused: [UInt8] = [9, 9]
         #expect(!Array(text.utf8).withUnsafeBufferPointer { Base64.decode($0, into: &reused) } && reused.isEmpty)
     }

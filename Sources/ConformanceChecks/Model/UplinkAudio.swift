@@ -30,7 +30,7 @@ package struct UplinkAudio: Sendable {
                 let duration = transcript.audioMilliseconds(at: index, sampleRate: sampleRate)
                 chunks.append(Chunk(index: index, ms: ms, bytes: entry.byteLength, durationMs: duration, codec: entry.audio?.codec))
             } else if source == "base64", transcript.messageType(at: index) == "input_audio_buffer.append" {
-                let bytes = entry.json?["audio"]?.stringValue.flatMap(Self.base64DecodedLength)
+                let bytes = entry.json?["audio"]?.stringValue.flatMap(Base64.checkedDecodedCount(ofEncoded:))
                 let duration = entry.audio?.durationMs ?? bytes.map { Double($0) / Double(2 * max(sampleRate, 1)) * 1000 }
                 chunks.append(Chunk(index: index, ms: ms, bytes: bytes, durationMs: duration, codec: entry.audio?.codec))
             }
@@ -49,26 +49,5 @@ package struct UplinkAudio: Sendable {
         let audio = totalMs - (last.durationMs ?? 0)
         guard wall > 0 else { return audio > 0 ? .infinity : nil }
         return audio / wall
-    }
-
-    /// The decoded length of standard base64 text, or nil when it is not valid base64.
-    package static func base64DecodedLength(_ text: String) -> Int? {
-        var count = 0
-        var padding = 0
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                UInt8(ascii: "+"), UInt8(ascii: "/"):
-                guard padding == 0 else { return nil }
-                count += 1
-            case UInt8(ascii: "="):
-                padding += 1
-                count += 1
-            default:
-                return nil
-            }
-        }
-        guard count % 4 == 0, padding <= 2 else { return nil }
-        return count / 4 * 3 - padding
     }
 }
