@@ -101,7 +101,7 @@ let package = Package(
         .testTarget(name: "QwenRealtimeEngineTests",
                     dependencies: ["AnswerAudio", "QwenRealtimeEngine", "SessionCore", "SessionTesting", "ScenarioEngine", "WireAudio", "WireJSON", "ProtocolModel", "JSONSchema"],
                     swiftSettings: settings),
-        .testTarget(name: "ConformanceChecksTests", dependencies: ["ConformanceChecks", "WireJSON", "ProtocolModel"],
+        .testTarget(name: "ConformanceChecksTests", dependencies: ["ConformanceChecks", "ConformanceHarness", "WireJSON", "ProtocolModel"],
                     swiftSettings: settings),
         .testTarget(name: "ConformanceReportsTests", dependencies: ["ConformanceReports", "ConformanceChecks", "WireJSON", "ProtocolModel"],
                     swiftSettings: settings),

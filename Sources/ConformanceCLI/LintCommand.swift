@@ -1,5 +1,6 @@
 import CLISupport
 import ConformanceChecks
+import ConformanceHarness
 import ConformanceReports
 import Foundation
 import Glibc

@@ -1,29 +1,15 @@
 import ConformanceChecks
+import ConformanceHarness
 import Foundation
 import WireJSON
 
-/// Reads the repository's conformance tree (and shipped scenario names) for the suite tests.
+/// The repository's conformance tree (and shipped scenario names) for the suite tests.
 enum RepositoryFiles {
     /// The repository root, located from this file's path.
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    /// `conformance/**` and `mock-server/scenarios/*.json`, read once.
-    static let files: SuiteFiles = read(["conformance", "mock-server/scenarios"])
-
-    static func read(_ folders: [String]) -> SuiteFiles {
-        var files: [String: [UInt8]] = [:]
-        for folder in folders {
-            let base = root.appendingPathComponent(folder)
-            guard let walker = FileManager.default.enumerator(at: base, includingPropertiesForKeys: nil) else { continue }
-            // As SuiteDirectoryReader: JSON files and the protocol references cases cite.
-            for case let url as URL in walker where url.pathExtension == "json"
-                || (url.lastPathComponent == "README.md" && url.path.contains("/conformance/protocols/")) {
-                let relative = String(url.path.dropFirst(root.path.count + 1))
-                files[relative] = (try? Data(contentsOf: url)).map { Array($0) }
-            }
-        }
-        return SuiteFiles(files: files)
-    }
+    /// `conformance/**` and `mock-server/scenarios/*.json`, read once (as `conformance` reads them).
+    static let files: SuiteFiles = (try? SuiteDirectoryReader.read(root: root)) ?? SuiteFiles()
 
     /// The real message schemas, completed by minimal stand-ins for the ones the suite's
     /// `matchesSchema` checks name while conformance/protocols is being written.

@@ -1,6 +1,7 @@
 /// The files of a conformance tree as bytes, keyed by path relative to the repository root
 /// (`conformance/suites/qwen-realtime/cases/session/qrt.session.001.json`). Reading them is
-/// the caller's job (ConformanceReports has a Foundation reader), so loading and lint stay pure.
+/// the caller's job (ConformanceHarness' `SuiteDirectoryReader` reads a checkout with
+/// Foundation), so loading and lint stay pure.
 package struct SuiteFiles: Sendable {
     /// Path → content.
     package var files: [String: [UInt8]]
