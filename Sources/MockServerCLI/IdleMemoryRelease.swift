@@ -1,3 +1,4 @@
+import CLISupport
 import Foundation
 import Glibc
 import MockServer
@@ -15,7 +16,7 @@ final class IdleMemoryRelease: Sendable {
     /// Starts polling `openSessions`; `logger` gets one info line per release.
     func start(openSessions: @escaping @Sendable () -> Int, logger: Logger) {
         let worker = Thread { [self] in
-            guard let mallocTrim = Self.glibc("malloc_trim", as: (@convention(c) (Int) -> Int32).self) else {
+            guard let mallocTrim = GlibcFunction.named("malloc_trim", as: (@convention(c) (Int) -> Int32).self) else {
                 logger(.warn, "malloc_trim not found: idle memory is not released")
                 return
             }
@@ -49,7 +50,7 @@ final class IdleMemoryRelease: Sendable {
     /// plus the page faults of touching the regrown pages. What is kept goes back when the server
     /// is idle (`start`). Called once, before the service threads exist.
     static func keepArenaTopsWhileBusy(logger: Logger) {
-        guard let mallopt = glibc("mallopt", as: (@convention(c) (Int32, Int32) -> Int32).self) else {
+        guard let mallopt = GlibcFunction.named("mallopt", as: (@convention(c) (Int32, Int32) -> Int32).self) else {
             logger(.warn, "mallopt not found: the allocator trims as it frees")
             return
         }
@@ -59,11 +60,6 @@ final class IdleMemoryRelease: Sendable {
         // Setting one threshold turns off glibc's sliding mmap threshold; without this every
         // block of 128 KiB or more (answer audio, big frames) would be mapped and unmapped anew.
         _ = mallopt(mmapThreshold, 32 << 20)
-    }
-
-    /// A malloc.h function of glibc, looked up at run time (the Glibc module does not export malloc.h).
-    private static func glibc<Function>(_ name: String, as type: Function.Type) -> Function? {
-        dlsym(UnsafeMutableRawPointer(bitPattern: 0), name).map { unsafeBitCast($0, to: type) }
     }
 
     /// Ends the polling (the thread exits within 250 ms; the process may exit before it does).
