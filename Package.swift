@@ -63,7 +63,7 @@ let package = Package(
         .target(name: "ConformanceReports", dependencies: ["ConformanceChecks", "JSONSchema", "WireJSON", "ProtocolModel"], swiftSettings: settings),
 
         .target(name: "ConformanceHarness",
-                dependencies: ["MockServer", "ConformanceChecks", "ConformanceReports", "ScenarioEngine", "WireJSON", "ProtocolModel"],
+                dependencies: ["CLISupport", "MockServer", "ConformanceChecks", "ConformanceReports", "ScenarioEngine", "WireJSON", "ProtocolModel"],
                 swiftSettings: settings),
 
         // MARK: - Clients
@@ -107,8 +107,8 @@ let package = Package(
                     swiftSettings: settings),
         .testTarget(name: "ProtocolSchemaTests", dependencies: ["JSONSchema", "WireJSON"], swiftSettings: settings),
         /// The unmodified official Python SDKs against the in-process mock (venv from .ci/sdk-venv).
-        .testTarget(name: "EndToEndTests", dependencies: ["MockServer", "JSONSchema", "MultiModalDialogEngine", "ScenarioEngine", "WireJSON", "WireSocket", "ProtocolModel"], exclude: ["Clients", "Fixtures"], swiftSettings: settings),
-        .testTarget(name: "DialogClientsTests", dependencies: ["DialogClients", "MockServer", "WireJSON", "ProtocolModel"],
+        .testTarget(name: "EndToEndTests", dependencies: ["CLISupport", "MockServer", "JSONSchema", "MultiModalDialogEngine", "ScenarioEngine", "WireJSON", "WireSocket", "ProtocolModel"], exclude: ["Clients", "Fixtures"], swiftSettings: settings),
+        .testTarget(name: "DialogClientsTests", dependencies: ["CLISupport", "DialogClients", "MockServer", "WireJSON", "ProtocolModel"],
                     swiftSettings: settings),
         .testTarget(name: "ConformanceHarnessTests",
                     dependencies: ["ConformanceHarness", "ConformanceChecks", "ConformanceReports", "WireJSON"],
@@ -116,14 +116,14 @@ let package = Package(
         /// The whole conformance suite against the Swift reference clients and the faulty clients
         /// (depends on the executables so they are built).
         .testTarget(name: "ConformanceSuiteTests",
-                    dependencies: ["ConformanceHarness", "ConformanceChecks", "ConformanceReports", "AdapterCLI", "WireJSON", "ProtocolModel"],
+                    dependencies: ["CLISupport", "ConformanceHarness", "ConformanceChecks", "ConformanceReports", "AdapterCLI", "WireJSON", "ProtocolModel"],
                     swiftSettings: settings),
         /// Replays the fuzz seeds and every input libFuzzer found crashing (Tests/FuzzTargetsTests/Regressions).
         .testTarget(name: "FuzzTargetsTests", dependencies: ["FuzzTargets", "WireAudio"], exclude: ["Regressions"], swiftSettings: settings),
         .testTarget(name: "CLISupportTests", dependencies: ["CLISupport"], swiftSettings: settings),
         .testTarget(name: "MockServerTests", dependencies: ["MockServer", "WireSocket", "WireJSON", "ProtocolModel", "ScenarioEngine", "SessionCore"], swiftSettings: settings),
         /// Runs the built `mock-server` and `dialogmock-bench` binaries as a user would (depends on them so they are built).
-        .testTarget(name: "MockServerCLITests", dependencies: ["MockServerCLI", "BenchmarkCLI", "WireAudio", "WireSocket", "WireJSON", "ProtocolModel"],
+        .testTarget(name: "MockServerCLITests", dependencies: ["CLISupport", "MockServerCLI", "BenchmarkCLI", "WireAudio", "WireSocket", "WireJSON", "ProtocolModel"],
                     swiftSettings: settings),
     ]
 )

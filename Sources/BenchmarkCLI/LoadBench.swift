@@ -68,18 +68,18 @@ enum LoadBench {
             let loop = try arguments.choice("--event-loop", among: WebSocketServer.EventLoop.allCases.map(\.rawValue)) ?? "libev"
             settings.serverArguments = ["--port", "0", "--log-level", "error", "--event-loop", loop, "--max-sessions", "100000"]
             if let threads = try arguments.int("--threads", range: 1...256) { settings.serverArguments += ["--threads", String(threads)] }
-            settings.serverPath = arguments.value("--server") ?? siblingServer()
+            settings.serverPath = arguments.value("--server") ?? MockServerProcess.sibling
             return settings
         }
         _ = ef_raise_nofile(Int(settings.config.sessions) * 2 + 256)
-        var child: ServerProcess?
+        var child: MockServerProcess?
         if settings.port == nil {
             guard let serverPath = settings.serverPath else {
                 BenchCommand.printError("dialogmock-bench load: no mock-server beside this program; pass --server PATH or --port")
                 exit(ExitCode.usage)
             }
             do {
-                let started = try ServerProcess(path: serverPath, arguments: settings.serverArguments)
+                let started = try MockServerProcess(path: serverPath, arguments: settings.serverArguments, standardError: .inherit)
                 child = started
                 settings.port = Int(started.port)
                 settings.pid = Int(started.pid)
@@ -112,16 +112,5 @@ enum LoadBench {
         if let output = arguments.value("--output") { try? BenchCommand.write(text, to: output) }
         text.withUTF8 { bytes in BenchCommand.writeAll(1, bytes) }
         exit(ExitCode.success)
-    }
-
-    /// `mock-server` in the folder of this executable.
-    static func siblingServer() -> String? {
-        var buffer = [CChar](repeating: 0, count: 4096)
-        let length = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        guard length > 0 else { return nil }
-        let executable = String(decoding: buffer.prefix(length).map { UInt8(bitPattern: $0) }, as: UTF8.self)
-        guard let slash = executable.lastIndex(of: "/") else { return nil }
-        let candidate = String(executable[..<slash]) + "/mock-server"
-        return access(candidate, X_OK) == 0 ? candidate : nil
     }
 }

@@ -68,18 +68,18 @@ enum SoakBench {
             CommandLineRunner.valueOrExit(spec: BenchCommand.spec) { () throws -> (Int, Double, Double, Double, Int, String?) in
                 (try arguments.int("--sessions", range: 2...10_000) ?? 200, try arguments.double("--duration", range: 10...86_400) ?? 1800,
                  try arguments.double("--round", range: 10...3600) ?? 60, try arguments.double("--sample", range: 1...600) ?? 10,
-                 try arguments.int("--warmup-rounds", range: 0...1000) ?? scenarios.count, arguments.value("--server") ?? LoadBench.siblingServer())
+                 try arguments.int("--warmup-rounds", range: 0...1000) ?? scenarios.count, arguments.value("--server") ?? MockServerProcess.sibling)
             }
         guard let serverPath else {
             BenchCommand.printError("dialogmock-bench soak: no mock-server beside this program; pass --server PATH")
             exit(ExitCode.usage)
         }
         _ = ef_raise_nofile(sessions * 2 + 256)
-        let server: ServerProcess
+        let server: MockServerProcess
         do {
             // Enough closed sessions kept for one round's journals to be read after it.
-            server = try ServerProcess(path: serverPath, arguments: ["--port", "0", "--log-level", "error", "--max-sessions", "100000",
-                                                                    "--keep-sessions", String(sessions)])
+            server = try MockServerProcess(path: serverPath, arguments: ["--port", "0", "--log-level", "error", "--max-sessions", "100000",
+                                                                        "--keep-sessions", String(sessions)], standardError: .inherit)
         } catch {
             BenchCommand.printError("dialogmock-bench soak: \(error)")
             exit(ExitCode.harnessError)
@@ -145,10 +145,10 @@ enum SoakBench {
         }
         stopSampling.store(true, ordering: .relaxed)
         sampler.join()
-        server.stop()
+        let serverExit = server.stop()
         let report = SoakReport(sessions: sessions, duration: LatencyRun.now() - started, roundSeconds: roundSeconds, rounds: rounds,
                                 roundEnds: roundEnds, warmupRounds: warmupRounds, timeline: samples.withLock { $0 },
-                                serverExit: server.exitStatus)
+                                serverExit: serverExit)
         var text = report.json.rendered() + "\n"
         if let output = arguments.value("--output") { try? BenchCommand.write(text, to: output) }
         text.withUTF8 { bytes in BenchCommand.writeAll(1, bytes) }

@@ -14,4 +14,12 @@ package enum ExecutablePath {
         guard count > 0 else { return nil }
         return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
     }
+
+    /// The executable `name` in the running binary's folder (`mock-server` beside
+    /// `dialogmock-bench`, the built binaries beside a test bundle); nil when there is none.
+    package static func sibling(_ name: String) -> String? {
+        guard let current, let slash = current.lastIndex(of: "/") else { return nil }
+        let candidate = String(current[..<slash]) + "/" + name
+        return access(candidate, X_OK) == 0 ? candidate : nil
+    }
 }

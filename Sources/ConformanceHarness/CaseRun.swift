@@ -58,10 +58,9 @@ final class CaseRun: Sendable {
             (driven, reusable, reused) = (true, true, true)
         } else {
             reused = false
-            client = ClientProcess(command: configuration.clientCommand, environment: environment,
-                                   workingDirectory: configuration.clientWorkingDirectory ?? configuration.repositoryRoot)
             do {
-                try client.start()
+                client = try ClientProcess(command: configuration.clientCommand, environment: environment,
+                                           workingDirectory: configuration.clientWorkingDirectory ?? configuration.repositoryRoot)
             } catch {
                 return evaluator.harnessError(conformanceCase, caseID: conformanceCase.id, message: "cannot start the client: \(error)")
             }

@@ -1,75 +1,60 @@
+import CLISupport
 import Foundation
 import Glibc
 import Synchronization
 
-/// One run of the client command for one case: started in its own process group (so a timeout
-/// kills every process it started), stdout read line by line with CLOCK_MONOTONIC timestamps, stderr
-/// kept as the case's log, stdin open for adapter commands.
-final class ClientProcess: @unchecked Sendable {
-    // @unchecked Sendable: `process` and the pipes are set up before start and then only used
-    // through thread-safe calls; everything read by other threads is behind `state`.
-
+/// One run of the client command for one case (a ``ChildProcess``): started in its own process
+/// group (so a timeout kills every process it started), stdout read line by line with
+/// CLOCK_MONOTONIC timestamps, stderr kept as the case's log, stdin open for adapter commands.
+final class ClientProcess: Sendable {
     struct Line: Sendable {
         let monotonicMicros: Int64
         let text: String
     }
 
-    private struct State {
-        var lines: [Line] = []
-        var stderr = Data()
-        var stdoutClosed = false
-        var stderrClosed = false
+    /// The stdout lines kept (filled on the child's reader thread).
+    private final class Lines: Sendable {
+        let kept = Mutex<[Line]>([])
     }
 
-    private let process = Process()
-    private let stdinPipe = Pipe()
-    private let stdoutPipe = Pipe()
-    private let stderrPipe = Pipe()
-    private let state = Mutex(State())
+    private let child: ChildProcess
+    private let kept = Lines()
     /// Caps what is kept of a flooding client (lines and stderr bytes).
-    private let maxLines = 100_000
-    private let maxStderrBytes = 1 << 20
+    private static let maxLines = 100_000
+    private static let maxStderrBytes = 1 << 20
 
-    init(command: String, environment: [String: String], workingDirectory: URL) {
-        // Foundation starts the child as the leader of its own process group (pgid = pid), so
-        // the timeout can kill the whole tree with kill(-pid).
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", command]
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
-        process.currentDirectoryURL = workingDirectory
-        process.standardInput = stdinPipe
-        process.standardOutput = stdoutPipe
-        process.standardError = stderrPipe
-    }
-
-    func start() throws {
-        try process.run()
-        let stdout = stdoutPipe.fileHandleForReading
-        let stderr = stderrPipe.fileHandleForReading
-        Thread.detachNewThread { [self] in readLines(stdout) }
-        Thread.detachNewThread { [self] in readStderr(stderr) }
+    /// Starts `/bin/sh -c command` with this process's environment plus `environment`.
+    init(command: String, environment: [String: String], workingDirectory: URL) throws(ChildProcess.Failure) {
+        let kept = kept
+        child = try ChildProcess("/bin/sh", ["-c", command],
+                                 environment: ChildProcess.currentEnvironment.merging(environment) { _, new in new },
+                                 workingDirectory: workingDirectory.path, standardInput: .pipe,
+                                 standardOutput: .lines { texts in
+                                     // One timestamp and one lock per read.
+                                     let now = MonotonicTime.now
+                                     kept.kept.withLock { lines in
+                                         let room = max(0, Self.maxLines - lines.count)
+                                         lines.append(contentsOf: texts.prefix(room).map { Line(monotonicMicros: now, text: $0) })
+                                     }
+                                 },
+                                 standardError: .keep(limit: Self.maxStderrBytes), ownProcessGroup: true)
     }
 
     /// Writes one line to the client's stdin (ignored once the client closed it).
-    func send(line: String) {
-        let handle = stdinPipe.fileHandleForWriting
-        try? handle.write(contentsOf: Data((line + "\n").utf8))
-    }
+    func send(line: String) { child.write(line + "\n") }
 
-    func closeStdin() { try? stdinPipe.fileHandleForWriting.close() }
+    func closeStdin() { child.closeInput() }
 
-    var lines: [Line] { state.withLock { $0.lines } }
-    var stderrText: String { String(decoding: state.withLock { $0.stderr }, as: UTF8.self) }
-    var isRunning: Bool { process.isRunning }
-    var exitCode: Int32? { process.isRunning ? nil : process.terminationStatus }
+    var lines: [Line] { kept.kept.withLock { $0 } }
+    var stderrText: String { child.standardError }
+    var isRunning: Bool { child.isRunning }
+    var exitCode: Int32? { child.termination?.status }
 
     /// Forgets the stdout lines and stderr kept so far: a reused adapter's next case starts
     /// with an empty record (and a long run never reaches the caps).
     func discardOutput() {
-        state.withLock { state in
-            state.lines.removeAll(keepingCapacity: true)
-            state.stderr.removeAll(keepingCapacity: true)
-        }
+        kept.kept.withLock { $0.removeAll(keepingCapacity: true) }
+        child.discardKeptOutput()
     }
 
     /// How a wait for one stdout line ended.
@@ -85,9 +70,8 @@ final class ClientProcess: @unchecked Sendable {
         let deadline = MonotonicTime.now + Int64(timeoutMillis) * 1000
         var checked = 0
         while true {
-            let (fresh, closed) = state.withLock { state in
-                (Array(state.lines[min(checked, state.lines.count)...]), state.stdoutClosed)
-            }
+            let closed = child.outputEnded
+            let fresh = kept.kept.withLock { lines in Array(lines[min(checked, lines.count)...]) }
             checked += fresh.count
             if let line = fresh.first(where: matches) { return .found(line) }
             if closed { return .closed }
@@ -98,17 +82,16 @@ final class ClientProcess: @unchecked Sendable {
 
     /// Kills the client's whole process group and reaps it.
     func kill() {
-        guard process.isRunning else { return }
-        Glibc.kill(-process.processIdentifier, SIGKILL)
-        process.waitUntilExit()
+        guard child.isRunning else { return }
+        child.kill()
     }
 
     /// The first stdout line, once written (nil while none, or at EOF without one).
     func waitForFirstLine(timeoutMillis: Int) async -> Line? {
         let deadline = MonotonicTime.now + Int64(timeoutMillis) * 1000
         while MonotonicTime.now < deadline {
-            let (first, closed) = state.withLock { ($0.lines.first, $0.stdoutClosed) }
-            if let first { return first }
+            let closed = child.outputEnded
+            if let first = kept.kept.withLock({ $0.first }) { return first }
             if closed { return nil }
             try? await Task.sleep(for: .milliseconds(5))
         }
@@ -118,55 +101,12 @@ final class ClientProcess: @unchecked Sendable {
     /// Waits for the client to exit; kills its process group at the deadline. Returns whether
     /// it had to be killed.
     func waitForExit(timeoutMillis: Int) async -> Bool {
-        let deadline = MonotonicTime.now + Int64(timeoutMillis) * 1000
-        while process.isRunning && MonotonicTime.now < deadline {
-            try? await Task.sleep(for: .milliseconds(10))
-        }
-        let killed = process.isRunning
-        if killed { kill() }
+        let exited = await child.waitForExit(timeout: .milliseconds(max(0, timeoutMillis)))
+        if exited == nil { kill() }
         // What the client wrote just before it exited is still in the pipes: read it to EOF
         // (bounded: a child it left behind may hold them open).
-        for _ in 0..<100 where !state.withLock({ $0.stdoutClosed && $0.stderrClosed }) {
-            try? await Task.sleep(for: .milliseconds(10))
-        }
-        return killed
-    }
-
-    private func readLines(_ handle: FileHandle) {
-        var buffer = Data()
-        while true {
-            let chunk = handle.availableData
-            if chunk.isEmpty { break }
-            buffer.append(chunk)
-            let now = MonotonicTime.now
-            // Every complete line of the chunk, then one removal: removing each line from the
-            // front copied the rest of the buffer per line (quadratic for a flooding client).
-            var start = buffer.startIndex
-            var complete: [Line] = []
-            while let newline = buffer[start...].firstIndex(of: 10) {
-                complete.append(Line(monotonicMicros: now, text: String(decoding: buffer[start..<newline], as: UTF8.self)))
-                start = newline + 1
-            }
-            guard !complete.isEmpty else { continue }
-            buffer.removeSubrange(buffer.startIndex..<start)
-            state.withLock { state in
-                state.lines.append(contentsOf: complete.prefix(max(0, maxLines - state.lines.count)))
-            }
-        }
-        if !buffer.isEmpty {
-            let text = String(decoding: buffer, as: UTF8.self)
-            state.withLock { if $0.lines.count < maxLines { $0.lines.append(Line(monotonicMicros: MonotonicTime.now, text: text)) } }
-        }
-        state.withLock { $0.stdoutClosed = true }
-    }
-
-    private func readStderr(_ handle: FileHandle) {
-        while true {
-            let chunk = handle.availableData
-            if chunk.isEmpty { break }
-            state.withLock { if $0.stderr.count < maxStderrBytes { $0.stderr.append(chunk) } }
-        }
-        state.withLock { $0.stderrClosed = true }
+        _ = await child.waitForOutputEnd(timeout: .seconds(1))
+        return exited == nil
     }
 }
 

@@ -1,3 +1,4 @@
+import CLISupport
 import ConformanceChecks
 import ConformanceHarness
 import ConformanceReports
@@ -111,8 +112,8 @@ struct QwenRealtimeSuiteTests {
     static let tightBudgets = ["bargeIn.speechStarted.cancel=100ms"]
 
     @Test("The fault table covers every Qwen fault of the adapter, with its obligation")
-    func tableCoversCatalog() throws {
-        let catalog = try Self.catalog()
+    func tableCoversCatalog() async throws {
+        let catalog = try await Self.catalog()
         #expect(Set(Self.faults.map(\.fault)).count == Self.faults.count)
         #expect(Set(Self.faults.map(\.fault)) == Set(catalog.keys),
                 "table \(Self.faults.map(\.fault).sorted()) vs catalog \(catalog.keys.sorted())")
@@ -122,17 +123,10 @@ struct QwenRealtimeSuiteTests {
     }
 
     /// name → obligation of the qwen-realtime faults of `dialogmock-adapter --list-faults`.
-    static func catalog() throws -> [String: String] {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: SuiteRun.adapter)
-        process.arguments = ["--list-faults"]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
+    static func catalog() async throws -> [String: String] {
+        let listed = try await ChildProcess.run(SuiteRun.adapter, ["--list-faults"])
         var faults: [String: String] = [:]
-        for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
+        for line in listed.stdout.split(separator: "\n") {
             guard let json = try? JSONValue.decode(String(line)), json["protocol"]?.stringValue == "qwen-realtime",
                   let name = json["name"]?.stringValue else { continue }
             faults[name] = json["obligation"]?.stringValue ?? ""

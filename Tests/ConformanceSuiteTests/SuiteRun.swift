@@ -1,3 +1,4 @@
+import CLISupport
 import ConformanceChecks
 import ConformanceHarness
 import ConformanceReports
@@ -8,10 +9,7 @@ enum SuiteRun {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
     /// The built adapter next to the test bundle (`.build/<config>/dialogmock-adapter`).
-    static var adapter: String {
-        URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath().deletingLastPathComponent()
-            .appendingPathComponent("dialogmock-adapter").path
-    }
+    static var adapter: String { ExecutablePath.sibling("dialogmock-adapter") ?? "dialogmock-adapter" }
 
     struct Result {
         let outcome: ConformanceRunner.Outcome

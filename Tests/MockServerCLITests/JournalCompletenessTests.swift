@@ -1,3 +1,4 @@
+import CLISupport
 import Foundation
 import Glibc
 import Testing
@@ -18,9 +19,8 @@ import ProtocolModel
     @Test func clientsCutOffMidFrameLeaveEveryWholeFrameAndAClose() async throws {
         let folder = Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(atPath: folder) }
-        let server = MockServerProcess(arguments: ["--port", "0", "--record", folder, "--scenario", "quick"])
-        try server.start()
-        let port = try #require(server.port)
+        let server = try MockServerTestProcess.start(["--port", "0", "--record", folder, "--scenario", "quick"])
+        let port = server.port
         var generator = SeededGenerator(seed: 0x6A0C_0C1E)
         var expected: [(frames: [String], reset: Bool)] = []
         for round in 0..<12 {
@@ -57,8 +57,8 @@ import ProtocolModel
             }
             #expect(closed, "round \(round): the record file ends with the close while the server runs")
         }
-        server.signal(SIGTERM)
-        #expect(await server.waitForExit().status == 0)
+        server.child.signal(SIGTERM)
+        #expect(await server.child.completion().status == 0)
         for (round, want) in expected.enumerated() {
             let entries = try Self.record(folder, session: "s\(round + 1)")
             let inbound = entries.filter { $0.direction == .in && $0.kind == .text }.map { $0.eventType ?? "?" }
@@ -76,15 +76,14 @@ import ProtocolModel
         for round in 0..<8 {
             let folder = Self.temporaryFolder()
             defer { try? FileManager.default.removeItem(atPath: folder) }
-            let server = MockServerProcess(arguments: ["--port", "0", "--record", folder, "--scenario", "quick"])
-            try server.start()
-            let port = try #require(server.port)
+            let server = try MockServerTestProcess.start(["--port", "0", "--record", folder, "--scenario", "quick"])
+            let port = server.port
             let client = WebSocketClient()
             defer { client.shutdown() }
             let connection = try await client.connect("ws://127.0.0.1:\(port)\(Self.qwenPath)", headers: [("Authorization", "Bearer k")])
             let stopAfter = Duration.milliseconds(Int.random(in: 20...2400, using: &generator))
             let signal = round % 2 == 0 ? SIGTERM : SIGINT
-            let pid = server.process.processIdentifier
+            let pid = server.pid
             let stopper = Task {
                 try? await Task.sleep(for: stopAfter)
                 kill(pid, signal)
@@ -115,8 +114,8 @@ import ProtocolModel
                 }
             }
             stopper.cancel()
-            server.signal(signal)
-            #expect(await server.waitForExit().status == 0, "round \(round)")
+            server.child.signal(signal)
+            #expect(await server.child.completion().status == 0, "round \(round)")
             let entries = try Self.record(folder, session: "s1")
             let recordedOut = entries.filter { $0.direction == .out && $0.kind == .text }.map { $0.eventType ?? "?" }
             let recordedIn = entries.filter { $0.direction == .in && $0.kind == .text }.map { $0.eventType ?? "?" }

@@ -1,3 +1,4 @@
+import CLISupport
 import Foundation
 import Testing
 import WireJSON
@@ -7,10 +8,8 @@ import ProtocolModel
 /// sessions and reports what they experienced. Short runs: this checks the measurement works,
 /// not how fast anything is.
 @Suite struct LoadBenchCommandTests {
-    static var binary: URL { MockServerProcess.binary.deletingLastPathComponent().appendingPathComponent("dialogmock-bench") }
-
-    static func run(_ arguments: [String]) async throws -> (status: Int32, stdout: String, stderr: String) {
-        try await ChildProcess.run(binary, arguments)
+    static func run(_ arguments: [String]) async throws -> ChildProcess.Completed {
+        try await ChildProcess.run(ExecutablePath.sibling("dialogmock-bench") ?? "dialogmock-bench", arguments)
     }
 
     @Test(arguments: ["qwen-realtime", "multimodal-dialog"])

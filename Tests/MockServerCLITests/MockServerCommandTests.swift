@@ -1,3 +1,4 @@
+import CLISupport
 import Foundation
 import Testing
 import WireSocket
@@ -6,21 +7,21 @@ import ProtocolModel
 @Suite("mock-server command line")
 struct MockServerCommandTests {
     @Test func printsTheReadyLineFastAndStopsCleanlyOnSIGTERM() async throws {
-        let server = MockServerProcess(arguments: ["--port", "0", "--log-level", "info"])
-        try server.start()
-        let line = try #require(server.readyLine)
+        let server = try MockServerTestProcess.start(["--port", "0", "--log-level", "info"])
+        let line = server.readyLine
         #expect(line.hasPrefix("listening ws://127.0.0.1:"))
-        #expect(try #require(server.readyAfter) < .seconds(1))
-        let port = try #require(server.port)
+        #expect(server.readyAfter < .seconds(1))
+        let port = server.port
 
         let client = WebSocketClient()
         let connection = try await client.connect("ws://127.0.0.1:\(port)/_mock/echo")
         connection.send(text: "ping")
         #expect(await connection.nextMessage() == .text("ping"))
 
-        server.signal(SIGTERM)
+        server.child.signal(SIGTERM)
         #expect(await connection.next() == .closed(code: .goingAway, reason: "server shutting down"))
-        let (status, errors) = await server.waitForExit()
+        let ended = await server.child.completion()
+        let (status, errors) = (ended.status, ended.stderr)
         #expect(status == 0)
         #expect(errors.contains("shutting down"))
         client.shutdown()
@@ -29,9 +30,8 @@ struct MockServerCommandTests {
     /// Issue 14: once the last session has closed, the binary gives the allocator's free pages
     /// back (`malloc_trim` on its own thread, about a second later) and says so at info level.
     @Test func idleMemoryIsReleasedWhenTheLastSessionCloses() async throws {
-        let server = MockServerProcess(arguments: ["--port", "0", "--log-level", "info"])
-        try server.start()
-        let port = try #require(server.port)
+        let server = try MockServerTestProcess.start(["--port", "0", "--log-level", "info"])
+        let port = server.port
         let client = WebSocketClient()
         defer { client.shutdown() }
         let connection = try await client.connect("ws://127.0.0.1:\(port)/api-ws/v1/realtime?model=qwen3-omni-flash-realtime",
@@ -48,8 +48,9 @@ struct MockServerCommandTests {
             if case .closed = event { break }
         }
         try await Task.sleep(for: .milliseconds(2_500))
-        server.signal(SIGTERM)
-        let (status, errors) = await server.waitForExit()
+        server.child.signal(SIGTERM)
+        let ended = await server.child.completion()
+        let (status, errors) = (ended.status, ended.stderr)
         #expect(status == 0)
         let releases = errors.split(separator: "\n").filter { $0.contains("released idle memory") }
         #expect(releases.count == 1, "\(errors)")
@@ -59,11 +60,10 @@ struct MockServerCommandTests {
     }
 
     @Test func sigintAlsoExitsZero() async throws {
-        let server = MockServerProcess(arguments: ["--port", "0"])
-        try server.start()
-        #expect(server.port != nil)
-        server.signal(SIGINT)
-        #expect(await server.waitForExit().status == 0)
+        let server = try MockServerTestProcess.start(["--port", "0"])
+        #expect(server.port > 0)
+        server.child.signal(SIGINT)
+        #expect(await server.child.completion().status == 0)
     }
 
     @Test(arguments: [
@@ -77,7 +77,7 @@ struct MockServerCommandTests {
         (["--record", "/dev/null/x"], "mock-server: --record: cannot create '/dev/null/x': Not a directory"),
     ])
     func badArgumentsGiveOneClearLineAndExitTwo(arguments: [String], message: String) async throws {
-        let result = try await MockServerProcess.run(arguments)
+        let result = try await MockServerTestProcess.run(arguments)
         #expect(result.status == 2)
         #expect(result.stderr.split(separator: "\n").first.map(String.init) == message)
         #expect(result.stdout.isEmpty)
@@ -105,7 +105,7 @@ struct MockServerCommandTests {
             (["--scenario", missing, "--port", "0"], "mock-server: --scenario: '\(missing)' is neither a readable file nor a shipped scenario"),
         ]
         for (arguments, message) in cases {
-            let result = try await MockServerProcess.run(arguments)
+            let result = try await MockServerTestProcess.run(arguments)
             #expect(result.status == 2, "\(arguments)")
             #expect(result.stdout.isEmpty, "\(arguments): no ready line")
             let lines = result.stderr.split(separator: "\n")
@@ -115,18 +115,17 @@ struct MockServerCommandTests {
     }
 
     @Test func portInUseIsOneLineAndExitOne() async throws {
-        let first = MockServerProcess(arguments: ["--port", "0"])
-        try first.start()
-        let port = try #require(first.port)
-        let second = try await MockServerProcess.run(["--port", String(port)])
+        let first = try MockServerTestProcess.start(["--port", "0"])
+        let port = first.port
+        let second = try await MockServerTestProcess.run(["--port", String(port)])
         #expect(second.status == 1)
         #expect(second.stderr == "mock-server: cannot listen on 127.0.0.1:\(port) (address in use, or not available)\n")
-        first.signal(SIGTERM)
-        #expect(await first.waitForExit().status == 0)
+        first.child.signal(SIGTERM)
+        #expect(await first.child.completion().status == 0)
     }
 
     @Test func helpDescribesTheReadyLine() async throws {
-        let result = try await MockServerProcess.run(["--help"])
+        let result = try await MockServerTestProcess.run(["--help"])
         #expect(result.status == 0)
         #expect(result.stdout.contains("listening ws://HOST:PORT"))
         #expect(result.stdout.contains("--port"))
@@ -137,9 +136,8 @@ struct MockServerCommandTests {
         let base = FileManager.default.temporaryDirectory.appendingPathComponent("dialogmock-record-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: base) }
         let folder = base.appendingPathComponent("nested/runs").path
-        let server = MockServerProcess(arguments: ["--port", "0", "--record", folder])
-        try server.start()
-        let port = try #require(server.port)
+        let server = try MockServerTestProcess.start(["--port", "0", "--record", folder])
+        let port = server.port
         let client = WebSocketClient()
         let connection = try await client.connect("ws://127.0.0.1:\(port)/api-ws/v1/realtime?model=qwen3-omni-flash-realtime",
                                                   headers: [("Authorization", "Bearer k")])
@@ -147,8 +145,8 @@ struct MockServerCommandTests {
         connection.close()
         _ = await connection.next()
         client.shutdown()
-        server.signal(SIGTERM)
-        #expect(await server.waitForExit().status == 0)
+        server.child.signal(SIGTERM)
+        #expect(await server.child.completion().status == 0)
         #expect(FileManager.default.fileExists(atPath: folder + "/s1.jsonl"))
     }
 }
