@@ -63,7 +63,7 @@ let package = Package(
         .target(name: "ConformanceReports", dependencies: ["ConformanceChecks", "JSONSchema", "WireJSON", "ProtocolModel"], swiftSettings: settings),
 
         .target(name: "ConformanceHarness",
-                dependencies: ["CLISupport", "MockServer", "ConformanceChecks", "ConformanceReports", "ScenarioEngine", "WireJSON", "ProtocolModel"],
+                dependencies: ["CLISupport", "MockServer", "ConformanceChecks", "ConformanceReports", "ScenarioEngine", "WireJSON", "ProtocolModel", "WireSocket"],
                 swiftSettings: settings),
 
         // MARK: - Clients

@@ -5,6 +5,7 @@ import ScenarioEngine
 import Synchronization
 import WireJSON
 import ProtocolModel
+import WireSocket
 
 /// Runs the client for one case and judges what the mock recorded.
 final class CaseRun: Sendable {
@@ -42,7 +43,7 @@ final class CaseRun: Sendable {
 
     /// Runs the client once for `conformanceCase` (the `run`-th time, 1-based) and judges it.
     func run(_ conformanceCase: ConformanceCase, run: Int = 1) async -> CaseEvaluation {
-        let startedAt = MonotonicTime.now
+        let startedAt = MonotonicClock.nowMicros()
         let endpoint = Self.endpoint(of: conformanceCase.id, run: run)
         let environment = environment(for: conformanceCase, run: run)
         let timeout = configuration.timeoutMs ?? conformanceCase.timeoutMs
@@ -75,7 +76,7 @@ final class CaseRun: Sendable {
         if driven, let commands = conformanceCase.drive {
             for command in commands { client.send(line: command.encodedString()) }
         }
-        let remaining = max(0, timeout - Int((MonotonicTime.now - startedAt) / 1000))
+        let remaining = max(0, timeout - Int((MonotonicClock.nowMicros() - startedAt) / 1000))
         let ending: CaseEnding
         if reusable {
             ending = await endCase(of: client, timeoutMillis: remaining)
@@ -177,7 +178,7 @@ final class CaseRun: Sendable {
                                     client: ClientProcessResult(exitCode: exitCode, driven: driven,
                                                                 timedOut: timedOut))
         return evaluator.evaluate(conformanceCase, transcript: transcript,
-                                  durationMs: Double(MonotonicTime.now - startedAt) / 1000)
+                                  durationMs: Double(MonotonicClock.nowMicros() - startedAt) / 1000)
     }
 
     /// What the client of a finished run of a case wrote to stderr.

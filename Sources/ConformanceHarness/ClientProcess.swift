@@ -2,6 +2,7 @@ import CLISupport
 import Foundation
 import Glibc
 import Synchronization
+import WireSocket
 
 /// One run of the client command for one case (a ``ChildProcess``): started in its own process
 /// group (so a timeout kills every process it started), stdout read line by line with
@@ -31,7 +32,7 @@ final class ClientProcess: Sendable {
                                  workingDirectory: workingDirectory.path, standardInput: .pipe,
                                  standardOutput: .lines { texts in
                                      // One timestamp and one lock per read.
-                                     let now = MonotonicTime.now
+                                     let now = MonotonicClock.nowMicros()
                                      kept.kept.withLock { lines in
                                          let room = max(0, Self.maxLines - lines.count)
                                          lines.append(contentsOf: texts.prefix(room).map { Line(monotonicMicros: now, text: $0) })
@@ -67,7 +68,7 @@ final class ClientProcess: Sendable {
 
     /// Waits for a stdout line that satisfies `matches`, looking at every line kept, in order.
     func waitForLine(timeoutMillis: Int, where matches: @Sendable (Line) -> Bool) async -> LineWait {
-        let deadline = MonotonicTime.now + Int64(timeoutMillis) * 1000
+        let deadline = MonotonicClock.nowMicros() + Int64(timeoutMillis) * 1000
         var checked = 0
         while true {
             let closed = child.outputEnded
@@ -75,7 +76,7 @@ final class ClientProcess: Sendable {
             checked += fresh.count
             if let line = fresh.first(where: matches) { return .found(line) }
             if closed { return .closed }
-            if MonotonicTime.now >= deadline { return .timedOut }
+            if MonotonicClock.nowMicros() >= deadline { return .timedOut }
             try? await Task.sleep(for: .milliseconds(5))
         }
     }
@@ -88,8 +89,8 @@ final class ClientProcess: Sendable {
 
     /// The first stdout line, once written (nil while none, or at EOF without one).
     func waitForFirstLine(timeoutMillis: Int) async -> Line? {
-        let deadline = MonotonicTime.now + Int64(timeoutMillis) * 1000
-        while MonotonicTime.now < deadline {
+        let deadline = MonotonicClock.nowMicros() + Int64(timeoutMillis) * 1000
+        while MonotonicClock.nowMicros() < deadline {
             let closed = child.outputEnded
             if let first = kept.kept.withLock({ $0.first }) { return first }
             if closed { return nil }
@@ -107,14 +108,5 @@ final class ClientProcess: Sendable {
         // (bounded: a child it left behind may hold them open).
         _ = await child.waitForOutputEnd(timeout: .seconds(1))
         return exited == nil
-    }
-}
-
-/// CLOCK_MONOTONIC in microseconds: the clock of the mock's journals.
-enum MonotonicTime {
-    static var now: Int64 {
-        var spec = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &spec)
-        return Int64(spec.tv_sec) * 1_000_000 + Int64(spec.tv_nsec) / 1_000
     }
 }
