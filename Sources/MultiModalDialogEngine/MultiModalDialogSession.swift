@@ -71,6 +71,9 @@ package final class MultiModalDialogSession<Clock: ScenarioClock>: ProtocolSessi
         self.scenario = scenario
         self.memory = memory
         self.options = options
+        // Multimodal dialog has the 60 s server-silence and 20 s audio-gap rules besides the
+        // idle end and the session cap.
+        scenario.runtime.policyWatches = [.idleEnd, .serverSilence, .audioGap, .sessionCap]
     }
 
     /// S1 for the server's router: see ``MultiModalDialogUpgrade/check(path:headers:apiKeys:requestID:)``.

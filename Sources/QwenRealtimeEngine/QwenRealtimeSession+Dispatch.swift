@@ -37,14 +37,14 @@ extension QwenRealtimeSession {
             return commands + reject(.invalidJSON("A client event needs a string 'type'."), "qrt.C2")
         }
         if type != Self.appendType {
-            commands += handle(qwenActions(scenario.runtime.clientMessage(type: type, json: json)))
+            commands += handle(scenario.runtime.clientMessage(type: type, json: json))
         }
         commands += checkOrdering(type)
         if isReplay {
             if type == Self.appendType, let audio = event["audio"]?.stringValue {
                 let count = Base64.decode(audio)?.count ?? 0
-                commands += handle(qwenActions(scenario.runtime.clientAudio(
-                    byteCount: count, durationMicros: input.durationMicros(ofBytes: count))))
+                commands += handle(scenario.runtime.clientAudio(
+                    byteCount: count, durationMicros: input.durationMicros(ofBytes: count)))
             }
             return commands
         }
@@ -60,8 +60,8 @@ extension QwenRealtimeSession {
             let base64 = UnsafeBufferPointer(rebasing: frame[append.base64Payload])
             if isReplay {
                 let count = Base64.decode(base64, into: &input.decodedChunk) ? input.decodedChunk.count : 0
-                return commands + handle(qwenActions(scenario.runtime.clientAudio(
-                    byteCount: count, durationMicros: input.durationMicros(ofBytes: count))))
+                return commands + handle(scenario.runtime.clientAudio(
+                    byteCount: count, durationMicros: input.durationMicros(ofBytes: count)))
             }
             return commands + appendAudio(base64: base64)
         }

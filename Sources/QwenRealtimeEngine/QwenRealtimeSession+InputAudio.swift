@@ -39,7 +39,7 @@ extension QwenRealtimeSession {
                 "audio", "Audio must be whole s16le samples (\(bytes.count) bytes is not a multiple of \(input.frameBytes))."), "qrt.C8")
         }
         let duration = input.durationMicros(ofBytes: bytes.count)
-        commands += handle(qwenActions(scenario.runtime.clientAudio(byteCount: bytes.count, durationMicros: duration)))
+        commands += handle(scenario.runtime.clientAudio(byteCount: bytes.count, durationMicros: duration))
         commands += checkAudioPacing(duration)
         input.bufferedBytes += bytes.count
         input.bufferedMicros += duration

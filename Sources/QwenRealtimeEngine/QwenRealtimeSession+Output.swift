@@ -49,7 +49,7 @@ extension QwenRealtimeSession {
     func enter(_ newState: String) -> [SessionCommand] {
         guard newState != state else { return [] }
         state = newState
-        return [.journal(.state(newState))] + handle(qwenActions(scenario.runtime.stateEntered(newState)))
+        return [.journal(.state(newState))] + handle(scenario.runtime.stateEntered(newState))
     }
 
     /// Closes the connection after the frames already emitted; the session ends.

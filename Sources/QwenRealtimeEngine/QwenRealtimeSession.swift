@@ -92,6 +92,8 @@ package final class QwenRealtimeSession<Clock: ScenarioClock>: ProtocolSession {
         self.model = model
         self.profile = profile
         self.baseDirectory = baseDirectory
+        // Qwen has the idle-end and session-cap policies, not multimodal's silence and gap rules.
+        scenario.runtime.policyWatches = [.idleEnd, .sessionCap]
         let sessionID = scenario.runtime.ids.id(prefix: "sess_")
         configuration = SessionConfiguration(profile: profile, model: model, sessionID: sessionID)
         if profile == .omni { conversationID = scenario.runtime.ids.id(prefix: "conv_") }
@@ -111,7 +113,7 @@ package final class QwenRealtimeSession<Clock: ScenarioClock>: ProtocolSession {
     package func open() -> [SessionCommand] {
         sendCursor = now
         var commands = enter("Idle")
-        commands += handle(qwenActions(scenario.runtime.start()))
+        commands += handle(scenario.runtime.start())
         guard !isReplay else { return commands }
         commands += emit("session.created", ["session": configuration.json], delay: delay(before: "session.created"))
         return commands
@@ -162,14 +164,5 @@ package final class QwenRealtimeSession<Clock: ScenarioClock>: ProtocolSession {
         guard !isClosed else { return }
         isClosed = true
         _ = scenario.runtime.close()
-    }
-
-    /// Drops the multimodal-only policy timers (server silence, audio gap) the runtime
-    /// schedules for every protocol: Qwen defines neither.
-    func qwenActions(_ actions: [ScenarioAction]) -> [ScenarioAction] {
-        actions.filter {
-            if case .scheduleTimer(let timer, _) = $0, timer == .serverSilence || timer == .audioGap { return false }
-            return true
-        }
     }
 }

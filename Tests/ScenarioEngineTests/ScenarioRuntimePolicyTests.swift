@@ -31,6 +31,21 @@ import Testing
         #expect(runtime.watchAudioGap(true) == [.scheduleTimer(.audioGap, atMicros: 200_000)])
     }
 
+    /// A protocol without the multimodal rules (Qwen) watches only its own policies: neither
+    /// timer is scheduled, and a stray one does nothing.
+    @Test func unwatchedPoliciesScheduleNothing() {
+        let scenario = Scenario(timeScale: 0.01, policies: SessionPolicies(idleEndMs: 1_000, sessionCapMs: 7_200_000))
+        var runtime = ScenarioRuntime(scenario: scenario, clock: ManualClock())
+        runtime.policyWatches = [.idleEnd, .sessionCap]
+        #expect(runtime.start() == [
+            .scheduleTimer(.idleEnd, atMicros: 10_000),
+            .scheduleTimer(.sessionCap, atMicros: 72_000_000),
+        ])
+        #expect(runtime.watchAudioGap(true) == [])
+        #expect(runtime.timerFired(.serverSilence) == [])
+        #expect(runtime.timerFired(.audioGap) == [])
+    }
+
     @Test func serverSilenceReschedulesAfterOutputAndThenEnds() {
         let clock = ManualClock()
         let scenario = Scenario(timeScale: 0.01, policies: SessionPolicies(audioGapTimeoutMs: nil, sessionCapMs: nil))

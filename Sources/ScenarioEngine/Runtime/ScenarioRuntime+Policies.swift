@@ -7,13 +7,13 @@ extension ScenarioRuntime {
         let policies = scenario.policies
         switch timer {
         case .idleEnd:
-            guard let ms = policies.idleEndMs else { return [] }
+            guard policyWatches.contains(.idleEnd), let ms = policies.idleEndMs else { return [] }
             return deadlineCheck(timer, deadline: lastClientInputMicros + scenario.scaledMicros(ms), now: now, end: .idle)
         case .serverSilence:
-            guard let ms = policies.serverSilenceTimeoutMs else { return [] }
+            guard policyWatches.contains(.serverSilence), let ms = policies.serverSilenceTimeoutMs else { return [] }
             return deadlineCheck(timer, deadline: lastServerOutputMicros + scenario.scaledMicros(ms), now: now, end: .serverSilence)
         case .audioGap:
-            guard audioGapWatched, let ms = policies.audioGapTimeoutMs else { return [] }
+            guard audioGapWatched, policyWatches.contains(.audioGap), let ms = policies.audioGapTimeoutMs else { return [] }
             return deadlineCheck(timer, deadline: lastAudioMicros + scenario.scaledMicros(ms), now: now, end: .audioGap)
         case .sessionExpiry(let number) where disarmedExpiries.contains(number):
             return []
@@ -36,7 +36,7 @@ extension ScenarioRuntime {
     package mutating func watchAudioGap(_ watched: Bool) -> [ScenarioAction] {
         guard watched != audioGapWatched else { return [] }
         audioGapWatched = watched
-        guard watched, !hasEnded, let ms = scenario.policies.audioGapTimeoutMs else { return [] }
+        guard watched, !hasEnded, policyWatches.contains(.audioGap), let ms = scenario.policies.audioGapTimeoutMs else { return [] }
         let now = clock.nowMicros
         lastAudioMicros = max(lastAudioMicros, now)
         return [.scheduleTimer(.audioGap, atMicros: lastAudioMicros + scenario.scaledMicros(ms))]
@@ -56,17 +56,17 @@ extension ScenarioRuntime {
         return output
     }
 
-    /// Timers for the policies that are on.
+    /// Timers for the policies that are on and that the protocol watches.
     func policyTimersAtStart() -> [ScenarioAction] {
         let policies = scenario.policies
         var actions: [ScenarioAction] = []
-        if let ms = policies.idleEndMs {
+        if policyWatches.contains(.idleEnd), let ms = policies.idleEndMs {
             actions.append(.scheduleTimer(.idleEnd, atMicros: startMicros + scenario.scaledMicros(ms)))
         }
-        if let ms = policies.serverSilenceTimeoutMs {
+        if policyWatches.contains(.serverSilence), let ms = policies.serverSilenceTimeoutMs {
             actions.append(.scheduleTimer(.serverSilence, atMicros: startMicros + scenario.scaledMicros(ms)))
         }
-        if let ms = policies.sessionCapMs {
+        if policyWatches.contains(.sessionCap), let ms = policies.sessionCapMs {
             actions.append(.scheduleTimer(.sessionCap, atMicros: startMicros + scenario.scaledMicros(ms)))
         }
         return actions

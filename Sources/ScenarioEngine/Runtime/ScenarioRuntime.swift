@@ -22,6 +22,9 @@ package struct ScenarioRuntime<Clock: ScenarioClock>: Sendable {
     package private(set) var turnIndex = 0
     /// Whether an ``ScenarioAction/endSession(_:)`` was returned; later inputs do nothing.
     package internal(set) var hasEnded = false
+    /// The policies whose timers this session's protocol has; the engine sets it before
+    /// ``start()`` (every policy until then).
+    package var policyWatches: PolicyWatches = [.idleEnd, .serverSilence, .audioGap, .sessionCap]
 
     var delayRandom: SeededRandom
     var triggerRandom: SeededRandom
