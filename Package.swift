@@ -34,7 +34,9 @@ let package = Package(
         .systemLibrary(name: "CLibev", providers: [.apt(["libev-dev"])]),
 
         // MARK: - Wire layer (the only importers of C)
-        .target(name: "WireJSON", dependencies: ["CJansson"], swiftSettings: settings, linkerSettings: [.linkedLibrary("m")]),
+        .target(
+            name: "WireJSON", dependencies: ["CJansson"], swiftSettings: settings, linkerSettings: [.linkedLibrary("m")]
+        ),
         .target(name: "WireAudio", dependencies: ["COpus", "COgg", "CLame"], swiftSettings: settings),
         .target(name: "WireSocket", dependencies: ["CLibWebSockets", "CLibev"], swiftSettings: settings),
 
@@ -46,42 +48,82 @@ let package = Package(
         /// Answer audio rendered once per distinct answer, framed, cached and shared (workers render misses).
         .target(name: "AnswerAudio", dependencies: ["ScenarioEngine", "WireAudio"], swiftSettings: settings),
         /// The interface between protocol engines and the server's session driver.
-        .target(name: "SessionCore", dependencies: ["AnswerAudio", "ScenarioEngine", "WireJSON", "ProtocolModel"], swiftSettings: settings),
-        .target(name: "MultiModalDialogEngine", dependencies: ["AnswerAudio", "SessionCore", "ScenarioEngine", "WireAudio", "WireJSON", "ProtocolModel"],
-                swiftSettings: settings),
-        .target(name: "QwenRealtimeEngine", dependencies: ["AnswerAudio", "JSONSchema", "SessionCore", "ScenarioEngine", "WireAudio", "WireJSON", "ProtocolModel"],
-                swiftSettings: settings),
+        .target(
+            name: "SessionCore", dependencies: ["AnswerAudio", "ScenarioEngine", "WireJSON", "ProtocolModel"],
+            swiftSettings: settings),
+        .target(
+            name: "MultiModalDialogEngine",
+            dependencies: ["AnswerAudio", "SessionCore", "ScenarioEngine", "WireAudio", "WireJSON", "ProtocolModel"],
+            swiftSettings: settings),
+        .target(
+            name: "QwenRealtimeEngine",
+            dependencies: [
+                "AnswerAudio", "JSONSchema", "SessionCore", "ScenarioEngine", "WireAudio", "WireJSON", "ProtocolModel",
+            ],
+            swiftSettings: settings),
 
         /// Drives a protocol session without sockets: manual clock, timers, commands recorded.
-        .target(name: "SessionTesting", dependencies: ["AnswerAudio", "ScenarioEngine", "SessionCore", "ProtocolModel"], swiftSettings: settings),
+        .target(
+            name: "SessionTesting", dependencies: ["AnswerAudio", "ScenarioEngine", "SessionCore", "ProtocolModel"],
+            swiftSettings: settings),
 
         // MARK: - Engines
-        .target(name: "MockServer", dependencies: ["AnswerAudio", "MultiModalDialogEngine", "QwenRealtimeEngine", "SessionCore", "ScenarioEngine", "WireSocket", "WireAudio", "WireJSON", "ProtocolModel"], swiftSettings: settings),
+        .target(
+            name: "MockServer",
+            dependencies: [
+                "AnswerAudio", "MultiModalDialogEngine", "QwenRealtimeEngine", "SessionCore", "ScenarioEngine",
+                "WireSocket", "WireAudio", "WireJSON", "ProtocolModel",
+            ], swiftSettings: settings),
 
         // MARK: - Conformance
-        .target(name: "ConformanceChecks", dependencies: ["ScenarioEngine", "JSONSchema", "WireJSON", "ProtocolModel"], swiftSettings: settings),
-        .target(name: "ConformanceReports", dependencies: ["ConformanceChecks", "JSONSchema", "WireJSON", "ProtocolModel"], swiftSettings: settings),
+        .target(
+            name: "ConformanceChecks", dependencies: ["ScenarioEngine", "JSONSchema", "WireJSON", "ProtocolModel"],
+            swiftSettings: settings),
+        .target(
+            name: "ConformanceReports", dependencies: ["ConformanceChecks", "JSONSchema", "WireJSON", "ProtocolModel"],
+            swiftSettings: settings),
 
-        .target(name: "ConformanceHarness",
-                dependencies: ["CLISupport", "MockServer", "ConformanceChecks", "ConformanceReports", "ScenarioEngine", "WireJSON", "ProtocolModel", "WireSocket"],
-                swiftSettings: settings),
+        .target(
+            name: "ConformanceHarness",
+            dependencies: [
+                "CLISupport", "MockServer", "ConformanceChecks", "ConformanceReports", "ScenarioEngine", "WireJSON",
+                "ProtocolModel", "WireSocket",
+            ],
+            swiftSettings: settings),
 
         // MARK: - Clients
-        .target(name: "DialogClients", dependencies: ["WireSocket", "WireJSON", "ProtocolModel"], swiftSettings: settings),
+        .target(
+            name: "DialogClients", dependencies: ["WireSocket", "WireJSON", "ProtocolModel"], swiftSettings: settings),
 
         /// The fuzz targets of `.ci/fuzz` (libFuzzer drives them through `dialogmock-fuzz`).
-        .target(name: "FuzzTargets",
-                dependencies: ["JSONSchema", "MockServer", "MultiModalDialogEngine", "QwenRealtimeEngine", "ScenarioEngine", "SessionCore",
-                               "SessionTesting", "AnswerAudio", "WireAudio", "WireJSON", "WireSocket", "ProtocolModel"],
-                swiftSettings: settings),
+        .target(
+            name: "FuzzTargets",
+            dependencies: [
+                "JSONSchema", "MockServer", "MultiModalDialogEngine", "QwenRealtimeEngine", "ScenarioEngine",
+                "SessionCore",
+                "SessionTesting", "AnswerAudio", "WireAudio", "WireJSON", "WireSocket", "ProtocolModel",
+            ],
+            swiftSettings: settings),
 
         // MARK: - Executables
-        .executableTarget(name: "AdapterCLI", dependencies: ["DialogClients", "CLISupport", "WireAudio", "WireJSON", "ProtocolModel", "WireSocket"],
-                          swiftSettings: settings),
-        .executableTarget(name: "MockServerCLI", dependencies: ["MockServer", "CLISupport", "WireSocket"], swiftSettings: settings),
-        .executableTarget(name: "ConformanceCLI", dependencies: ["ConformanceHarness", "ConformanceReports", "ConformanceChecks", "JSONSchema", "WireJSON", "CLISupport", "ProtocolModel"], swiftSettings: settings),
-        .executableTarget(name: "BenchmarkCLI", dependencies: ["MockServer", "WireJSON", "WireSocket", "CLISupport", "EchoFloor", "LoadGenerator", "ProtocolModel"],
-                          swiftSettings: settings),
+        .executableTarget(
+            name: "AdapterCLI",
+            dependencies: ["DialogClients", "CLISupport", "WireAudio", "WireJSON", "ProtocolModel", "WireSocket"],
+            swiftSettings: settings),
+        .executableTarget(
+            name: "MockServerCLI", dependencies: ["MockServer", "CLISupport", "WireSocket"], swiftSettings: settings),
+        .executableTarget(
+            name: "ConformanceCLI",
+            dependencies: [
+                "ConformanceHarness", "ConformanceReports", "ConformanceChecks", "JSONSchema", "WireJSON", "CLISupport",
+                "ProtocolModel",
+            ], swiftSettings: settings),
+        .executableTarget(
+            name: "BenchmarkCLI",
+            dependencies: [
+                "MockServer", "WireJSON", "WireSocket", "CLISupport", "EchoFloor", "LoadGenerator", "ProtocolModel",
+            ],
+            swiftSettings: settings),
         /// A minimal blocking C WebSocket echo: the latency floor the benchmark compares against.
         .target(name: "EchoFloor"),
         /// The C load generator of `dialogmock-bench load`: N real-time voice clients on one epoll thread.
@@ -90,41 +132,81 @@ let package = Package(
         // MARK: - Tests
         .testTarget(name: "ProtocolModelTests", dependencies: ["ProtocolModel", "WireJSON"], swiftSettings: settings),
         .testTarget(name: "WireJSONTests", dependencies: ["WireJSON"], swiftSettings: settings),
-        .testTarget(name: "WireAudioTests", dependencies: ["WireAudio"], exclude: ["Fixtures"], swiftSettings: settings),
+        .testTarget(
+            name: "WireAudioTests", dependencies: ["WireAudio"], exclude: ["Fixtures"], swiftSettings: settings),
         .testTarget(name: "WireSocketTests", dependencies: ["WireSocket"], swiftSettings: settings),
-        .testTarget(name: "AnswerAudioTests", dependencies: ["AnswerAudio", "ScenarioEngine", "WireAudio"], swiftSettings: settings),
-        .testTarget(name: "JSONSchemaTests", dependencies: ["JSONSchema", "WireJSON"], exclude: ["JSON-Schema-Test-Suite"], swiftSettings: settings),
-        .testTarget(name: "ScenarioEngineTests", dependencies: ["ScenarioEngine", "WireJSON", "ProtocolModel"], swiftSettings: settings),
-        .testTarget(name: "MultiModalDialogEngineTests",
-                    dependencies: ["AnswerAudio", "MultiModalDialogEngine", "SessionCore", "SessionTesting", "ScenarioEngine", "WireAudio", "WireJSON", "ProtocolModel"],
-                    swiftSettings: settings),
-        .testTarget(name: "QwenRealtimeEngineTests",
-                    dependencies: ["AnswerAudio", "QwenRealtimeEngine", "SessionCore", "SessionTesting", "ScenarioEngine", "WireAudio", "WireJSON", "ProtocolModel", "JSONSchema"],
-                    swiftSettings: settings),
-        .testTarget(name: "ConformanceChecksTests", dependencies: ["ConformanceChecks", "ConformanceHarness", "WireJSON", "ProtocolModel"],
-                    swiftSettings: settings),
-        .testTarget(name: "ConformanceReportsTests", dependencies: ["ConformanceReports", "ConformanceChecks", "WireJSON", "ProtocolModel"],
-                    swiftSettings: settings),
+        .testTarget(
+            name: "AnswerAudioTests", dependencies: ["AnswerAudio", "ScenarioEngine", "WireAudio"],
+            swiftSettings: settings),
+        .testTarget(
+            name: "JSONSchemaTests", dependencies: ["JSONSchema", "WireJSON"], exclude: ["JSON-Schema-Test-Suite"],
+            swiftSettings: settings),
+        .testTarget(
+            name: "ScenarioEngineTests", dependencies: ["ScenarioEngine", "WireJSON", "ProtocolModel"],
+            swiftSettings: settings),
+        .testTarget(
+            name: "MultiModalDialogEngineTests",
+            dependencies: [
+                "AnswerAudio", "MultiModalDialogEngine", "SessionCore", "SessionTesting", "ScenarioEngine", "WireAudio",
+                "WireJSON", "ProtocolModel",
+            ],
+            swiftSettings: settings),
+        .testTarget(
+            name: "QwenRealtimeEngineTests",
+            dependencies: [
+                "AnswerAudio", "QwenRealtimeEngine", "SessionCore", "SessionTesting", "ScenarioEngine", "WireAudio",
+                "WireJSON", "ProtocolModel", "JSONSchema",
+            ],
+            swiftSettings: settings),
+        .testTarget(
+            name: "ConformanceChecksTests",
+            dependencies: ["ConformanceChecks", "ConformanceHarness", "WireJSON", "ProtocolModel"],
+            swiftSettings: settings),
+        .testTarget(
+            name: "ConformanceReportsTests",
+            dependencies: ["ConformanceReports", "ConformanceChecks", "WireJSON", "ProtocolModel"],
+            swiftSettings: settings),
         .testTarget(name: "ProtocolSchemaTests", dependencies: ["JSONSchema", "WireJSON"], swiftSettings: settings),
         /// The unmodified official Python SDKs against the in-process mock (venv from .ci/sdk-venv).
-        .testTarget(name: "EndToEndTests", dependencies: ["CLISupport", "MockServer", "JSONSchema", "MultiModalDialogEngine", "ScenarioEngine", "WireJSON", "WireSocket", "ProtocolModel"], exclude: ["Clients", "Fixtures"], swiftSettings: settings),
-        .testTarget(name: "DialogClientsTests", dependencies: ["CLISupport", "DialogClients", "MockServer", "WireJSON", "ProtocolModel"],
-                    swiftSettings: settings),
-        .testTarget(name: "ConformanceHarnessTests",
-                    dependencies: ["ConformanceHarness", "ConformanceChecks", "ConformanceReports", "WireJSON"],
-                    swiftSettings: settings),
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: [
+                "CLISupport", "MockServer", "JSONSchema", "MultiModalDialogEngine", "ScenarioEngine", "WireJSON",
+                "WireSocket", "ProtocolModel",
+            ], exclude: ["Clients", "Fixtures"], swiftSettings: settings),
+        .testTarget(
+            name: "DialogClientsTests",
+            dependencies: ["CLISupport", "DialogClients", "MockServer", "WireJSON", "ProtocolModel"],
+            swiftSettings: settings),
+        .testTarget(
+            name: "ConformanceHarnessTests",
+            dependencies: ["ConformanceHarness", "ConformanceChecks", "ConformanceReports", "WireJSON"],
+            swiftSettings: settings),
         /// The whole conformance suite against the Swift reference clients and the faulty clients
         /// (depends on the executables so they are built).
-        .testTarget(name: "ConformanceSuiteTests",
-                    dependencies: ["CLISupport", "ConformanceHarness", "ConformanceChecks", "ConformanceReports", "AdapterCLI", "WireJSON", "ProtocolModel"],
-                    swiftSettings: settings),
+        .testTarget(
+            name: "ConformanceSuiteTests",
+            dependencies: [
+                "CLISupport", "ConformanceHarness", "ConformanceChecks", "ConformanceReports", "AdapterCLI", "WireJSON",
+                "ProtocolModel",
+            ],
+            swiftSettings: settings),
         /// Replays the fuzz seeds and every input libFuzzer found crashing (Tests/FuzzTargetsTests/Regressions).
-        .testTarget(name: "FuzzTargetsTests", dependencies: ["FuzzTargets", "WireAudio"], exclude: ["Regressions"], swiftSettings: settings),
+        .testTarget(
+            name: "FuzzTargetsTests", dependencies: ["FuzzTargets", "WireAudio"], exclude: ["Regressions"],
+            swiftSettings: settings),
         .testTarget(name: "CLISupportTests", dependencies: ["CLISupport"], swiftSettings: settings),
-        .testTarget(name: "MockServerTests", dependencies: ["MockServer", "WireSocket", "WireJSON", "ProtocolModel", "ScenarioEngine", "SessionCore"], swiftSettings: settings),
+        .testTarget(
+            name: "MockServerTests",
+            dependencies: ["MockServer", "WireSocket", "WireJSON", "ProtocolModel", "ScenarioEngine", "SessionCore"],
+            swiftSettings: settings),
         /// Runs the built `mock-server` and `dialogmock-bench` binaries as a user would (depends on them so they are built).
-        .testTarget(name: "MockServerCLITests", dependencies: ["CLISupport", "MockServerCLI", "BenchmarkCLI", "WireAudio", "WireSocket", "WireJSON", "ProtocolModel"],
-                    swiftSettings: settings),
+        .testTarget(
+            name: "MockServerCLITests",
+            dependencies: [
+                "CLISupport", "MockServerCLI", "BenchmarkCLI", "WireAudio", "WireSocket", "WireJSON", "ProtocolModel",
+            ],
+            swiftSettings: settings),
     ]
 )
 
@@ -133,6 +215,8 @@ let package = Package(
 // without libFuzzer's `main` it would not link.
 if Context.environment["DIALOGMOCK_FUZZ"] != nil {
     package.products.append(.executable(name: "dialogmock-fuzz", targets: ["FuzzCLI"]))
-    package.targets.append(.executableTarget(name: "FuzzCLI", dependencies: ["FuzzTargets"],
-                                             swiftSettings: settings))
+    package.targets.append(
+        .executableTarget(
+            name: "FuzzCLI", dependencies: ["FuzzTargets"],
+            swiftSettings: settings))
 }

@@ -1,20 +1,28 @@
 import CLISupport
 import DialogClients
 import Glibc
-import WireJSON
 import ProtocolModel
+import WireJSON
 
 /// `dialogmock-adapter`: a driven client (the adapter protocol, conformance/README.md) over the Swift reference clients.
 @main
 enum AdapterCommand {
     static let spec = CommandSpec(
         name: "dialogmock-adapter",
-        abstract: "Adapter (the adapter protocol, conformance/README.md) over the Swift clients of DialogClients; with --fault, a faulty client.",
+        abstract:
+            "Adapter (the adapter protocol, conformance/README.md) over the Swift clients of DialogClients; with --fault, a faulty client.",
         options: [
             .value("--protocol", valueName: "P", help: "multimodal-dialog or qwen-realtime (default: $MOCK_PROTOCOL)."),
-            .value("--fault", valueName: "NAME", help: "Break one obligation in an otherwise correct flow (see below)."),
-            .flag("--passive", help: "Be a passive client: no adapter line, no events, stdin ignored; run the default flow."),
-            .flag("--list-faults", help: "Print the faults as JSON Lines {name, protocol, obligation, summary, needs?, runWith?, drivenOnly?} and exit."),
+            .value(
+                "--fault", valueName: "NAME", help: "Break one obligation in an otherwise correct flow (see below)."),
+            .flag(
+                "--passive",
+                help: "Be a passive client: no adapter line, no events, stdin ignored; run the default flow."),
+            .flag(
+                "--list-faults",
+                help:
+                    "Print the faults as JSON Lines {name, protocol, obligation, summary, needs?, runWith?, drivenOnly?} and exit."
+            ),
         ],
         discussion: """
             Environment: MOCK_URL, MOCK_API_KEY, MOCK_WORKSPACE_ID, MOCK_APP_ID, MOCK_MODEL (as set by
@@ -36,8 +44,10 @@ enum AdapterCommand {
         let arguments = CommandLineRunner.parseOrExit(Array(CommandLine.arguments.dropFirst()), spec: spec)
         if arguments.flag("--list-faults") {
             for fault in FaultCatalog.all {
-                var object: JSONObject = ["name": .string(fault.name), "protocol": .string(fault.protocolName.rawValue),
-                                          "obligation": .string(fault.obligation), "summary": .string(fault.summary)]
+                var object: JSONObject = [
+                    "name": .string(fault.name), "protocol": .string(fault.protocolName.rawValue),
+                    "obligation": .string(fault.obligation), "summary": .string(fault.summary),
+                ]
                 object["needs"] = fault.needs.map(JSONValue.string)
                 if !fault.runWith.isEmpty { object["runWith"] = .array(fault.runWith.map(JSONValue.string)) }
                 if fault.drivenOnly { object["drivenOnly"] = true }
@@ -62,13 +72,16 @@ enum AdapterCommand {
         let passive = arguments.flag("--passive")
         // A driven adapter serves case after case when the harness asks (conformance/README.md,
         // "Reusable adapters"): each case gets its own event log, driver and client.
-        EventLog(writesOutput: !passive).writeLine(["adapter": "swift", "protocol": .string(protocolName),
-                                                    "reusable": .bool(!passive)])
+        EventLog(writesOutput: !passive).writeLine([
+            "adapter": "swift", "protocol": .string(protocolName),
+            "reusable": .bool(!passive),
+        ])
         var input = StandardInput.lines().makeAsyncIterator()
         var settings = AdapterEnvironment(protocolName: kind)
         while true {
             let events = EventLog(writesOutput: !passive)
-            let driver: any CaseDriver = kind == .multimodalDialog
+            let driver: any CaseDriver =
+                kind == .multimodalDialog
                 ? MultiModalDriver(environment: settings, events: events, fault: fault)
                 : QwenDriver(environment: settings, events: events, fault: fault)
             let end = await serve(events, input: &input, passive: passive, driver: driver)
@@ -93,8 +106,10 @@ enum AdapterCommand {
     /// Runs stdin commands in order (ack after each) until end of input or `end_case`, or the
     /// default flow when none came first (or at once for a passive client). After `quit` the
     /// session is over: a reused adapter skips what follows up to `end_case`.
-    private static func serve(_ events: EventLog, input: inout AsyncStream<String>.Iterator, passive: Bool,
-                              driver: any CaseDriver) async -> CaseEnd {
+    private static func serve(
+        _ events: EventLog, input: inout AsyncStream<String>.Iterator, passive: Bool,
+        driver: any CaseDriver
+    ) async -> CaseEnd {
         if passive {
             await driver.runDefaultFlow()
             return .endOfInput
@@ -104,7 +119,8 @@ enum AdapterCommand {
         while let line = await input.next() {
             let trimmed = line.filter { !$0.isWhitespace }
             guard !trimmed.isEmpty else { continue }
-            guard let command = (try? JSONValue.decode(line))?.objectValue, let name = command["cmd"]?.stringValue else {
+            guard let command = (try? JSONValue.decode(line))?.objectValue, let name = command["cmd"]?.stringValue
+            else {
                 events.event("error", ["code": "BadCommand", "message": .string("not a command object: \(line)")])
                 sawCommand = true
                 continue
@@ -143,7 +159,8 @@ enum AdapterCommand {
     private static func nextCase(_ input: inout AsyncStream<String>.Iterator) async -> [String: String]? {
         while let line = await input.next() {
             guard !line.allSatisfy(\.isWhitespace) else { continue }
-            guard let command = (try? JSONValue.decode(line))?.objectValue, command["cmd"]?.stringValue == "next_case" else {
+            guard let command = (try? JSONValue.decode(line))?.objectValue, command["cmd"]?.stringValue == "next_case"
+            else {
                 log("expected next_case between cases, got: \(line.prefix(200))")
                 continue
             }

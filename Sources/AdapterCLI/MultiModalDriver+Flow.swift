@@ -1,6 +1,6 @@
 import DialogClients
-import WireAudio
 import ProtocolModel
+import WireAudio
 import WireJSON
 
 extension MultiModalDriver {
@@ -43,7 +43,8 @@ extension MultiModalDriver {
         if fault?.name == "bad-enum" { parameters["downstream"] = ["sample_rate": 44100] }
         let dialogID: String? = fault?.name == "bad-dialog-id" ? "not-a-dialog" : nil
         do {
-            try await dialog.start(apiKey: environment.apiKey, params: MultiModalRequestParam(parameters: parameters), dialogId: dialogID)
+            try await dialog.start(
+                apiKey: environment.apiKey, params: MultiModalRequestParam(parameters: parameters), dialogId: dialogID)
         } catch {
             _ = await dialog.waitUntilClosed(timeoutMillis: 3_000)
             return
@@ -62,11 +63,15 @@ extension MultiModalDriver {
         if flowMode == .push2talk { dialog.stopSpeech() }
         // The answer; a non-fatal Error instead of it (the round returns to Listening) or the
         // end of the task (task-failed, a server close: terminal, C24) cuts the waits short.
-        let playing = await waitUnlessEnded(timeoutMillis: 10_000) { self.events.hasSeen("playback_started") || self.erredBackToListening }
+        let playing = await waitUnlessEnded(timeoutMillis: 10_000) {
+            self.events.hasSeen("playback_started") || self.erredBackToListening
+        }
         if playing, events.hasSeen("playback_started"), fault?.name == "respond-outside-listening" {
             dialog.sendRaw(text: dialog.rawDirective("RequestToRespond", input: ["type": "prompt", "text": "Hello?"]))
         }
-        _ = await waitUnlessEnded(timeoutMillis: 20_000) { self.events.hasSeen("responding_ended") || self.erredBackToListening }
+        _ = await waitUnlessEnded(timeoutMillis: 20_000) {
+            self.events.hasSeen("responding_ended") || self.erredBackToListening
+        }
         guard !events.hasSeen("closed") else { return }
         if erredBackToListening {
             // A non-fatal Error does not end the dialog: stay in Listening (audio keeps flowing) a moment.
@@ -81,7 +86,8 @@ extension MultiModalDriver {
     /// in real time on a stream whose Start declared pcm.
     private func sendAsOggOpus(_ pcm: [UInt8]) async {
         guard let encoder = try? OpusEncoder(sampleRate: 16_000),
-              let packets = try? encoder.encode(PCMBuffer(littleEndianBytes: pcm[...], sampleRate: 16_000)) else {
+            let packets = try? encoder.encode(PCMBuffer(littleEndianBytes: pcm[...], sampleRate: 16_000))
+        else {
             return log("ogg-as-pcm: cannot encode the fixture")
         }
         let writer = OggOpusWriter(head: OpusHead(inputSampleRate: 16_000), flushEveryPacket: true)
@@ -137,9 +143,11 @@ extension MultiModalDriver {
         let other = "00000000-0000-4000-8000-000000000000"
         switch fault?.name {
         case "wrong-task-id": dialog.sendRaw(text: dialog.rawDirective("HeartBeat", taskID: other))
-        case "wrong-dialog-id": dialog.sendRaw(text: dialog.rawDirective("HeartBeat", input: ["dialog_id": .string(other)]))
+        case "wrong-dialog-id":
+            dialog.sendRaw(text: dialog.rawDirective("HeartBeat", input: ["dialog_id": .string(other)]))
         case "audio-outside-sendspeech": dialog.sendRaw(binary: [UInt8](repeating: 0, count: 3200))
-        case "respond-without-text": dialog.sendRaw(text: dialog.rawDirective("RequestToRespond", input: ["type": "prompt"]))
+        case "respond-without-text":
+            dialog.sendRaw(text: dialog.rawDirective("RequestToRespond", input: ["type": "prompt"]))
         case "interrupt-in-listening":
             dialog.sendRaw(text: dialog.rawDirective("RequestToSpeak"))
             // The mock accepts it: let the RequestAccepted arrive before the flow goes on, so the
@@ -147,15 +155,21 @@ extension MultiModalDriver {
             // poll, not `wait`: the drive's own waits must still see every event.
             for _ in 0..<50 where !events.hasSeen("request_accepted") { try? await Task.sleep(for: .milliseconds(20)) }
         case "bad-image":
-            dialog.sendRaw(text: dialog.rawDirective("RequestToRespond", input: ["type": "prompt", "text": "What is this?"],
-                                                     parameters: ["images": [["type": "file", "value": "frame.jpg"]]]))
+            dialog.sendRaw(
+                text: dialog.rawDirective(
+                    "RequestToRespond", input: ["type": "prompt", "text": "What is this?"],
+                    parameters: ["images": [["type": "file", "value": "frame.jpg"]]]))
         case "oversized-image":
             let big = Base64.encode([UInt8](repeating: 0x5A, count: 200 * 1024))
-            dialog.sendRaw(text: dialog.rawDirective("RequestToRespond", input: ["type": "prompt", "text": "What is this?"],
-                                                     parameters: ["images": [["type": "base64", "value": .string(big)]]]))
+            dialog.sendRaw(
+                text: dialog.rawDirective(
+                    "RequestToRespond", input: ["type": "prompt", "text": "What is this?"],
+                    parameters: ["images": [["type": "base64", "value": .string(big)]]]))
         case "video-connect-as-transcript":
-            dialog.sendRaw(text: dialog.rawDirective("RequestToRespond", input: ["type": "transcript", "text": "Video on."],
-                                                     parameters: ["biz_params": ["videos": [["action": "connect", "type": "voicechat_video_channel"]]]]))
+            dialog.sendRaw(
+                text: dialog.rawDirective(
+                    "RequestToRespond", input: ["type": "transcript", "text": "Video on."],
+                    parameters: ["biz_params": ["videos": [["action": "connect", "type": "voicechat_video_channel"]]]]))
         case "heartbeat-flood":
             dialog.sendRaw(text: dialog.rawDirective("HeartBeat"))
             Task { [dialog] in
@@ -168,11 +182,14 @@ extension MultiModalDriver {
     }
 
     /// `biz_params` of the request that opens a video call (C16).
-    static let videoConnect: JSONObject = ["biz_params": ["videos": [["action": "connect", "type": "voicechat_video_channel"]]]]
+    static let videoConnect: JSONObject = [
+        "biz_params": ["videos": [["action": "connect", "type": "voicechat_video_channel"]]]
+    ]
 
     /// One video frame: the fixture JPEG as the single base64 image of an UpdateInfo.
     func sendVideoFrame() {
-        let jpeg = Base64.encode(FixturePaths.readOrWarn("fixtures/images/frame.jpg", fallback: [0xFF, 0xD8, 0xFF, 0xD9]))
+        let jpeg = Base64.encode(
+            FixturePaths.readOrWarn("fixtures/images/frame.jpg", fallback: [0xFF, 0xD8, 0xFF, 0xD9]))
         dialog.updateInfo(params: ["images": [["type": "base64", "value": .string(jpeg)]]])
     }
 

@@ -14,8 +14,9 @@ final class MultiModalDriver: Sendable {
         self.fault = fault
         var options = MultiModalDialogOptions()
         if fault?.name == "no-silence" || fault?.name == "no-silence-duplex" { options.keepAudioFlowing = false }
-        dialog = MultiModalDialog(url: environment.url, workSpaceId: environment.workspaceID, appId: environment.appID,
-                                  mode: .tap2talk, options: options)
+        dialog = MultiModalDialog(
+            url: environment.url, workSpaceId: environment.workspaceID, appId: environment.appID,
+            mode: .tap2talk, options: options)
         dialog.callbacks = Self.callbacks(events)
         applyLibraryFaults()
     }
@@ -41,18 +42,28 @@ final class MultiModalDriver: Sendable {
             case "RespondingContent":
                 // C18: extra_info.commands is a JSON string; parse it a second time.
                 var commands: JSONValue = []
-                if let text = output["extra_info"]?["commands"]?.stringValue, let parsed = try? JSONValue.decode(text) { commands = parsed }
-                events.event("responding_content", ["text": output["text"] ?? "", "spoken": output["spoken"] ?? "",
-                                                    "finished": output["finished"] ?? false, "commands": commands])
+                if let text = output["extra_info"]?["commands"]?.stringValue, let parsed = try? JSONValue.decode(text) {
+                    commands = parsed
+                }
+                events.event(
+                    "responding_content",
+                    [
+                        "text": output["text"] ?? "", "spoken": output["spoken"] ?? "",
+                        "finished": output["finished"] ?? false, "commands": commands,
+                    ])
             default:
                 break
             }
         }
-        callbacks.onErrorReceived = { events.event("error", ["code": .string($0.code), "message": .string($0.message)]) }
+        callbacks.onErrorReceived = {
+            events.event("error", ["code": .string($0.code), "message": .string($0.message)])
+        }
         callbacks.onSynthesizedData = { events.event("audio", ["bytes": .int(Int64($0.count))]) }
         callbacks.onPlaybackStarted = { events.event("playback_started") }
         callbacks.onPlaybackEnded = { events.event("playback_ended") }
-        callbacks.onWebsocketClosed = { code, reason in events.event("closed", ["code": .int(Int64(code)), "reason": .string(reason ?? "")]) }
+        callbacks.onWebsocketClosed = { code, reason in
+            events.event("closed", ["code": .int(Int64(code)), "reason": .string(reason ?? "")])
+        }
         return callbacks
     }
 
@@ -77,13 +88,17 @@ final class MultiModalDriver: Sendable {
         case "cancel_speech": dialog.cancelSpeech()
         case "interrupt": dialog.interrupt()
         case "request_to_respond":
-            dialog.requestToRespond(type: command["type"]?.stringValue ?? "prompt", text: command["text"]?.stringValue ?? "",
-                                    params: try resolveImages(command["params"]?.objectValue ?? [:]))
+            dialog.requestToRespond(
+                type: command["type"]?.stringValue ?? "prompt", text: command["text"]?.stringValue ?? "",
+                params: try resolveImages(command["params"]?.objectValue ?? [:]))
             if fault?.name == "respond-outside-listening" {
                 // A second one at once: the first has left Listening.
-                dialog.sendRaw(text: dialog.rawDirective("RequestToRespond", input: ["type": "prompt", "text": "Hello?"]))
+                dialog.sendRaw(
+                    text: dialog.rawDirective("RequestToRespond", input: ["type": "prompt", "text": "Hello?"]))
             }
-            if fault?.name == "frames-outside-video", command["params"]?["biz_params"]?["videos"]?[0]?["action"] == "connect" {
+            if fault?.name == "frames-outside-video",
+                command["params"]?["biz_params"]?["videos"]?[0]?["action"] == "connect"
+            {
                 // A frame at once, while the connect round has not returned to Listening yet.
                 sendVideoFrame()
             }

@@ -5,8 +5,10 @@ extension QwenDriver {
     /// The nested `get_weather` tool of the default flow (C6).
     static let weatherTool: JSONValue = [
         "type": "function",
-        "function": ["name": "get_weather", "description": "Weather for a city",
-                     "parameters": ["type": "object", "properties": ["city": ["type": "string"]]]],
+        "function": [
+            "name": "get_weather", "description": "Weather for a city",
+            "parameters": ["type": "object", "properties": ["city": ["type": "string"]]],
+        ],
     ]
 
     private var pushToTalk: Bool { ["empty-commit", "second-response"].contains(fault?.name ?? "") }
@@ -51,7 +53,9 @@ extension QwenDriver {
         switch fault?.name {
         case "bad-modalities": session["modalities"] = ["audio"]
         case "flat-tools":
-            session["tools"] = [["type": "function", "name": "get_weather", "parameters": ["type": "object", "properties": [:]]]]
+            session["tools"] = [
+                ["type": "function", "name": "get_weather", "parameters": ["type": "object", "properties": [:]]]
+            ]
         default: break
         }
     }
@@ -66,10 +70,13 @@ extension QwenDriver {
             client.sendRaw(["type": "input_image_buffer.append", "image": .string(Base64.encode(jpeg))])
         case "cancel-without-response": client.sendRaw(["type": "response.cancel"])
         case "bad-item":
-            client.createItem(["type": "message", "role": "robot", "content": [["type": "input_text", "text": "Hello"]]])
+            client.createItem([
+                "type": "message", "role": "robot", "content": [["type": "input_text", "text": "Hello"]],
+            ])
         case "empty-commit": client.sendRaw(["type": "input_audio_buffer.commit"])
         case "bad-base64": client.sendRaw(["type": "input_audio_buffer.append", "audio": "@@not base64@@"])
-        case "odd-audio-chunk": client.sendRaw(["type": "input_audio_buffer.append", "audio": .string(Base64.encode([0, 0, 0]))])
+        case "odd-audio-chunk":
+            client.sendRaw(["type": "input_audio_buffer.append", "audio": .string(Base64.encode([0, 0, 0]))])
         default: break
         }
     }
@@ -90,14 +97,19 @@ extension QwenDriver {
             for call in calls {
                 switch fault?.name {
                 case "wrong-call-id":
-                    client.sendRaw(["type": "conversation.item.create",
-                                    "item": ["type": "function_call_output", "call_id": "call_wrong", "output": "{}"]])
+                    client.sendRaw([
+                        "type": "conversation.item.create",
+                        "item": ["type": "function_call_output", "call_id": "call_wrong", "output": "{}"],
+                    ])
                     client.sendRaw(["type": "response.create"])
                     return
                 case "duplicate-tool-output":
-                    client.sendFunctionCallOutput(callId: call, output: "{\"weather\":\"sunny\"}", createResponse: false)
-                    client.sendRaw(["type": "conversation.item.create",
-                                    "item": ["type": "function_call_output", "call_id": .string(call), "output": "{}"]])
+                    client.sendFunctionCallOutput(
+                        callId: call, output: "{\"weather\":\"sunny\"}", createResponse: false)
+                    client.sendRaw([
+                        "type": "conversation.item.create",
+                        "item": ["type": "function_call_output", "call_id": .string(call), "output": "{}"],
+                    ])
                     client.createResponse()
                 default:
                     client.sendFunctionCallOutput(callId: call, output: "{\"weather\":\"sunny\"}")

@@ -22,7 +22,9 @@ final class QwenDriver: Sendable {
         self.events = events
         let profile = QwenRealtimeProfile(model: environment.model)
         if let fault, let needed = fault.profile, needed != profile {
-            log("fault \(fault.name) exists only on the \(needed) profile; model \(environment.model) is \(profile): not applied")
+            log(
+                "fault \(fault.name) exists only on the \(needed) profile; model \(environment.model) is \(profile): not applied"
+            )
             self.fault = nil
         } else {
             self.fault = fault
@@ -49,28 +51,45 @@ final class QwenDriver: Sendable {
         callbacks.onSpeechStarted = { events.event("speech_started", ["item_id": .string($0)]) }
         callbacks.onSpeechStopped = { events.event("speech_ended", ["item_id": .string($0)]) }
         callbacks.onInputTranscript = { item, text, isFinal in
-            if isFinal { events.event("speech_content", ["item_id": .string(item), "text": .string(text), "finished": true]) }
+            if isFinal {
+                events.event("speech_content", ["item_id": .string(item), "text": .string(text), "finished": true])
+            }
         }
         callbacks.onResponseCreated = { events.event("responding_started", ["response_id": .string($0)]) }
         callbacks.onResponseText = { id, text in
-            events.event("responding_content", ["response_id": .string(id), "text": .string(text), "finished": true, "commands": []])
+            events.event(
+                "responding_content",
+                ["response_id": .string(id), "text": .string(text), "finished": true, "commands": []])
         }
-        callbacks.onAudio = { id, pcm in events.event("audio", ["response_id": .string(id), "bytes": .int(Int64(pcm.count))]) }
-        callbacks.onResponseDone = { id, status in events.event("responding_ended", ["response_id": .string(id), "status": .string(status)]) }
+        callbacks.onAudio = { id, pcm in
+            events.event("audio", ["response_id": .string(id), "bytes": .int(Int64(pcm.count))])
+        }
+        callbacks.onResponseDone = { id, status in
+            events.event("responding_ended", ["response_id": .string(id), "status": .string(status)])
+        }
         callbacks.onFunctionCall = { id, name, arguments in
             events.event("tool_call", ["call_id": .string(id), "name": .string(name), "arguments": .string(arguments)])
         }
-        callbacks.onError = { events.event("error", ["code": .string($0.code), "message": .string($0.message), "type": .string($0.type)]) }
+        callbacks.onError = {
+            events.event("error", ["code": .string($0.code), "message": .string($0.message), "type": .string($0.type)])
+        }
         callbacks.onPlaybackStarted = { events.event("playback_started", ["response_id": .string($0)]) }
         callbacks.onPlaybackEnded = { events.event("playback_ended", ["response_id": .string($0)]) }
-        callbacks.onClosed = { code, reason in events.event("closed", ["code": .int(Int64(code)), "reason": .string(reason)]) }
+        callbacks.onClosed = { code, reason in
+            events.event("closed", ["code": .int(Int64(code)), "reason": .string(reason)])
+        }
         return callbacks
     }
 
     /// Connects with `session` unless connected. A rejected first update is followed by the
     /// default session, so the flow can go on (the rejection is what a fault wanted).
     func ensureConnected(session: JSONObject? = nil) async throws(AdapterError) {
-        guard connected.withLock({ state in defer { state = true }; return !state }) else {
+        guard
+            connected.withLock({ state in
+                defer { state = true }
+                return !state
+            })
+        else {
             if let session { _ = try? await client.updateSession(session) }
             return
         }
@@ -78,7 +97,7 @@ final class QwenDriver: Sendable {
         applySessionFault(&first)
         do {
             try await client.connect(session: first)
-        } catch where error.code == "connect_failed" || error.code == "closed" {
+        } catch  where error.code == "connect_failed" || error.code == "closed" {
             throw AdapterError(code: "ConnectFailed", message: error.message)
         } catch {
             _ = try? await client.updateSession(Self.defaultSession)
@@ -105,13 +124,19 @@ final class QwenDriver: Sendable {
         case "append_audio":
             let pcm = try FixturePaths.read(command["file"]?.stringValue ?? "")
             await client.appendAudio(pcm: pcm, realtime: command["realtime"]?.boolValue ?? true)
-            if injectedAfterAudio.withLock({ done in defer { done = true }; return !done }) { await injectAfterAudio() }
+            if injectedAfterAudio.withLock({ done in
+                defer { done = true }
+                return !done
+            }) {
+                await injectAfterAudio()
+            }
         case "commit": client.commit()
         case "clear": client.clearAudioBuffer()
         case "create_response": client.createResponse(command["response"]?.objectValue)
         case "cancel_response": client.cancelResponse()
         case "tool_result":
-            client.sendFunctionCallOutput(callId: command["call_id"]?.stringValue ?? "", output: command["output"]?.stringValue ?? "")
+            client.sendFunctionCallOutput(
+                callId: command["call_id"]?.stringValue ?? "", output: command["output"]?.stringValue ?? "")
         case "create_item":
             let item = command["item"]?.objectValue ?? [:]
             if item["type"]?.stringValue == "input_image", let file = item["file"]?.stringValue {

@@ -9,14 +9,16 @@ enum StandardInput {
         let (stream, continuation) = AsyncStream<String>.makeStream()
         let box = Unmanaged.passRetained(ContinuationBox(continuation)).toOpaque()
         var thread = pthread_t()
-        pthread_create(&thread, nil, { raw in
-            let box = Unmanaged<ContinuationBox>.fromOpaque(raw!).takeRetainedValue()
-            while let line = readLine(strippingNewline: true) {
-                box.continuation.yield(line)
-            }
-            box.continuation.finish()
-            return nil
-        }, box)
+        pthread_create(
+            &thread, nil,
+            { raw in
+                let box = Unmanaged<ContinuationBox>.fromOpaque(raw!).takeRetainedValue()
+                while let line = readLine(strippingNewline: true) {
+                    box.continuation.yield(line)
+                }
+                box.continuation.finish()
+                return nil
+            }, box)
         pthread_detach(thread)
         return stream
     }
@@ -52,7 +54,8 @@ enum FixturePaths {
     /// The bytes of a fixture. - Throws: `AdapterError` when it cannot be found or read.
     static func read(_ path: String) throws(AdapterError) -> [UInt8] {
         guard let resolved = resolve(path), let bytes = try? FileBytes.read(path: resolved) else {
-            throw AdapterError(code: "FixtureNotFound", message: "cannot read \(path) (current directory or conformance/)")
+            throw AdapterError(
+                code: "FixtureNotFound", message: "cannot read \(path) (current directory or conformance/)")
         }
         return bytes
     }

@@ -65,8 +65,10 @@ package final class AnswerAudioCache: Sendable {
     private let state = Mutex(State())
     private let jobsAvailable = DispatchSemaphore(value: 0)
 
-    package init(byteBudget: Int = 256 << 20, workers: Int,
-                 renderer: @escaping @Sendable (AnswerAudioKey) -> RenderedAnswer = AnswerRenderer.render) {
+    package init(
+        byteBudget: Int = 256 << 20, workers: Int,
+        renderer: @escaping @Sendable (AnswerAudioKey) -> RenderedAnswer = AnswerRenderer.render
+    ) {
         self.byteBudget = byteBudget
         self.workers = workers
         self.renderer = renderer
@@ -99,7 +101,8 @@ package final class AnswerAudioCache: Sendable {
             }
             state.statistics.misses += 1
             let handle = AnswerAudioHandle(key: key)
-            state.entries[key] = Entry(handle: handle, lastUse: state.tick, bytes: 0, queued: workers > 0, urgent: urgent && workers > 0)
+            state.entries[key] = Entry(
+                handle: handle, lastUse: state.tick, bytes: 0, queued: workers > 0, urgent: urgent && workers > 0)
             if workers > 0 {
                 if urgent { state.urgent.append(handle) } else { state.jobs.append(handle) }
                 if state.workersStarted < workers {
@@ -189,14 +192,16 @@ package final class AnswerAudioCache: Sendable {
     private func startWorker() {
         let box = Unmanaged.passRetained(WorkerContext(cache: self)).toOpaque()
         var thread = pthread_t()
-        let rc = pthread_create(&thread, nil, { argument in
-            let context = Unmanaged<WorkerContext>.fromOpaque(argument!).takeRetainedValue()
-            // Below the service threads: rendering yields the cores to sessions that are sending
-            // (on Linux, PRIO_PROCESS with id 0 sets the calling thread's nice value).
-            setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)
-            context.cache.workLoop()
-            return nil
-        }, box)
+        let rc = pthread_create(
+            &thread, nil,
+            { argument in
+                let context = Unmanaged<WorkerContext>.fromOpaque(argument!).takeRetainedValue()
+                // Below the service threads: rendering yields the cores to sessions that are sending
+                // (on Linux, PRIO_PROCESS with id 0 sets the calling thread's nice value).
+                setpriority(__priority_which_t(PRIO_PROCESS.rawValue), 0, 10)
+                context.cache.workLoop()
+                return nil
+            }, box)
         if rc == 0 { pthread_detach(thread) } else { Unmanaged<WorkerContext>.fromOpaque(box).release() }
     }
 

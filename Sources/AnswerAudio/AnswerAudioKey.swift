@@ -39,8 +39,10 @@ package struct AnswerAudioKey: Sendable, Hashable {
     /// The chunking and pacing of the stream.
     package var cadence: AudioCadence
 
-    package init(source: Source, sampleRate: Int, volume: Int = 50, speechRatePercent: Int = 100,
-                 pitchRatePercent: Int = 100, seed: UInt64, encoding: Encoding = .pcm, cadence: AudioCadence) {
+    package init(
+        source: Source, sampleRate: Int, volume: Int = 50, speechRatePercent: Int = 100,
+        pitchRatePercent: Int = 100, seed: UInt64, encoding: Encoding = .pcm, cadence: AudioCadence
+    ) {
         self.source = source
         self.sampleRate = sampleRate
         self.volume = volume

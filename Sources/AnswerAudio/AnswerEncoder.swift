@@ -13,11 +13,16 @@ package enum AnswerEncoder {
 
     /// Encodes `pcm` along `chunks` (the scenario's audio cadence).
     /// - Throws: the codec's error (LAME or libopus) if it rejects the settings.
-    package static func encode(_ pcm: PCMBuffer, chunks: [AudioCadence.Chunk], encoding: AnswerAudioKey.Encoding) throws -> [Frame] {
+    package static func encode(
+        _ pcm: PCMBuffer, chunks: [AudioCadence.Chunk], encoding: AnswerAudioKey.Encoding
+    ) throws -> [Frame] {
         guard !pcm.isEmpty, !chunks.isEmpty else { return [] }
         let slices = chunks.map { chunk in
             let start = min(pcm.count, sampleIndex(chunk.audioOffsetMicros, pcm.sampleRate))
-            let end = chunk == chunks.last ? pcm.count : min(pcm.count, sampleIndex(chunk.audioOffsetMicros + chunk.durationMicros, pcm.sampleRate))
+            let end =
+                chunk == chunks.last
+                ? pcm.count
+                : min(pcm.count, sampleIndex(chunk.audioOffsetMicros + chunk.durationMicros, pcm.sampleRate))
             return (chunk.sendOffsetMicros, pcm.slice(samples: start..<max(start, end)))
         }
         switch encoding {
@@ -38,20 +43,25 @@ package enum AnswerEncoder {
         case .oggOpus(let frameMs, let kbps):
             return try encodeOpus(pcm, slices: slices.map(\.0), chunks: chunks, frameMs: frameMs, kbps: kbps, ogg: true)
         case .rawOpus(let frameMs, let kbps):
-            return try encodeOpus(pcm, slices: slices.map(\.0), chunks: chunks, frameMs: frameMs, kbps: kbps, ogg: false)
+            return try encodeOpus(
+                pcm, slices: slices.map(\.0), chunks: chunks, frameMs: frameMs, kbps: kbps, ogg: false)
         }
     }
 
-    private static func encodeOpus(_ pcm: PCMBuffer, slices offsets: [Int64], chunks: [AudioCadence.Chunk],
-                                   frameMs: Int, kbps: Int, ogg: Bool) throws -> [Frame] {
+    private static func encodeOpus(
+        _ pcm: PCMBuffer, slices offsets: [Int64], chunks: [AudioCadence.Chunk],
+        frameMs: Int, kbps: Int, ogg: Bool
+    ) throws -> [Frame] {
         let duration = (try? OpusFrameDuration(milliseconds: Double(frameMs))) ?? .ms20
         let encoder = try OpusEncoder(sampleRate: pcm.sampleRate, frameDuration: duration, bitrate: kbps * 1000)
         let packets = try encoder.encode(pcm)
         let packetMicros = Int64(duration.rawValue) * 100
         let samples48k = duration.samples(atRate: 48000)
-        let writer = ogg
-            ? OggOpusWriter(head: OpusHead(inputSampleRate: pcm.sampleRate).withPreSkip(encoder.lookahead * 48000 / pcm.sampleRate),
-                            flushEveryPacket: true)
+        let writer =
+            ogg
+            ? OggOpusWriter(
+                head: OpusHead(inputSampleRate: pcm.sampleRate).withPreSkip(encoder.lookahead * 48000 / pcm.sampleRate),
+                flushEveryPacket: true)
             : nil
         var frames: [Frame] = []
         var pending: [UInt8] = writer?.takePending() ?? []
@@ -62,7 +72,8 @@ package enum AnswerEncoder {
             if let writer {
                 pending += writer.write(packet: packet, samples48k: samples48k)
                 if index == packets.count - 1 { pending += writer.finish() }
-                let nextChunk = index + 1 < packets.count
+                let nextChunk =
+                    index + 1 < packets.count
                     ? (chunks.lastIndex { $0.audioOffsetMicros <= audioOffset + packetMicros } ?? 0) : -1
                 if nextChunk != chunkIndex {
                     frames.append(Frame(sendOffsetMicros: offset, bytes: pending))

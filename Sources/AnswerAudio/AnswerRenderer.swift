@@ -12,8 +12,9 @@ package enum AnswerRenderer {
         let durationMicros = Int64(pcm.count) * 1_000_000 / Int64(pcm.sampleRate)
         let chunks = key.cadence.chunks(forDurationMicros: durationMicros)
         do {
-            return RenderedAnswer(frames: try AnswerEncoder.encode(pcm, chunks: chunks, encoding: key.encoding),
-                                  durationMicros: durationMicros, problem: problem)
+            return RenderedAnswer(
+                frames: try AnswerEncoder.encode(pcm, chunks: chunks, encoding: key.encoding),
+                durationMicros: durationMicros, problem: problem)
         } catch {
             return RenderedAnswer(frames: [], durationMicros: 0, problem: "answer audio encoder failed: \(error)")
         }
@@ -47,4 +48,3 @@ package enum AnswerRenderer {
         return voice.synthesize(text)
     }
 }
-

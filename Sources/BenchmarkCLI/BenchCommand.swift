@@ -12,11 +12,19 @@ enum BenchCommand {
         abstract: "Echo round-trip latency: C floor vs. WireSocket (libev, poll, libuv), 0 and N idle connections.",
         options: [
             .value("--round-trips", valueName: "N", help: "Timed round trips per configuration.", default: "10000"),
-            .value("--block", valueName: "N", help: "Servers measured together take turns in blocks of N round trips.", default: "500"),
+            .value(
+                "--block", valueName: "N", help: "Servers measured together take turns in blocks of N round trips.",
+                default: "500"),
             .value("--warmup", valueName: "N", help: "Untimed round trips before the timed ones.", default: "200"),
-            .value("--idle", valueName: "N", help: "Idle connections held open for the second measurement (0 skips it).", default: "1000"),
-            .value("--loops", valueName: "LIST", help: "Comma-separated event loops to measure: libev, poll, libuv.", default: "libev,poll,libuv"),
-            .value("--max-seconds", valueName: "S", help: "Wall-clock cap of each client run (warm-up included).", default: "60"),
+            .value(
+                "--idle", valueName: "N", help: "Idle connections held open for the second measurement (0 skips it).",
+                default: "1000"),
+            .value(
+                "--loops", valueName: "LIST", help: "Comma-separated event loops to measure: libev, poll, libuv.",
+                default: "libev,poll,libuv"),
+            .value(
+                "--max-seconds", valueName: "S", help: "Wall-clock cap of each client run (warm-up included).",
+                default: "60"),
             .value("--output", valueName: "FILE", help: "Also write the JSON document to FILE."),
             .flag("--check", help: "Exit 1 when a latency target is missed."),
         ],
@@ -57,12 +65,14 @@ enum BenchCommand {
             var loops: [WebSocketServer.EventLoop] = []
             for name in (arguments.value("--loops") ?? "libev,poll,libuv").split(separator: ",") {
                 guard let loop = WebSocketServer.EventLoop(rawValue: String(name)) else {
-                    throw CommandLineError("--loops: expected libev, poll and/or libuv, got '\(name)'", commandPath: arguments.command)
+                    throw CommandLineError(
+                        "--loops: expected libev, poll and/or libuv, got '\(name)'", commandPath: arguments.command)
                 }
                 if !loops.contains(loop) { loops.append(loop) }
             }
-            return Settings(plan: plan, idle: try arguments.int("--idle", range: 0...9000) ?? 1000, loops: loops,
-                            output: arguments.value("--output"), check: arguments.flag("--check"))
+            return Settings(
+                plan: plan, idle: try arguments.int("--idle", range: 0...9000) ?? 1000, loops: loops,
+                output: arguments.value("--output"), check: arguments.flag("--check"))
         }
         do {
             let report = try run(settings)
@@ -81,7 +91,8 @@ enum BenchCommand {
         // it first: each idle connection costs two descriptors in this one process.
         let nofile = ef_raise_nofile(2 * settings.idle + 512)
         guard nofile >= 2 * settings.idle + 64 else {
-            throw BenchError("RLIMIT_NOFILE is \(nofile); \(settings.idle) idle connections need about \(2 * settings.idle + 64)")
+            throw BenchError(
+                "RLIMIT_NOFILE is \(nofile); \(settings.idle) idle connections need about \(2 * settings.idle + 64)")
         }
         LibWebSocketsLog.setEnabled(false)
         let progress: (String) -> Void = { printError("dialogmock-bench: \($0)") }
@@ -94,8 +105,11 @@ enum BenchCommand {
             throw BenchError("floor server: \(LatencyRun.cString(error))")
         }
         defer { ef_floor_stop(floor) }
-        var targets = [Target(server: "floor", eventLoop: nil, idleConnections: 0, port: port, path: "/",
-                              serverCPUClock: ef_floor_cpu_clock(floor))]
+        var targets = [
+            Target(
+                server: "floor", eventLoop: nil, idleConnections: 0, port: port, path: "/",
+                serverCPUClock: ef_floor_cpu_clock(floor))
+        ]
         var servers: [(WebSocketServer.EventLoop, BenchEchoServer, clockid_t?)] = []
         defer { for (_, server, _) in servers { server.stop() } }
         for loop in settings.loops {
@@ -107,21 +121,28 @@ enum BenchCommand {
             }
             let clock = server.serviceThreadCPUClock()
             servers.append((loop, server, clock))
-            targets.append(Target(server: "wiresocket", eventLoop: loop.rawValue, idleConnections: 0, port: server.port,
-                                  path: BenchEchoServer.path, serverCPUClock: clock))
+            targets.append(
+                Target(
+                    server: "wiresocket", eventLoop: loop.rawValue, idleConnections: 0, port: server.port,
+                    path: BenchEchoServer.path, serverCPUClock: clock))
         }
 
-        progress("0 idle connections: floor and \(settings.loops.map(\.rawValue).joined(separator: ", ")), interleaved in blocks of \(settings.plan.block)")
+        progress(
+            "0 idle connections: floor and \(settings.loops.map(\.rawValue).joined(separator: ", ")), interleaved in blocks of \(settings.plan.block)"
+        )
         var measurements = try LatencyRun.measure(targets, plan: settings.plan)
         if settings.idle > 0 {
             for (loop, server, clock) in servers {
                 progress("\(loop.rawValue): \(settings.idle) idle connections")
-                measurements.append(try LatencyRun.measureWithIdle(server, loop: loop, idle: settings.idle, clock: clock,
-                                                                   plan: settings.plan))
+                measurements.append(
+                    try LatencyRun.measureWithIdle(
+                        server, loop: loop, idle: settings.idle, clock: clock,
+                        plan: settings.plan))
             }
         }
-        return Report(settings: settings, nofile: nofile, measurements: measurements,
-                      totalSeconds: LatencyRun.now() - started, loadBefore: loadBefore, loadAfter: loadAverage())
+        return Report(
+            settings: settings, nofile: nofile, measurements: measurements,
+            totalSeconds: LatencyRun.now() - started, loadBefore: loadBefore, loadAfter: loadAverage())
     }
 
     /// The 1-minute load average (other work on the machine skews latency).
@@ -189,15 +210,20 @@ struct Report {
         guard let floor = measurements.first(where: { $0.server == "floor" }) else { return [] }
         for m in measurements where m.server != "floor" && m.idleConnections == 0 {
             let ratio = m.stats.p99 / floor.stats.p99
-            verdicts.append(Verdict(
-                target: "p99 within 1.25x of the floor at 0 idle connections (value: p99 / floor p99)",
-                eventLoop: m.eventLoop ?? "", value: ratio, limit: Self.floorRatioLimit, pass: ratio <= Self.floorRatioLimit,
-                note: "p99 \(BenchJSON.fixed(m.stats.p99, digits: 1)) us vs floor \(BenchJSON.fixed(floor.stats.p99, digits: 1)) us"))
+            verdicts.append(
+                Verdict(
+                    target: "p99 within 1.25x of the floor at 0 idle connections (value: p99 / floor p99)",
+                    eventLoop: m.eventLoop ?? "", value: ratio, limit: Self.floorRatioLimit,
+                    pass: ratio <= Self.floorRatioLimit,
+                    note:
+                        "p99 \(BenchJSON.fixed(m.stats.p99, digits: 1)) us vs floor \(BenchJSON.fixed(floor.stats.p99, digits: 1)) us"
+                ))
         }
         if let uv = measurements.first(where: { $0.eventLoop == "libuv" && $0.idleConnections > 0 }) {
             var verdict = Verdict(
                 target: "p50 under 100 us with 1,000 idle connections on libuv (value: p50 in us)",
-                eventLoop: "libuv", value: uv.stats.p50, limit: Self.idleP50LimitMicros, pass: uv.stats.p50 < Self.idleP50LimitMicros)
+                eventLoop: "libuv", value: uv.stats.p50, limit: Self.idleP50LimitMicros,
+                pass: uv.stats.p50 < Self.idleP50LimitMicros)
             if uv.idleConnections != Self.targetIdleConnections {
                 verdict.note = "measured with \(uv.idleConnections) idle connections, not \(Self.targetIdleConnections)"
             }
@@ -211,37 +237,48 @@ struct Report {
     var json: BenchJSON {
         let verdicts = self.verdicts
         #if DEBUG
-        let build = "debug"
+            let build = "debug"
         #else
-        let build = "release"
+            let build = "release"
         #endif
         var cpu = [CChar](repeating: 0, count: 256)
         ef_cpu_model(&cpu, cpu.count)
         return .object([
             ("benchmark", .string("echo")),
             ("build", .string(build)),
-            ("machine", .object([
-                ("nproc", .int(Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))),
-                ("cpu_model", .string(LatencyRun.cString(cpu))),
-                ("kernel", .string(Self.kernel())),
-                ("libwebsockets", .string(LibWebSocketsVersion.string)),
-                ("rlimit_nofile", .int(nofile)),
-                ("loadavg_1min_before", .number(loadBefore, digits: 2)),
-                ("loadavg_1min_after", .number(loadAfter, digits: 2)),
-            ])),
-            ("parameters", .object([
-                ("host", .string(LatencyRun.host)),
-                ("payload", .string("83-byte JSON text frame, masked, one in flight")),
-                ("warmup", .int(settings.plan.warmup)),
-                ("round_trips", .int(settings.plan.roundTrips)),
-                ("block", .int(settings.plan.block)),
-                ("method", .string("0 idle: floor and every loop measured together, taking turns in blocks; N idle: each loop alone with N idle connections held by C code")),
-                ("max_seconds_per_run", .number(settings.plan.maxSeconds, digits: 1)),
-                ("idle_connections", .int(settings.idle)),
-                ("loops", .array(settings.loops.map { .string($0.rawValue) })),
-                ("percentiles", .string("nearest rank, microseconds")),
-                ("rss", .string("VmRSS of the whole process (server and C clients)")),
-            ])),
+            (
+                "machine",
+                .object([
+                    ("nproc", .int(Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))),
+                    ("cpu_model", .string(LatencyRun.cString(cpu))),
+                    ("kernel", .string(Self.kernel())),
+                    ("libwebsockets", .string(LibWebSocketsVersion.string)),
+                    ("rlimit_nofile", .int(nofile)),
+                    ("loadavg_1min_before", .number(loadBefore, digits: 2)),
+                    ("loadavg_1min_after", .number(loadAfter, digits: 2)),
+                ])
+            ),
+            (
+                "parameters",
+                .object([
+                    ("host", .string(LatencyRun.host)),
+                    ("payload", .string("83-byte JSON text frame, masked, one in flight")),
+                    ("warmup", .int(settings.plan.warmup)),
+                    ("round_trips", .int(settings.plan.roundTrips)),
+                    ("block", .int(settings.plan.block)),
+                    (
+                        "method",
+                        .string(
+                            "0 idle: floor and every loop measured together, taking turns in blocks; N idle: each loop alone with N idle connections held by C code"
+                        )
+                    ),
+                    ("max_seconds_per_run", .number(settings.plan.maxSeconds, digits: 1)),
+                    ("idle_connections", .int(settings.idle)),
+                    ("loops", .array(settings.loops.map { .string($0.rawValue) })),
+                    ("percentiles", .string("nearest rank, microseconds")),
+                    ("rss", .string("VmRSS of the whole process (server and C clients)")),
+                ])
+            ),
             ("results", .array(measurements.map(\.json))),
             ("verdicts", .array(verdicts.map(\.json))),
             ("all_targets_met", .bool(verdicts.allSatisfy(\.pass))),

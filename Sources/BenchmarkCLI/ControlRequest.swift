@@ -7,7 +7,8 @@ enum ControlRequest {
     static func send(port: UInt16, method: String = "GET", path: String, body: [UInt8] = []) -> [UInt8]? {
         guard let fd = LoopbackTCP.connect(port: port, receiveTimeoutSeconds: 10) else { return nil }
         defer { close(fd) }
-        let head = "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nContent-Type: application/json\r\n"
+        let head =
+            "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\nContent-Type: application/json\r\n"
             + "Content-Length: \(body.count)\r\n\r\n"
         let request = Array(head.utf8) + body
         request.withUnsafeBufferPointer { BenchCommand.writeAll(fd, $0) }
@@ -20,7 +21,7 @@ enum ControlRequest {
         }
         let separator: [UInt8] = [13, 10, 13, 10]
         guard response.count >= 12, response[9] == UInt8(ascii: "2"),
-              let end = (0...(response.count - 4)).first(where: { response[$0..<$0 + 4].elementsEqual(separator) })
+            let end = (0...(response.count - 4)).first(where: { response[$0..<$0 + 4].elementsEqual(separator) })
         else { return nil }
         return Array(response[(end + 4)...])
     }

@@ -83,7 +83,10 @@ struct IdleReport {
             ("open_s", .number(openSeconds, digits: 3)),
             ("rss_kib_before", .int(rssKiBBefore)),
             ("rss_kib_after", .int(rssKiBAfter)),
-            ("rss_kib_per_connection", .number(opened > 0 ? Double(rssKiBAfter - rssKiBBefore) / Double(opened) : 0, digits: 2)),
+            (
+                "rss_kib_per_connection",
+                .number(opened > 0 ? Double(rssKiBAfter - rssKiBBefore) / Double(opened) : 0, digits: 2)
+            ),
             ("answered_echo_after_run", .int(answeredAfterRun)),
         ]
         if let openError { members.append(("open_error", .string(openError))) }
@@ -128,12 +131,15 @@ enum LatencyRun {
         for target in targets {
             let path = strdup(target.path)!
             cStrings.append(path)
-            cTargets.append(ef_rtt_target(
-                host: hostPointer, port: target.port, path: path,
-                has_server_cpu_clock: target.serverCPUClock == nil ? 0 : 1, server_cpu_clock: target.serverCPUClock ?? 0))
+            cTargets.append(
+                ef_rtt_target(
+                    host: hostPointer, port: target.port, path: path,
+                    has_server_cpu_clock: target.serverCPUClock == nil ? 0 : 1,
+                    server_cpu_clock: target.serverCPUClock ?? 0))
         }
-        var cPlan = ef_rtt_plan(warmup: Int32(plan.warmup), round_trips: Int32(plan.roundTrips), block: Int32(plan.block),
-                                max_seconds: plan.maxSeconds)
+        var cPlan = ef_rtt_plan(
+            warmup: Int32(plan.warmup), round_trips: Int32(plan.roundTrips), block: Int32(plan.block),
+            max_seconds: plan.maxSeconds)
         var results = [ef_rtt_result](repeating: ef_rtt_result(), count: targets.count)
         var error = [CChar](repeating: 0, count: 512)
         let rc = ef_rtt_run(&cTargets, Int32(cTargets.count), &cPlan, &results, &error, error.count)
@@ -150,15 +156,18 @@ enum LatencyRun {
                 stats: LatencyStats(nanoseconds: samples), hitTimeCap: result.hit_time_cap != 0,
                 wallSeconds: Double(result.wall_ns) / 1e9,
                 clientCPUMicrosPerRoundTrip: Double(result.client_cpu_ns) / 1000 / count,
-                serverCPUMicrosPerRoundTrip: result.server_cpu_ns >= 0 ? Double(result.server_cpu_ns) / 1000 / count : nil,
+                serverCPUMicrosPerRoundTrip: result.server_cpu_ns >= 0
+                    ? Double(result.server_cpu_ns) / 1000 / count : nil,
                 idle: nil)
         }
     }
 
     /// Opens `idle` connections to `server`, measures it alone, checks the idle connections still
     /// answer, closes them.
-    static func measureWithIdle(_ server: BenchEchoServer, loop: WebSocketServer.EventLoop, idle: Int,
-                                clock: clockid_t?, plan: RoundTripPlan) throws(BenchError) -> Measurement {
+    static func measureWithIdle(
+        _ server: BenchEchoServer, loop: WebSocketServer.EventLoop, idle: Int,
+        clock: clockid_t?, plan: RoundTripPlan
+    ) throws(BenchError) -> Measurement {
         let rssBefore = ef_rss_kib()
         var error = [CChar](repeating: 0, count: 512)
         let started = now()
@@ -174,8 +183,9 @@ enum LatencyRun {
         // Let the service thread settle after the last handshake before measuring.
         usleep(200_000)
         let rssAfter = ef_rss_kib()
-        let target = Target(server: "wiresocket", eventLoop: loop.rawValue, idleConnections: opened, port: server.port,
-                            path: BenchEchoServer.path, serverCPUClock: clock)
+        let target = Target(
+            server: "wiresocket", eventLoop: loop.rawValue, idleConnections: opened, port: server.port,
+            path: BenchEchoServer.path, serverCPUClock: clock)
         var measurement = try measure([target], plan: plan)[0]
         let answered = Int(ef_idle_verify(set, 30))
         measurement.idle = IdleReport(

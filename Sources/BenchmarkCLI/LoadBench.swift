@@ -2,8 +2,8 @@ import CLISupport
 import EchoFloor
 import Glibc
 import LoadGenerator
-import WireSocket
 import ProtocolModel
+import WireSocket
 
 /// `dialogmock-bench load`: N real-time voice sessions of one protocol against a mock-server
 /// process (started here, or one already running), from the project's own C load generator;
@@ -17,13 +17,23 @@ enum LoadBench {
             .value("--protocol", valueName: "P", help: "qwen-realtime or multimodal-dialog."),
             .value("--sessions", short: "n", valueName: "N", help: "Concurrent sessions.", default: "100"),
             .value("--ramp", valueName: "R", help: "Session starts per second.", default: "200"),
-            .value("--idle", valueName: "S", help: "Seconds all sessions stay set up and silent before streaming (idle RSS).", default: "2"),
+            .value(
+                "--idle", valueName: "S",
+                help: "Seconds all sessions stay set up and silent before streaming (idle RSS).", default: "2"),
             .value("--warmup", valueName: "S", help: "Seconds of streaming before the measured window.", default: "3"),
             .value("--duration", valueName: "S", help: "Measured seconds.", default: "15"),
-            .value("--threads", valueName: "N", help: "Service threads of the started mock-server (default: its own default)."),
-            .value("--event-loop", valueName: "LOOP", help: "libev, poll or libuv, for the started mock-server.", default: "libev"),
-            .value("--server", valueName: "PATH", help: "The mock-server binary to start (default: the one beside this program)."),
-            .value("--port", valueName: "PORT", help: "Measure a server already listening on 127.0.0.1:PORT instead of starting one."),
+            .value(
+                "--threads", valueName: "N",
+                help: "Service threads of the started mock-server (default: its own default)."),
+            .value(
+                "--event-loop", valueName: "LOOP", help: "libev, poll or libuv, for the started mock-server.",
+                default: "libev"),
+            .value(
+                "--server", valueName: "PATH",
+                help: "The mock-server binary to start (default: the one beside this program)."),
+            .value(
+                "--port", valueName: "PORT",
+                help: "Measure a server already listening on 127.0.0.1:PORT instead of starting one."),
             .value("--server-pid", valueName: "PID", help: "With --port: that server's process, for CPU and RSS."),
             .value("--output", valueName: "FILE", help: "Also write the JSON document to FILE."),
         ],
@@ -50,7 +60,8 @@ enum LoadBench {
         var settings = CommandLineRunner.valueOrExit(spec: BenchCommand.spec) { () throws -> Settings in
             var settings = Settings()
             guard let name = try arguments.choice("--protocol", among: ["qwen-realtime", "multimodal-dialog"]) else {
-                throw CommandLineError("--protocol: expected qwen-realtime or multimodal-dialog", commandPath: arguments.command)
+                throw CommandLineError(
+                    "--protocol: expected qwen-realtime or multimodal-dialog", commandPath: arguments.command)
             }
             settings.protocolName = name
             settings.config.protocol = name == "qwen-realtime" ? Int32(LG_QWEN) : Int32(LG_MULTIMODAL)
@@ -65,9 +76,15 @@ enum LoadBench {
             settings.config.down_rate = 24000
             settings.port = try arguments.int("--port", range: 1...65535)
             settings.pid = try arguments.int("--server-pid", range: 1...Int(Int32.max))
-            let loop = try arguments.choice("--event-loop", among: WebSocketServer.EventLoop.allCases.map(\.rawValue)) ?? "libev"
-            settings.serverArguments = ["--port", "0", "--log-level", "error", "--event-loop", loop, "--max-sessions", "100000"]
-            if let threads = try arguments.int("--threads", range: 1...256) { settings.serverArguments += ["--threads", String(threads)] }
+            let loop =
+                try arguments.choice("--event-loop", among: WebSocketServer.EventLoop.allCases.map(\.rawValue))
+                ?? "libev"
+            settings.serverArguments = [
+                "--port", "0", "--log-level", "error", "--event-loop", loop, "--max-sessions", "100000",
+            ]
+            if let threads = try arguments.int("--threads", range: 1...256) {
+                settings.serverArguments += ["--threads", String(threads)]
+            }
             settings.serverPath = arguments.value("--server") ?? MockServerProcess.sibling
             return settings
         }
@@ -75,11 +92,13 @@ enum LoadBench {
         var child: MockServerProcess?
         if settings.port == nil {
             guard let serverPath = settings.serverPath else {
-                BenchCommand.printError("dialogmock-bench load: no mock-server beside this program; pass --server PATH or --port")
+                BenchCommand.printError(
+                    "dialogmock-bench load: no mock-server beside this program; pass --server PATH or --port")
                 exit(ExitCode.usage)
             }
             do {
-                let started = try MockServerProcess(path: serverPath, arguments: settings.serverArguments, standardError: .inherit)
+                let started = try MockServerProcess(
+                    path: serverPath, arguments: settings.serverArguments, standardError: .inherit)
                 child = started
                 settings.port = Int(started.port)
                 settings.pid = Int(started.pid)
@@ -88,7 +107,8 @@ enum LoadBench {
                 exit(ExitCode.harnessError)
             }
         }
-        let path = (DialogProtocol(rawValue: settings.protocolName) ?? .multimodalDialog).path(model: "qwen-omni-turbo-realtime")
+        let path = (DialogProtocol(rawValue: settings.protocolName) ?? .multimodalDialog).path(
+            model: "qwen-omni-turbo-realtime")
         var config = settings.config
         config.port = UInt16(settings.port ?? 0)
         config.server_pid = Int32(settings.pid ?? 0)
@@ -103,10 +123,13 @@ enum LoadBench {
         }
         child?.stop()
         guard status == 0 else {
-            BenchCommand.printError("dialogmock-bench load: \(String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))")
+            BenchCommand.printError(
+                "dialogmock-bench load: \(String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))"
+            )
             exit(ExitCode.harnessError)
         }
-        var text = LoadReport(config: config, result: result, protocolName: settings.protocolName, startedServer: child != nil)
+        var text =
+            LoadReport(config: config, result: result, protocolName: settings.protocolName, startedServer: child != nil)
             .json.rendered() + "\n"
         lg_result_free(&result)
         if let output = arguments.value("--output") { try? BenchCommand.write(text, to: output) }

@@ -2,9 +2,9 @@ import CLISupport
 import EchoFloor
 import Glibc
 import MockServer
+import ProtocolModel
 import WireJSON
 import WireSocket
-import ProtocolModel
 
 /// `dialogmock-bench scenario`: N concurrent Qwen realtime sessions whose server events are
 /// scripted with fixed delays of 20 ms and 250 ms; how late the mock sends them (p50/p99).
@@ -22,16 +22,19 @@ enum ScenarioLatencyBench {
 
     /// session.created and every text delta at 20 ms; session.updated and response.created at 250 ms.
     static let scenario = #"""
-    {"name": "bench-delays", "seed": 1,
-     "turns": {"default": {"transcript": "", "answer": "one two three four five six seven eight", "audio": {"none": true}}},
-     "timing": {"events": {"*": 20, "session.updated": 250, "response.created": 250},
-                "text": {"timeToFirstTokenMs": 20, "tokensPerSecond": 50}}}
-    """#
+        {"name": "bench-delays", "seed": 1,
+         "turns": {"default": {"transcript": "", "answer": "one two three four five six seven eight", "audio": {"none": true}}},
+         "timing": {"events": {"*": 20, "session.updated": 250, "response.created": 250},
+                    "text": {"timeToFirstTokenMs": 20, "tokensPerSecond": 50}}}
+        """#
 
     static func run(_ arguments: ParsedArguments) async -> Never {
         let (sessions, rounds, loopName) = CommandLineRunner.valueOrExit(spec: BenchCommand.spec) {
-            (try arguments.int("--sessions", range: 1...2000) ?? 100, try arguments.int("--rounds", range: 1...100) ?? 3,
-             try arguments.choice("--loop", among: WebSocketServer.EventLoop.allCases.map(\.rawValue)) ?? "libev")
+            (
+                try arguments.int("--sessions", range: 1...2000) ?? 100,
+                try arguments.int("--rounds", range: 1...100) ?? 3,
+                try arguments.choice("--loop", among: WebSocketServer.EventLoop.allCases.map(\.rawValue)) ?? "libev"
+            )
         }
         _ = ef_raise_nofile(4 * sessions + 256)
         var configuration = MockServer.Configuration()
@@ -67,9 +70,14 @@ enum ScenarioLatencyBench {
             ("loop", .string(loopName)), ("sessions", .int(sessions)), ("roundsPerSession", .int(rounds)),
             ("scriptedDelaysMs", .array([.int(20), .int(250)])),
             ("framesSent", .int(lateness.count)), ("wallSeconds", .number(Double(wallMicros) / 1_000_000, digits: 2)),
-            ("latenessMicros", .object([("p50", .int(Int(percentile(0.5)))), ("p90", .int(Int(percentile(0.9)))),
-                                       ("p99", .int(Int(p99))), ("p999", .int(Int(percentile(0.999)))),
-                                       ("max", .int(Int(lateness.maxMicros)))])),
+            (
+                "latenessMicros",
+                .object([
+                    ("p50", .int(Int(percentile(0.5)))), ("p90", .int(Int(percentile(0.9)))),
+                    ("p99", .int(Int(p99))), ("p999", .int(Int(percentile(0.999)))),
+                    ("max", .int(Int(lateness.maxMicros))),
+                ])
+            ),
             ("target", .object([("p99MicrosAtMost", .int(1000)), ("met", .bool(p99 <= 1000 && problems.isEmpty))])),
             ("sessionFailures", .array(problems.prefix(10).map { .string($0) })),
         ])
@@ -81,7 +89,10 @@ enum ScenarioLatencyBench {
 
     /// One client: session.update (text only, push-to-talk), then `rounds` text turns.
     static func session(_ index: Int, rounds: Int, url: String, client: WebSocketClient) async -> String? {
-        guard let connection = try? await client.connect(url, headers: [("Authorization", "Bearer sk-bench")], timeoutMillis: 20_000) else {
+        guard
+            let connection = try? await client.connect(
+                url, headers: [("Authorization", "Bearer sk-bench")], timeoutMillis: 20_000)
+        else {
             return "session \(index): connect failed"
         }
         defer { connection.close() }
@@ -95,7 +106,10 @@ enum ScenarioLatencyBench {
         connection.send(text: #"{"type":"session.update","session":{"modalities":["text"],"turn_detection":null}}"#)
         guard await receive("session.updated") else { return "session \(index): no session.updated" }
         for round in 0..<rounds {
-            connection.send(text: #"{"type":"conversation.item.create","item":{"type":"message","role":"user","content":[{"type":"input_text","text":"hello \#(round)"}]}}"#)
+            connection.send(
+                text:
+                    #"{"type":"conversation.item.create","item":{"type":"message","role":"user","content":[{"type":"input_text","text":"hello \#(round)"}]}}"#
+            )
             connection.send(text: #"{"type":"response.create"}"#)
             guard await receive("response.done") else { return "session \(index): no response.done in round \(round)" }
         }

@@ -3,9 +3,9 @@ import EchoFloor
 import Glibc
 import LoadGenerator
 import MockServer
+import ProtocolModel
 import Synchronization
 import WireJSON
-import ProtocolModel
 
 /// `dialogmock-bench soak`: both protocols at once for a long time, in rounds of fresh sessions
 /// on changing fault scenarios, against a mock-server process started here. Samples the
@@ -14,14 +14,23 @@ import ProtocolModel
 enum SoakBench {
     static let spec = CommandSpec(
         name: "soak",
-        abstract: "Mixed traffic of both protocols with faults for a long time: RSS and descriptors over time, journal completeness.",
+        abstract:
+            "Mixed traffic of both protocols with faults for a long time: RSS and descriptors over time, journal completeness.",
         options: [
-            .value("--sessions", short: "n", valueName: "N", help: "Concurrent sessions (half of each protocol).", default: "200"),
+            .value(
+                "--sessions", short: "n", valueName: "N", help: "Concurrent sessions (half of each protocol).",
+                default: "200"),
             .value("--duration", valueName: "S", help: "Seconds to run.", default: "1800"),
-            .value("--round", valueName: "S", help: "Seconds per round: every round opens fresh sessions on the next scenario.", default: "60"),
+            .value(
+                "--round", valueName: "S",
+                help: "Seconds per round: every round opens fresh sessions on the next scenario.", default: "60"),
             .value("--sample", valueName: "S", help: "Seconds between RSS and descriptor samples.", default: "10"),
-            .value("--warmup-rounds", valueName: "N", help: "Rounds before the flatness baseline (default: one rotation of the scenarios).", default: "12"),
-            .value("--server", valueName: "PATH", help: "The mock-server binary to start (default: the one beside this program)."),
+            .value(
+                "--warmup-rounds", valueName: "N",
+                help: "Rounds before the flatness baseline (default: one rotation of the scenarios).", default: "12"),
+            .value(
+                "--server", valueName: "PATH",
+                help: "The mock-server binary to start (default: the one beside this program)."),
             .value("--output", valueName: "FILE", help: "Also write the JSON document to FILE."),
         ],
         discussion: """
@@ -41,8 +50,10 @@ enum SoakBench {
             """
     )
 
-    static let scenarios = ["quick", "default", "delay", "duplicate", "reorder", "fragment", "inject-error", "unknown-event", "drop",
-                            "truncated", "malformed", "bandwidth"]
+    static let scenarios = [
+        "quick", "default", "delay", "duplicate", "reorder", "fragment", "inject-error", "unknown-event", "drop",
+        "truncated", "malformed", "bandwidth",
+    ]
 
     struct Sample {
         let seconds: Double
@@ -65,10 +76,16 @@ enum SoakBench {
 
     static func run(_ arguments: ParsedArguments) -> Never {
         let (sessions, duration, roundSeconds, sampleSeconds, warmupRounds, serverPath) =
-            CommandLineRunner.valueOrExit(spec: BenchCommand.spec) { () throws -> (Int, Double, Double, Double, Int, String?) in
-                (try arguments.int("--sessions", range: 2...10_000) ?? 200, try arguments.double("--duration", range: 10...86_400) ?? 1800,
-                 try arguments.double("--round", range: 10...3600) ?? 60, try arguments.double("--sample", range: 1...600) ?? 10,
-                 try arguments.int("--warmup-rounds", range: 0...1000) ?? scenarios.count, arguments.value("--server") ?? MockServerProcess.sibling)
+            CommandLineRunner.valueOrExit(spec: BenchCommand.spec) {
+                () throws -> (Int, Double, Double, Double, Int, String?) in
+                (
+                    try arguments.int("--sessions", range: 2...10_000) ?? 200,
+                    try arguments.double("--duration", range: 10...86_400) ?? 1800,
+                    try arguments.double("--round", range: 10...3600) ?? 60,
+                    try arguments.double("--sample", range: 1...600) ?? 10,
+                    try arguments.int("--warmup-rounds", range: 0...1000) ?? scenarios.count,
+                    arguments.value("--server") ?? MockServerProcess.sibling
+                )
             }
         guard let serverPath else {
             BenchCommand.printError("dialogmock-bench soak: no mock-server beside this program; pass --server PATH")
@@ -78,8 +95,12 @@ enum SoakBench {
         let server: MockServerProcess
         do {
             // Enough closed sessions kept for one round's journals to be read after it.
-            server = try MockServerProcess(path: serverPath, arguments: ["--port", "0", "--log-level", "error", "--max-sessions", "100000",
-                                                                        "--keep-sessions", String(sessions)], standardError: .inherit)
+            server = try MockServerProcess(
+                path: serverPath,
+                arguments: [
+                    "--port", "0", "--log-level", "error", "--max-sessions", "100000",
+                    "--keep-sessions", String(sessions),
+                ], standardError: .inherit)
         } catch {
             BenchCommand.printError("dialogmock-bench soak: \(error)")
             exit(ExitCode.harnessError)
@@ -90,7 +111,8 @@ enum SoakBench {
         let pid = server.pid
         let sampler = Thread {
             while !stopSampling.load(ordering: .relaxed) {
-                let sample = Sample(seconds: LatencyRun.now() - started, rssKB: residentKB(pid), descriptors: descriptorCount(pid))
+                let sample = Sample(
+                    seconds: LatencyRun.now() - started, rssKB: residentKB(pid), descriptors: descriptorCount(pid))
                 samples.withLock { $0.append(sample) }
                 var left = sampleSeconds
                 while left > 0, !stopSampling.load(ordering: .relaxed) {
@@ -105,7 +127,9 @@ enum SoakBench {
             let index = rounds.count
             var round = Round(index: index, scenario: scenarios[index % scenarios.count])
             let text = EmbeddedScenarios.files[round.scenario] ?? ""
-            if ControlRequest.send(port: server.port, method: "PUT", path: "/_mock/scenario", body: Array(text.utf8)) == nil {
+            if ControlRequest.send(port: server.port, method: "PUT", path: "/_mock/scenario", body: Array(text.utf8))
+                == nil
+            {
                 BenchCommand.printError("dialogmock-bench soak: PUT /_mock/scenario \(round.scenario) failed")
             }
             let before = Set(sessionSummaries(port: server.port).compactMap { $0["id"]?.stringValue })
@@ -129,26 +153,30 @@ enum SoakBench {
             // Measured before the journals are read (their responses are large), once the server's
             // idle release (a second after its last session closed) has run.
             usleep(1_500_000)
-            let end = Sample(seconds: LatencyRun.now() - started, rssKB: residentKB(pid), descriptors: descriptorCount(pid))
+            let end = Sample(
+                seconds: LatencyRun.now() - started, rssKB: residentKB(pid), descriptors: descriptorCount(pid))
             for summary in mine {
                 guard let id = summary["id"]?.stringValue,
-                      let body = ControlRequest.send(port: server.port, path: "/_mock/sessions/\(id)/journal") else { continue }
+                    let body = ControlRequest.send(port: server.port, path: "/_mock/sessions/\(id)/journal")
+                else { continue }
                 let counts = frameCounts(body)
                 round.journalIn += counts.in
                 round.journalOut += counts.out
             }
             rounds.append(round)
             roundEnds.append(end)
-            BenchCommand.printError("soak: round \(index) (\(round.scenario)): \(round.connected) connected, \(round.failed) failed, "
-                + "\(round.framesUp) frames up / \(round.journalIn) journaled in, \(round.framesDown) down / \(round.journalOut) journaled out, "
-                + "RSS \(end.rssKB) KiB, \(end.descriptors) descriptors")
+            BenchCommand.printError(
+                "soak: round \(index) (\(round.scenario)): \(round.connected) connected, \(round.failed) failed, "
+                    + "\(round.framesUp) frames up / \(round.journalIn) journaled in, \(round.framesDown) down / \(round.journalOut) journaled out, "
+                    + "RSS \(end.rssKB) KiB, \(end.descriptors) descriptors")
         }
         stopSampling.store(true, ordering: .relaxed)
         sampler.join()
         let serverExit = server.stop()
-        let report = SoakReport(sessions: sessions, duration: LatencyRun.now() - started, roundSeconds: roundSeconds, rounds: rounds,
-                                roundEnds: roundEnds, warmupRounds: warmupRounds, timeline: samples.withLock { $0 },
-                                serverExit: serverExit)
+        let report = SoakReport(
+            sessions: sessions, duration: LatencyRun.now() - started, roundSeconds: roundSeconds, rounds: rounds,
+            roundEnds: roundEnds, warmupRounds: warmupRounds, timeline: samples.withLock { $0 },
+            serverExit: serverExit)
         var text = report.json.rendered() + "\n"
         if let output = arguments.value("--output") { try? BenchCommand.write(text, to: output) }
         text.withUTF8 { bytes in BenchCommand.writeAll(1, bytes) }
@@ -180,7 +208,8 @@ enum SoakBench {
                 config.server_pid = 0
                 var result = lg_result()
                 var error = [CChar](repeating: 0, count: 256)
-                let path = (kind == LG_QWEN ? DialogProtocol.qwenRealtime : .multimodalDialog).path(model: "qwen-omni-turbo-realtime")
+                let path = (kind == LG_QWEN ? DialogProtocol.qwenRealtime : .multimodalDialog).path(
+                    model: "qwen-omni-turbo-realtime")
                 let status = path.withCString { pathPointer in
                     "dialogmock-soak".withCString { key in
                         config.path = pathPointer
@@ -188,12 +217,15 @@ enum SoakBench {
                         return lg_run(&config, &result, &error, error.count)
                     }
                 }
-                var tally = Tally(connected: Int(result.connected), failed: Int(result.failed + result.dropped),
-                                  framesUp: Int(result.frames_up), framesDown: Int(result.frames_down),
-                                  turnsAnswered: Int(result.turns_answered))
+                var tally = Tally(
+                    connected: Int(result.connected), failed: Int(result.failed + result.dropped),
+                    framesUp: Int(result.frames_up), framesDown: Int(result.frames_down),
+                    turnsAnswered: Int(result.turns_answered))
                 if status != 0 {
                     tally.failed = Int(config.sessions)
-                    BenchCommand.printError("soak: \(String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))")
+                    BenchCommand.printError(
+                        "soak: \(String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))"
+                    )
                 }
                 lg_result_free(&result)
                 results.withLock { $0.append(tally) }
@@ -204,7 +236,9 @@ enum SoakBench {
     }
 
     static func sessionSummaries(port: UInt16) -> [JSONValue] {
-        guard let body = ControlRequest.send(port: port, path: "/_mock/sessions"), let value = try? JSONValue.decode(body) else { return [] }
+        guard let body = ControlRequest.send(port: port, path: "/_mock/sessions"),
+            let value = try? JSONValue.decode(body)
+        else { return [] }
         return value["sessions"]?.arrayValue ?? []
     }
 
@@ -212,7 +246,8 @@ enum SoakBench {
     static func frameCounts(_ journal: [UInt8]) -> (in: Int, out: Int) {
         var counts = (in: 0, out: 0)
         for line in journal.split(separator: UInt8(ascii: "\n")) {
-            guard let entry = try? JSONValue.decode(Array(line)), let kind = entry["kind"]?.stringValue, kind == "text" || kind == "binary"
+            guard let entry = try? JSONValue.decode(Array(line)), let kind = entry["kind"]?.stringValue,
+                kind == "text" || kind == "binary"
             else { continue }
             if entry["dir"]?.stringValue == "in" { counts.in += 1 } else { counts.out += 1 }
         }
@@ -247,10 +282,12 @@ final class Thread {
 
     init(_ body: @escaping @Sendable () -> Void) {
         let box = Unmanaged.passRetained(Body(body)).toOpaque()
-        pthread_create(&thread, nil, { argument in
-            Unmanaged<Body>.fromOpaque(argument!).takeRetainedValue().body()
-            return nil
-        }, box)
+        pthread_create(
+            &thread, nil,
+            { argument in
+                Unmanaged<Body>.fromOpaque(argument!).takeRetainedValue().body()
+                return nil
+            }, box)
     }
 
     func join() { pthread_join(thread, nil) }

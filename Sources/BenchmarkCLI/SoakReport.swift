@@ -33,7 +33,9 @@ struct SoakReport {
         let last: Int
         var growth: Double { first > 0 ? Double(max - first) / Double(first) : 0 }
 
-        func isFlat(slack: Int) -> Bool { max - first <= Swift.max(slack, Int(Double(first) * SoakReport.flatTolerance)) }
+        func isFlat(slack: Int) -> Bool {
+            max - first <= Swift.max(slack, Int(Double(first) * SoakReport.flatTolerance))
+        }
     }
 
     /// One scenario's round ends after the warm-up.
@@ -45,8 +47,10 @@ struct SoakReport {
 
         var json: BenchJSON {
             let fields: [(String, BenchJSON)] = [
-                ("scenario", .string(scenario)), ("rounds", .int(rounds)), ("firstKB", .int(rss.first)), ("maxKB", .int(rss.max)),
-                ("lastKB", .int(rss.last)), ("growthPercent", .number(rss.growth * 100, digits: 2)), ("flat", .bool(flat)),
+                ("scenario", .string(scenario)), ("rounds", .int(rounds)), ("firstKB", .int(rss.first)),
+                ("maxKB", .int(rss.max)),
+                ("lastKB", .int(rss.last)), ("growthPercent", .number(rss.growth * 100, digits: 2)),
+                ("flat", .bool(flat)),
             ]
             return .object(fields)
         }
@@ -58,7 +62,9 @@ struct SoakReport {
     }
 
     static func drift(_ values: [Int]) -> Drift? {
-        guard values.count >= 2, let first = values.first, let last = values.last, let max = values.max() else { return nil }
+        guard values.count >= 2, let first = values.first, let last = values.last, let max = values.max() else {
+            return nil
+        }
         return Drift(first: first, max: max, last: last)
     }
 
@@ -72,7 +78,9 @@ struct SoakReport {
             values[round.scenario, default: []].append(end.rssKB)
         }
         return order.compactMap { name in
-            Self.drift(values[name] ?? []).map { ScenarioDrift(scenario: name, rounds: values[name]?.count ?? 0, rss: $0) }
+            Self.drift(values[name] ?? []).map {
+                ScenarioDrift(scenario: name, rounds: values[name]?.count ?? 0, rss: $0)
+            }
         }
     }
 
@@ -88,8 +96,10 @@ struct SoakReport {
     var json: BenchJSON {
         func driftJSON(_ drift: Drift?, _ unit: String) -> BenchJSON {
             guard let drift else { return .null }
-            return .object([("firstAfterWarmup" + unit, .int(drift.first)), ("maxAfter" + unit, .int(drift.max)),
-                            ("last" + unit, .int(drift.last)), ("growthPercent", .number(drift.growth * 100, digits: 2))])
+            return .object([
+                ("firstAfterWarmup" + unit, .int(drift.first)), ("maxAfter" + unit, .int(drift.max)),
+                ("last" + unit, .int(drift.last)), ("growthPercent", .number(drift.growth * 100, digits: 2)),
+            ])
         }
         return .object([
             ("benchmark", .string("soak")),
@@ -105,29 +115,53 @@ struct SoakReport {
             ("rssFlat", .bool(rssFlat)),
             ("descriptors", driftJSON(drift(\.descriptors), "")),
             ("descriptorsFlat", .bool(descriptorsFlat)),
-            ("totals", .object([
-                ("sessions", .int(rounds.reduce(0) { $0 + $1.sessions })),
-                ("connected", .int(rounds.reduce(0) { $0 + $1.connected })),
-                ("failedOrDropped", .int(rounds.reduce(0) { $0 + $1.failed })),
-                ("turnsAnswered", .int(rounds.reduce(0) { $0 + $1.turnsAnswered })),
-                ("framesUp", .int(rounds.reduce(0) { $0 + $1.framesUp })),
-                ("journaledIn", .int(rounds.reduce(0) { $0 + $1.journalIn })),
-                ("framesDown", .int(rounds.reduce(0) { $0 + $1.framesDown })),
-                ("journaledOut", .int(rounds.reduce(0) { $0 + $1.journalOut })),
-            ])),
-            ("rounds", .array(rounds.map { round in
-                .object([("round", .int(round.index)), ("scenario", .string(round.scenario)), ("sessions", .int(round.sessions)),
-                         ("connected", .int(round.connected)), ("failedOrDropped", .int(round.failed)),
-                         ("turnsAnswered", .int(round.turnsAnswered)), ("framesUp", .int(round.framesUp)),
-                         ("journaledIn", .int(round.journalIn)), ("framesDown", .int(round.framesDown)),
-                         ("journaledOut", .int(round.journalOut))])
-            })),
-            ("roundEnds", .array(roundEnds.map { sample in
-                .object([("seconds", .number(sample.seconds)), ("rssKB", .int(sample.rssKB)), ("descriptors", .int(sample.descriptors))])
-            })),
-            ("timeline", .array(timeline.map { sample in
-                .object([("seconds", .number(sample.seconds)), ("rssKB", .int(sample.rssKB)), ("descriptors", .int(sample.descriptors))])
-            })),
+            (
+                "totals",
+                .object([
+                    ("sessions", .int(rounds.reduce(0) { $0 + $1.sessions })),
+                    ("connected", .int(rounds.reduce(0) { $0 + $1.connected })),
+                    ("failedOrDropped", .int(rounds.reduce(0) { $0 + $1.failed })),
+                    ("turnsAnswered", .int(rounds.reduce(0) { $0 + $1.turnsAnswered })),
+                    ("framesUp", .int(rounds.reduce(0) { $0 + $1.framesUp })),
+                    ("journaledIn", .int(rounds.reduce(0) { $0 + $1.journalIn })),
+                    ("framesDown", .int(rounds.reduce(0) { $0 + $1.framesDown })),
+                    ("journaledOut", .int(rounds.reduce(0) { $0 + $1.journalOut })),
+                ])
+            ),
+            (
+                "rounds",
+                .array(
+                    rounds.map { round in
+                        .object([
+                            ("round", .int(round.index)), ("scenario", .string(round.scenario)),
+                            ("sessions", .int(round.sessions)),
+                            ("connected", .int(round.connected)), ("failedOrDropped", .int(round.failed)),
+                            ("turnsAnswered", .int(round.turnsAnswered)), ("framesUp", .int(round.framesUp)),
+                            ("journaledIn", .int(round.journalIn)), ("framesDown", .int(round.framesDown)),
+                            ("journaledOut", .int(round.journalOut)),
+                        ])
+                    })
+            ),
+            (
+                "roundEnds",
+                .array(
+                    roundEnds.map { sample in
+                        .object([
+                            ("seconds", .number(sample.seconds)), ("rssKB", .int(sample.rssKB)),
+                            ("descriptors", .int(sample.descriptors)),
+                        ])
+                    })
+            ),
+            (
+                "timeline",
+                .array(
+                    timeline.map { sample in
+                        .object([
+                            ("seconds", .number(sample.seconds)), ("rssKB", .int(sample.rssKB)),
+                            ("descriptors", .int(sample.descriptors)),
+                        ])
+                    })
+            ),
         ])
     }
 }

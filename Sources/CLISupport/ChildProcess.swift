@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
 
 /// The package's one launcher of child processes (`posix_spawn`, no Foundation): arguments,
 /// environment and working directory; stdin from /dev/null or a pipe; stdout and stderr kept,
@@ -90,9 +91,11 @@ package final class ChildProcess: Sendable {
     ///   - ownProcessGroup: the child leads a new process group, and ``signal(_:)`` reaches the
     ///     whole group (everything it started); else it stays in this process's group.
     /// - Throws: ``Failure`` naming the executable and the reason.
-    package init(_ executable: String, _ arguments: [String] = [], environment: [String: String]? = nil,
-                 workingDirectory: String? = nil, standardInput: Input = .null, standardOutput: Output = .keep(),
-                 standardError: Output = .keep(), ownProcessGroup: Bool = false) throws(Failure) {
+    package init(
+        _ executable: String, _ arguments: [String] = [], environment: [String: String]? = nil,
+        workingDirectory: String? = nil, standardInput: Input = .null, standardOutput: Output = .keep(),
+        standardError: Output = .keep(), ownProcessGroup: Bool = false
+    ) throws(Failure) {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -149,7 +152,9 @@ package final class ChildProcess: Sendable {
         if let workingDirectory {
             guard let addChangeDirectory = GNU.addChangeDirectory else {
                 closeAll(parentEnds + childEnds)
-                throw Failure(description: "cannot start \(executable) in \(workingDirectory): no posix_spawn_file_actions_addchdir_np")
+                throw Failure(
+                    description:
+                        "cannot start \(executable) in \(workingDirectory): no posix_spawn_file_actions_addchdir_np")
             }
             _ = addChangeDirectory(&actions, workingDirectory)
         }
@@ -159,7 +164,8 @@ package final class ChildProcess: Sendable {
         let envp = environment.map { $0.map { strdup("\($0.key)=\($0.value)") } + [nil] }
         defer { for pointer in envp ?? [] { free(pointer) } }
         var child = pid_t()
-        let rc = envp.map { posix_spawn(&child, executable, &actions, &attributes, argv, $0) }
+        let rc =
+            envp.map { posix_spawn(&child, executable, &actions, &attributes, argv, $0) }
             ?? posix_spawn(&child, executable, &actions, &attributes, argv, environ)
         closeAll(childEnds)
         guard rc == 0 else {
@@ -183,11 +189,14 @@ package final class ChildProcess: Sendable {
     /// Runs `executable` to its end: `input` written to its stdin (then end of input), stdout
     /// and stderr kept; at `timeout` it is terminated (``terminate(grace:)``).
     /// - Throws: ``Failure`` when it cannot be started.
-    package static func run(_ executable: String, _ arguments: [String] = [], environment: [String: String]? = nil,
-                            workingDirectory: String? = nil, input: String? = nil,
-                            timeout: Duration = .seconds(300)) async throws(Failure) -> Completed {
-        let child = try ChildProcess(executable, arguments, environment: environment, workingDirectory: workingDirectory,
-                                     standardInput: input == nil ? .null : .pipe)
+    package static func run(
+        _ executable: String, _ arguments: [String] = [], environment: [String: String]? = nil,
+        workingDirectory: String? = nil, input: String? = nil,
+        timeout: Duration = .seconds(300)
+    ) async throws(Failure) -> Completed {
+        let child = try ChildProcess(
+            executable, arguments, environment: environment, workingDirectory: workingDirectory,
+            standardInput: input == nil ? .null : .pipe)
         if let input {
             child.write(input)
             child.closeInput()
@@ -218,7 +227,9 @@ package final class ChildProcess: Sendable {
             let bytes = Array(text.utf8)
             var offset = 0
             while offset < bytes.count {
-                let written = bytes.withUnsafeBytes { writeBytes(descriptor, $0.baseAddress! + offset, $0.count - offset) }
+                let written = bytes.withUnsafeBytes {
+                    writeBytes(descriptor, $0.baseAddress! + offset, $0.count - offset)
+                }
                 if written < 0 && errno == EINTR { continue }
                 guard written > 0 else { return }
                 offset += written
@@ -362,7 +373,9 @@ package final class ChildProcess: Sendable {
                     open -= 1
                     continue
                 }
-                deliver(chunk[0..<count], to: readers[index].output, isStdout: readers[index].isStdout, partial: &partial[index])
+                deliver(
+                    chunk[0..<count], to: readers[index].output, isStdout: readers[index].isStdout,
+                    partial: &partial[index])
             }
         }
         for descriptor in descriptors where descriptor.fd >= 0 { close(descriptor.fd) }
@@ -407,11 +420,14 @@ package final class ChildProcess: Sendable {
     /// glibc's `_GNU_SOURCE` functions (the Glibc module does not export them).
     private enum GNU {
         typealias Actions = UnsafeMutablePointer<posix_spawn_file_actions_t>
-        static let pipe2 = GlibcFunction.named("pipe2", as: (@convention(c) (UnsafeMutablePointer<Int32>, Int32) -> Int32).self)
-        static let addCloseFrom = GlibcFunction.named("posix_spawn_file_actions_addclosefrom_np",
-                                                      as: (@convention(c) (Actions, Int32) -> Int32).self)
-        static let addChangeDirectory = GlibcFunction.named("posix_spawn_file_actions_addchdir_np",
-                                                            as: (@convention(c) (Actions, UnsafePointer<CChar>) -> Int32).self)
+        static let pipe2 = GlibcFunction.named(
+            "pipe2", as: (@convention(c) (UnsafeMutablePointer<Int32>, Int32) -> Int32).self)
+        static let addCloseFrom = GlibcFunction.named(
+            "posix_spawn_file_actions_addclosefrom_np",
+            as: (@convention(c) (Actions, Int32) -> Int32).self)
+        static let addChangeDirectory = GlibcFunction.named(
+            "posix_spawn_file_actions_addchdir_np",
+            as: (@convention(c) (Actions, UnsafePointer<CChar>) -> Int32).self)
     }
 
     /// Runs `body` on a new detached thread (blocking reads never hold a thread of the pool).
@@ -422,10 +438,14 @@ package final class ChildProcess: Sendable {
         }
         var thread = pthread_t()
         let box = Unmanaged.passRetained(Body(body)).toOpaque()
-        guard pthread_create(&thread, nil, { argument in
-            Unmanaged<Body>.fromOpaque(argument!).takeRetainedValue().run()
-            return nil
-        }, box) == 0 else {
+        guard
+            pthread_create(
+                &thread, nil,
+                { argument in
+                    Unmanaged<Body>.fromOpaque(argument!).takeRetainedValue().run()
+                    return nil
+                }, box) == 0
+        else {
             Unmanaged<Body>.fromOpaque(box).release()
             return
         }
@@ -434,6 +454,8 @@ package final class ChildProcess: Sendable {
 }
 
 // The C functions that ChildProcess' own `write`, `signal` and `kill` hide inside it.
-private func writeBytes(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int { write(descriptor, bytes, count) }
+private func writeBytes(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
+    write(descriptor, bytes, count)
+}
 private func sendSignal(_ pid: pid_t, _ signal: Int32) { _ = kill(pid, signal) }
 private func ignoreSIGPIPE() { _ = signal(SIGPIPE, SIG_IGN) }

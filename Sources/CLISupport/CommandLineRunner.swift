@@ -1,9 +1,9 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The top of every executable: parse, or report and exit.
@@ -86,11 +86,11 @@ package enum CommandLineRunner {
     private static func processExit(_ code: Int32) -> Never {
         // Qualified: the member `exit(with:spec:)` shadows the C function.
         #if canImport(Glibc)
-        Glibc.exit(code)
+            Glibc.exit(code)
         #elseif canImport(Musl)
-        Musl.exit(code)
+            Musl.exit(code)
         #else
-        Darwin.exit(code)
+            Darwin.exit(code)
         #endif
     }
 

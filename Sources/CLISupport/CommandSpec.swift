@@ -57,19 +57,26 @@ package struct CommandSpec: Sendable, Equatable {
         var longs: Set<String> = ["help"]
         var shorts: Set<Character> = ["h"]
         for option in options {
-            precondition(longs.insert(option.long).inserted, "\(name): option '--\(option.long)' declared twice or reserved")
+            precondition(
+                longs.insert(option.long).inserted, "\(name): option '--\(option.long)' declared twice or reserved")
             if let short = option.short {
-                precondition(shorts.insert(short).inserted, "\(name): short option '-\(short)' declared twice or reserved")
+                precondition(
+                    shorts.insert(short).inserted, "\(name): short option '-\(short)' declared twice or reserved")
             }
         }
         var sawOptional = false
         for (index, positional) in positionals.enumerated() {
-            precondition(!positional.variadic || index == positionals.count - 1, "\(name): only the last positional may be variadic")
-            precondition(positional.optional || !sawOptional, "\(name): required positional <\(positional.name)> after an optional one")
+            precondition(
+                !positional.variadic || index == positionals.count - 1,
+                "\(name): only the last positional may be variadic")
+            precondition(
+                positional.optional || !sawOptional,
+                "\(name): required positional <\(positional.name)> after an optional one")
             sawOptional = sawOptional || positional.optional
         }
         precondition(Set(positionals.map(\.name)).count == positionals.count, "\(name): duplicate positional names")
-        precondition(subcommands.isEmpty || positionals.isEmpty, "\(name): a command takes positionals or subcommands, not both")
+        precondition(
+            subcommands.isEmpty || positionals.isEmpty, "\(name): a command takes positionals or subcommands, not both")
         precondition(Set(subcommands.map(\.name)).count == subcommands.count, "\(name): duplicate subcommand names")
         precondition(subcommand(named: "help") == nil, "\(name): 'help' is a reserved subcommand name")
     }

@@ -1,9 +1,10 @@
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
 import Synchronization
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#endif
 
 /// A `mock-server` child process (``ChildProcess``), for `dialogmock-bench` and the tests that
 /// run the binary: started (usually with `--port 0`), its ready line `listening ws://HOST:PORT`
@@ -26,14 +27,18 @@ package final class MockServerProcess: Sendable {
     /// - Parameter standardError: kept for ``ChildProcess/standardError`` (tests), or shared with this process.
     /// - Throws: ``ChildProcess/Failure`` when it cannot start or prints no ready line in time
     ///   (it is killed then).
-    package init(path: String, arguments: [String], timeout: Duration = .seconds(10),
-                 standardError: ChildProcess.Output = .keep()) throws(ChildProcess.Failure) {
+    package init(
+        path: String, arguments: [String], timeout: Duration = .seconds(10),
+        standardError: ChildProcess.Output = .keep()
+    ) throws(ChildProcess.Failure) {
         let first = Mutex<String?>(nil)
         let clock = ContinuousClock()
         let began = clock.now
-        child = try ChildProcess(path, arguments, standardOutput: .lines { lines in
-            first.withLock { line in if line == nil { line = lines.first } }
-        }, standardError: standardError)
+        child = try ChildProcess(
+            path, arguments,
+            standardOutput: .lines { lines in
+                first.withLock { line in if line == nil { line = lines.first } }
+            }, standardError: standardError)
         var line: String?
         while line == nil, clock.now - began < timeout, !child.outputEnded {
             usleep(2_000)
@@ -42,7 +47,8 @@ package final class MockServerProcess: Sendable {
         line = line ?? first.withLock { $0 }
         readyAfter = clock.now - began
         guard let text = line, text.hasPrefix("listening ws://"), let colon = text.lastIndex(of: ":"),
-              let port = UInt16(text[text.index(after: colon)...]) else {
+            let port = UInt16(text[text.index(after: colon)...])
+        else {
             child.kill()
             throw ChildProcess.Failure(description: "\(path) did not print its ready line (got '\(line ?? "")')")
         }

@@ -58,7 +58,8 @@ package struct OptionSpec: Sendable, Equatable {
     }
 
     /// An option that may be given any number of times, such as `--case <glob>`.
-    package static func repeated(_ long: String, short: Character? = nil, valueName: String, help: String) -> OptionSpec {
+    package static func repeated(_ long: String, short: Character? = nil, valueName: String, help: String) -> OptionSpec
+    {
         OptionSpec(long: long, short: short, kind: .repeated, valueName: valueName, help: help)
     }
 

@@ -82,7 +82,8 @@ struct ParseState {
         if choosingHelpTopic {
             guard !current.subcommands.isEmpty else { return }
             guard let subcommand = current.subcommand(named: token) else {
-                throw CommandLineError(ArgumentParser.unknownSubcommandMessage(token, in: current), commandPath: commandPath)
+                throw CommandLineError(
+                    ArgumentParser.unknownSubcommandMessage(token, in: current), commandPath: commandPath)
             }
             path.append(subcommand)
             return

@@ -18,7 +18,9 @@ enum LintCommand {
         let diagnostics = SuiteLinter(files: files).lint()
         for diagnostic in diagnostics { ConformanceCommand.printLine(diagnostic.description, to: 2) }
         let errors = diagnostics.filter { $0.severity == .error }.count
-        ConformanceCommand.printLine("lint: \(errors) error\(errors == 1 ? "" : "s"), \(diagnostics.count - errors) note\(diagnostics.count - errors == 1 ? "" : "s")")
+        ConformanceCommand.printLine(
+            "lint: \(errors) error\(errors == 1 ? "" : "s"), \(diagnostics.count - errors) note\(diagnostics.count - errors == 1 ? "" : "s")"
+        )
         exit(errors == 0 ? 0 : 1)
     }
 }

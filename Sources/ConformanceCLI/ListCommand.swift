@@ -10,7 +10,8 @@ enum ListCommand {
     static func run(_ arguments: ParsedArguments) -> Never {
         let root = ConformanceCommand.repositoryRoot(arguments)
         let protocols = CommandLineRunner.valueOrExit(spec: ConformanceCommand.spec) {
-            try arguments.choice("--protocol", among: ConformanceCommand.protocols).map { [$0] } ?? ConformanceCommand.protocols
+            try arguments.choice("--protocol", among: ConformanceCommand.protocols).map { [$0] }
+                ?? ConformanceCommand.protocols
         }
         let loader: SuiteLoader
         do {
@@ -20,14 +21,19 @@ enum ListCommand {
         }
         var count = 0
         for name in protocols {
-            guard let suite = loader.load(protocolName: name).suite else { ConformanceCommand.fail("suite \(name) does not load; run conformance lint") }
-            let (selected, _) = CaseSelector.select(suite.cases.flatMap { $0.expanded() }, includes: arguments.values("--case"),
-                                                    excludes: [], shard: nil)
+            guard let suite = loader.load(protocolName: name).suite else {
+                ConformanceCommand.fail("suite \(name) does not load; run conformance lint")
+            }
+            let (selected, _) = CaseSelector.select(
+                suite.cases.flatMap { $0.expanded() }, includes: arguments.values("--case"),
+                excludes: [], shard: nil)
             for conformanceCase in selected {
-                let flags = (conformanceCase.needsDriving ? " [driven]" : "") + (conformanceCase.strict ? " [strict]" : "")
+                let flags =
+                    (conformanceCase.needsDriving ? " [driven]" : "") + (conformanceCase.strict ? " [strict]" : "")
                     + (conformanceCase.status == .retired ? " [retired]" : "")
-                ConformanceCommand.printLine("\(conformanceCase.id)\t\(conformanceCase.spec.level.rawValue)\t"
-                    + "\(conformanceCase.obligations.joined(separator: ","))\t\(conformanceCase.title)\(flags)")
+                ConformanceCommand.printLine(
+                    "\(conformanceCase.id)\t\(conformanceCase.spec.level.rawValue)\t"
+                        + "\(conformanceCase.obligations.joined(separator: ","))\t\(conformanceCase.title)\(flags)")
                 count += 1
             }
         }

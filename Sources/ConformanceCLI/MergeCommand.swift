@@ -12,12 +12,15 @@ enum MergeCommand {
     static func run(_ arguments: ParsedArguments) -> Never {
         let folders = arguments.positionals("report-dir").map { URL(fileURLWithPath: $0) }
         guard let output = arguments.value("--report"), !output.isEmpty else {
-            CommandLineRunner.exit(with: CommandLineError("--report is required: the folder to write the merged report to",
-                                                          commandPath: ["conformance", "merge"]), spec: ConformanceCommand.spec)
+            CommandLineRunner.exit(
+                with: CommandLineError(
+                    "--report is required: the folder to write the merged report to",
+                    commandPath: ["conformance", "merge"]), spec: ConformanceCommand.spec)
         }
         guard let first = folders.first else {
-            CommandLineRunner.exit(with: CommandLineError("expected at least one report folder", commandPath: ["conformance", "merge"]),
-                                   spec: ConformanceCommand.spec)
+            CommandLineRunner.exit(
+                with: CommandLineError("expected at least one report folder", commandPath: ["conformance", "merge"]),
+                spec: ConformanceCommand.spec)
         }
         let root = ConformanceCommand.repositoryRoot(arguments)
         do {
@@ -28,9 +31,11 @@ enum MergeCommand {
             }
             let directory = URL(fileURLWithPath: output)
             let baseline = RunVerdict.baseline(arguments.value("--baseline"))
-            let report = try ReportMerger.write(folders, to: directory, suite: suite, strict: arguments.flag("--strict") ? true : nil)
-            RunVerdict.finish(report, directory: directory, baseline: baseline, strict: report.strict,
-                              label: "conformance merge: \(folders.count) folders")
+            let report = try ReportMerger.write(
+                folders, to: directory, suite: suite, strict: arguments.flag("--strict") ? true : nil)
+            RunVerdict.finish(
+                report, directory: directory, baseline: baseline, strict: report.strict,
+                label: "conformance merge: \(folders.count) folders")
         } catch let failure as ReportMerger.Failure {
             ConformanceCommand.fail("merge: \(failure.description)")
         } catch {

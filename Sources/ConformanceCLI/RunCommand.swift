@@ -9,14 +9,18 @@ import Glibc
 enum RunCommand {
     static func run(_ arguments: ParsedArguments) async -> Never {
         let root = ConformanceCommand.repositoryRoot(arguments)
-        var configuration = CommandLineRunner.valueOrExit(spec: ConformanceCommand.spec) { () throws -> RunConfiguration in
+        var configuration = CommandLineRunner.valueOrExit(spec: ConformanceCommand.spec) {
+            () throws -> RunConfiguration in
             guard let protocolName = try arguments.choice("--protocol", among: ConformanceCommand.protocols) else {
-                throw CommandLineError("--protocol is required (multimodal-dialog or qwen-realtime)", commandPath: ["conformance", "run"])
+                throw CommandLineError(
+                    "--protocol is required (multimodal-dialog or qwen-realtime)", commandPath: ["conformance", "run"])
             }
             guard let client = arguments.value("--client"), !client.isEmpty else {
-                throw CommandLineError("--client is required: the command that runs your client", commandPath: ["conformance", "run"])
+                throw CommandLineError(
+                    "--client is required: the command that runs your client", commandPath: ["conformance", "run"])
             }
-            var configuration = RunConfiguration(protocolName: protocolName, clientCommand: client, repositoryRoot: root)
+            var configuration = RunConfiguration(
+                protocolName: protocolName, clientCommand: client, repositoryRoot: root)
             configuration.includes = arguments.values("--case")
             configuration.excludes = arguments.values("--exclude")
             configuration.strict = arguments.flag("--strict")
@@ -44,7 +48,8 @@ enum RunCommand {
             if let shard = arguments.value("--shard") {
                 let parts = shard.split(separator: "/").compactMap { Int($0) }
                 guard parts.count == 2, parts[1] >= 1, (1...parts[1]).contains(parts[0]) else {
-                    throw CommandLineError("--shard: expected K/N with 1 ≤ K ≤ N, got '\(shard)'", commandPath: ["conformance", "run"])
+                    throw CommandLineError(
+                        "--shard: expected K/N with 1 ≤ K ≤ N, got '\(shard)'", commandPath: ["conformance", "run"])
                 }
                 configuration.shard = (parts[0], parts[1])
             }
@@ -55,8 +60,9 @@ enum RunCommand {
         let baseline = RunVerdict.baseline(arguments.value("--baseline"))
         do {
             let outcome = try await ConformanceRunner(configuration: configuration).run()
-            RunVerdict.finish(outcome.report, directory: outcome.directory, baseline: baseline, strict: configuration.strict,
-                              label: "conformance")
+            RunVerdict.finish(
+                outcome.report, directory: outcome.directory, baseline: baseline, strict: configuration.strict,
+                label: "conformance")
         } catch {
             ConformanceCommand.fail(error.description)
         }

@@ -25,7 +25,8 @@ enum RunVerdict {
         return value
     }
 
-    static func finish(_ report: RunReport, directory: URL, baseline: JSONValue?, strict: Bool, label: String) -> Never {
+    static func finish(_ report: RunReport, directory: URL, baseline: JSONValue?, strict: Bool, label: String) -> Never
+    {
         let summary = report.summary.sorted { $0.key.rawValue < $1.key.rawValue }.filter { $0.value > 0 }
             .map { "\($0.value) \($0.key.rawValue)" }.joined(separator: ", ")
         ConformanceCommand.printLine("\(label): \(summary); report in \(directory.path)")
@@ -40,7 +41,9 @@ enum RunVerdict {
     private static func writeStepSummary(_ report: RunReport, directory: URL, _ comparison: BaselineComparison?) {
         guard let path = ProcessInfo.processInfo.environment["GITHUB_STEP_SUMMARY"], !path.isEmpty else { return }
         let text = SummaryWriter.stepSummary(report, baseline: comparison, reportLocation: directory.path)
-        if !FileManager.default.fileExists(atPath: path) { _ = FileManager.default.createFile(atPath: path, contents: nil) }
+        if !FileManager.default.fileExists(atPath: path) {
+            _ = FileManager.default.createFile(atPath: path, contents: nil)
+        }
         guard let handle = FileHandle(forWritingAtPath: path) else {
             ConformanceCommand.printLine("conformance: cannot write GITHUB_STEP_SUMMARY \(path)", to: 2)
             return

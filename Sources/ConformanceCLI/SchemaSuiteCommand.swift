@@ -8,7 +8,8 @@ enum SchemaSuiteCommand {
         let directory = arguments.positional("suite-dir") ?? "Tests/JSONSchemaTests/JSON-Schema-Test-Suite"
         let results: [JSONSchemaTestSuite.FileResult]
         do {
-            results = try JSONSchemaTestSuite.run(suiteDirectory: directory, includeOptional: arguments.flag("--optional"))
+            results = try JSONSchemaTestSuite.run(
+                suiteDirectory: directory, includeOptional: arguments.flag("--optional"))
         } catch {
             ConformanceCommand.fail("schema-suite: \(error)")
         }

@@ -6,10 +6,13 @@ import ConformanceReports
 /// root cause with what was seen, the client's exit, and the tail of its stderr.
 package enum CaseLogLine {
     /// - Parameter run: under `--repeat`, which run this is of how many.
-    package static func text(_ evaluation: CaseEvaluation, index: Int, total: Int, stderr: String,
-                             run: (index: Int, count: Int)? = nil) -> String {
+    package static func text(
+        _ evaluation: CaseEvaluation, index: Int, total: Int, stderr: String,
+        run: (index: Int, count: Int)? = nil
+    ) -> String {
         let runText = run.map { " (run \($0.index)/\($0.count))" } ?? ""
-        var line = "[\(index)/\(total)] \(evaluation.caseID)\(runText) \(evaluation.verdict.rawValue) \(Int(evaluation.durationMs)) ms"
+        var line =
+            "[\(index)/\(total)] \(evaluation.caseID)\(runText) \(evaluation.verdict.rawValue) \(Int(evaluation.durationMs)) ms"
         if let reason = evaluation.reason { line += " — \(reason)" }
         guard [.fail, .error, .nonStrict].contains(evaluation.verdict) else { return line }
         var details: [String] = []
@@ -27,7 +30,11 @@ package enum CaseLogLine {
                 details.append("client exit \(code)")
             }
             let tail = tail(stderr, lines: 5)
-            if !tail.isEmpty { details.append("client stderr (last \(tail.count) lines):\n" + tail.map { "      | \($0)" }.joined(separator: "\n")) }
+            if !tail.isEmpty {
+                details.append(
+                    "client stderr (last \(tail.count) lines):\n" + tail.map { "      | \($0)" }.joined(separator: "\n")
+                )
+            }
         }
         return ([line] + details.map { "    " + $0 }).joined(separator: "\n")
     }

@@ -1,10 +1,10 @@
 import ConformanceChecks
 import Foundation
 import MockServer
+import ProtocolModel
 import ScenarioEngine
 import Synchronization
 import WireJSON
-import ProtocolModel
 import WireSocket
 
 /// Runs the client for one case and judges what the mock recorded.
@@ -33,12 +33,17 @@ final class CaseRun: Sendable {
         // A case that needs a profile names its model (e.g. the Qwen audio profile); else the run's.
         // Multimodal dialog's Start carries model "multimodal-dialog" (mmd.C3).
         let dialogProtocol = DialogProtocol(rawValue: configuration.protocolName) ?? .multimodalDialog
-        let model = dialogProtocol == .qwenRealtime
-            ? conformanceCase.model ?? configuration.model : conformanceCase.model ?? DialogProtocol.multimodalDialog.rawValue
-        let url = server.baseURL + dialogProtocol.path(caseID: Self.endpoint(of: conformanceCase.id, run: run), model: model)
-        return ["MOCK_URL": url, "MOCK_API_KEY": configuration.apiKey, "MOCK_WORKSPACE_ID": configuration.workspaceID,
-                "MOCK_APP_ID": configuration.appID, "MOCK_MODEL": model, "MOCK_CASE_ID": conformanceCase.id,
-                "MOCK_PROTOCOL": configuration.protocolName, "MOCK_RUN": String(run)]
+        let model =
+            dialogProtocol == .qwenRealtime
+            ? conformanceCase.model ?? configuration.model
+            : conformanceCase.model ?? DialogProtocol.multimodalDialog.rawValue
+        let url =
+            server.baseURL + dialogProtocol.path(caseID: Self.endpoint(of: conformanceCase.id, run: run), model: model)
+        return [
+            "MOCK_URL": url, "MOCK_API_KEY": configuration.apiKey, "MOCK_WORKSPACE_ID": configuration.workspaceID,
+            "MOCK_APP_ID": configuration.appID, "MOCK_MODEL": model, "MOCK_CASE_ID": conformanceCase.id,
+            "MOCK_PROTOCOL": configuration.protocolName, "MOCK_RUN": String(run),
+        ]
     }
 
     /// Runs the client once for `conformanceCase` (the `run`-th time, 1-based) and judges it.
@@ -60,16 +65,20 @@ final class CaseRun: Sendable {
         } else {
             reused = false
             do {
-                client = try ClientProcess(command: configuration.clientCommand, environment: environment,
-                                           workingDirectory: configuration.clientWorkingDirectory ?? configuration.repositoryRoot)
+                client = try ClientProcess(
+                    command: configuration.clientCommand, environment: environment,
+                    workingDirectory: configuration.clientWorkingDirectory ?? configuration.repositoryRoot)
             } catch {
-                return evaluator.harnessError(conformanceCase, caseID: conformanceCase.id, message: "cannot start the client: \(error)")
+                return evaluator.harnessError(
+                    conformanceCase, caseID: conformanceCase.id, message: "cannot start the client: \(error)")
             }
             // A driven client announces itself on its first stdout line (an adapter may need a few
             // seconds to start); a passive one prints something else, or nothing before it exits.
             // A passive client on a driven case runs its own flow on the case's scenario and is
             // judged on what needs no drive.
-            let announce = await client.waitForFirstLine(timeoutMillis: timeout).flatMap { try? JSONValue.decode($0.text) }
+            let announce = await client.waitForFirstLine(timeoutMillis: timeout).flatMap {
+                try? JSONValue.decode($0.text)
+            }
             driven = announce?["adapter"]?.stringValue != nil
             reusable = driven && configuration.reuseAdapters && ReusableAdapter.offersReuse(announce)
         }
@@ -87,8 +96,9 @@ final class CaseRun: Sendable {
         let sessions = await closedSessions(of: endpoint)
         // The lines of this case: after the announce line of a new process; a reused one's start empty.
         let lines = reused ? client.lines : Array(client.lines.dropFirst())
-        let evaluation = finish(conformanceCase, endpoint: endpoint, client: client, lines: lines, startedAt: startedAt,
-                                driven: driven, ending: ending, sessions: sessions)
+        let evaluation = finish(
+            conformanceCase, endpoint: endpoint, client: client, lines: lines, startedAt: startedAt,
+            driven: driven, ending: ending, sessions: sessions)
         if ending.canServeAgain { adapters.put(client) }
         return evaluation
     }
@@ -134,8 +144,10 @@ final class CaseRun: Sendable {
         return await server.sessions(caseID: caseID)
     }
 
-    private func finish(_ conformanceCase: ConformanceCase, endpoint: String, client: ClientProcess, lines: [ClientProcess.Line],
-                        startedAt: Int64, driven: Bool, ending: CaseEnding, sessions: [MockServer.SessionSnapshot]) -> CaseEvaluation {
+    private func finish(
+        _ conformanceCase: ConformanceCase, endpoint: String, client: ClientProcess, lines: [ClientProcess.Line],
+        startedAt: Int64, driven: Bool, ending: CaseEnding, sessions: [MockServer.SessionSnapshot]
+    ) -> CaseEvaluation {
         let timedOut = ending.timedOut
         let exitCode = timedOut ? nil : ending.exitCode ?? client.exitCode
         logs.withLock { $0[endpoint] = client.stderrText }
@@ -159,28 +171,37 @@ final class CaseRun: Sendable {
             journal.insert(entry, at: journal.firstIndex { $0.t > entry.t } ?? journal.endIndex)
         }
         // `/bin/sh -c` answers 126 / 127 when the command cannot run: a setup error, not a verdict.
-        if !timedOut, let code = exitCode, code == 126 || code == 127, sessions.isEmpty, refusals.isEmpty, client.lines.isEmpty {
-            return evaluator.harnessError(conformanceCase, caseID: conformanceCase.id,
-                                          message: "the client could not start (sh exit \(code)): "
-                                              + CaseLogLine.tail(client.stderrText, lines: 3).joined(separator: " | "),
-                                          transcript: Transcript(journal: [], client: ClientProcessResult(exitCode: code)))
+        if !timedOut, let code = exitCode, code == 126 || code == 127, sessions.isEmpty, refusals.isEmpty,
+            client.lines.isEmpty
+        {
+            return evaluator.harnessError(
+                conformanceCase, caseID: conformanceCase.id,
+                message: "the client could not start (sh exit \(code)): "
+                    + CaseLogLine.tail(client.stderrText, lines: 3).joined(separator: " | "),
+                transcript: Transcript(journal: [], client: ClientProcessResult(exitCode: code)))
         }
         var events: [AdapterEvent] = []
         if driven {
             for line in lines {
                 guard let json = try? JSONValue.decode(line.text), let name = json["event"]?.stringValue,
-                      !ReusableAdapter.isAck(json, of: ReusableAdapter.nextCase), !ReusableAdapter.isAck(json, of: ReusableAdapter.endCase)
+                    !ReusableAdapter.isAck(json, of: ReusableAdapter.nextCase),
+                    !ReusableAdapter.isAck(json, of: ReusableAdapter.endCase)
                 else { continue }
                 events.append(AdapterEvent(t: line.monotonicMicros - origin, name: name, json: json))
             }
         }
-        let transcript = Transcript(journal: journal, adapterEvents: events,
-                                    client: ClientProcessResult(exitCode: exitCode, driven: driven,
-                                                                timedOut: timedOut))
-        return evaluator.evaluate(conformanceCase, transcript: transcript,
-                                  durationMs: Double(MonotonicClock.nowMicros() - startedAt) / 1000)
+        let transcript = Transcript(
+            journal: journal, adapterEvents: events,
+            client: ClientProcessResult(
+                exitCode: exitCode, driven: driven,
+                timedOut: timedOut))
+        return evaluator.evaluate(
+            conformanceCase, transcript: transcript,
+            durationMs: Double(MonotonicClock.nowMicros() - startedAt) / 1000)
     }
 
     /// What the client of a finished run of a case wrote to stderr.
-    func stderr(of caseID: String, run: Int = 1) -> String { logs.withLock { $0[Self.endpoint(of: caseID, run: run)] ?? "" } }
+    func stderr(of caseID: String, run: Int = 1) -> String {
+        logs.withLock { $0[Self.endpoint(of: caseID, run: run)] ?? "" }
+    }
 }

@@ -1,8 +1,8 @@
 package import ConformanceChecks
 package import Foundation
 import MockServer
-import WireJSON
 package import ScenarioEngine
+import WireJSON
 
 /// The scenario a case's mock session runs: its shipped or suite-local scenario with the
 /// case's faults appended.
@@ -13,17 +13,23 @@ package enum CaseScenarioBuilder {
 
     /// The parsed scenario, handed to the mock as a value: errors name the scenario file, line
     /// and column (or the case and the fault's member path).
-    package static func scenario(for conformanceCase: ConformanceCase, suite: LoadedSuite, root: URL) throws(Failure) -> Scenario {
+    package static func scenario(
+        for conformanceCase: ConformanceCase, suite: LoadedSuite, root: URL
+    ) throws(Failure) -> Scenario {
         let name = conformanceCase.scenario
         let localPath = root.appendingPathComponent(suite.scenarioPath(name)).path
         var scenario: Scenario
         do {
             if FileManager.default.fileExists(atPath: localPath) {
-                scenario = try Scenario.load(bytes: Array(try Data(contentsOf: URL(fileURLWithPath: localPath))), file: localPath)
+                scenario = try Scenario.load(
+                    bytes: Array(try Data(contentsOf: URL(fileURLWithPath: localPath))), file: localPath)
             } else if let text = MockServer.shippedScenario(named: name) {
                 scenario = try Scenario.load(text: text, file: "mock-server/scenarios/\(name).json")
             } else {
-                throw Failure(description: "\(conformanceCase.id): scenario \"\(name)\" is neither in \(suite.directory)/scenarios nor shipped")
+                throw Failure(
+                    description:
+                        "\(conformanceCase.id): scenario \"\(name)\" is neither in \(suite.directory)/scenarios nor shipped"
+                )
             }
             for (index, fault) in conformanceCase.faults.enumerated() {
                 scenario.faults.append(try FaultSpec.parse(fault, file: "\(conformanceCase.id) faults[\(index)]"))

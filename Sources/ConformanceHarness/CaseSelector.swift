@@ -8,8 +8,10 @@ package enum CaseSelector {
     }
 
     /// The selected cases in suite order, and the ones left out (reported as skipped).
-    package static func select(_ cases: [ConformanceCase], includes: [String], excludes: [String],
-                               shard: (index: Int, count: Int)?) -> (selected: [ConformanceCase], skipped: [ConformanceCase]) {
+    package static func select(
+        _ cases: [ConformanceCase], includes: [String], excludes: [String],
+        shard: (index: Int, count: Int)?
+    ) -> (selected: [ConformanceCase], skipped: [ConformanceCase]) {
         var selected: [ConformanceCase] = []
         var skipped: [ConformanceCase] = []
         for candidate in cases {

@@ -27,18 +27,19 @@ final class ClientProcess: Sendable {
     /// Starts `/bin/sh -c command` with this process's environment plus `environment`.
     init(command: String, environment: [String: String], workingDirectory: URL) throws(ChildProcess.Failure) {
         let kept = kept
-        child = try ChildProcess("/bin/sh", ["-c", command],
-                                 environment: ChildProcess.currentEnvironment.merging(environment) { _, new in new },
-                                 workingDirectory: workingDirectory.path, standardInput: .pipe,
-                                 standardOutput: .lines { texts in
-                                     // One timestamp and one lock per read.
-                                     let now = MonotonicClock.nowMicros()
-                                     kept.kept.withLock { lines in
-                                         let room = max(0, Self.maxLines - lines.count)
-                                         lines.append(contentsOf: texts.prefix(room).map { Line(monotonicMicros: now, text: $0) })
-                                     }
-                                 },
-                                 standardError: .keep(limit: Self.maxStderrBytes), ownProcessGroup: true)
+        child = try ChildProcess(
+            "/bin/sh", ["-c", command],
+            environment: ChildProcess.currentEnvironment.merging(environment) { _, new in new },
+            workingDirectory: workingDirectory.path, standardInput: .pipe,
+            standardOutput: .lines { texts in
+                // One timestamp and one lock per read.
+                let now = MonotonicClock.nowMicros()
+                kept.kept.withLock { lines in
+                    let room = max(0, Self.maxLines - lines.count)
+                    lines.append(contentsOf: texts.prefix(room).map { Line(monotonicMicros: now, text: $0) })
+                }
+            },
+            standardError: .keep(limit: Self.maxStderrBytes), ownProcessGroup: true)
     }
 
     /// Writes one line to the client's stdin (ignored once the client closed it).

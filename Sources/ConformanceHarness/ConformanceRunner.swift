@@ -2,9 +2,9 @@ import ConformanceChecks
 package import ConformanceReports
 package import Foundation
 import MockServer
+import ProtocolModel
 import ScenarioEngine
 import WireJSON
-import ProtocolModel
 
 /// `conformance run`: starts its own mock server, runs the client command once per selected
 /// case against that case's endpoint, judges each transcript, and writes the report folder.
@@ -34,11 +34,13 @@ package struct ConformanceRunner: Sendable {
         let loader = SuiteLoader(files: files)
         let (loaded, diagnostics) = loader.load(protocolName: configuration.protocolName)
         guard let suite = loaded else {
-            throw HarnessFailure(description: "suite \(configuration.protocolName) does not load:\n"
-                + diagnostics.map(\.description).joined(separator: "\n"))
+            throw HarnessFailure(
+                description: "suite \(configuration.protocolName) does not load:\n"
+                    + diagnostics.map(\.description).joined(separator: "\n"))
         }
-        var evaluator = CaseEvaluator(protocolName: configuration.protocolName, schemas: loader.messageSchemas(),
-                                      strict: configuration.strict)
+        var evaluator = CaseEvaluator(
+            protocolName: configuration.protocolName, schemas: loader.messageSchemas(),
+            strict: configuration.strict)
         evaluator.budgets = LatencyBudgets(suite.definition.latencyBudgets)
         do {
             try evaluator.budgets.apply(commandLine: configuration.budgets)
@@ -46,13 +48,16 @@ package struct ConformanceRunner: Sendable {
             throw HarnessFailure(description: error.description)
         }
         let all = suite.cases.flatMap { $0.expanded() }
-        let (selected, _) = CaseSelector.select(all, includes: configuration.includes, excludes: configuration.excludes,
-                                                shard: configuration.shard)
+        let (selected, _) = CaseSelector.select(
+            all, includes: configuration.includes, excludes: configuration.excludes,
+            shard: configuration.shard)
         // Cases left out by --case / --exclude / --shard are not in the reports at all.
         // An empty shard of a matrix is normal (fewer cases than shards): an empty report.
         guard !selected.isEmpty || configuration.shard != nil else {
-            throw HarnessFailure(description: "no case of \(configuration.protocolName) is selected by "
-                + configuration.selectionDescription + "; `conformance list --protocol \(configuration.protocolName)` lists them")
+            throw HarnessFailure(
+                description: "no case of \(configuration.protocolName) is selected by "
+                    + configuration.selectionDescription
+                    + "; `conformance list --protocol \(configuration.protocolName)` lists them")
         }
         var evaluations: [String: CaseEvaluation] = [:]
         var runnable: [ConformanceCase] = []
@@ -64,11 +69,13 @@ package struct ConformanceRunner: Sendable {
                 continue
             }
             do {
-                let scenario = try CaseScenarioBuilder.scenario(for: candidate, suite: suite, root: configuration.repositoryRoot)
+                let scenario = try CaseScenarioBuilder.scenario(
+                    for: candidate, suite: suite, root: configuration.repositoryRoot)
                 for run in 1...repeats { scenarios[CaseRun.endpoint(of: candidate.id, run: run)] = scenario }
                 runnable.append(candidate)
             } catch {
-                evaluations[candidate.id] = evaluator.harnessError(candidate, caseID: candidate.id, message: error.description)
+                evaluations[candidate.id] = evaluator.harnessError(
+                    candidate, caseID: candidate.id, message: error.description)
             }
         }
 
@@ -95,9 +102,11 @@ package struct ConformanceRunner: Sendable {
                 done += 1
                 let caseID = result.evaluation.caseID
                 pending[caseID, default: []].append(result)
-                configuration.progress(CaseLogLine.text(result.evaluation, index: done, total: total,
-                                                        stderr: caseRunner.stderr(of: caseID, run: result.run),
-                                                        run: repeats > 1 ? (result.run, repeats) : nil))
+                configuration.progress(
+                    CaseLogLine.text(
+                        result.evaluation, index: done, total: total,
+                        stderr: caseRunner.stderr(of: caseID, run: result.run),
+                        run: repeats > 1 ? (result.run, repeats) : nil))
                 if let all = pending[caseID], all.count == repeats {
                     let evaluation = CaseEvaluation.combining(all.sorted { $0.run < $1.run }.map(\.evaluation))
                     if let line = CaseLogLine.repeatsLine(evaluation) { configuration.progress(line) }
@@ -117,8 +126,9 @@ package struct ConformanceRunner: Sendable {
         }
 
         let ordered = all.compactMap { evaluations[$0.id] }
-        var report = RunReport(protocolName: configuration.protocolName, client: configuration.clientCommand, started: started,
-                               evaluations: ordered, suite: suite.definition)
+        var report = RunReport(
+            protocolName: configuration.protocolName, client: configuration.clientCommand, started: started,
+            evaluations: ordered, suite: suite.definition)
         report.clientStderr = clientStderr
         report.repeatCount = repeats
         report.toolVersion = HarnessVersion.string
@@ -126,9 +136,11 @@ package struct ConformanceRunner: Sendable {
         report.strict = configuration.strict
         report.latencyBudgets = evaluator.budgets.limits
         report.finished = Date()
-        let directory = configuration.reportDirectory
-            ?? ReportFolderWriter.defaultDirectory(root: configuration.reportsBase ?? configuration.repositoryRoot,
-                                                   client: configuration.clientName, started: started)
+        let directory =
+            configuration.reportDirectory
+            ?? ReportFolderWriter.defaultDirectory(
+                root: configuration.reportsBase ?? configuration.repositoryRoot,
+                client: configuration.clientName, started: started)
         do {
             try ReportFolderWriter.write(report, to: directory)
         } catch {

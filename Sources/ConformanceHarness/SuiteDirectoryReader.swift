@@ -12,9 +12,13 @@ package enum SuiteDirectoryReader {
         let rootPath = root.standardizedFileURL.path
         for folder in ["conformance", "mock-server/scenarios"] {
             let base = root.appendingPathComponent(folder)
-            guard let walker = FileManager.default.enumerator(at: base, includingPropertiesForKeys: nil) else { continue }
-            for case let url as URL in walker where url.pathExtension == "json"
-                || (url.lastPathComponent == "README.md" && url.path.contains("/conformance/protocols/")) {
+            guard let walker = FileManager.default.enumerator(at: base, includingPropertiesForKeys: nil) else {
+                continue
+            }
+            for case let url as URL in walker
+            where url.pathExtension == "json"
+                || (url.lastPathComponent == "README.md" && url.path.contains("/conformance/protocols/"))
+            {
                 let path = url.standardizedFileURL.path
                 let relative = path.hasPrefix(rootPath + "/") ? String(path.dropFirst(rootPath.count + 1)) : path
                 files[relative] = Array(try Data(contentsOf: url))

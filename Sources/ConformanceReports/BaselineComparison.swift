@@ -42,7 +42,9 @@ package struct BaselineComparison: Sendable, Hashable {
     package var text: String {
         var lines = regressions.map { change in
             var line = "REGRESSION \(change.caseID): \(change.baselineVerdict.rawValue) → \(change.verdict.rawValue)"
-            if !change.newFailedChecks.isEmpty { line += " new findings \(change.newFailedChecks.joined(separator: ", "))" }
+            if !change.newFailedChecks.isEmpty {
+                line += " new findings \(change.newFailedChecks.joined(separator: ", "))"
+            }
             if let message = change.message { line += " (\(message))" }
             return line
         }
@@ -69,7 +71,9 @@ package struct BaselineComparison: Sendable, Hashable {
         var before: [String: (verdict: Verdict, failed: [String])] = [:]
         var baselineOrder: [String] = []
         for entry in baseline["cases"]?.arrayValue ?? [] {
-            guard let id = entry["id"]?.stringValue, let verdict = entry["verdict"]?.stringValue.flatMap(Verdict.init(rawValue:)) else { continue }
+            guard let id = entry["id"]?.stringValue,
+                let verdict = entry["verdict"]?.stringValue.flatMap(Verdict.init(rawValue:))
+            else { continue }
             before[id] = (verdict, (entry["failedChecks"]?.arrayValue ?? []).compactMap(\.stringValue))
             baselineOrder.append(id)
         }
@@ -83,9 +87,13 @@ package struct BaselineComparison: Sendable, Hashable {
                 continue
             }
             let added = evaluation.failedChecks.filter { !previous.failed.contains($0) }
-            let regressed = now > then || (evaluation.verdict == .fail && (previous.verdict == .error || (previous.verdict == .fail && !added.isEmpty)))
-            let change = Change(caseID: evaluation.caseID, baselineVerdict: previous.verdict, verdict: evaluation.verdict,
-                                newFailedChecks: regressed ? added : [], message: evaluation.headline)
+            let regressed =
+                now > then
+                || (evaluation.verdict == .fail
+                    && (previous.verdict == .error || (previous.verdict == .fail && !added.isEmpty)))
+            let change = Change(
+                caseID: evaluation.caseID, baselineVerdict: previous.verdict, verdict: evaluation.verdict,
+                newFailedChecks: regressed ? added : [], message: evaluation.headline)
             if regressed {
                 comparison.regressions.append(change)
             } else if now < then {

@@ -36,7 +36,8 @@ package enum CTRFWriter {
         var counts: [String: Int64] = ["passed": 0, "failed": 0, "skipped": 0, "pending": 0, "other": 0]
         for evaluation in report.evaluations { counts[status(evaluation, report), default: 0] += 1 }
         let start = milliseconds(report.started.timeIntervalSince1970 * 1000)
-        let stop = report.finished.map { milliseconds($0.timeIntervalSince1970 * 1000) }
+        let stop =
+            report.finished.map { milliseconds($0.timeIntervalSince1970 * 1000) }
             ?? start + milliseconds(report.evaluations.reduce(0) { $0 + $1.durationMs })
         var summary: JSONObject = ["tests": .int(Int64(tests.count)), "start": .int(start), "stop": .int(stop)]
         for (key, count) in counts { summary[key] = .int(count) }
@@ -68,7 +69,9 @@ package enum CTRFWriter {
         if let stderr = report.stderr(of: evaluation.caseID) {
             test["stderr"] = .array(TextTail.lines(stderr, count: stderrLineLimit).map(JSONValue.string))
         }
-        if let obligations = evaluation.conformanceCase?.obligations { test["tags"] = .array(obligations.map(JSONValue.string)) }
+        if let obligations = evaluation.conformanceCase?.obligations {
+            test["tags"] = .array(obligations.map(JSONValue.string))
+        }
         var extra: JSONObject = [
             "obligations": .array((evaluation.conformanceCase?.obligations ?? []).map(JSONValue.string)),
             "rootCause": evaluation.rootCause.map(JSONValue.string) ?? .null,

@@ -26,7 +26,8 @@ extension CaseEvaluation {
     package var findingDetails: String {
         orderedFindings.map { finding in
             let marker = finding.consequenceOf.map { " (consequence of \($0))" } ?? ""
-            return "\(finding.obligation)\(marker) [\(finding.kind)] expected: \(finding.expected)\n  actual: \(finding.actual)"
+            return
+                "\(finding.obligation)\(marker) [\(finding.kind)] expected: \(finding.expected)\n  actual: \(finding.actual)"
         }.joined(separator: "\n")
     }
 
@@ -39,7 +40,9 @@ extension CaseEvaluation {
 /// The order report.html lists cases in: what needs reading first first.
 package enum VerdictOrder {
     /// fail, error, nonStrict, unimplemented, informational, pass, skipped.
-    package static let reading: [Verdict] = [.fail, .error, .nonStrict, .unimplemented, .informational, .pass, .skipped]
+    package static let reading: [Verdict] = [
+        .fail, .error, .nonStrict, .unimplemented, .informational, .pass, .skipped,
+    ]
 }
 
 /// The end of a long text (client stderr) for inline display.

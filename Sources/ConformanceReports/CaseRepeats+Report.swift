@@ -9,8 +9,10 @@ extension CaseRepeats {
     package func indexJSON(strict: Bool) -> JSONValue {
         var latency = JSONObject()
         for (metric, spread) in latencySpread {
-            latency[metric] = ["count": .int(Int64(spread.count)), "min": .milliseconds(spread.min), "p50": .milliseconds(spread.p50),
-                               "max": .milliseconds(spread.max)]
+            latency[metric] = [
+                "count": .int(Int64(spread.count)), "min": .milliseconds(spread.min), "p50": .milliseconds(spread.p50),
+                "max": .milliseconds(spread.max),
+            ]
         }
         return [
             "runs": .int(Int64(runs.count)), "verdicts": .array(verdicts.map { .string($0.rawValue) }),
@@ -22,11 +24,15 @@ extension CaseRepeats {
     /// The case report's `repeats`: the index's figures and every run (`runs` is then the list).
     package func caseReportJSON(strict: Bool) -> JSONValue {
         guard case .object(var object) = indexJSON(strict: strict) else { return .null }
-        object["runs"] = .array(runs.map { run in
-            ["verdict": .string(run.verdict.rawValue), "durationMs": .milliseconds(run.durationMs),
-             "failedChecks": .array(run.failedChecks.map(JSONValue.string)),
-             "latency": .array(run.latency.map { ["metric": .string($0.metric), "value": .milliseconds($0.value)] })]
-        })
+        object["runs"] = .array(
+            runs.map { run in
+                [
+                    "verdict": .string(run.verdict.rawValue), "durationMs": .milliseconds(run.durationMs),
+                    "failedChecks": .array(run.failedChecks.map(JSONValue.string)),
+                    "latency": .array(
+                        run.latency.map { ["metric": .string($0.metric), "value": .milliseconds($0.value)] }),
+                ]
+            })
         return .object(object)
     }
 
@@ -36,11 +42,14 @@ extension CaseRepeats {
         let runs: [Run] = list.compactMap { element in
             guard let verdict = element["verdict"]?.stringValue.flatMap(Verdict.init(rawValue:)) else { return nil }
             let latency = (element["latency"]?.arrayValue ?? []).compactMap { sample -> LatencySample? in
-                guard let metric = sample["metric"]?.stringValue, let value = sample["value"]?.doubleValue else { return nil }
+                guard let metric = sample["metric"]?.stringValue, let value = sample["value"]?.doubleValue else {
+                    return nil
+                }
                 return LatencySample(metric: metric, value: value)
             }
-            return Run(verdict: verdict, durationMs: element["durationMs"]?.doubleValue ?? 0,
-                       failedChecks: (element["failedChecks"]?.arrayValue ?? []).compactMap(\.stringValue), latency: latency)
+            return Run(
+                verdict: verdict, durationMs: element["durationMs"]?.doubleValue ?? 0,
+                failedChecks: (element["failedChecks"]?.arrayValue ?? []).compactMap(\.stringValue), latency: latency)
         }
         guard runs.count == list.count, !runs.isEmpty else { return nil }
         let representative = Int(value["representative"]?.intValue ?? 1) - 1

@@ -90,16 +90,21 @@ package struct ClientMatrix: Sendable {
             var summary: [String: Int] = [:]
             for (verdict, count) in index["summary"]?.objectValue ?? [:] { summary[verdict] = Int(count.intValue ?? 0) }
             var p50: [String: Double] = [:]
-            for (metric, statistics) in index["latency"]?.objectValue ?? [:] { p50[metric] = statistics["p50"]?.doubleValue }
+            for (metric, statistics) in index["latency"]?.objectValue ?? [:] {
+                p50[metric] = statistics["p50"]?.doubleValue
+            }
             var budgets: [String: Double] = [:]
             for (metric, value) in index["latencyBudgets"]?.objectValue ?? [:] { budgets[metric] = value.doubleValue }
-            columns.append(Column(label: name, protocolName: protocolName, client: client,
-                                  started: index["started"]?.stringValue ?? "", toolVersion: index["toolVersion"]?.stringValue,
-                                  folder: folder, summary: summary, repeatCount: Int(index["repeat"]?.intValue ?? 1),
-                                  latencyP50: p50, latencyBudgets: budgets))
+            columns.append(
+                Column(
+                    label: name, protocolName: protocolName, client: client,
+                    started: index["started"]?.stringValue ?? "", toolVersion: index["toolVersion"]?.stringValue,
+                    folder: folder, summary: summary, repeatCount: Int(index["repeat"]?.intValue ?? 1),
+                    latencyP50: p50, latencyBudgets: budgets))
             for entry in cases {
                 guard let id = entry["id"]?.stringValue,
-                      let verdict = entry["verdict"]?.stringValue.flatMap(Verdict.init(rawValue:)) else {
+                    let verdict = entry["verdict"]?.stringValue.flatMap(Verdict.init(rawValue:))
+                else {
                     throw Failure(description: "\(url.path): a case without a valid \"id\" and \"verdict\"")
                 }
                 let key = protocolName + "\u{0}" + id
@@ -110,7 +115,8 @@ package struct ClientMatrix: Sendable {
                 let report = entry["report"]?.stringValue ?? RunReport.caseReportPath(id)
                 rowsByID[key]?.cells[name] = Cell(
                     verdict: verdict, failedChecks: (entry["failedChecks"]?.arrayValue ?? []).compactMap(\.stringValue),
-                    flaky: entry["repeats"]?["flaky"]?.boolValue ?? false, passRate: entry["repeats"]?["passRate"]?.doubleValue,
+                    flaky: entry["repeats"]?["flaky"]?.boolValue ?? false,
+                    passRate: entry["repeats"]?["passRate"]?.doubleValue,
                     report: URL(fileURLWithPath: folder).appendingPathComponent(report).standardizedFileURL.path)
             }
         }
@@ -160,7 +166,10 @@ package struct ClientMatrix: Sendable {
         do {
             data = try Data(contentsOf: url)
         } catch {
-            throw Failure(description: "\(url.path): cannot read (is \(url.deletingLastPathComponent().path) a conformance report folder?)")
+            throw Failure(
+                description:
+                    "\(url.path): cannot read (is \(url.deletingLastPathComponent().path) a conformance report folder?)"
+            )
         }
         do {
             return try JSONValue.decode(Array(data))

@@ -1,6 +1,6 @@
 import ConformanceChecks
-import WireJSON
 import ProtocolModel
+import WireJSON
 
 /// The journal entries a finding cites, rendered inline in report.html: time, direction, kind
 /// and event on one line, the frame's JSON pretty-printed (cut at ``jsonLimit`` bytes) below.
@@ -36,7 +36,8 @@ enum HTMLEvidence {
         head += entry.kind.rawValue
         if let event = transcript.messageType(at: index) { head += " · <b>\(XMLText.escape(event))</b>" }
         if let bytes = entry.byteLength { head += " · \(bytes) B" }
-        return "<span class=\"entry\">\(head)</span><pre>\(XMLText.escape(truncated(body(entry), limit: jsonLimit)))</pre>"
+        return
+            "<span class=\"entry\">\(head)</span><pre>\(XMLText.escape(truncated(body(entry), limit: jsonLimit)))</pre>"
     }
 
     /// The frame's JSON (sorted keys, as in the case's JSON file), else the entry's other
@@ -54,6 +55,7 @@ enum HTMLEvidence {
         guard bytes.count > limit else { return text }
         var end = limit
         while end > 0, bytes[end] & 0xC0 == 0x80 { end -= 1 }
-        return String(decoding: bytes[..<end], as: UTF8.self) + "\n… (\(bytes.count - end) more bytes in the case's JSON)"
+        return String(decoding: bytes[..<end], as: UTF8.self)
+            + "\n… (\(bytes.count - end) more bytes in the case's JSON)"
     }
 }

@@ -22,17 +22,21 @@ package enum HTMLReportWriter {
 
     /// The page.
     package static func text(_ report: RunReport) -> String {
-        var html = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Conformance: \(XMLText.escape(report.protocolName))</title>"
+        var html =
+            "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Conformance: \(XMLText.escape(report.protocolName))</title>"
         html += "<style>\(style)</style></head><body>\n"
-        html += "<h1>\(XMLText.escape(report.protocolName))</h1><p>client <code>\(XMLText.escape(report.client))</code> · started \(report.startedText)"
+        html +=
+            "<h1>\(XMLText.escape(report.protocolName))</h1><p>client <code>\(XMLText.escape(report.client))</code> · started \(report.startedText)"
         html += report.toolVersion.isEmpty ? "" : " · conformance \(XMLText.escape(report.toolVersion))"
         html += "</p>\n" + summaryBar(report) + flakySection(report)
         let findings = report.findings
         if !findings.isEmpty {
-            html += "<h2>Findings by obligation</h2><p>Read the first row first; consequences follow from an earlier finding in their case.</p>"
+            html +=
+                "<h2>Findings by obligation</h2><p>Read the first row first; consequences follow from an earlier finding in their case.</p>"
             html += "<table><tr><th>obligation</th><th>verdict</th><th>cases</th><th>as a consequence in</th></tr>"
             for finding in findings {
-                html += "<tr><td>\(XMLText.escape(finding.obligation))</td><td class=\"\(finding.verdict.rawValue)\">\(finding.verdict.rawValue)</td>"
+                html +=
+                    "<tr><td>\(XMLText.escape(finding.obligation))</td><td class=\"\(finding.verdict.rawValue)\">\(finding.verdict.rawValue)</td>"
                 html += "<td>\(caseLinks(finding.cases))</td><td>\(caseLinks(finding.asConsequence))</td></tr>"
             }
             html += "</table>\n"
@@ -41,7 +45,8 @@ package enum HTMLReportWriter {
         for verdict in VerdictOrder.reading {
             let group = report.evaluations.filter { $0.verdict == verdict }
             guard !group.isEmpty else { continue }
-            html += "<h3 id=\"verdict-\(verdict.rawValue)\" class=\"\(verdict.rawValue)\">\(verdict.rawValue) (\(group.count))</h3>\n"
+            html +=
+                "<h3 id=\"verdict-\(verdict.rawValue)\" class=\"\(verdict.rawValue)\">\(verdict.rawValue) (\(group.count))</h3>\n"
             for evaluation in group { html += caseSection(evaluation, report) }
         }
         html += latencySection(report)
@@ -55,13 +60,15 @@ package enum HTMLReportWriter {
         for verdict in VerdictOrder.reading {
             let count = summary[verdict, default: 0]
             guard count > 0 else { continue }
-            html += "<a class=\"\(verdict.rawValue)\" href=\"#verdict-\(verdict.rawValue)\" style=\"flex:\(count) 1 0\" title=\"\(count) \(verdict.rawValue)\">"
+            html +=
+                "<a class=\"\(verdict.rawValue)\" href=\"#verdict-\(verdict.rawValue)\" style=\"flex:\(count) 1 0\" title=\"\(count) \(verdict.rawValue)\">"
             html += "\(count) \(verdict.rawValue)</a>"
         }
         html += "</nav>\n<table><tr><th>verdict</th><th>cases</th></tr>"
         for verdict in VerdictOrder.reading {
             let count = summary[verdict, default: 0]
-            let label = count > 0 ? "<a href=\"#verdict-\(verdict.rawValue)\">\(verdict.rawValue)</a>" : verdict.rawValue
+            let label =
+                count > 0 ? "<a href=\"#verdict-\(verdict.rawValue)\">\(verdict.rawValue)</a>" : verdict.rawValue
             html += "<tr><td class=\"\(verdict.rawValue)\">\(label)</td><td>\(count)</td></tr>"
         }
         return html + "</table>\n"
@@ -74,24 +81,31 @@ package enum HTMLReportWriter {
     private static func caseSection(_ evaluation: CaseEvaluation, _ report: RunReport) -> String {
         let title = evaluation.conformanceCase?.title ?? ""
         let open = evaluation.verdict == .pass || evaluation.verdict == .skipped ? "" : " open"
-        var html = "<details id=\"\(XMLText.escape(evaluation.caseID))\"\(open)><summary><span class=\"\(evaluation.verdict.rawValue)\">"
-        html += "\(evaluation.verdict.rawValue)</span> <b>\(XMLText.escape(evaluation.caseID))</b> \(XMLText.escape(title))"
+        var html =
+            "<details id=\"\(XMLText.escape(evaluation.caseID))\"\(open)><summary><span class=\"\(evaluation.verdict.rawValue)\">"
+        html +=
+            "\(evaluation.verdict.rawValue)</span> <b>\(XMLText.escape(evaluation.caseID))</b> \(XMLText.escape(title))"
         if let repeats = evaluation.repeats, repeats.isFlaky { html += " <span class=\"flaky\">flaky</span>" }
         html += "</summary>\n"
-        html += "<p><a href=\"\(XMLText.escape(RunReport.caseReportPath(evaluation.caseID)))\">case report (JSON)</a></p>"
+        html +=
+            "<p><a href=\"\(XMLText.escape(RunReport.caseReportPath(evaluation.caseID)))\">case report (JSON)</a></p>"
         if let reason = evaluation.reason { html += "<p>\(XMLText.escape(reason))</p>" }
         if let root = evaluation.rootCause, !evaluation.consequences.isEmpty {
-            html += "<p>Root cause: <b>\(XMLText.escape(root))</b>; consequences: \(XMLText.escape(evaluation.consequences.joined(separator: ", ")))</p>"
+            html +=
+                "<p>Root cause: <b>\(XMLText.escape(root))</b>; consequences: \(XMLText.escape(evaluation.consequences.joined(separator: ", ")))</p>"
         }
         if let repeats = evaluation.repeats { html += repeatsTable(repeats, report) }
         if !evaluation.checks.isEmpty {
-            html += "<table><tr><th>check</th><th>obligation</th><th>verdict</th><th>expected</th><th>actual</th><th>evidence</th></tr>"
+            html +=
+                "<table><tr><th>check</th><th>obligation</th><th>verdict</th><th>expected</th><th>actual</th><th>evidence</th></tr>"
             for check in evaluation.checks {
-                html += "<tr><td>\(XMLText.escape(check.kind))</td><td>\(XMLText.escape(check.obligation))</td><td class=\"\(check.verdict.rawValue)\">\(check.verdict.rawValue)"
+                html +=
+                    "<tr><td>\(XMLText.escape(check.kind))</td><td>\(XMLText.escape(check.obligation))</td><td class=\"\(check.verdict.rawValue)\">\(check.verdict.rawValue)"
                 html += "\(check.consequenceOf.map { " (consequence of \(XMLText.escape($0)))" } ?? "")</td>"
                 html += "<td>\(XMLText.escape(check.expected))</td><td>\(XMLText.escape(check.actual))</td><td>"
                 // A finding shows the entries it cites; a passing check only their indices.
-                html += check.isFinding && !check.evidence.isEmpty
+                html +=
+                    check.isFinding && !check.evidence.isEmpty
                     ? HTMLEvidence.html(check, transcript: evaluation.transcript)
                     : check.evidence.map { "#\($0)" }.joined(separator: " ")
                 html += "</td></tr>"
@@ -100,13 +114,15 @@ package enum HTMLReportWriter {
         }
         let endMs = evaluation.transcript.journal.last.map { Double($0.t) / 1000 } ?? 0
         for timeline in evaluation.timelines where !timeline.points.isEmpty {
-            html += "<p>\(XMLText.escape(timeline.machine))\(timeline.firstViolation.map { " — first violation at point \($0 + 1)" } ?? "")</p>"
+            html +=
+                "<p>\(XMLText.escape(timeline.machine))\(timeline.firstViolation.map { " — first violation at point \($0 + 1)" } ?? "")</p>"
             html += SVGCharts.timeline(timeline, endMs: endMs) + "\n"
         }
         if let stderr = report.stderr(of: evaluation.caseID) {
             let path = XMLText.escape(RunReport.caseStderrPath(evaluation.caseID))
             html += "<details><summary>client stderr (last lines) — <a href=\"\(path)\">\(path)</a></summary>"
-            html += "<pre class=\"stderr\">\(XMLText.escape(TextTail.lines(stderr, count: 20).joined(separator: "\n")))</pre></details>\n"
+            html +=
+                "<pre class=\"stderr\">\(XMLText.escape(TextTail.lines(stderr, count: 20).joined(separator: "\n")))</pre></details>\n"
         }
         return html + "</details>\n"
     }
@@ -129,11 +145,14 @@ package enum HTMLReportWriter {
     /// A repeated case's runs (verdict, time, failed checks) and the spread of its latencies.
     private static func repeatsTable(_ repeats: CaseRepeats, _ report: RunReport) -> String {
         var html = "<p>\(repeats.runs.count) runs, \(XMLText.escape(repeats.passText(strict: report.strict)))"
-        html += repeats.isFlaky ? " — <span class=\"flaky\">flaky</span>; the checks below are run \(repeats.representative + 1)'s" : ""
+        html +=
+            repeats.isFlaky
+            ? " — <span class=\"flaky\">flaky</span>; the checks below are run \(repeats.representative + 1)'s" : ""
         html += "</p><table><tr><th>run</th><th>verdict</th><th>ms</th><th>failed checks</th></tr>"
         for (index, run) in repeats.runs.enumerated() {
             html += "<tr><td>\(index + 1)</td><td class=\"\(run.verdict.rawValue)\">\(run.verdict.rawValue)</td>"
-            html += "<td>\(Int(run.durationMs.rounded()))</td><td>\(XMLText.escape(run.failedChecks.joined(separator: " ")))</td></tr>"
+            html +=
+                "<td>\(Int(run.durationMs.rounded()))</td><td>\(XMLText.escape(run.failedChecks.joined(separator: " ")))</td></tr>"
         }
         html += "</table>\n"
         let spread = repeats.latencySpread
@@ -142,7 +161,8 @@ package enum HTMLReportWriter {
         for metric in LatencyMetric.all {
             guard let statistics = spread[metric] else { continue }
             html += "<tr><td>\(XMLText.escape(metric)) (\(LatencyMetric.unit(metric)))</td><td>\(statistics.count)</td>"
-            html += "<td>\(SVGCharts.fixed(statistics.min))</td><td>\(SVGCharts.fixed(statistics.p50))</td><td>\(SVGCharts.fixed(statistics.max))</td></tr>"
+            html +=
+                "<td>\(SVGCharts.fixed(statistics.min))</td><td>\(SVGCharts.fixed(statistics.p50))</td><td>\(SVGCharts.fixed(statistics.max))</td></tr>"
         }
         return html + "</table>\n"
     }
@@ -154,11 +174,14 @@ package enum HTMLReportWriter {
             guard let values = samples[metric]?.map(\.value), !values.isEmpty else { continue }
             let statistics = LatencyStatistics(values)
             let budget = report.latencyBudgets[metric]
-            html += "<h3>\(XMLText.escape(metric)) (\(LatencyMetric.unit(metric)))</h3><p>n=\(statistics.count) p50=\(SVGCharts.fixed(statistics.p50))"
-            html += " p95=\(SVGCharts.fixed(statistics.p95)) p99=\(SVGCharts.fixed(statistics.p99)) max=\(SVGCharts.fixed(statistics.max))"
+            html +=
+                "<h3>\(XMLText.escape(metric)) (\(LatencyMetric.unit(metric)))</h3><p>n=\(statistics.count) p50=\(SVGCharts.fixed(statistics.p50))"
+            html +=
+                " p95=\(SVGCharts.fixed(statistics.p95)) p99=\(SVGCharts.fixed(statistics.p99)) max=\(SVGCharts.fixed(statistics.max))"
             if let budget {
                 let over = values.filter { $0 > budget }.count
-                html += " · budget \(SVGCharts.fixed(budget))\(over > 0 ? " — <span class=\"fail\">\(over) over</span>" : "")"
+                html +=
+                    " · budget \(SVGCharts.fixed(budget))\(over > 0 ? " — <span class=\"fail\">\(over) over</span>" : "")"
             }
             html += "</p>\n" + SVGCharts.distribution(metric: metric, values: values, budget: budget) + "\n"
         }

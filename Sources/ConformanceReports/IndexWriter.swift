@@ -25,31 +25,40 @@ package enum IndexWriter {
                 "rootCause": evaluation.rootCause.map(JSONValue.string) ?? .null,
                 "consequences": .array(evaluation.consequences.map(JSONValue.string)),
             ]
-            if report.stderr(of: evaluation.caseID) != nil { entry["stderr"] = .string(RunReport.caseStderrPath(evaluation.caseID)) }
+            if report.stderr(of: evaluation.caseID) != nil {
+                entry["stderr"] = .string(RunReport.caseStderrPath(evaluation.caseID))
+            }
             if let repeats = evaluation.repeats { entry["repeats"] = repeats.indexJSON(strict: report.strict) }
             return .object(entry)
         }
         let findings: [JSONValue] = report.findings.map { finding in
-            ["obligation": .string(finding.obligation), "verdict": .string(finding.verdict.rawValue),
-             "cases": .array(finding.cases.map(JSONValue.string)), "asConsequence": .array(finding.asConsequence.map(JSONValue.string))]
+            [
+                "obligation": .string(finding.obligation), "verdict": .string(finding.verdict.rawValue),
+                "cases": .array(finding.cases.map(JSONValue.string)),
+                "asConsequence": .array(finding.asConsequence.map(JSONValue.string)),
+            ]
         }
         var latency = JSONObject()
         for (metric, statistics) in report.latency {
             latency[metric] = [
-                "count": .int(Int64(statistics.count)), "p50": .milliseconds(statistics.p50), "p95": .milliseconds(statistics.p95),
+                "count": .int(Int64(statistics.count)), "p50": .milliseconds(statistics.p50),
+                "p95": .milliseconds(statistics.p95),
                 "p99": .milliseconds(statistics.p99), "max": .milliseconds(statistics.max),
             ]
         }
         var document: JSONObject = [
             "$schema": .string(ReportSchema.indexID), "schemaVersion": .int(Int64(ReportSchema.indexVersion)),
-            "protocol": .string(report.protocolName), "client": .string(report.client), "started": .string(report.startedText),
-            "summary": .object(summary), "cases": .array(cases), "latency": .object(latency), "findings": .array(findings),
+            "protocol": .string(report.protocolName), "client": .string(report.client),
+            "started": .string(report.startedText),
+            "summary": .object(summary), "cases": .array(cases), "latency": .object(latency),
+            "findings": .array(findings),
             "strict": .bool(report.strict), "repeat": .int(Int64(report.repeatCount)),
             "flakyCases": .array(report.flakyCases.map(JSONValue.string)),
         ]
         if !report.toolVersion.isEmpty { document["toolVersion"] = .string(report.toolVersion) }
         if !report.latencyBudgets.isEmpty {
-            document["latencyBudgets"] = .object(JSONObject(report.latencyBudgets.map { ($0.key, JSONValue.milliseconds($0.value)) }))
+            document["latencyBudgets"] = .object(
+                JSONObject(report.latencyBudgets.map { ($0.key, JSONValue.milliseconds($0.value)) }))
         }
         return JSONValue.object(document).sortedKeys
     }

@@ -18,9 +18,12 @@ package enum JUnitWriter {
         let skipped = summary[.skipped, default: 0] + summary[.unimplemented, default: 0]
         let total = report.evaluations.reduce(0.0) { $0 + $1.durationMs } / 1000
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
-        xml += "<testsuites tests=\"\(report.evaluations.count)\" failures=\"\(failures)\" errors=\"\(errors)\" skipped=\"\(skipped)\">\n"
-        xml += "  <testsuite name=\"\(XMLText.escape(report.protocolName))\" tests=\"\(report.evaluations.count)\" failures=\"\(failures)\""
-        xml += " errors=\"\(errors)\" skipped=\"\(skipped)\" time=\"\(seconds(total))\" timestamp=\"\(report.startedText)\">\n"
+        xml +=
+            "<testsuites tests=\"\(report.evaluations.count)\" failures=\"\(failures)\" errors=\"\(errors)\" skipped=\"\(skipped)\">\n"
+        xml +=
+            "  <testsuite name=\"\(XMLText.escape(report.protocolName))\" tests=\"\(report.evaluations.count)\" failures=\"\(failures)\""
+        xml +=
+            " errors=\"\(errors)\" skipped=\"\(skipped)\" time=\"\(seconds(total))\" timestamp=\"\(report.startedText)\">\n"
         for evaluation in report.evaluations { xml += testcase(evaluation, report) }
         let findings = report.findings
         if !findings.isEmpty {
@@ -28,10 +31,13 @@ package enum JUnitWriter {
             let lines = findings.map { finding in
                 var parts: [String] = []
                 if !finding.cases.isEmpty { parts.append("in \(finding.cases.joined(separator: " "))") }
-                if !finding.asConsequence.isEmpty { parts.append("as a consequence in \(finding.asConsequence.joined(separator: " "))") }
+                if !finding.asConsequence.isEmpty {
+                    parts.append("as a consequence in \(finding.asConsequence.joined(separator: " "))")
+                }
                 return "\(finding.obligation) \(finding.verdict.rawValue): \(parts.joined(separator: "; "))"
             }
-            xml += "    <system-out>\(XMLText.escape("Findings by obligation:\n" + lines.joined(separator: "\n")))</system-out>\n"
+            xml +=
+                "    <system-out>\(XMLText.escape("Findings by obligation:\n" + lines.joined(separator: "\n")))</system-out>\n"
         }
         xml += "  </testsuite>\n</testsuites>\n"
         return xml
@@ -43,7 +49,8 @@ package enum JUnitWriter {
     private static func testcase(_ evaluation: CaseEvaluation, _ report: RunReport) -> String {
         let section = evaluation.sectionTitle(in: report.suite)
         // The name is the case id alone so CI history tracks a case across title edits.
-        var xml = "    <testcase classname=\"\(XMLText.escape(report.protocolName + "." + section))\" name=\"\(XMLText.escape(evaluation.caseID))\""
+        var xml =
+            "    <testcase classname=\"\(XMLText.escape(report.protocolName + "." + section))\" name=\"\(XMLText.escape(evaluation.caseID))\""
         xml += " time=\"\(seconds(evaluation.durationMs / 1000))\">\n"
         xml += properties(evaluation, report)
         let details = evaluation.findingDetails
@@ -52,16 +59,20 @@ package enum JUnitWriter {
         case .pass:
             break
         case .fail:
-            let message = flakyPrefix(evaluation, report) + (evaluation.verdict == .fail ? "" : "nonStrict (--strict): ")
+            let message =
+                flakyPrefix(evaluation, report) + (evaluation.verdict == .fail ? "" : "nonStrict (--strict): ")
                 + (evaluation.headline ?? "failed")
-            xml += "      <failure message=\"\(XMLText.escape(message))\" type=\"\(XMLText.escape(evaluation.failedChecks.joined(separator: " ")))\">\(XMLText.escape(details))</failure>\n"
+            xml +=
+                "      <failure message=\"\(XMLText.escape(message))\" type=\"\(XMLText.escape(evaluation.failedChecks.joined(separator: " ")))\">\(XMLText.escape(details))</failure>\n"
         case .nonStrict, .informational:
             // A passing test whose output starts with the verdict in capitals: reporters that
             // show a passing test's output show it, and nothing counts it as skipped.
             let marker = evaluation.verdict == .nonStrict ? "NONSTRICT" : "INFORMATIONAL"
-            xml += "      <system-out>\(XMLText.escape("\(marker): \(evaluation.headline ?? "")\n\(details)"))</system-out>\n"
+            xml +=
+                "      <system-out>\(XMLText.escape("\(marker): \(evaluation.headline ?? "")\n\(details)"))</system-out>\n"
         case .unimplemented, .skipped:
-            xml += "      <skipped message=\"\(XMLText.escape("\(evaluation.verdict.rawValue): \(evaluation.reason ?? "")"))\"/>\n"
+            xml +=
+                "      <skipped message=\"\(XMLText.escape("\(evaluation.verdict.rawValue): \(evaluation.reason ?? "")"))\"/>\n"
         case .error:
             xml += "      <error message=\"\(XMLText.escape(evaluation.reason ?? "harness error"))\"/>\n"
         }
@@ -80,10 +91,16 @@ package enum JUnitWriter {
         }
         entries.append(("verdict", evaluation.verdict.rawValue))
         if let root = evaluation.rootCause { entries.append(("rootCause", root)) }
-        if !evaluation.consequences.isEmpty { entries.append(("consequences", evaluation.consequences.joined(separator: " "))) }
-        if !evaluation.failedChecks.isEmpty { entries.append(("failedChecks", evaluation.failedChecks.joined(separator: " "))) }
+        if !evaluation.consequences.isEmpty {
+            entries.append(("consequences", evaluation.consequences.joined(separator: " ")))
+        }
+        if !evaluation.failedChecks.isEmpty {
+            entries.append(("failedChecks", evaluation.failedChecks.joined(separator: " ")))
+        }
         entries.append(("report", RunReport.caseReportPath(evaluation.caseID)))
-        if report.stderr(of: evaluation.caseID) != nil { entries.append(("stderr", RunReport.caseStderrPath(evaluation.caseID))) }
+        if report.stderr(of: evaluation.caseID) != nil {
+            entries.append(("stderr", RunReport.caseStderrPath(evaluation.caseID)))
+        }
         if let repeats = evaluation.repeats {
             entries.append(("repeats", String(repeats.runs.count)))
             entries.append(("verdicts", repeats.verdicts.map(\.rawValue).joined(separator: " ")))

@@ -12,9 +12,11 @@ package enum MatrixWriter {
     package static func json(_ matrix: ClientMatrix, directory: URL, generated: Date = Date()) -> JSONValue {
         let columns: [JSONValue] = matrix.columns.map { column in
             var object: JSONObject = [
-                "label": .string(column.label), "protocol": .string(column.protocolName), "client": .string(column.client),
+                "label": .string(column.label), "protocol": .string(column.protocolName),
+                "client": .string(column.client),
                 "started": .string(column.started),
-                "folder": .string(ClientMatrix.relativePath(URL(fileURLWithPath: column.folder).path, from: directory)), "repeat": .int(Int64(column.repeatCount)),
+                "folder": .string(ClientMatrix.relativePath(URL(fileURLWithPath: column.folder).path, from: directory)),
+                "repeat": .int(Int64(column.repeatCount)),
                 "summary": .object(JSONObject(column.summary.map { ($0.key, JSONValue.int(Int64($0.value))) })),
             ]
             object["toolVersion"] = column.toolVersion.map(JSONValue.string)
@@ -23,8 +25,11 @@ package enum MatrixWriter {
         let rows: [JSONValue] = matrix.rows.map { row in
             var cells = JSONObject()
             for (label, cell) in row.cells {
-                var object: JSONObject = ["verdict": .string(cell.verdict.rawValue), "flaky": .bool(cell.flaky),
-                                          "failedChecks": .array(cell.failedChecks.map(JSONValue.string)), "report": .string(ClientMatrix.relativePath(cell.report, from: directory))]
+                var object: JSONObject = [
+                    "verdict": .string(cell.verdict.rawValue), "flaky": .bool(cell.flaky),
+                    "failedChecks": .array(cell.failedChecks.map(JSONValue.string)),
+                    "report": .string(ClientMatrix.relativePath(cell.report, from: directory)),
+                ]
                 object["passRate"] = cell.passRate.map(JSONValue.double)
                 cells[label] = .object(object)
             }
@@ -44,8 +49,10 @@ package enum MatrixWriter {
         }
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime]
-        let document: JSONValue = ["generated": .string(formatter.string(from: generated)), "columns": .array(columns),
-                                   "rows": .array(rows), "latencyP50": .object(latency)]
+        let document: JSONValue = [
+            "generated": .string(formatter.string(from: generated)), "columns": .array(columns),
+            "rows": .array(rows), "latencyP50": .object(latency),
+        ]
         return document.sortedKeys
     }
 
@@ -54,11 +61,16 @@ package enum MatrixWriter {
         let formatter = ISO8601DateFormatter()
         formatter.formatOptions = [.withInternetDateTime]
         var html = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Conformance matrix</title>"
-        html += "<style>\(HTMLReportWriter.style)td.cell{text-align:center;white-space:nowrap}td.cell a{text-decoration:none}"
-        html += "td.cell.pass{background:#e6f4ea}td.cell.fail,td.cell.error{background:#fce8e6}td.cell.nonStrict,td.cell.informational{background:#fef7e0}"
-        html += "td.cell.unimplemented,td.cell.skipped{background:#f1f3f4}td.none{color:#aaa;text-align:center}th.run{max-width:14em}"
-        html += "</style></head><body>\n<h1>Conformance matrix</h1><p>\(matrix.columns.count) runs · generated \(formatter.string(from: generated))."
-        html += " A cell is the run's verdict on the case and links to its case report; <span class=\"flaky\">flaky</span> marks a"
+        html +=
+            "<style>\(HTMLReportWriter.style)td.cell{text-align:center;white-space:nowrap}td.cell a{text-decoration:none}"
+        html +=
+            "td.cell.pass{background:#e6f4ea}td.cell.fail,td.cell.error{background:#fce8e6}td.cell.nonStrict,td.cell.informational{background:#fef7e0}"
+        html +=
+            "td.cell.unimplemented,td.cell.skipped{background:#f1f3f4}td.none{color:#aaa;text-align:center}th.run{max-width:14em}"
+        html +=
+            "</style></head><body>\n<h1>Conformance matrix</h1><p>\(matrix.columns.count) runs · generated \(formatter.string(from: generated))."
+        html +=
+            " A cell is the run's verdict on the case and links to its case report; <span class=\"flaky\">flaky</span> marks a"
         html += " case whose verdict changed between <code>--repeat</code> runs.</p>\n"
         for protocolName in matrix.protocols {
             let columns = matrix.columns.filter { $0.protocolName == protocolName }
@@ -66,7 +78,8 @@ package enum MatrixWriter {
             html += "<h2>\(XMLText.escape(protocolName))</h2>\n<table><tr><th>case</th>"
             for column in columns {
                 html += "<th class=\"run\" title=\"\(XMLText.escape(column.client))\">\(XMLText.escape(column.label))"
-                html += "<br><small>\(XMLText.escape(column.started))\(column.repeatCount > 1 ? " ×\(column.repeatCount)" : "")</small></th>"
+                html +=
+                    "<br><small>\(XMLText.escape(column.started))\(column.repeatCount > 1 ? " ×\(column.repeatCount)" : "")</small></th>"
             }
             html += "</tr>\n<tr><th>verdicts</th>"
             for column in columns {
@@ -84,9 +97,11 @@ package enum MatrixWriter {
                         html += "<td class=\"none\">—</td>"
                         continue
                     }
-                    let title = cell.failedChecks.isEmpty ? cell.verdict.rawValue : cell.failedChecks.joined(separator: " ")
+                    let title =
+                        cell.failedChecks.isEmpty ? cell.verdict.rawValue : cell.failedChecks.joined(separator: " ")
                     html += "<td class=\"cell \(cell.verdict.rawValue)\" title=\"\(XMLText.escape(title))\">"
-                    html += "<a class=\"\(cell.verdict.rawValue)\" href=\"\(XMLText.escape(ClientMatrix.relativePath(cell.report, from: directory)))\">\(cell.verdict.rawValue)</a>"
+                    html +=
+                        "<a class=\"\(cell.verdict.rawValue)\" href=\"\(XMLText.escape(ClientMatrix.relativePath(cell.report, from: directory)))\">\(cell.verdict.rawValue)</a>"
                     if cell.flaky {
                         let rate = cell.passRate.map { " \(Int(($0 * 100).rounded())) %" } ?? ""
                         html += " <span class=\"flaky\">flaky\(rate)</span>"
@@ -110,7 +125,8 @@ package enum MatrixWriter {
                     }
                     let budget = column.latencyBudgets[metric]
                     let over = budget.map { p50 > $0 } ?? false
-                    html += "<td class=\"\(over ? "fail" : "")\">\(SVGCharts.fixed(p50))\(budget.map { " <small>/ \(SVGCharts.fixed($0))</small>" } ?? "")</td>"
+                    html +=
+                        "<td class=\"\(over ? "fail" : "")\">\(SVGCharts.fixed(p50))\(budget.map { " <small>/ \(SVGCharts.fixed($0))</small>" } ?? "")</td>"
                 }
                 html += "</tr>\n"
             }
@@ -123,7 +139,8 @@ package enum MatrixWriter {
     /// - Throws: the file system's error.
     package static func write(_ matrix: ClientMatrix, to directory: URL, generated: Date = Date()) throws {
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        try Data(html(matrix, directory: directory, generated: generated).utf8).write(to: directory.appendingPathComponent("matrix.html"), options: .atomic)
+        try Data(html(matrix, directory: directory, generated: generated).utf8).write(
+            to: directory.appendingPathComponent("matrix.html"), options: .atomic)
         try Data((json(matrix, directory: directory, generated: generated).encodedString(pretty: true) + "\n").utf8)
             .write(to: directory.appendingPathComponent("matrix.json"), options: .atomic)
     }

@@ -12,7 +12,8 @@ package enum ReportFolderWriter {
         formatter.timeZone = TimeZone(identifier: "UTC")
         formatter.dateFormat = "yyyyMMdd-HHmmss"
         let safe = String(client.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" ? $0 : "-" }.prefix(60))
-        return root.appendingPathComponent("reports/runs/\(safe.isEmpty ? "client" : safe)/\(formatter.string(from: started))")
+        return root.appendingPathComponent(
+            "reports/runs/\(safe.isEmpty ? "client" : safe)/\(formatter.string(from: started))")
     }
 
     /// Writes every file into `directory` (created if needed).
@@ -20,7 +21,9 @@ package enum ReportFolderWriter {
     package static func write(_ report: RunReport, to directory: URL) throws {
         try writeRunFiles(report, to: directory)
         for evaluation in report.evaluations {
-            try save(CaseReportWriter.text(evaluation, strict: report.strict), directory.appendingPathComponent(RunReport.caseReportPath(evaluation.caseID)))
+            try save(
+                CaseReportWriter.text(evaluation, strict: report.strict),
+                directory.appendingPathComponent(RunReport.caseReportPath(evaluation.caseID)))
         }
         try writeStderr(report, to: directory)
     }
@@ -29,7 +32,8 @@ package enum ReportFolderWriter {
     /// report.html), and the `cases/` folder; not the per-case files.
     /// - Throws: the file system's error.
     package static func writeRunFiles(_ report: RunReport, to directory: URL) throws {
-        try FileManager.default.createDirectory(at: directory.appendingPathComponent("cases"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: directory.appendingPathComponent("cases"), withIntermediateDirectories: true)
         try save(IndexWriter.text(report), directory.appendingPathComponent("index.json"))
         try save(JUnitWriter.text(report), directory.appendingPathComponent("junit.xml"))
         try save(CTRFWriter.text(report), directory.appendingPathComponent("ctrf.json"))

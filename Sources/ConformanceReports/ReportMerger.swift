@@ -30,7 +30,9 @@ package enum ReportMerger {
     /// - Throws: ``Failure``: no folders, a folder without index.json or with an unreadable
     ///   case report, shards of different protocols, a case in two shards.
     ///   - strict: whether the merged run is `--strict`; nil = whether any shard's index says so.
-    package static func merge(_ folders: [URL], caseOrder: [String]? = nil, suite: LoadedSuite? = nil, strict: Bool? = nil) throws(Failure) -> RunReport {
+    package static func merge(
+        _ folders: [URL], caseOrder: [String]? = nil, suite: LoadedSuite? = nil, strict: Bool? = nil
+    ) throws(Failure) -> RunReport {
         try read(folders, caseOrder: caseOrder, suite: suite, strict: strict).report
     }
 
@@ -38,12 +40,16 @@ package enum ReportMerger {
     /// - Returns: the merged run.
     /// - Throws: ``Failure``, also for a file that cannot be written.
     @discardableResult
-    package static func write(_ folders: [URL], to output: URL, caseOrder: [String]? = nil, suite: LoadedSuite? = nil,
-                              strict: Bool? = nil) throws(Failure) -> RunReport {
+    package static func write(
+        _ folders: [URL], to output: URL, caseOrder: [String]? = nil, suite: LoadedSuite? = nil,
+        strict: Bool? = nil
+    ) throws(Failure) -> RunReport {
         let (report, caseFiles) = try read(folders, caseOrder: caseOrder, suite: suite, strict: strict)
         do {
             try ReportFolderWriter.writeRunFiles(report, to: output)
-            for (path, bytes) in caseFiles { try Data(bytes).write(to: output.appendingPathComponent(path), options: .atomic) }
+            for (path, bytes) in caseFiles {
+                try Data(bytes).write(to: output.appendingPathComponent(path), options: .atomic)
+            }
             try ReportFolderWriter.writeStderr(report, to: output)
         } catch {
             throw Failure(description: "\(output.path): cannot write the merged report: \(error)")
@@ -52,7 +58,9 @@ package enum ReportMerger {
     }
 
     /// The merged report and the case files' bytes by path inside the folder.
-    private static func read(_ folders: [URL], caseOrder: [String]?, suite: LoadedSuite?, strict: Bool?) throws(Failure) -> (report: RunReport, caseFiles: [String: [UInt8]]) {
+    private static func read(
+        _ folders: [URL], caseOrder: [String]?, suite: LoadedSuite?, strict: Bool?
+    ) throws(Failure) -> (report: RunReport, caseFiles: [String: [UInt8]]) {
         guard let first = folders.first else { throw Failure(description: "no report folders to merge") }
         var protocolName = ""
         var client = ""
@@ -74,14 +82,20 @@ package enum ReportMerger {
             } else if name != protocolName {
                 throw Failure(description: "\(folder.path): protocol \(name), but \(first.path) is \(protocolName)")
             }
-            if let text = index["started"]?.stringValue, let date = parseDate(text) { started = min(started ?? date, date) }
+            if let text = index["started"]?.stringValue, let date = parseDate(text) {
+                started = min(started ?? date, date)
+            }
             anyStrict = anyStrict || index["strict"]?.boolValue == true
             repeatCount = max(repeatCount, Int(index["repeat"]?.intValue ?? 1))
             if toolVersion.isEmpty { toolVersion = index["toolVersion"]?.stringValue ?? "" }
             for (metric, value) in index["latencyBudgets"]?.objectValue ?? [:] { budgets[metric] = value.doubleValue }
             for entry in index["cases"]?.arrayValue ?? [] {
-                guard let id = entry["id"]?.stringValue else { throw Failure(description: "\(folder.path)/index.json: a case without \"id\"") }
-                if let other = shardOf[id] { throw Failure(description: "case \(id) is in both \(other.path) and \(folder.path)") }
+                guard let id = entry["id"]?.stringValue else {
+                    throw Failure(description: "\(folder.path)/index.json: a case without \"id\"")
+                }
+                if let other = shardOf[id] {
+                    throw Failure(description: "case \(id) is in both \(other.path) and \(folder.path)")
+                }
                 shardOf[id] = folder
                 let path = entry["report"]?.stringValue ?? RunReport.caseReportPath(id)
                 let bytes = try contents(folder.appendingPathComponent(path))
@@ -90,7 +104,8 @@ package enum ReportMerger {
                     throw Failure(description: "\(folder.path)/\(path): is not the report of \(id)")
                 }
                 do {
-                    evaluations.append(try CaseReportReader.evaluation(document, conformanceCase: suite?.conformanceCase(id: id)))
+                    evaluations.append(
+                        try CaseReportReader.evaluation(document, conformanceCase: suite?.conformanceCase(id: id)))
                 } catch {
                     throw Failure(description: "\(folder.path)/\(path): \(error.description)")
                 }
@@ -102,8 +117,9 @@ package enum ReportMerger {
             }
         }
         let order = caseOrder ?? suite.map { $0.cases.flatMap { $0.expanded() }.map(\.id) }
-        var report = RunReport(protocolName: protocolName, client: client, started: started ?? Date(timeIntervalSince1970: 0),
-                               evaluations: sorted(evaluations, order: order), suite: suite?.definition)
+        var report = RunReport(
+            protocolName: protocolName, client: client, started: started ?? Date(timeIntervalSince1970: 0),
+            evaluations: sorted(evaluations, order: order), suite: suite?.definition)
         report.clientStderr = stderr
         report.toolVersion = toolVersion
         report.latencyBudgets = budgets
@@ -115,7 +131,8 @@ package enum ReportMerger {
 
     /// `evaluations` in `order` (ids it lacks last, in natural order); natural id order without one.
     package static func sorted(_ evaluations: [CaseEvaluation], order: [String]?) -> [CaseEvaluation] {
-        let position = Dictionary((order ?? []).enumerated().map { ($0.element, $0.offset) }, uniquingKeysWith: { first, _ in first })
+        let position = Dictionary(
+            (order ?? []).enumerated().map { ($0.element, $0.offset) }, uniquingKeysWith: { first, _ in first })
         return evaluations.sorted { lhs, rhs in
             let left = position[lhs.caseID] ?? .max
             let right = position[rhs.caseID] ?? .max
@@ -133,7 +150,9 @@ package enum ReportMerger {
     }
 
     private static func protocolName(_ index: JSONValue, _ folder: URL) throws(Failure) -> String {
-        guard let name = index["protocol"]?.stringValue else { throw Failure(description: "\(folder.path)/index.json: no \"protocol\"") }
+        guard let name = index["protocol"]?.stringValue else {
+            throw Failure(description: "\(folder.path)/index.json: no \"protocol\"")
+        }
         return name
     }
 

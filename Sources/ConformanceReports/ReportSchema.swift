@@ -26,7 +26,8 @@ package enum ReportSchema {
             return ["\(schemaFile.path): cannot read the schema: \(error)"]
         }
         do {
-            let validator = try JSONSchemaValidator(schema: schema, baseURI: schemaFile.absoluteString, assertFormats: true)
+            let validator = try JSONSchemaValidator(
+                schema: schema, baseURI: schemaFile.absoluteString, assertFormats: true)
             return validator.validate(document).map(\.description)
         } catch {
             return ["\(schemaFile.path): the schema does not compile: \(error)"]

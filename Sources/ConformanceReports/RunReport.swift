@@ -34,7 +34,8 @@ package struct RunReport: Sendable {
 
     /// The cases whose verdict changed between repeats, with their runs, in report order.
     package var flaky: [(caseID: String, repeats: CaseRepeats)] {
-        evaluations.compactMap { evaluation in evaluation.repeats.flatMap { $0.isFlaky ? (evaluation.caseID, $0) : nil } }
+        evaluations.compactMap { evaluation in evaluation.repeats.flatMap { $0.isFlaky ? (evaluation.caseID, $0) : nil }
+        }
     }
 
     /// Ids of ``flaky``.
@@ -46,7 +47,10 @@ package struct RunReport: Sendable {
     }
 
     /// Creates a report.
-    package init(protocolName: String, client: String, started: Date, evaluations: [CaseEvaluation], suite: SuiteDefinition? = nil) {
+    package init(
+        protocolName: String, client: String, started: Date, evaluations: [CaseEvaluation],
+        suite: SuiteDefinition? = nil
+    ) {
         self.protocolName = protocolName
         self.client = client
         self.started = started
@@ -83,14 +87,17 @@ package struct RunReport: Sendable {
             let consequences = Set(evaluation.consequences)
             for check in evaluation.checks where check.isFinding {
                 if byObligation[check.obligation] == nil {
-                    byObligation[check.obligation] = ObligationFindings(obligation: check.obligation, verdict: check.verdict,
-                                                                        cases: [], asConsequence: [])
+                    byObligation[check.obligation] = ObligationFindings(
+                        obligation: check.obligation, verdict: check.verdict,
+                        cases: [], asConsequence: [])
                     order.append(check.obligation)
                 }
                 var entry = byObligation[check.obligation]!
                 entry.verdict = max(entry.verdict, check.verdict)
                 if consequences.contains(check.obligation) {
-                    if !entry.asConsequence.contains(evaluation.caseID) { entry.asConsequence.append(evaluation.caseID) }
+                    if !entry.asConsequence.contains(evaluation.caseID) {
+                        entry.asConsequence.append(evaluation.caseID)
+                    }
                 } else if !entry.cases.contains(evaluation.caseID) {
                     entry.cases.append(evaluation.caseID)
                 }
@@ -155,7 +162,8 @@ package struct RunReport: Sendable {
         let plain = exitCode(strict: strict)
         guard let comparison, plain != 2 else { return plain }
         let verdicts = Dictionary(evaluations.map { ($0.caseID, $0.verdict) }, uniquingKeysWith: { first, _ in first })
-        let regressed = comparison.regressions.contains { Self.failsRun($0.verdict, strict: strict) }
+        let regressed =
+            comparison.regressions.contains { Self.failsRun($0.verdict, strict: strict) }
             || comparison.newCases.contains { verdicts[$0].map { Self.failsRun($0, strict: strict) } ?? false }
         return regressed ? 1 : 0
     }

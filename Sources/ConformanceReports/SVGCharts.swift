@@ -11,7 +11,8 @@ package enum SVGCharts {
         let height = Double(max(lanes.count, 1)) * 22 + 30
         let span = max(endMs, timeline.points.last?.ms ?? 0, 1)
         func x(_ ms: Double) -> Double { left + (ms / span) * (width - left - 10) }
-        var svg = "<svg class=\"timeline\" role=\"img\" width=\"\(Int(width))\" height=\"\(Int(height))\" viewBox=\"0 0 \(Int(width)) \(Int(height))\">"
+        var svg =
+            "<svg class=\"timeline\" role=\"img\" width=\"\(Int(width))\" height=\"\(Int(height))\" viewBox=\"0 0 \(Int(width)) \(Int(height))\">"
         svg += "<title>\(XMLText.escape(timeline.machine)) state timeline</title>"
         for (row, lane) in lanes.enumerated() {
             svg += "<text x=\"4\" y=\"\(row * 22 + 16)\" class=\"lane\">\(XMLText.escape(lane))</text>"
@@ -22,10 +23,13 @@ package enum SVGCharts {
             let start = x(point.ms)
             let barWidth = max(x(end) - start, 2)
             let fill = point.legal ? "#4c8bf5" : "#d93025"
-            svg += "<rect x=\"\(fixed(start))\" y=\"\(row * 22 + 4)\" width=\"\(fixed(barWidth))\" height=\"16\" fill=\"\(fill)\">"
-            svg += "<title>\(XMLText.escape("\(point.state) at \(fixed(point.ms)) ms (#\(point.index))\(point.note.map { ": \($0)" } ?? "")"))</title></rect>"
+            svg +=
+                "<rect x=\"\(fixed(start))\" y=\"\(row * 22 + 4)\" width=\"\(fixed(barWidth))\" height=\"16\" fill=\"\(fill)\">"
+            svg +=
+                "<title>\(XMLText.escape("\(point.state) at \(fixed(point.ms)) ms (#\(point.index))\(point.note.map { ": \($0)" } ?? "")"))</title></rect>"
             if position == timeline.firstViolation {
-                svg += "<line x1=\"\(fixed(start))\" x2=\"\(fixed(start))\" y1=\"0\" y2=\"\(Int(height) - 20)\" stroke=\"#d93025\" stroke-width=\"2\"/>"
+                svg +=
+                    "<line x1=\"\(fixed(start))\" x2=\"\(fixed(start))\" y1=\"0\" y2=\"\(Int(height) - 20)\" stroke=\"#d93025\" stroke-width=\"2\"/>"
             }
         }
         svg += "<text x=\"\(Int(left))\" y=\"\(Int(height) - 6)\" class=\"axis\">0 ms</text>"
@@ -43,7 +47,8 @@ package enum SVGCharts {
         let upper = max(statistics.max, budget ?? 0, 1) * 1.05
         func x(_ value: Double) -> Double { 10 + (value / upper) * (width - 20) }
         func anchor(_ position: Double) -> String { position > width - 90 ? "end" : "start" }
-        var svg = "<svg class=\"distribution\" role=\"img\" width=\"\(Int(width))\" height=\"\(Int(height))\" viewBox=\"0 0 \(Int(width)) \(Int(height))\">"
+        var svg =
+            "<svg class=\"distribution\" role=\"img\" width=\"\(Int(width))\" height=\"\(Int(height))\" viewBox=\"0 0 \(Int(width)) \(Int(height))\">"
         svg += "<title>\(XMLText.escape(metric)) distribution</title>"
         svg += "<line x1=\"10\" x2=\"\(Int(width) - 10)\" y1=\"40\" y2=\"40\" stroke=\"#999\"/>"
         svg += "<text x=\"10\" y=\"52\" class=\"axis\">0</text>"
@@ -54,14 +59,20 @@ package enum SVGCharts {
         }
         if let budget {
             let position = x(budget)
-            svg += "<line class=\"budget\" x1=\"\(fixed(position))\" x2=\"\(fixed(position))\" y1=\"14\" y2=\"44\" stroke=\"#b06000\" stroke-width=\"1.5\" stroke-dasharray=\"6 3\"/>"
-            svg += "<text x=\"\(fixed(position))\" y=\"11\" class=\"axis\" text-anchor=\"\(anchor(position))\">budget \(fixed(budget))</text>"
+            svg +=
+                "<line class=\"budget\" x1=\"\(fixed(position))\" x2=\"\(fixed(position))\" y1=\"14\" y2=\"44\" stroke=\"#b06000\" stroke-width=\"1.5\" stroke-dasharray=\"6 3\"/>"
+            svg +=
+                "<text x=\"\(fixed(position))\" y=\"11\" class=\"axis\" text-anchor=\"\(anchor(position))\">budget \(fixed(budget))</text>"
         }
-        for (row, (label, value)) in [("p50", statistics.p50), ("p95", statistics.p95), ("p99", statistics.p99)].enumerated() {
+        for (row, (label, value)) in [("p50", statistics.p50), ("p95", statistics.p95), ("p99", statistics.p99)]
+            .enumerated()
+        {
             let position = x(value)
             let y = 66 + 14 * row
-            svg += "<line x1=\"\(fixed(position))\" x2=\"\(fixed(position))\" y1=\"18\" y2=\"\(y - 9)\" stroke=\"#d93025\" stroke-dasharray=\"2 2\"/>"
-            svg += "<text x=\"\(fixed(position))\" y=\"\(y)\" class=\"axis\" text-anchor=\"\(anchor(position))\">\(label) \(fixed(value))</text>"
+            svg +=
+                "<line x1=\"\(fixed(position))\" x2=\"\(fixed(position))\" y1=\"18\" y2=\"\(y - 9)\" stroke=\"#d93025\" stroke-dasharray=\"2 2\"/>"
+            svg +=
+                "<text x=\"\(fixed(position))\" y=\"\(y)\" class=\"axis\" text-anchor=\"\(anchor(position))\">\(label) \(fixed(value))</text>"
         }
         return svg + "</svg>"
     }

@@ -1,5 +1,5 @@
-import Foundation
 import ConformanceChecks
+import Foundation
 
 /// `summary.md`: counts per verdict, the flaky cases of a `--repeat` run, findings per
 /// obligation (the rule to read first first), a table per suite section, obligation coverage and
@@ -7,25 +7,37 @@ import ConformanceChecks
 package enum SummaryWriter {
     /// The document.
     package static func text(_ report: RunReport) -> String {
-        var lines = ["# Conformance run: \(report.protocolName)", "", "- client: `\(report.client)`", "- started: \(report.startedText)", "",
-                     "| verdict | cases |", "| --- | ---: |"]
-        for verdict in Verdict.allCases { lines.append("| \(verdict.rawValue) | \(report.summary[verdict, default: 0]) |") }
+        var lines = [
+            "# Conformance run: \(report.protocolName)", "", "- client: `\(report.client)`",
+            "- started: \(report.startedText)", "",
+            "| verdict | cases |", "| --- | ---: |",
+        ]
+        for verdict in Verdict.allCases {
+            lines.append("| \(verdict.rawValue) | \(report.summary[verdict, default: 0]) |")
+        }
         if report.repeatCount > 1 {
             let flaky = report.flaky
-            lines += ["", "## Flaky cases", "", "Each case ran \(report.repeatCount) times; \(flaky.count) changed verdict between runs"
-                + (flaky.isEmpty ? "." : " (each shows its worst run):")]
+            lines += [
+                "", "## Flaky cases", "",
+                "Each case ran \(report.repeatCount) times; \(flaky.count) changed verdict between runs"
+                    + (flaky.isEmpty ? "." : " (each shows its worst run):"),
+            ]
             if !flaky.isEmpty {
                 lines += ["", "| case | verdicts | pass rate |", "| --- | --- | --- |"]
                 for (caseID, repeats) in flaky {
-                    lines.append("| \(caseID) | \(repeats.verdictCounts) | \(repeats.passText(strict: report.strict)) |")
+                    lines.append(
+                        "| \(caseID) | \(repeats.verdictCounts) | \(repeats.passText(strict: report.strict)) |")
                 }
             }
         }
         let findings = report.findings
         if !findings.isEmpty {
-            lines += ["", "## Findings by obligation", "",
-                      "Read the first row first: later rows seen only as consequences follow from an earlier finding in the same case.", "",
-                      "| obligation | verdict | cases | as a consequence in |", "| --- | --- | --- | --- |"]
+            lines += [
+                "", "## Findings by obligation", "",
+                "Read the first row first: later rows seen only as consequences follow from an earlier finding in the same case.",
+                "",
+                "| obligation | verdict | cases | as a consequence in |", "| --- | --- | --- | --- |",
+            ]
             for finding in findings {
                 let cases = finding.cases.isEmpty ? "—" : finding.cases.joined(separator: ", ")
                 let consequences = finding.asConsequence.isEmpty ? "—" : finding.asConsequence.joined(separator: ", ")
@@ -37,19 +49,29 @@ package enum SummaryWriter {
             let section = evaluation.conformanceCase?.section ?? "?"
             if !sections.contains(section) { sections.append(section) }
         }
-        if let order = report.suite?.sections.map(\.id) { sections.sort { (order.firstIndex(of: $0) ?? .max) < (order.firstIndex(of: $1) ?? .max) } }
+        if let order = report.suite?.sections.map(\.id) {
+            sections.sort { (order.firstIndex(of: $0) ?? .max) < (order.firstIndex(of: $1) ?? .max) }
+        }
         for section in sections {
-            lines += ["", "## \(report.suite?.sectionTitle(section) ?? section)", "", "| case | title | verdict | failed checks | ms |", "| --- | --- | --- | --- | ---: |"]
+            lines += [
+                "", "## \(report.suite?.sectionTitle(section) ?? section)", "",
+                "| case | title | verdict | failed checks | ms |", "| --- | --- | --- | --- | ---: |",
+            ]
             for evaluation in report.evaluations where (evaluation.conformanceCase?.section ?? "?") == section {
                 let title = (evaluation.conformanceCase?.title ?? "").replacingPipes
                 let consequences = Set(evaluation.consequences)
-                let failed = evaluation.failedChecks.map { consequences.contains($0) ? "(\($0))" : $0 }.joined(separator: ", ")
+                let failed = evaluation.failedChecks.map { consequences.contains($0) ? "(\($0))" : $0 }.joined(
+                    separator: ", ")
                 let flaky = evaluation.repeats?.isFlaky == true ? " (flaky)" : ""
-                lines.append("| \(evaluation.caseID) | \(title) | \(evaluation.verdict.rawValue)\(flaky) | \(failed) | \(Int(evaluation.durationMs.rounded())) |")
+                lines.append(
+                    "| \(evaluation.caseID) | \(title) | \(evaluation.verdict.rawValue)\(flaky) | \(failed) | \(Int(evaluation.durationMs.rounded())) |"
+                )
             }
         }
         lines += ["", "## Obligation coverage", "", "| obligation | cases | verdicts |", "| --- | --- | --- |"]
-        let obligations = report.suite?.obligations ?? Array(Set(report.evaluations.flatMap { $0.conformanceCase?.obligations ?? [] })).sorted()
+        let obligations =
+            report.suite?.obligations
+            ?? Array(Set(report.evaluations.flatMap { $0.conformanceCase?.obligations ?? [] })).sorted()
         for obligation in obligations {
             let covering = report.evaluations.filter { $0.conformanceCase?.obligations.contains(obligation) ?? false }
             let cases = covering.isEmpty ? "**none**" : covering.map(\.caseID).joined(separator: ", ")
@@ -57,11 +79,16 @@ package enum SummaryWriter {
         }
         let latency = report.latency
         if !latency.isEmpty {
-            lines += ["", "## Latency", "", "| metric | count | p50 | p95 | p99 | max |", "| --- | ---: | ---: | ---: | ---: | ---: |"]
+            lines += [
+                "", "## Latency", "", "| metric | count | p50 | p95 | p99 | max |",
+                "| --- | ---: | ---: | ---: | ---: | ---: |",
+            ]
             for metric in LatencyMetric.all {
                 guard let statistics = latency[metric] else { continue }
                 let unit = LatencyMetric.unit(metric)
-                lines.append("| \(metric) (\(unit)) | \(statistics.count) | \(number(statistics.p50)) | \(number(statistics.p95)) | \(number(statistics.p99)) | \(number(statistics.max)) |")
+                lines.append(
+                    "| \(metric) (\(unit)) | \(statistics.count) | \(number(statistics.p50)) | \(number(statistics.p95)) | \(number(statistics.p99)) | \(number(statistics.max)) |"
+                )
             }
         }
         return lines.joined(separator: "\n") + "\n"

@@ -13,7 +13,8 @@ import Glibc
 /// libFuzzer's entry point for a program that has its own `main` (it ships in libFuzzer).
 @_silgen_name("LLVMFuzzerRunDriver")
 func runFuzzerDriver(
-    _ argc: UnsafeMutablePointer<Int32>, _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
+    _ argc: UnsafeMutablePointer<Int32>,
+    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>,
     _ callback: @convention(c) (UnsafePointer<UInt8>?, Int) -> Int32
 ) -> Int32
 
@@ -28,10 +29,16 @@ nonisolated(unsafe) var selectedTarget = FuzzTarget.wireJSON
 
 /// Reads the environment once, before the first input: the target, or the seeds to write.
 @_cdecl("LLVMFuzzerInitialize")
-func fuzzerInitialize(_ argc: UnsafeMutablePointer<Int32>?,
-                      _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>?) -> Int32 {
-    guard let name = getenv("DIALOGMOCK_FUZZ_TARGET").map({ String(cString: $0) }), let target = FuzzTarget(rawValue: name) else {
-        fail("set DIALOGMOCK_FUZZ_TARGET to one of: " + FuzzTarget.allCases.map(\.rawValue).joined(separator: ", "), code: 2)
+func fuzzerInitialize(
+    _ argc: UnsafeMutablePointer<Int32>?,
+    _ argv: UnsafeMutablePointer<UnsafeMutablePointer<UnsafeMutablePointer<CChar>?>?>?
+) -> Int32 {
+    guard let name = getenv("DIALOGMOCK_FUZZ_TARGET").map({ String(cString: $0) }),
+        let target = FuzzTarget(rawValue: name)
+    else {
+        fail(
+            "set DIALOGMOCK_FUZZ_TARGET to one of: " + FuzzTarget.allCases.map(\.rawValue).joined(separator: ", "),
+            code: 2)
     }
     if let directory = getenv("DIALOGMOCK_FUZZ_WRITE_SEEDS").map({ String(cString: $0) }) {
         let root = getenv("DIALOGMOCK_FUZZ_ROOT").map { String(cString: $0) } ?? "."

@@ -16,11 +16,13 @@ enum ControlAPIFuzzing {
         let asked = "\(request.head.method) \(request.head.path)"
         precondition((200..<600).contains(response.status), "\(asked): status \(response.status)")
         if response.contentType == "application/json" {
-            precondition((try? JSONValue.decode(response.body, options: .allowNul)) != nil,
-                         "\(Array(asked.utf8).prefix(200)): a JSON answer that is not JSON: \(response.body.prefix(300))")
+            precondition(
+                (try? JSONValue.decode(response.body, options: .allowNul)) != nil,
+                "\(Array(asked.utf8).prefix(200)): a JSON answer that is not JSON: \(response.body.prefix(300))")
         }
         // A clean slate for the next input (faults armed, scenario replaced).
-        _ = api.respond(to: HTTPRequest(head: HTTPRequestHead(method: "POST", path: "/_mock/reset", headers: [:]), body: []))
+        _ = api.respond(
+            to: HTTPRequest(head: HTTPRequestHead(method: "POST", path: "/_mock/reset", headers: [:]), body: []))
     }
 
     static func request(_ bytes: [UInt8]) -> HTTPRequest {
@@ -32,7 +34,10 @@ enum ControlAPIFuzzing {
             if line.isEmpty || (!lines.isEmpty && !line.contains(":")) { break }
             lines.append(line)
         }
-        if lines.isEmpty { lines = [String(decoding: rest, as: UTF8.self)]; rest = [] }
+        if lines.isEmpty {
+            lines = [String(decoding: rest, as: UTF8.self)]
+            rest = []
+        }
         var headers: [String: String] = [:]
         for line in lines.dropFirst() {
             let colon = line.firstIndex(of: ":")!
@@ -42,9 +47,11 @@ enum ControlAPIFuzzing {
         let method = parts.first.map(String.init) ?? "GET"
         let target = parts.count > 1 ? String(parts[1]) : "/_mock/"
         let pathAndQuery = target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false)
-        let query = pathAndQuery.count > 1
+        let query =
+            pathAndQuery.count > 1
             ? pathAndQuery[1].split(separator: "&").map { HTTPRequestHead.QueryItem(parsing: String($0)) } : []
-        return HTTPRequest(head: HTTPRequestHead(method: method, path: String(pathAndQuery[0]), queryItems: query, headers: headers),
-                           body: Array(rest))
+        return HTTPRequest(
+            head: HTTPRequestHead(method: method, path: String(pathAndQuery[0]), queryItems: query, headers: headers),
+            body: Array(rest))
     }
 }

@@ -15,8 +15,11 @@ enum EngineFuzzing {
     /// (variants 0–10) or text only (11–15: no audio is streamed).
     static let scenarios: [Scenario] = {
         let quick = shipped("quick")
-        let spoken = ["quick", "default", "inject-error", "duplicate", "reorder", "idle-end", "truncated", "fragment", "malformed",
-                      "session-expiry", "unknown-event"].map { name in
+        let spoken = [
+            "quick", "default", "inject-error", "duplicate", "reorder", "idle-end", "truncated", "fragment",
+            "malformed",
+            "session-expiry", "unknown-event",
+        ].map { name in
             var scenario = shipped(name)
             scenario.turns = quick.turns
             scenario.timing = quick.timing
@@ -36,7 +39,9 @@ enum EngineFuzzing {
     }()
 
     private static func shipped(_ name: String) -> Scenario {
-        guard let text = EmbeddedScenarios.files[name], let scenario = try? Scenario.load(text: text, file: "\(name).json") else {
+        guard let text = EmbeddedScenarios.files[name],
+            let scenario = try? Scenario.load(text: text, file: "\(name).json")
+        else {
             fatalError("shipped scenario \(name) does not load")
         }
         return scenario
@@ -65,7 +70,8 @@ enum EngineFuzzing {
         let clock = ManualClock()
         var options = MultiModalDialogSessionOptions()
         options.answerAudio = answerAudio
-        let session = MultiModalDialogSession(scenario: bridge(variant, clock), memory: DialogMemory(), options: options)
+        let session = MultiModalDialogSession(
+            scenario: bridge(variant, clock), memory: DialogMemory(), options: options)
         drive(ManualSessionRunner(session: session, clock: clock), steps)
     }
 
@@ -73,8 +79,9 @@ enum EngineFuzzing {
         let (variant, steps) = EngineInput.parse(bytes)
         let clock = ManualClock()
         let model = qwenModels[Int(variant / 16) % qwenModels.count]
-        let session = QwenRealtimeSession(scenario: bridge(variant, clock), model: model, profile: QwenProfile(model: model)!,
-                                          answerAudio: answerAudio)
+        let session = QwenRealtimeSession(
+            scenario: bridge(variant, clock), model: model, profile: QwenProfile(model: model)!,
+            answerAudio: answerAudio)
         drive(ManualSessionRunner(session: session, clock: clock), steps)
     }
 
@@ -82,7 +89,9 @@ enum EngineFuzzing {
         ScenarioBridge(runtime: ScenarioRuntime(scenario: scenarios[Int(variant % 16)], clock: clock))
     }
 
-    private static func drive<Session: ProtocolSession>(_ runner: ManualSessionRunner<Session>, _ steps: [EngineInput.Step]) {
+    private static func drive<Session: ProtocolSession>(
+        _ runner: ManualSessionRunner<Session>, _ steps: [EngineInput.Step]
+    ) {
         for step in steps {
             guard runner.closes.isEmpty else { break }
             switch step {

@@ -61,9 +61,13 @@ package enum EngineInput {
         bytes.withUnsafeBufferPointer { buffer in
             let base = bytes.startIndex
             while from + separator.count <= bytes.endIndex {
-                guard let found = memchr(buffer.baseAddress! + (from - base), Int32(separator[0]), bytes.endIndex - from) else { break }
+                guard
+                    let found = memchr(buffer.baseAddress! + (from - base), Int32(separator[0]), bytes.endIndex - from)
+                else { break }
                 let index = base + (buffer.baseAddress!.distance(to: found.assumingMemoryBound(to: UInt8.self)))
-                if index + separator.count <= bytes.endIndex, bytes[index + 1] == separator[1], bytes[index + 2] == separator[2] {
+                if index + separator.count <= bytes.endIndex, bytes[index + 1] == separator[1],
+                    bytes[index + 2] == separator[2]
+                {
                     records.append(bytes[start..<index])
                     start = index + separator.count
                     from = start

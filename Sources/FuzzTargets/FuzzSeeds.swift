@@ -1,7 +1,7 @@
 import Glibc
+import ProtocolModel
 package import WireAudio
 import WireJSON
-import ProtocolModel
 
 /// The seed corpus and the dictionary of each fuzz target, built from the repository's own
 /// files: the protocol examples and schemas under `conformance/protocols`, the shipped
@@ -31,7 +31,9 @@ package struct FuzzSeeds {
 
     /// Writes the seeds of `target` as files `seed-N` in `directory` (which must exist) and its
     /// dictionary as `dictionaryPath`.
-    package func write(_ target: FuzzTarget, seedsTo directory: String, dictionaryTo dictionaryPath: String) throws(WAVError) {
+    package func write(
+        _ target: FuzzTarget, seedsTo directory: String, dictionaryTo dictionaryPath: String
+    ) throws(WAVError) {
         for (index, seed) in seeds(for: target).enumerated() {
             try FileBytes.write(seed, to: "\(directory)/seed-\(index)")
         }
@@ -49,17 +51,21 @@ package struct FuzzSeeds {
         switch target {
         case .oggOpus: tokens = ["OggS", "OpusHead", "OpusTags", "RIFF", "WAVE"]
         case .controlAPI:
-            tokens.formUnion(["/_mock/", "/_mock/sessions", "/_mock/faults", "/_mock/scenario", "/_mock/reset", "/_mock/health",
-                              "/_mock/metrics", "/_mock/openapi.json", "GET", "PUT", "POST", "DELETE", "authorization: Bearer "])
+            tokens.formUnion([
+                "/_mock/", "/_mock/sessions", "/_mock/faults", "/_mock/scenario", "/_mock/reset", "/_mock/health",
+                "/_mock/metrics", "/_mock/openapi.json", "GET", "PUT", "POST", "DELETE", "authorization: Bearer ",
+            ])
         case .multimodalDialog, .qwenRealtime:
             tokens.formUnion([String(decoding: EngineInput.separator, as: UTF8.self)])
         default: break
         }
         return tokens.sorted().filter { $0.utf8.count <= 64 }.map { token in
-            "\"" + token.utf8.map { byte in
-                byte >= 0x20 && byte < 0x7F && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\")
-                    ? String(UnicodeScalar(byte)) : "\\x" + (byte < 16 ? "0" : "") + String(byte, radix: 16, uppercase: true)
-            }.joined() + "\""
+            "\""
+                + token.utf8.map { byte in
+                    byte >= 0x20 && byte < 0x7F && byte != UInt8(ascii: "\"") && byte != UInt8(ascii: "\\")
+                        ? String(UnicodeScalar(byte))
+                        : "\\x" + (byte < 16 ? "0" : "") + String(byte, radix: 16, uppercase: true)
+                }.joined() + "\""
         }.joined(separator: "\n") + "\n"
     }
 
@@ -75,7 +81,9 @@ package struct FuzzSeeds {
         defer { closedir(dir) }
         var names: [String] = []
         while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            let name = withUnsafeBytes(of: entry.pointee.d_name) {
+                String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self)
+            }
             if !name.hasPrefix(".") { names.append(name) }
         }
         return names.sorted()
@@ -84,17 +92,25 @@ package struct FuzzSeeds {
     private func read(_ path: String) -> [UInt8]? { try? FileBytes.read(path: root + "/" + path) }
 
     private func examples(_ protocolName: String) -> [[UInt8]] {
-        ["valid", "invalid"].flatMap { files(in: "conformance/protocols/\(protocolName)/examples/\($0)", suffix: ".json") }
-            .compactMap(read)
+        ["valid", "invalid"].flatMap {
+            files(in: "conformance/protocols/\(protocolName)/examples/\($0)", suffix: ".json")
+        }
+        .compactMap(read)
     }
 
     private func clientExamples(_ protocolName: String) -> [[UInt8]] {
-        let clientNames = Set(files(in: "conformance/protocols/\(protocolName)/client", suffix: ".json").map { path in
-            String(path.split(separator: "/").last!.dropLast(5))
-        })
-        return ["valid", "invalid"].flatMap { files(in: "conformance/protocols/\(protocolName)/examples/\($0)", suffix: ".json") }
-            .filter { path in clientNames.contains(String(path.split(separator: "/").last!.split(separator: ".").dropLast(2).joined(separator: "."))) }
-            .compactMap(read)
+        let clientNames = Set(
+            files(in: "conformance/protocols/\(protocolName)/client", suffix: ".json").map { path in
+                String(path.split(separator: "/").last!.dropLast(5))
+            })
+        return ["valid", "invalid"].flatMap {
+            files(in: "conformance/protocols/\(protocolName)/examples/\($0)", suffix: ".json")
+        }
+        .filter { path in
+            clientNames.contains(
+                String(path.split(separator: "/").last!.split(separator: ".").dropLast(2).joined(separator: ".")))
+        }
+        .compactMap(read)
     }
 
     private func schemas() -> [[UInt8]] {
@@ -109,7 +125,8 @@ package struct FuzzSeeds {
     }
 
     private func speech() -> [UInt8] {
-        read("conformance/fixtures/audio/hello-16k.pcm") ?? PCMBuffer.silence(milliseconds: 500, sampleRate: 16000).littleEndianBytes
+        read("conformance/fixtures/audio/hello-16k.pcm")
+            ?? PCMBuffer.silence(milliseconds: 500, sampleRate: 16000).littleEndianBytes
     }
 
     // MARK: - Sessions
@@ -117,16 +134,26 @@ package struct FuzzSeeds {
     private func multimodalDialogSessions() -> [[UInt8]] {
         let examples = clientExamples("multimodal-dialog")
         let starts = examples.filter { String(decoding: $0, as: UTF8.self).contains("\"Start\"") }
-        let start = starts.first ?? Array(#"{"header":{"action":"run-task","task_id":"t1","streaming":"duplex"},"payload":{"task_group":"aigc","task":"multimodal-generation","function":"generation","model":"multimodal-dialog","input":{"directive":"Start","workspace_id":"w","app_id":"a"},"parameters":{"upstream":{"type":"AudioOnly","mode":"duplex"}}}}"#.utf8)
+        let start =
+            starts.first
+            ?? Array(
+                #"{"header":{"action":"run-task","task_id":"t1","streaming":"duplex"},"payload":{"task_group":"aigc","task":"multimodal-generation","function":"generation","model":"multimodal-dialog","input":{"directive":"Start","workspace_id":"w","app_id":"a"},"parameters":{"upstream":{"type":"AudioOnly","mode":"duplex"}}}}"#
+                    .utf8)
         let audio = stride(from: 0, to: speech().count, by: 3200).map { offset in
             EngineInput.Step.binary(Array(speech()[offset..<min(offset + 3200, speech().count)]))
         }
         var seeds: [[UInt8]] = []
         for (index, start) in starts.enumerated() {
-            seeds.append(EngineInput.encode(variant: UInt8(index), [.text(start), .wait(milliseconds: 200)] + audio.prefix(4) + [.wait(milliseconds: 3000)]))
+            seeds.append(
+                EngineInput.encode(
+                    variant: UInt8(index),
+                    [.text(start), .wait(milliseconds: 200)] + audio.prefix(4) + [.wait(milliseconds: 3000)]))
         }
         for (index, example) in examples.enumerated() {
-            seeds.append(EngineInput.encode(variant: UInt8(index % 7), [.text(start), .wait(milliseconds: 100), .text(example)] + audio.prefix(3)))
+            seeds.append(
+                EngineInput.encode(
+                    variant: UInt8(index % 7),
+                    [.text(start), .wait(milliseconds: 100), .text(example)] + audio.prefix(3)))
         }
         return seeds
     }
@@ -137,23 +164,31 @@ package struct FuzzSeeds {
             let chunk = Base64.encode(Array(speech()[offset..<min(offset + 3200, speech().count)]))
             return .text(Array(#"{"type":"input_audio_buffer.append","audio":"\#(chunk)"}"#.utf8))
         }
-        let update = Array(#"{"type":"session.update","session":{"modalities":["text","audio"],"turn_detection":null}}"#.utf8)
+        let update = Array(
+            #"{"type":"session.update","session":{"modalities":["text","audio"],"turn_detection":null}}"#.utf8)
         let commit = Array(#"{"type":"input_audio_buffer.commit"}"#.utf8)
         let respond = Array(#"{"type":"response.create"}"#.utf8)
         var seeds: [[UInt8]] = []
         for variant: UInt8 in [0, 16, 32] {
             seeds.append(EngineInput.encode(variant: variant, appends.prefix(4) + [.wait(milliseconds: 3000)]))
-            seeds.append(EngineInput.encode(variant: variant, [.text(update)] + appends.prefix(3) + [.text(commit), .text(respond), .wait(milliseconds: 3000)]))
+            seeds.append(
+                EngineInput.encode(
+                    variant: variant,
+                    [.text(update)] + appends.prefix(3) + [.text(commit), .text(respond), .wait(milliseconds: 3000)]))
         }
         for (index, example) in examples.enumerated() {
-            seeds.append(EngineInput.encode(variant: UInt8((index * 5) % 48), [.text(example), .wait(milliseconds: 200)] + appends.prefix(2)))
+            seeds.append(
+                EngineInput.encode(
+                    variant: UInt8((index * 5) % 48), [.text(example), .wait(milliseconds: 200)] + appends.prefix(2)))
         }
         return seeds
     }
 
     private func oggOpusStreams() -> [[UInt8]] {
         let pcm = PCMBuffer(littleEndianBytes: speech(), sampleRate: 16000)
-        guard let encoder = try? OpusEncoder(sampleRate: 16000), let packets = try? encoder.encode(pcm) else { return [] }
+        guard let encoder = try? OpusEncoder(sampleRate: 16000), let packets = try? encoder.encode(pcm) else {
+            return []
+        }
         let head = OpusHead(inputSampleRate: 16000)
         return [
             [0xFF] + OggOpusWriter.stream(head: head, packets: Array(packets.prefix(10))),

@@ -1,5 +1,5 @@
-import ScenarioEngine
 import ProtocolModel
+import ScenarioEngine
 
 enum ScenarioFuzzing {
     /// The bytes as a scenario file, as a fault object (`POST /_mock/faults`) and as a journal

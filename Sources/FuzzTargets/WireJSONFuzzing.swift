@@ -7,7 +7,9 @@ enum WireJSONFuzzing {
         let value = try? JSONValue.decode(bytes)
         let reference = try? JSONValue.decodeWithJansson(bytes)
         if let value, value != reference {
-            fatalError("the flat-object fast path decoded \(value.encodedString()) where Jansson says \(String(describing: reference))")
+            fatalError(
+                "the flat-object fast path decoded \(value.encodedString()) where Jansson says \(String(describing: reference))"
+            )
         }
         checkInPlaceMembers(bytes, tree: value)
         checkBase64(bytes)
@@ -24,16 +26,20 @@ enum WireJSONFuzzing {
         var members: [(String, String)] = []
         let accepted = bytes.withUnsafeBufferPointer { buffer in
             InPlaceJSON.visitASCIIStringMembers(buffer) { key, value in
-                members.append((String(decoding: buffer[key], as: UTF8.self), String(decoding: buffer[value], as: UTF8.self)))
+                members.append(
+                    (String(decoding: buffer[key], as: UTF8.self), String(decoding: buffer[value], as: UTF8.self)))
                 return true
             }
         }
         guard accepted else { return }
-        guard case .object(let object)? = tree else { fatalError("in-place scan accepted what does not decode to an object") }
+        guard case .object(let object)? = tree else {
+            fatalError("in-place scan accepted what does not decode to an object")
+        }
         var expected: [String: String] = [:]
         for (key, value) in members { expected[key] = value }  // a repeated key: the last one counts, as in the tree
-        precondition(expected.count == object.count && expected.allSatisfy { object[$0.key] == .string($0.value) },
-                     "the in-place member scan disagrees with the tree")
+        precondition(
+            expected.count == object.count && expected.allSatisfy { object[$0.key] == .string($0.value) },
+            "the in-place member scan disagrees with the tree")
     }
 
     private static func checkBase64(_ bytes: [UInt8]) {
@@ -43,6 +49,7 @@ enum WireJSONFuzzing {
         var reused: [UInt8] = [1, 2, 3]
         let valid = bytes.withUnsafeBufferPointer { Base64.decode($0, into: &reused) }
         precondition(valid == (decoded != nil) && (decoded ?? []) == reused, "the two base64 decoders disagree")
-        precondition(Base64.decodedCount(ofEncoded: bytes) == decoded?.count || decoded == nil, "decodedCount disagrees")
+        precondition(
+            Base64.decodedCount(ofEncoded: bytes) == decoded?.count || decoded == nil, "decodedCount disagrees")
     }
 }

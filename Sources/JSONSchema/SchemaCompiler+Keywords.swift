@@ -3,7 +3,9 @@ import WireJSON
 extension SchemaCompiler {
     /// Compiles the keywords of one schema object, in document order except that
     /// `unevaluatedItems` and `unevaluatedProperties` come last (they depend on the others).
-    mutating func compileKeywords(_ object: JSONObject, at location: SchemaLocation, context: Context)
+    mutating func compileKeywords(
+        _ object: JSONObject, at location: SchemaLocation, context: Context
+    )
         throws(SchemaError) -> [CompiledKeyword]
     {
         var keywords: [CompiledKeyword] = []

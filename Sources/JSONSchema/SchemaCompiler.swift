@@ -106,7 +106,9 @@ struct SchemaCompiler {
     // MARK: - References
 
     /// Resolves a `$ref`/`$dynamicRef` value against the base URI of its schema.
-    mutating func resolveReference(_ text: String, context: Context, keyword: String, at location: SchemaLocation)
+    mutating func resolveReference(
+        _ text: String, context: Context, keyword: String, at location: SchemaLocation
+    )
         throws(SchemaError) -> (node: NodeID, reference: URIReference, target: SchemaLocation)
     {
         let reference = URIReference(parsing: text).resolved(against: context.base)

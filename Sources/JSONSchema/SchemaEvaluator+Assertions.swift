@@ -75,7 +75,9 @@ extension SchemaEvaluator {
         return false
     }
 
-    private static func checkCount(_ count: Int?, _ limit: Int, upper: Bool, noun: String, container: String)
+    private static func checkCount(
+        _ count: Int?, _ limit: Int, upper: Bool, noun: String, container: String
+    )
         -> (() -> String)?
     {
         guard let count, upper ? count > limit : count < limit else { return nil }
@@ -98,7 +100,9 @@ extension SchemaEvaluator {
         return "value \(describe(instance)) is \(found), expected \(expected)"
     }
 
-    private static func checkBound(_ instance: JSONValue, _ limit: JSONValue, exclusive: Bool, upper: Bool)
+    private static func checkBound(
+        _ instance: JSONValue, _ limit: JSONValue, exclusive: Bool, upper: Bool
+    )
         -> (() -> String)?
     {
         guard let order = NumberSemantics.compare(instance, limit) else { return nil }

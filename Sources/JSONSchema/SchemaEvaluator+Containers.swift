@@ -2,7 +2,9 @@ import WireJSON
 
 extension SchemaEvaluator {
     /// `prefixItems`, `items`, `contains`, `unevaluatedItems` on an array.
-    mutating func applyArrayApplicator(_ rule: KeywordRule, _ items: [JSONValue], _ annotations: inout Annotations)
+    mutating func applyArrayApplicator(
+        _ rule: KeywordRule, _ items: [JSONValue], _ annotations: inout Annotations
+    )
         -> Bool
     {
         switch rule {
@@ -58,7 +60,9 @@ extension SchemaEvaluator {
 
     /// `properties`, `patternProperties`, `additionalProperties`, `propertyNames` and
     /// `unevaluatedProperties` on an object.
-    mutating func applyObjectApplicator(_ rule: KeywordRule, _ object: JSONObject, _ annotations: inout Annotations)
+    mutating func applyObjectApplicator(
+        _ rule: KeywordRule, _ object: JSONObject, _ annotations: inout Annotations
+    )
         -> Bool
     {
         let annotate = program.needsAnnotations

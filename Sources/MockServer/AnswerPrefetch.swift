@@ -18,12 +18,14 @@ enum AnswerPrefetch {
             case .none, .file: continue
             case .synthesized(let rate): source = .synthesized(text: turn.spoken, rate: rate)
             }
-            keys.append(QwenRealtimeSession<MonotonicScenarioClock>.answerKey(source, sampleRate: 24000, scenario: scenario))
+            keys.append(
+                QwenRealtimeSession<MonotonicScenarioClock>.answerKey(source, sampleRate: 24000, scenario: scenario))
             for rate in [16000, 24000] {
                 var downlink = DownlinkSettings()
                 downlink.sampleRate = rate
-                keys.append(MultiModalDialogSession<MonotonicScenarioClock>.answerKey(
-                    source, downlink: downlink, seed: scenario.seed, cadence: scenario.timing.audio))
+                keys.append(
+                    MultiModalDialogSession<MonotonicScenarioClock>.answerKey(
+                        source, downlink: downlink, seed: scenario.seed, cadence: scenario.timing.audio))
             }
         }
         return keys

@@ -1,9 +1,9 @@
 import AnswerAudio
+import ProtocolModel
 import ScenarioEngine
 import WireAudio
 import WireJSON
 import WireSocket
-import ProtocolModel
 
 /// The HTTP control API under `/_mock/` (documented in mock-server/README.md).
 final class ControlAPI {
@@ -13,8 +13,11 @@ final class ControlAPI {
     let scenarios: ScenarioStore
     let answerAudio: AnswerAudioCache
 
-    init(configuration: MockServer.Configuration, sessions: SessionRegistry, metrics: ServerMetrics, scenarios: ScenarioStore,
-         answerAudio: AnswerAudioCache) {
+    init(
+        configuration: MockServer.Configuration, sessions: SessionRegistry, metrics: ServerMetrics,
+        scenarios: ScenarioStore,
+        answerAudio: AnswerAudioCache
+    ) {
         self.configuration = configuration
         self.answerAudio = answerAudio
         self.sessions = sessions
@@ -28,7 +31,9 @@ final class ControlAPI {
         // Segments after "/_mock", empty ones kept: `/_mock/faults/` is no route (404), not `/_mock/faults`.
         var parts = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst(2).map(String.init)
         if parts == [""] { parts = [] }  // `/_mock/` is the index
-        if let refusal = ControlAccess.refusal(request.head, token: configuration.controlToken, isHealth: parts == ["health"]) {
+        if let refusal = ControlAccess.refusal(
+            request.head, token: configuration.controlToken, isHealth: parts == ["health"])
+        {
             return refusal
         }
         let candidates = ControlRoute.matching(parts)
@@ -36,8 +41,10 @@ final class ControlAPI {
             return .error(404, "NotFound", "no control route \(method) \(path); GET /_mock/ lists them")
         }
         guard let (route, parameters) = candidates.first(where: { $0.route.method == method }) else {
-            var response = HTTPResponse.error(405, "MethodNotAllowed", "\(method) not allowed on \(path); use "
-                + candidates.map(\.route.method).joined(separator: ", "))
+            var response = HTTPResponse.error(
+                405, "MethodNotAllowed",
+                "\(method) not allowed on \(path); use "
+                    + candidates.map(\.route.method).joined(separator: ", "))
             response.headers.append(("Allow", candidates.map(\.route.method).joined(separator: ", ")))
             return response
         }
@@ -47,8 +54,9 @@ final class ControlAPI {
         case .openAPI: return .json(status: 200, ControlAPIDocument.document)
         case .health: return .json(status: 200, health())
         case .metrics:
-            return HTTPResponse(status: 200, contentType: "text/plain; version=0.0.4",
-                                text: metrics.prometheusText + AnswerAudioMetrics.prometheusText(answerAudio.statistics))
+            return HTTPResponse(
+                status: 200, contentType: "text/plain; version=0.0.4",
+                text: metrics.prometheusText + AnswerAudioMetrics.prometheusText(answerAudio.statistics))
         case .sessions: return listSessions(query)
         case .journal:
             guard let journal = sessions.journal(parameters[0]) else {
@@ -57,12 +65,15 @@ final class ControlAPI {
             return HTTPResponse(status: 200, contentType: "application/x-ndjson", text: journal.jsonLines)
         case .getScenario: return .json(status: 200, scenarios.currentDescription)
         case .putScenario: return putScenario(request.body)
-        case .listFaults: return .json(status: 200, ["faults": .array(sessions.faults.filter(faultFilter(query)).map(\.summary))])
+        case .listFaults:
+            return .json(status: 200, ["faults": .array(sessions.faults.filter(faultFilter(query)).map(\.summary))])
         case .armFault: return postFault(request.body)
         case .removeFaults: return removed(sessions.removeFaults(where: faultFilter(query)))
         case .removeFault:
             let removed = sessions.removeFaults { $0.id == parameters[0] }
-            guard !removed.isEmpty else { return .error(404, "NotFound", "no armed fault \(parameters[0]); GET /_mock/faults lists them") }
+            guard !removed.isEmpty else {
+                return .error(404, "NotFound", "no armed fault \(parameters[0]); GET /_mock/faults lists them")
+            }
             return self.removed(removed)
         case .reset: return reset()
         case .echo: return .upgradeRequired(path)
@@ -73,7 +84,9 @@ final class ControlAPI {
     private func listSessions(_ query: HTTPRequestHead) -> HTTPResponse {
         var open: Bool?
         if let text = query.queryItem("open") {
-            guard let value = Bool(text) else { return .error(400, "InvalidRequest", "open: expected true or false; got \"\(text)\"") }
+            guard let value = Bool(text) else {
+                return .error(400, "InvalidRequest", "open: expected true or false; got \"\(text)\"")
+            }
             open = value
         }
         let testID = query.queryItem("testId")
@@ -91,7 +104,8 @@ final class ControlAPI {
         let testID = query.queryItem("testId")
         let session = query.queryItem("session")
         return { fault in
-            (testID.map { fault.target == .testID($0) } ?? true) && (session.map { fault.target == .session($0) } ?? true)
+            (testID.map { fault.target == .testID($0) } ?? true)
+                && (session.map { fault.target == .session($0) } ?? true)
         }
     }
 
@@ -104,8 +118,12 @@ final class ControlAPI {
         let faults = sessions.removeFaults { _ in true }
         let forgotten = sessions.forgetClosedSessions()
         scenarios.replace(with: scenarios.initial)
-        return .json(status: 200, ["status": "reset", "faultsRemoved": .int(Int64(faults.count)),
-                                   "sessionsForgotten": .int(Int64(forgotten)), "scenario": .string(scenarios.current.name)])
+        return .json(
+            status: 200,
+            [
+                "status": "reset", "faultsRemoved": .int(Int64(faults.count)),
+                "sessionsForgotten": .int(Int64(forgotten)), "scenario": .string(scenarios.current.name),
+            ])
     }
 
     private func health() -> JSONValue {
@@ -154,7 +172,10 @@ final class ControlAPI {
             return .error(400, "InvalidFault", error.description)
         }
         if let id = fault.id, id.isEmpty || id.contains("/") || id.contains("?") {
-            return .error(400, "InvalidFault", "fault.id: a non-empty name without '/' or '?' (it is used in DELETE /_mock/faults/<id>); got \"\(id)\"")
+            return .error(
+                400, "InvalidFault",
+                "fault.id: a non-empty name without '/' or '?' (it is used in DELETE /_mock/faults/<id>); got \"\(id)\""
+            )
         }
         do throws(SessionRegistry.ArmError) {
             switch (object["session"], object["testId"]) {
@@ -163,17 +184,23 @@ final class ControlAPI {
                 return .json(status: 200, ["status": "armed", "id": .string(armed.id), "session": .string(id)])
             case (nil, .string(let testID)?):
                 let armed = try sessions.arm(fault, json: faultValue, testID: testID)
-                return .json(status: 200, ["status": "armed", "id": .string(armed.id), "testId": .string(testID),
-                                           "openSessions": .int(Int64(armed.sessions.count))])
+                return .json(
+                    status: 200,
+                    [
+                        "status": "armed", "id": .string(armed.id), "testId": .string(testID),
+                        "openSessions": .int(Int64(armed.sessions.count)),
+                    ])
             default:
-                return .error(400, "InvalidRequest", "give exactly one of \"session\" (a session id) or \"testId\" (a string)")
+                return .error(
+                    400, "InvalidRequest", "give exactly one of \"session\" (a session id) or \"testId\" (a string)")
             }
         } catch {
             switch error {
             case .noOpenSession(let id):
                 return .error(404, "NotFound", "no open session \(id)")
             case .duplicateID(let id):
-                return .error(409, "Conflict", "a fault with id \(id) is armed already; DELETE /_mock/faults/\(id) first")
+                return .error(
+                    409, "Conflict", "a fault with id \(id) is armed already; DELETE /_mock/faults/\(id) first")
             }
         }
     }
@@ -195,8 +222,9 @@ extension SessionRegistry.ArmedFault {
 extension HTTPResponse {
     /// 426 for a plain request on a WebSocket route (RFC 9110 §15.5.22): say how to talk to it.
     static func upgradeRequired(_ path: String) -> HTTPResponse {
-        var response = HTTPResponse.error(426, "UpgradeRequired",
-                                          "\(path) is a WebSocket route: open it with a WebSocket upgrade (GET with Upgrade: websocket)")
+        var response = HTTPResponse.error(
+            426, "UpgradeRequired",
+            "\(path) is a WebSocket route: open it with a WebSocket upgrade (GET with Upgrade: websocket)")
         response.headers.append(("Upgrade", "websocket"))
         response.headers.append(("Connection", "Upgrade"))
         return response

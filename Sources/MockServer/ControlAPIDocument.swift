@@ -1,5 +1,5 @@
-import WireJSON
 import ProtocolModel
+import WireJSON
 
 /// The OpenAPI 3.1 document of the control API (`GET /_mock/openapi.json`), built from
 /// `ControlRoute` so it cannot drift from what the server answers.
@@ -16,7 +16,8 @@ enum ControlAPIDocument {
             "info": [
                 "title": "DialogMock control API",
                 "version": .string(MockServer.version),
-                "description": "HTTP control API of mock-server, on the same port as the WebSocket routes. Errors are {\"code\", \"message\"}.",
+                "description":
+                    "HTTP control API of mock-server, on the same port as the WebSocket routes. Errors are {\"code\", \"message\"}.",
             ],
             "servers": [["url": "http://127.0.0.1:8765"]],
             "paths": .object(paths),
@@ -27,16 +28,23 @@ enum ControlAPIDocument {
     private static func operation(_ route: ControlRoute) -> JSONValue {
         var operation: JSONObject = ["operationId": .string(route.rawValue), "summary": .string(route.summary)]
         var parameters: [JSONValue] = route.template.filter { $0.hasPrefix("{") }.map { segment in
-            ["name": .string(String(segment.dropFirst().dropLast())), "in": "path", "required": true, "schema": ["type": "string"]]
+            [
+                "name": .string(String(segment.dropFirst().dropLast())), "in": "path", "required": true,
+                "schema": ["type": "string"],
+            ]
         }
         parameters += route.queryParameters.map { name in
-            ["name": .string(name), "in": "query", "required": false,
-             "schema": name == "open" ? ["type": "boolean"] : ["type": "string"]]
+            [
+                "name": .string(name), "in": "query", "required": false,
+                "schema": name == "open" ? ["type": "boolean"] : ["type": "string"],
+            ]
         }
         if !parameters.isEmpty { operation["parameters"] = .array(parameters) }
         switch route {
         case .armFault:
-            operation["requestBody"] = ["required": true, "content": ["application/json": ["schema": reference("FaultRequest")]]]
+            operation["requestBody"] = [
+                "required": true, "content": ["application/json": ["schema": reference("FaultRequest")]],
+            ]
         case .putScenario:
             operation["requestBody"] = [
                 "required": true,
@@ -47,7 +55,9 @@ enum ControlAPIDocument {
         }
         var responses: JSONObject = ["200": success(route)]
         for (status, description) in errors(route) {
-            responses[status] = ["description": .string(description), "content": ["application/json": ["schema": reference("Error")]]]
+            responses[status] = [
+                "description": .string(description), "content": ["application/json": ["schema": reference("Error")]],
+            ]
         }
         operation["responses"] = .object(responses)
         return .object(operation)
@@ -56,10 +66,15 @@ enum ControlAPIDocument {
     private static func success(_ route: ControlRoute) -> JSONValue {
         switch route {
         case .metrics:
-            return ["description": "Prometheus text exposition format 0.0.4", "content": ["text/plain": ["schema": ["type": "string"]]]]
+            return [
+                "description": "Prometheus text exposition format 0.0.4",
+                "content": ["text/plain": ["schema": ["type": "string"]]],
+            ]
         case .journal:
-            return ["description": "One journal entry per line (mock-server/README.md, Journal lines)",
-                    "content": ["application/x-ndjson": ["schema": ["type": "string"]]]]
+            return [
+                "description": "One journal entry per line (mock-server/README.md, Journal lines)",
+                "content": ["application/x-ndjson": ["schema": ["type": "string"]]],
+            ]
         case .echo:
             return ["description": "Never: the route only answers WebSocket upgrades (101)."]
         default:
@@ -69,23 +84,47 @@ enum ControlAPIDocument {
 
     private static func successSchema(_ route: ControlRoute) -> JSONValue {
         switch route {
-        case .sessions: ["type": "object", "required": ["sessions"], "properties": ["sessions": ["type": "array", "items": reference("Session")]]]
-        case .listFaults: ["type": "object", "required": ["faults"], "properties": ["faults": ["type": "array", "items": reference("ArmedFault")]]]
+        case .sessions:
+            [
+                "type": "object", "required": ["sessions"],
+                "properties": ["sessions": ["type": "array", "items": reference("Session")]],
+            ]
+        case .listFaults:
+            [
+                "type": "object", "required": ["faults"],
+                "properties": ["faults": ["type": "array", "items": reference("ArmedFault")]],
+            ]
         case .removeFaults, .removeFault:
-            ["type": "object", "required": ["status", "removed"],
-             "properties": ["status": ["const": "removed"], "removed": ["type": "array", "items": ["type": "string"]]]]
+            [
+                "type": "object", "required": ["status", "removed"],
+                "properties": [
+                    "status": ["const": "removed"], "removed": ["type": "array", "items": ["type": "string"]],
+                ],
+            ]
         case .armFault:
-            ["type": "object", "required": ["status", "id"],
-             "properties": ["status": ["const": "armed"], "id": ["type": "string"], "session": ["type": "string"],
-                            "testId": ["type": "string"], "openSessions": ["type": "integer"]]]
+            [
+                "type": "object", "required": ["status", "id"],
+                "properties": [
+                    "status": ["const": "armed"], "id": ["type": "string"], "session": ["type": "string"],
+                    "testId": ["type": "string"], "openSessions": ["type": "integer"],
+                ],
+            ]
         case .reset:
-            ["type": "object", "required": ["status", "faultsRemoved", "sessionsForgotten", "scenario"],
-             "properties": ["status": ["const": "reset"], "faultsRemoved": ["type": "integer"],
-                            "sessionsForgotten": ["type": "integer"], "scenario": ["type": "string"]]]
+            [
+                "type": "object", "required": ["status", "faultsRemoved", "sessionsForgotten", "scenario"],
+                "properties": [
+                    "status": ["const": "reset"], "faultsRemoved": ["type": "integer"],
+                    "sessionsForgotten": ["type": "integer"], "scenario": ["type": "string"],
+                ],
+            ]
         case .health:
-            ["type": "object", "required": ["status", "version"],
-             "properties": ["status": ["const": "ok"], "version": ["type": "string"], "libraries": ["type": "object"],
-                            "eventLoop": ["type": "string"], "threads": ["type": "integer"], "scenario": ["type": "string"]]]
+            [
+                "type": "object", "required": ["status", "version"],
+                "properties": [
+                    "status": ["const": "ok"], "version": ["type": "string"], "libraries": ["type": "object"],
+                    "eventLoop": ["type": "string"], "threads": ["type": "integer"], "scenario": ["type": "string"],
+                ],
+            ]
         case .getScenario, .putScenario:
             ["type": "object", "properties": ["name": ["type": "string"], "status": ["type": "string"]]]
         default: ["type": "object"]
@@ -97,10 +136,14 @@ enum ControlAPIDocument {
         switch route {
         case .journal, .removeFault: errors.append(("404", "No such session or fault"))
         case .sessions, .listFaults, .removeFaults: errors.append(("400", "A bad query parameter"))
-        case .putScenario: errors.append(("400", "Not a valid scenario: the message names FILE:LINE:COLUMN and the field"))
+        case .putScenario:
+            errors.append(("400", "Not a valid scenario: the message names FILE:LINE:COLUMN and the field"))
         case .armFault:
-            errors += [("400", "Not JSON, or not a valid fault (FILE:LINE:COLUMN and the field)"), ("404", "No open session with that id"),
-                       ("409", "A fault with that id is armed already")]
+            errors += [
+                ("400", "Not JSON, or not a valid fault (FILE:LINE:COLUMN and the field)"),
+                ("404", "No open session with that id"),
+                ("409", "A fault with that id is armed already"),
+            ]
         case .echo: errors.append(("426", "Upgrade Required: open it as a WebSocket"))
         default: break
         }
@@ -111,29 +154,43 @@ enum ControlAPIDocument {
 
     private static var schemas: JSONValue {
         [
-            "Error": ["type": "object", "required": ["code", "message"],
-                      "properties": ["code": ["type": "string"], "message": ["type": "string"]]],
+            "Error": [
+                "type": "object", "required": ["code", "message"],
+                "properties": ["code": ["type": "string"], "message": ["type": "string"]],
+            ],
             "FaultRequest": [
                 "type": "object", "required": ["fault"],
                 "description": "Exactly one of session or testId.",
                 "properties": [
                     "session": ["type": "string", "description": "An open session id (s1, s2, …)."],
-                    "testId": ["type": "string", "description": "Every open and later session opened with this X-Test-Id header or test_id query parameter."],
-                    "fault": ["type": "object", "description": "A scenario `faults` entry (mock-server/README.md, Faults); its `id`, if any, names the armed fault."],
+                    "testId": [
+                        "type": "string",
+                        "description":
+                            "Every open and later session opened with this X-Test-Id header or test_id query parameter.",
+                    ],
+                    "fault": [
+                        "type": "object",
+                        "description":
+                            "A scenario `faults` entry (mock-server/README.md, Faults); its `id`, if any, names the armed fault.",
+                    ],
                 ],
             ],
             "ArmedFault": [
                 "type": "object", "required": ["id", "fault", "sessions"],
-                "properties": ["id": ["type": "string"], "fault": ["type": "object"], "session": ["type": "string"],
-                               "testId": ["type": "string"], "sessions": ["type": "array", "items": ["type": "string"]]],
+                "properties": [
+                    "id": ["type": "string"], "fault": ["type": "object"], "session": ["type": "string"],
+                    "testId": ["type": "string"], "sessions": ["type": "array", "items": ["type": "string"]],
+                ],
             ],
             "Session": [
                 "type": "object", "required": ["id", "protocol", "path", "open"],
                 "properties": [
-                    "id": ["type": "string"], "protocol": ["type": "string"], "path": ["type": "string"], "open": ["type": "boolean"],
+                    "id": ["type": "string"], "protocol": ["type": "string"], "path": ["type": "string"],
+                    "open": ["type": "boolean"],
                     "framesIn": ["type": "integer"], "framesOut": ["type": "integer"], "bytesIn": ["type": "integer"],
                     "bytesOut": ["type": "integer"], "violations": ["type": "integer"], "testId": ["type": "string"],
-                    "caseId": ["type": "string"], "thread": ["type": "string"], "framesNotJournaled": ["type": "integer"],
+                    "caseId": ["type": "string"], "thread": ["type": "string"],
+                    "framesNotJournaled": ["type": "integer"],
                 ],
             ],
         ]

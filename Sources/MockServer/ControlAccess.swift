@@ -11,14 +11,18 @@ enum ControlAccess {
         if isHealth && head.method == "GET" { return nil }
         if let token {
             guard let presented = bearer(head.headers["authorization"]), constantTimeEquals(presented, token) else {
-                var response = HTTPResponse.error(401, "Unauthorized", "the control API needs Authorization: Bearer <the --control-token value>")
+                var response = HTTPResponse.error(
+                    401, "Unauthorized", "the control API needs Authorization: Bearer <the --control-token value>")
                 response.headers.append(("WWW-Authenticate", "Bearer realm=\"dialogmock control\""))
                 return response
             }
             return nil
         }
         guard isLoopback(head.peer) else {
-            return .error(403, "Forbidden", "the control API answers only on loopback; start mock-server with --control-token to open it to other hosts")
+            return .error(
+                403, "Forbidden",
+                "the control API answers only on loopback; start mock-server with --control-token to open it to other hosts"
+            )
         }
         return nil
     }
@@ -39,7 +43,8 @@ enum ControlAccess {
 
     /// Compares without an early exit on the first differing byte (no timing oracle).
     private static func constantTimeEquals(_ lhs: String, _ rhs: String) -> Bool {
-        let a = Array(lhs.utf8), b = Array(rhs.utf8)
+        let a = Array(lhs.utf8)
+        let b = Array(rhs.utf8)
         var difference = UInt8(a.count == b.count ? 0 : 1)
         for index in 0..<max(a.count, b.count) {
             difference |= (index < a.count ? a[index] : 0) ^ (index < b.count ? b[index] : 0)

@@ -1,5 +1,5 @@
-import WireJSON
 import ProtocolModel
+import WireJSON
 
 /// The control API's routes, once: the dispatcher matches them, `GET /_mock/` lists them and
 /// `GET /_mock/openapi.json` describes them (the committed `mock-server/openapi.json` is a copy
@@ -84,11 +84,16 @@ enum ControlRoute: String, CaseIterable, Sendable {
             "name": "dialogmock control API",
             "version": .string(MockServer.version),
             "openapi": .string(ControlRoute.openAPI.path),
-            "routes": .array(allCases.map { route in
-                var object: JSONObject = ["method": .string(route.method), "path": .string(route.path), "summary": .string(route.summary)]
-                if !route.queryParameters.isEmpty { object["query"] = .array(route.queryParameters.map(JSONValue.string)) }
-                return .object(object)
-            }),
+            "routes": .array(
+                allCases.map { route in
+                    var object: JSONObject = [
+                        "method": .string(route.method), "path": .string(route.path), "summary": .string(route.summary),
+                    ]
+                    if !route.queryParameters.isEmpty {
+                        object["query"] = .array(route.queryParameters.map(JSONValue.string))
+                    }
+                    return .object(object)
+                }),
         ]
     }
 }

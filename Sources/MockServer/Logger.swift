@@ -16,10 +16,11 @@ public struct Logger: Sendable {
 
     public init(level: LogLevel = .info, sink: (@Sendable (String) -> Void)? = nil) {
         self.level = level
-        self.sink = sink ?? { line in
-            var text = line + "\n"
-            text.withUTF8 { bytes in _ = write(2, bytes.baseAddress, bytes.count) }
-        }
+        self.sink =
+            sink ?? { line in
+                var text = line + "\n"
+                text.withUTF8 { bytes in _ = write(2, bytes.baseAddress, bytes.count) }
+            }
     }
 
     public func callAsFunction(_ messageLevel: LogLevel, _ message: @autoclosure () -> String) {

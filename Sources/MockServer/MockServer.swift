@@ -1,7 +1,7 @@
 import Dispatch
+package import ProtocolModel
 package import ScenarioEngine
 public import WireSocket
-package import ProtocolModel
 
 /// The DialogMock server: both protocol routes, the control API and the echo route on one port.
 ///
@@ -102,7 +102,8 @@ public final class MockServer: @unchecked Sendable {
     /// - Throws: `ScenarioFileError` when `configuration.scenarioSource` is not a valid scenario.
     public init(configuration: Configuration = Configuration()) throws(ScenarioFileError) {
         var configuration = configuration
-        configuration.eventLoop = Self.resolve(configuration.eventLoop, isAvailable: \.isAvailable, logger: configuration.logger)
+        configuration.eventLoop = Self.resolve(
+            configuration.eventLoop, isAvailable: \.isAvailable, logger: configuration.logger)
         self.configuration = configuration
         router = try Router(configuration: configuration)
         let router = router
@@ -118,11 +119,15 @@ public final class MockServer: @unchecked Sendable {
     }
 
     /// `requested`, or poll (with a warning) when lws cannot load `requested`'s plugin here.
-    static func resolve(_ requested: WebSocketServer.EventLoop, isAvailable: (WebSocketServer.EventLoop) -> Bool,
-                        logger: Logger) -> WebSocketServer.EventLoop {
+    static func resolve(
+        _ requested: WebSocketServer.EventLoop, isAvailable: (WebSocketServer.EventLoop) -> Bool,
+        logger: Logger
+    ) -> WebSocketServer.EventLoop {
         guard !isAvailable(requested) else { return requested }
-        logger(.warn, "the \(requested.rawValue) event loop is not available (\(requested.pluginPath ?? "") is missing: "
-                   + "install \(requested.pluginPackage ?? "its plugin")); serving on the poll loop")
+        logger(
+            .warn,
+            "the \(requested.rawValue) event loop is not available (\(requested.pluginPath ?? "") is missing: "
+                + "install \(requested.pluginPackage ?? "its plugin")); serving on the poll loop")
         return .poll
     }
 
@@ -152,7 +157,10 @@ public final class MockServer: @unchecked Sendable {
                 throw error
             }
         }
-        configuration.logger(.info, "listening on \(configuration.host):\(port) (\(configuration.eventLoop.rawValue), \(servers.count) threads)")
+        configuration.logger(
+            .info,
+            "listening on \(configuration.host):\(port) (\(configuration.eventLoop.rawValue), \(servers.count) threads)"
+        )
         return port
     }
 
@@ -200,8 +208,9 @@ public final class MockServer: @unchecked Sendable {
     /// Every recorded session of a conformance case (`/case/<id>/…`), in the order they opened.
     public func sessions(caseID: String) async -> [SessionSnapshot] {
         router.sessions.all.filter { $0.caseID == caseID }.map {
-            SessionSnapshot(id: $0.id, caseID: $0.caseID, startedAtMicros: $0.startedAtMicros, isOpen: $0.isOpen,
-                            entries: $0.entries)
+            SessionSnapshot(
+                id: $0.id, caseID: $0.caseID, startedAtMicros: $0.startedAtMicros, isOpen: $0.isOpen,
+                entries: $0.entries)
         }
     }
 

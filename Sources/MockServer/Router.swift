@@ -1,11 +1,11 @@
 import AnswerAudio
-import ScenarioEngine
 import MultiModalDialogEngine
+import ProtocolModel
 import QwenRealtimeEngine
+import ScenarioEngine
 import SessionCore
 import WireJSON
 import WireSocket
-import ProtocolModel
 
 /// Routes every request of the mock's single port, for every service thread at once: the
 /// state it shares (sessions, metrics, scenarios, dialog memory) is thread-safe, and what it
@@ -26,24 +26,28 @@ final class Router: WebSocketServerDelegate, @unchecked Sendable {
     let recordWriter: RecordWriter?
 
     init(configuration: MockServer.Configuration) throws(ScenarioFileError) {
-        sessions = SessionRegistry(closedLimit: configuration.keepClosedSessions,
-                                   closedByteLimit: configuration.keepClosedSessionBytes)
+        sessions = SessionRegistry(
+            closedLimit: configuration.keepClosedSessions,
+            closedByteLimit: configuration.keepClosedSessionBytes)
         self.configuration = configuration
         recordWriter = configuration.recordDirectory.map { RecordWriter(directory: $0, logger: configuration.logger) }
         let source = configuration.scenarioSource ?? ("default", Array(EmbeddedScenarios.files["default"]!.utf8))
         do {
-            scenarios = ScenarioStore(initial: try Scenario.load(bytes: source.bytes, file: source.name),
-                                      timeScaleOverride: configuration.timeScale)
+            scenarios = ScenarioStore(
+                initial: try Scenario.load(bytes: source.bytes, file: source.name),
+                timeScaleOverride: configuration.timeScale)
         } catch {
             throw ScenarioFileError(description: error.description)
         }
-        controlAPI = ControlAPI(configuration: configuration, sessions: sessions, metrics: metrics, scenarios: scenarios,
-                                answerAudio: answerAudio)
+        controlAPI = ControlAPI(
+            configuration: configuration, sessions: sessions, metrics: metrics, scenarios: scenarios,
+            answerAudio: answerAudio)
         AnswerPrefetch.start(scenarios.current, cache: answerAudio)
         if let replay = configuration.replay {
             do {
-                replayScenario = Scenario.replay(journal: try JournalEntry.decodeLines(replay.text), timeScale: replay.timeScale,
-                                                 name: replay.name)
+                replayScenario = Scenario.replay(
+                    journal: try JournalEntry.decodeLines(replay.text), timeScale: replay.timeScale,
+                    name: replay.name)
             } catch {
                 throw ScenarioFileError(description: "\(replay.name):\(error.line ?? 0): \(error.message)")
             }
@@ -88,8 +92,9 @@ final class Router: WebSocketServerDelegate, @unchecked Sendable {
         configuration.logger(.debug, "upgrade \(request.path) from \(request.peer)")
         if let route = extraRoutes[request.path] { return route(request) }
         if let replayScenario, ProtocolRoute(path: request.path) != nil {
-            return startSession(ReplaySession(runtime: makeRuntime(replayScenario)), protocolName: "replay", request: request,
-                                maxMessageBytes: Self.maxProtocolMessageBytes)
+            return startSession(
+                ReplaySession(runtime: makeRuntime(replayScenario)), protocolName: "replay", request: request,
+                maxMessageBytes: Self.maxProtocolMessageBytes)
         }
         if let route = ProtocolRoute(path: request.path) {
             return upgradeProtocol(route, request)
@@ -98,16 +103,20 @@ final class Router: WebSocketServerDelegate, @unchecked Sendable {
         case "/_mock/echo":
             return .accept(EchoHandler(), maxMessageBytes: nil)
         default:
-            return .reject(.json(status: 404, ["code": "NotFound", "message": .string("no WebSocket route at \(request.path)")]))
+            return .reject(
+                .json(status: 404, ["code": "NotFound", "message": .string("no WebSocket route at \(request.path)")]))
         }
     }
 
     /// Keeps a refused upgrade of a case route for the case's judgement.
     private func recordRefusal(status: Int, obligation: String, body: JSONValue?, route: ProtocolRoute) {
-        let reason = [body?["code"]?.stringValue, body?["message"]?.stringValue].compactMap { $0 }.joined(separator: ": ")
-        refusedUpgrades.record(RefusedUpgrades.Refusal(atMicros: MonotonicClock.nowMicros(), status: status, obligation: obligation,
-                                                       message: "upgrade refused with \(status) (\(reason))"),
-                               caseID: route.caseID)
+        let reason = [body?["code"]?.stringValue, body?["message"]?.stringValue].compactMap { $0 }.joined(
+            separator: ": ")
+        refusedUpgrades.record(
+            RefusedUpgrades.Refusal(
+                atMicros: MonotonicClock.nowMicros(), status: status, obligation: obligation,
+                message: "upgrade refused with \(status) (\(reason))"),
+            caseID: route.caseID)
     }
 
     /// A protocol route: the engine checks the request (auth, model), then a session starts with
@@ -121,16 +130,19 @@ final class Router: WebSocketServerDelegate, @unchecked Sendable {
         switch route.kind {
         case .qwenRealtime:
             switch QwenRealtimeSession<MonotonicScenarioClock>.checkUpgrade(
-                path: request.path, queryModel: request.queryItem("model"), headers: request.headers, apiKeys: configuration.apiKeys)
+                path: request.path, queryModel: request.queryItem("model"), headers: request.headers,
+                apiKeys: configuration.apiKeys)
             {
             case .reject(let status, let body, let obligation):
                 return refuse(request, status: status, body: body, obligation: obligation, route: route)
             case .accept(let accepted):
-                let session = QwenRealtimeSession(scenario: ScenarioBridge(runtime: makeRuntime(scenario)), model: accepted.model,
-                                                  profile: accepted.profile, baseDirectory: configuration.scenarioDirectory,
-                                                  answerAudio: answerAudio)
-                return startSession(session, protocolName: route.kind.rawValue, request: request, caseID: route.caseID,
-                                    maxMessageBytes: Self.maxProtocolMessageBytes)
+                let session = QwenRealtimeSession(
+                    scenario: ScenarioBridge(runtime: makeRuntime(scenario)), model: accepted.model,
+                    profile: accepted.profile, baseDirectory: configuration.scenarioDirectory,
+                    answerAudio: answerAudio)
+                return startSession(
+                    session, protocolName: route.kind.rawValue, request: request, caseID: route.caseID,
+                    maxMessageBytes: Self.maxProtocolMessageBytes)
             }
         case .multimodalDialog:
             switch MultiModalDialogSession<MonotonicScenarioClock>.checkUpgrade(
@@ -142,17 +154,21 @@ final class Router: WebSocketServerDelegate, @unchecked Sendable {
                 var options = MultiModalDialogSessionOptions()
                 options.audioBaseDirectory = configuration.scenarioDirectory
                 options.answerAudio = answerAudio
-                let session = MultiModalDialogSession(scenario: ScenarioBridge(runtime: makeRuntime(scenario)),
-                                                      memory: dialogMemory, options: options)
-                return startSession(session, protocolName: route.kind.rawValue, request: request, caseID: route.caseID,
-                                    maxMessageBytes: Self.maxProtocolMessageBytes, initialNotes: notes)
+                let session = MultiModalDialogSession(
+                    scenario: ScenarioBridge(runtime: makeRuntime(scenario)),
+                    memory: dialogMemory, options: options)
+                return startSession(
+                    session, protocolName: route.kind.rawValue, request: request, caseID: route.caseID,
+                    maxMessageBytes: Self.maxProtocolMessageBytes, initialNotes: notes)
             }
         }
     }
 
     /// An engine's refusal of an upgrade: logged, journaled under `obligation`, answered with the JSON body.
-    private func refuse(_ request: HTTPRequestHead, status: Int, body: JSONValue, obligation: String,
-                        route: ProtocolRoute) -> UpgradeDecision {
+    private func refuse(
+        _ request: HTTPRequestHead, status: Int, body: JSONValue, obligation: String,
+        route: ProtocolRoute
+    ) -> UpgradeDecision {
         configuration.logger(.info, "refused \(request.path): \(status) (\(obligation))")
         recordRefusal(status: status, obligation: obligation, body: body, route: route)
         return .reject(.json(status: status, body))
@@ -161,15 +177,20 @@ final class Router: WebSocketServerDelegate, @unchecked Sendable {
     /// HTTP 503 with a JSON body: `--max-sessions` sessions are open.
     private func refuseAtCapacity(_ request: HTTPRequestHead) -> UpgradeDecision {
         metrics.sessionRefusedAtCapacity()
-        configuration.logger(.warn, "refused \(request.path): \(configuration.maxSessions) sessions open (--max-sessions)")
-        return .reject(.error(503, "ServiceUnavailable",
-                              "the mock serves at most \(configuration.maxSessions) sessions at once (--max-sessions)"))
+        configuration.logger(
+            .warn, "refused \(request.path): \(configuration.maxSessions) sessions open (--max-sessions)")
+        return .reject(
+            .error(
+                503, "ServiceUnavailable",
+                "the mock serves at most \(configuration.maxSessions) sessions at once (--max-sessions)"))
     }
 
     /// Accepts an upgrade as a protocol session: journal, driver, registry.
-    func startSession<Session: ProtocolSession>(_ session: Session, protocolName: String, request: HTTPRequestHead,
-                                                caseID: String? = nil, maxMessageBytes: Int,
-                                                initialNotes: [JournalNote] = []) -> UpgradeDecision {
+    func startSession<Session: ProtocolSession>(
+        _ session: Session, protocolName: String, request: HTTPRequestHead,
+        caseID: String? = nil, maxMessageBytes: Int,
+        initialNotes: [JournalNote] = []
+    ) -> UpgradeDecision {
         let testID = request.header("x-test-id") ?? request.queryItem("test_id")
         let driver = SessionDriver(session: session, metrics: metrics, logger: configuration.logger)
         driver.initialNotes = initialNotes
@@ -187,16 +208,20 @@ final class Router: WebSocketServerDelegate, @unchecked Sendable {
             disarm: { id in
                 if let serviceThread { serviceThread.execute { disarmHere.value(id) } } else { disarmHere.value(id) }
             })
-        let made = sessions.add(limit: configuration.maxSessions, { id in
-            SessionJournal(id: id, protocolName: protocolName, path: request.path, testID: testID, caseID: caseID,
-                           startedAtMicros: MonotonicClock.nowMicros(), recordWriter: recordWriter,
-                           frameLimit: configuration.journalFrameLimit)
-        }, control: control, armNow: armHere.value)
+        let made = sessions.add(
+            limit: configuration.maxSessions,
+            { id in
+                SessionJournal(
+                    id: id, protocolName: protocolName, path: request.path, testID: testID, caseID: caseID,
+                    startedAtMicros: MonotonicClock.nowMicros(), recordWriter: recordWriter,
+                    frameLimit: configuration.journalFrameLimit)
+            }, control: control, armNow: armHere.value)
         guard let journal = made else { return refuseAtCapacity(request) }
         driver.journal = journal
         let id = journal.id
         driver.onClose = { [sessions] in sessions.markClosed(id) }
-        configuration.logger(.info, "session \(id): \(protocolName) \(request.path)\(testID.map { " test \($0)" } ?? "")")
+        configuration.logger(
+            .info, "session \(id): \(protocolName) \(request.path)\(testID.map { " test \($0)" } ?? "")")
         return .accept(driver, maxMessageBytes: maxMessageBytes)
     }
 
@@ -211,7 +236,9 @@ final class Router: WebSocketServerDelegate, @unchecked Sendable {
             return controlAPI.respond(to: request)
         }
         if ProtocolRoute(path: request.head.path) != nil { return .upgradeRequired(request.head.path) }
-        return .json(status: 404, ["code": "NotFound", "message": .string("no route \(request.head.method) \(request.head.path)")])
+        return .json(
+            status: 404,
+            ["code": "NotFound", "message": .string("no route \(request.head.method) \(request.head.path)")])
     }
 }
 

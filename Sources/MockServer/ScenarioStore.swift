@@ -29,7 +29,10 @@ final class ScenarioStore: Sendable {
 
     var currentDescription: JSONValue {
         let current = self.current
-        return ["name": .string(current.name), "description": .string(current.description), "seed": .int(Int64(clamping: current.seed)),
-                "timeScale": .double(current.timeScale)]
+        return [
+            "name": .string(current.name), "description": .string(current.description),
+            "seed": .int(Int64(clamping: current.seed)),
+            "timeScale": .double(current.timeScale),
+        ]
     }
 }

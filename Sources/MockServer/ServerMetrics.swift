@@ -4,7 +4,9 @@ import Synchronization
 /// (a mutex guards them; each update is a few additions).
 final class ServerMetrics: Sendable {
     /// Upper bounds (seconds) of the send-lateness histogram buckets.
-    static let latenessBuckets: [Double] = [0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1]
+    static let latenessBuckets: [Double] = [
+        0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1,
+    ]
     /// Bucket bounds in microseconds (the per-frame path compares integers).
     private static let latenessBucketMicros: [Int64] = latenessBuckets.map { Int64(($0 * 1_000_000).rounded()) }
 
@@ -75,20 +77,26 @@ final class ServerMetrics: Sendable {
         }
         counter("dialogmock_sessions_total", "Sessions accepted on the protocol routes.", state.sessionsTotal)
         counter("dialogmock_sessions_open", "Sessions open now.", state.sessionsOpen, type: "gauge")
-        counter("dialogmock_sessions_refused_total", "Upgrades refused with 503 at --max-sessions.", state.sessionsRefused)
-        counter("dialogmock_slow_readers_closed_total", "Sessions closed with 1008 because the client stopped reading.",
-                state.slowReadersClosed)
+        counter(
+            "dialogmock_sessions_refused_total", "Upgrades refused with 503 at --max-sessions.", state.sessionsRefused)
+        counter(
+            "dialogmock_slow_readers_closed_total", "Sessions closed with 1008 because the client stopped reading.",
+            state.slowReadersClosed)
         counter("dialogmock_frames_received_total", "WebSocket messages received from clients.", state.framesIn)
         counter("dialogmock_frames_sent_total", "WebSocket messages sent to clients.", state.framesOut)
         counter("dialogmock_bytes_received_total", "Payload bytes received from clients.", state.bytesIn)
         counter("dialogmock_bytes_sent_total", "Payload bytes sent to clients.", state.bytesOut)
         let name = "dialogmock_send_lateness_seconds"
-        lines += ["# HELP \(name) How late frames went out relative to their scripted time.", "# TYPE \(name) histogram"]
+        lines += [
+            "# HELP \(name) How late frames went out relative to their scripted time.", "# TYPE \(name) histogram",
+        ]
         for (index, bound) in Self.latenessBuckets.enumerated() {
             lines.append("\(name)_bucket{le=\"\(bound)\"} \(state.latenessCounts[index])")
         }
-        lines += ["\(name)_bucket{le=\"+Inf\"} \(state.latenessCount)",
-                  "\(name)_sum \(Double(state.latenessSumMicros) / 1_000_000)", "\(name)_count \(state.latenessCount)"]
+        lines += [
+            "\(name)_bucket{le=\"+Inf\"} \(state.latenessCount)",
+            "\(name)_sum \(Double(state.latenessSumMicros) / 1_000_000)", "\(name)_count \(state.latenessCount)",
+        ]
         return lines.joined(separator: "\n") + "\n"
     }
 }

@@ -35,7 +35,8 @@ final class IdleMemoryRelease: Sendable {
                 guard Date().timeIntervalSince(since) >= 1 else { continue }
                 let before = Self.residentKiB()
                 _ = mallocTrim(0)
-                logger(.info, "all sessions closed: released idle memory (RSS \(before) KiB → \(Self.residentKiB()) KiB)")
+                logger(
+                    .info, "all sessions closed: released idle memory (RSS \(before) KiB → \(Self.residentKiB()) KiB)")
                 sawSessions = false
                 idleSince = nil
             }

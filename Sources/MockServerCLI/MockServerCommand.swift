@@ -12,26 +12,65 @@ enum MockServerCommand {
         options: [
             .value("--host", valueName: "HOST", help: "Address to bind (loopback by default).", default: "127.0.0.1"),
             .value("--port", valueName: "PORT", help: "Port to bind; 0 picks a free port.", default: "8765"),
-            .repeated("--api-key", valueName: "KEY", help: "Accept only these API keys (default: any non-empty bearer credential)."),
-            .value("--control-token", valueName: "TOKEN",
-                   help: "Require Authorization: Bearer TOKEN on the control API, from any host (default: the control API answers only on loopback)."),
-            .value("--log-level", valueName: "LEVEL", help: "error, warn, info, debug or trace (logs go to stderr).", default: "info"),
-            .value("--event-loop", valueName: "LOOP", help: "libev (epoll; poll when its lws plugin is missing), poll, or libuv.", default: "libev"),
-            .value("--scenario", valueName: "NAME|FILE", help: "Scenario for new sessions: a shipped name (see --list-scenarios) or a JSON file."),
-            .value("--record", valueName: "DIR", help: "Write each session's journal to DIR/<session-id>.jsonl (DIR is created)."),
-            .value("--seed", valueName: "N", help: "Override the scenario's seed (same seed, same input: same frames)."),
-            .value("--time-scale", valueName: "X", help: "Multiply policy timeouts (60 s, 20 s, session caps) by X, e.g. 0.01."),
-            .value("--replay", valueName: "FILE", help: "Serve a recorded journal (JSON Lines, from --record) back on the protocol routes."),
-            .value("--replay-time-scale", valueName: "X", help: "Multiply the replayed delays by X (default 1: original timing).", default: "1"),
-            .value("--threads", valueName: "N", help: "Service threads sharing the port; a session stays on one (default: one per core)."),
-            .value("--journal-limit", valueName: "N", help: "Frames kept in memory per session journal; later ones are counted.", default: "10000"),
-            .flag("--journal-audio", help: "Keep audio payloads in journals and recordings (default: a summary per audio frame)."),
-            .value("--max-sessions", valueName: "N", help: "Most sessions open at once; more upgrades get HTTP 503.", default: "10000"),
-            .value("--keep-sessions", valueName: "N", help: "Closed sessions whose journals stay listed and readable (oldest dropped first).", default: "1000"),
-            .value("--handshake-timeout", valueName: "S", help: "Seconds a connection has to finish its HTTP upgrade before it is dropped.", default: "10"),
-            .value("--keep-sessions-bytes", valueName: "N", help: "Most bytes the kept closed journals hold together (oldest dropped first).", default: "268435456"),
-            .value("--max-queued-bytes", valueName: "N", help: "Bytes queued for a client that does not read before its session is closed (1008).", default: "8388608"),
-            .value("--check-scenario", valueName: "FILE", help: "Validate a scenario file and exit (0 valid, 2 invalid)."),
+            .repeated(
+                "--api-key", valueName: "KEY",
+                help: "Accept only these API keys (default: any non-empty bearer credential)."),
+            .value(
+                "--control-token", valueName: "TOKEN",
+                help:
+                    "Require Authorization: Bearer TOKEN on the control API, from any host (default: the control API answers only on loopback)."
+            ),
+            .value(
+                "--log-level", valueName: "LEVEL", help: "error, warn, info, debug or trace (logs go to stderr).",
+                default: "info"),
+            .value(
+                "--event-loop", valueName: "LOOP",
+                help: "libev (epoll; poll when its lws plugin is missing), poll, or libuv.", default: "libev"),
+            .value(
+                "--scenario", valueName: "NAME|FILE",
+                help: "Scenario for new sessions: a shipped name (see --list-scenarios) or a JSON file."),
+            .value(
+                "--record", valueName: "DIR",
+                help: "Write each session's journal to DIR/<session-id>.jsonl (DIR is created)."),
+            .value(
+                "--seed", valueName: "N", help: "Override the scenario's seed (same seed, same input: same frames)."),
+            .value(
+                "--time-scale", valueName: "X",
+                help: "Multiply policy timeouts (60 s, 20 s, session caps) by X, e.g. 0.01."),
+            .value(
+                "--replay", valueName: "FILE",
+                help: "Serve a recorded journal (JSON Lines, from --record) back on the protocol routes."),
+            .value(
+                "--replay-time-scale", valueName: "X",
+                help: "Multiply the replayed delays by X (default 1: original timing).", default: "1"),
+            .value(
+                "--threads", valueName: "N",
+                help: "Service threads sharing the port; a session stays on one (default: one per core)."),
+            .value(
+                "--journal-limit", valueName: "N",
+                help: "Frames kept in memory per session journal; later ones are counted.", default: "10000"),
+            .flag(
+                "--journal-audio",
+                help: "Keep audio payloads in journals and recordings (default: a summary per audio frame)."),
+            .value(
+                "--max-sessions", valueName: "N", help: "Most sessions open at once; more upgrades get HTTP 503.",
+                default: "10000"),
+            .value(
+                "--keep-sessions", valueName: "N",
+                help: "Closed sessions whose journals stay listed and readable (oldest dropped first).", default: "1000"
+            ),
+            .value(
+                "--handshake-timeout", valueName: "S",
+                help: "Seconds a connection has to finish its HTTP upgrade before it is dropped.", default: "10"),
+            .value(
+                "--keep-sessions-bytes", valueName: "N",
+                help: "Most bytes the kept closed journals hold together (oldest dropped first).", default: "268435456"),
+            .value(
+                "--max-queued-bytes", valueName: "N",
+                help: "Bytes queued for a client that does not read before its session is closed (1008).",
+                default: "8388608"),
+            .value(
+                "--check-scenario", valueName: "FILE", help: "Validate a scenario file and exit (0 valid, 2 invalid)."),
             .flag("--list-scenarios", help: "Print the shipped scenario names and exit."),
             .flag("--version", help: "Print the version and exit."),
         ],
@@ -62,12 +101,15 @@ enum MockServerCommand {
             let level = try arguments.choice("--log-level", among: LogLevel.allCases.map(\.rawValue)) ?? "info"
             configuration.logger = Logger(level: LogLevel(rawValue: level)!)
             LibWebSocketsLog.setEnabled(configuration.logger.level >= .debug)
-            if let name = try arguments.choice("--event-loop", among: WebSocketServer.EventLoop.allCases.map(\.rawValue)) {
+            if let name = try arguments.choice(
+                "--event-loop", among: WebSocketServer.EventLoop.allCases.map(\.rawValue))
+            {
                 let loop = WebSocketServer.EventLoop(rawValue: name)!
                 // Asked for by name: a missing plugin is an error; the default falls back to poll.
                 guard loop.isAvailable || !arguments.isGiven("--event-loop") else {
-                    throw CommandLineError("--event-loop \(name): \(loop.pluginPath ?? "its lws plugin") is missing (install \(loop.pluginPackage ?? "it"))",
-                                           commandPath: arguments.command)
+                    throw CommandLineError(
+                        "--event-loop \(name): \(loop.pluginPath ?? "its lws plugin") is missing (install \(loop.pluginPackage ?? "it"))",
+                        commandPath: arguments.command)
                 }
                 configuration.eventLoop = loop
             }
@@ -77,31 +119,37 @@ enum MockServerCommand {
             }
             if let token = arguments.value("--control-token") {
                 guard !token.isEmpty, !token.contains(where: \.isWhitespace) else {
-                    throw CommandLineError("--control-token: expected a non-empty token without spaces", commandPath: ["mock-server"])
+                    throw CommandLineError(
+                        "--control-token: expected a non-empty token without spaces", commandPath: ["mock-server"])
                 }
                 configuration.controlToken = token
             }
             if let seed = arguments.value("--seed") {
                 guard let value = UInt64(seed) else {
-                    throw CommandLineError("--seed: expected a non-negative integer, got '\(seed)'", commandPath: ["mock-server"])
+                    throw CommandLineError(
+                        "--seed: expected a non-negative integer, got '\(seed)'", commandPath: ["mock-server"])
                 }
                 configuration.seed = value
             }
             configuration.timeScale = try arguments.double("--time-scale", range: 0.000_001...1000)
             configuration.journalAudio = arguments.flag("--journal-audio")
             configuration.journalFrameLimit = try arguments.int("--journal-limit", range: 0...100_000_000) ?? 10_000
-            configuration.threads = try arguments.int("--threads", range: 1...256) ?? max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+            configuration.threads =
+                try arguments.int("--threads", range: 1...256) ?? max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
             configuration.maxSessions = try arguments.int("--max-sessions", range: 1...1_000_000) ?? 10_000
             configuration.maxQueuedBytes = try arguments.int("--max-queued-bytes", range: 65_536...(1 << 40)) ?? 8 << 20
             configuration.keepClosedSessions = try arguments.int("--keep-sessions", range: 0...10_000_000) ?? 1000
             configuration.handshakeTimeoutSeconds = try arguments.int("--handshake-timeout", range: 1...3600) ?? 10
-            configuration.keepClosedSessionBytes = try arguments.int("--keep-sessions-bytes", range: 0...(1 << 50)) ?? 256 << 20
+            configuration.keepClosedSessionBytes =
+                try arguments.int("--keep-sessions-bytes", range: 0...(1 << 50)) ?? 256 << 20
             if let directory = arguments.value("--record") {
                 if let problem = makeDirectory(directory) {
-                    throw CommandLineError("--record: cannot create '\(directory)': \(problem)", commandPath: ["mock-server"])
+                    throw CommandLineError(
+                        "--record: cannot create '\(directory)': \(problem)", commandPath: ["mock-server"])
                 }
                 guard isWritableDirectory(directory) else {
-                    throw CommandLineError("--record: '\(directory)' is not a writable directory", commandPath: ["mock-server"])
+                    throw CommandLineError(
+                        "--record: '\(directory)' is not a writable directory", commandPath: ["mock-server"])
                 }
                 configuration.recordDirectory = directory
             }
@@ -111,7 +159,9 @@ enum MockServerCommand {
                 printError("mock-server: --replay: cannot read '\(file)'")
                 exit(2)
             }
-            let scale = CommandLineRunner.valueOrExit(spec: spec) { try arguments.double("--replay-time-scale", range: 0.000_001...1000) ?? 1 }
+            let scale = CommandLineRunner.valueOrExit(spec: spec) {
+                try arguments.double("--replay-time-scale", range: 0.000_001...1000) ?? 1
+            }
             configuration.replay = (file, String(decoding: bytes, as: UTF8.self), scale)
         }
         if let scenario = arguments.value("--scenario") {
@@ -169,7 +219,9 @@ enum MockServerCommand {
     }
 
     /// `--scenario NAME|FILE`: a readable file wins; otherwise a shipped scenario name.
-    static func loadScenarioSource(_ argument: String, configuration: inout MockServer.Configuration) -> (name: String, bytes: [UInt8]) {
+    static func loadScenarioSource(
+        _ argument: String, configuration: inout MockServer.Configuration
+    ) -> (name: String, bytes: [UInt8]) {
         if let bytes = readFile(argument) {
             if let slash = argument.lastIndex(of: "/") { configuration.scenarioDirectory = String(argument[..<slash]) }
             return (argument, bytes)
@@ -177,7 +229,9 @@ enum MockServerCommand {
         if let text = MockServer.shippedScenario(named: argument) {
             return (argument, Array(text.utf8))
         }
-        printError("mock-server: --scenario: '\(argument)' is neither a readable file nor a shipped scenario (\(MockServer.shippedScenarioNames.joined(separator: ", ")))")
+        printError(
+            "mock-server: --scenario: '\(argument)' is neither a readable file nor a shipped scenario (\(MockServer.shippedScenarioNames.joined(separator: ", ")))"
+        )
         exit(2)
     }
 

@@ -1,5 +1,5 @@
-package import WireJSON
 import ProtocolModel
+package import WireJSON
 
 /// A client text frame in the DashScope envelope (§4.1, §4.2), read tolerantly: extra keys and
 /// `null` values are ignored (§11).

@@ -1,7 +1,7 @@
+import ProtocolModel
 import ScenarioEngine
 import SessionCore
 import WireJSON
-import ProtocolModel
 
 extension MultiModalDialogSession {
     /// A text frame after Start: envelope checks (C6, C7, S20), then the directive.
@@ -14,7 +14,8 @@ extension MultiModalDialogSession {
         }
         guard let config else { return [] }
         if frame.taskID != config.taskID {
-            let message = "task_id \(frame.taskID.map { "\"\($0)\"" } ?? "missing") differs from the run-task's \"\(config.taskID)\""
+            let message =
+                "task_id \(frame.taskID.map { "\"\($0)\"" } ?? "missing") differs from the run-task's \"\(config.taskID)\""
             return reject(.invalidDirective(message), obligation: "mmd.C6", message)
         }
         guard let directive = frame.directive else {
@@ -23,16 +24,26 @@ extension MultiModalDialogSession {
         }
         if directive == .start {
             let message = "Start is only allowed as the first frame (\(frame.action ?? "no action"))"
-            return reject(.invalidDirective(message), obligation: frame.action == "continue-task" ? "mmd.C7" : "mmd.C2", message)
+            return reject(
+                .invalidDirective(message), obligation: frame.action == "continue-task" ? "mmd.C7" : "mmd.C2", message)
         }
         var commands: [SessionCommand] = []
         if frame.action != directive.expectedAction {
-            commands.append(.journal(.must("mmd.C7", "\(directive.rawValue) must use action \"\(directive.expectedAction)\", got \(frame.action.map { "\"\($0)\"" } ?? "none")")))
+            commands.append(
+                .journal(
+                    .must(
+                        "mmd.C7",
+                        "\(directive.rawValue) must use action \"\(directive.expectedAction)\", got \(frame.action.map { "\"\($0)\"" } ?? "none")"
+                    )))
         }
         if let sent = frame.dialogID, let dialogID, sent != dialogID {
-            commands.append(.journal(.should("mmd.C23", "\(directive.rawValue) carries dialog_id \(sent), not \(dialogID)")))
+            commands.append(
+                .journal(.should("mmd.C23", "\(directive.rawValue) carries dialog_id \(sent), not \(dialogID)")))
         } else if frame.dialogID == nil {
-            commands += reportOnce("missingDialogID", "mmd.C23", level: .should, "directives carry no dialog_id (SHOULD carry the one from Started; first: \(directive.rawValue); known deviation of the dashscope Python SDK 2.0.2, which sends null)")
+            commands += reportOnce(
+                "missingDialogID", "mmd.C23", level: .should,
+                "directives carry no dialog_id (SHOULD carry the one from Started; first: \(directive.rawValue); known deviation of the dashscope Python SDK 2.0.2, which sends null)"
+            )
         }
         commands += perform(directive, frame)
         return commands
@@ -64,7 +75,12 @@ extension MultiModalDialogSession {
     private func heartBeat() -> [SessionCommand] {
         var commands: [SessionCommand] = []
         if let last = lastHeartBeatAt, now - last < 5_000_000 {
-            commands.append(.journal(.should("mmd.C21", "HeartBeat \((now - last) / 1000) ms after the previous one (SHOULD NOT be more often than every 5 s)")))
+            commands.append(
+                .journal(
+                    .should(
+                        "mmd.C21",
+                        "HeartBeat \((now - last) / 1000) ms after the previous one (SHOULD NOT be more often than every 5 s)"
+                    )))
         }
         lastHeartBeatAt = now
         if scenario.runtime.scenario.replay == nil { reply(.event("HeartBeat", [:])) }
@@ -75,7 +91,10 @@ extension MultiModalDialogSession {
     private func requestToSpeak() -> [SessionCommand] {
         guard conversation != .listening, let current = round else {
             reply(.event("RequestAccepted", [:]))
-            return [.journal(.should("mmd.C20", "RequestToSpeak in Listening (SHOULD only be sent while Thinking/Responding)"))]
+            return [
+                .journal(
+                    .should("mmd.C20", "RequestToSpeak in Listening (SHOULD only be sent while Thinking/Responding)"))
+            ]
         }
         guard scenario.runtime.isInterruptible else {
             return [.journal(.info("RequestToSpeak ignored: the scenario makes answers uninterruptible"))]
@@ -119,7 +138,9 @@ extension MultiModalDialogSession {
                 interruptedRoundPending = false
                 return [.journal(.info("LocalRespondingEnded for the interrupted round"))]
             }
-            return [.journal(.must("mmd.C19", "LocalRespondingEnded without a RespondingStarted round (or sent twice)"))]
+            return [
+                .journal(.must("mmd.C19", "LocalRespondingEnded without a RespondingStarted round (or sent twice)"))
+            ]
         }
         guard !current.localEnded else {
             return [.journal(.must("mmd.C19", "LocalRespondingEnded sent twice in round \(current.number)"))]

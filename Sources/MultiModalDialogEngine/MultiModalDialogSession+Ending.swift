@@ -1,8 +1,8 @@
+package import ProtocolModel
 package import ScenarioEngine
 package import SessionCore
 import WireAudio
 import WireJSON
-package import ProtocolModel
 
 extension MultiModalDialogSession {
     /// S17/S18 and the other scenario ends, rendered the multimodal way:
@@ -21,12 +21,19 @@ extension MultiModalDialogSession {
             commands += send(frames.taskFinished(at: time))
         case .serverSilence:
             commands.append(.journal(.must("mmd.C21", "the server was silent for the 60 s limit (no HeartBeat)")))
-            commands += send(frames.taskFailed(code: "ResponseTimeout", message: "no message was sent for the silence timeout", at: time))
+            commands += send(
+                frames.taskFailed(
+                    code: "ResponseTimeout", message: "no message was sent for the silence timeout", at: time))
         case .audioGap:
             let duplex = config?.mode == .duplex
-            commands.append(.journal(.must(duplex ? "mmd.C12" : "mmd.C11", "no upstream audio for the audio-gap timeout")))
-            commands += send(frames.error(.audioTimeout("no upstream audio for the audio-gap timeout"), dialogID: dialogID, at: time))
-            commands += send(frames.taskFailed(code: "AudioTimeout", message: "no upstream audio for the audio-gap timeout", at: time))
+            commands.append(
+                .journal(.must(duplex ? "mmd.C12" : "mmd.C11", "no upstream audio for the audio-gap timeout")))
+            commands += send(
+                frames.error(.audioTimeout("no upstream audio for the audio-gap timeout"), dialogID: dialogID, at: time)
+            )
+            commands += send(
+                frames.taskFailed(
+                    code: "AudioTimeout", message: "no upstream audio for the audio-gap timeout", at: time))
         case .sessionExpiry:
             commands += send(frames.taskFailed(code: "SessionExpired", message: "the session expired", at: time))
         case .trigger(let reason):
@@ -103,7 +110,8 @@ extension MultiModalDialogSession {
             case .opus, .rawOpus:
                 // The framing the stream showed (this frame decides it when it is the first).
                 guard (uplink?.framing ?? OpusFraming.detect(prefix: bytes)) == .raw,
-                      let samples = OpusDecoder.sampleCount(ofPacket: bytes, sampleRate: 48_000) else { return nil }
+                    let samples = OpusDecoder.sampleCount(ofPacket: bytes, sampleRate: 48_000)
+                else { return nil }
                 return ProtocolModel.AudioSummary(codec: "opus", durationMs: Double(samples) / 48)
             }
         }

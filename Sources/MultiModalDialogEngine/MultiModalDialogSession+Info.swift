@@ -1,7 +1,7 @@
+import ProtocolModel
 import ScenarioEngine
 import SessionCore
 import WireJSON
-import ProtocolModel
 
 extension MultiModalDialogSession {
     /// S15/S12/C15: UpdateInfo stores status and biz_params (no reply) and checks images.
@@ -59,11 +59,15 @@ extension MultiModalDialogSession {
             changes.append("mode \(updated.mode.rawValue)")
             if let state = announcedState { commands += watchAudioGap(in: state) }
         }
-        if before.allowsVideo != updated.allowsVideo { changes.append("upstream.type \(updated.allowsVideo ? "AudioAndVideo" : "AudioOnly")") }
+        if before.allowsVideo != updated.allowsVideo {
+            changes.append("upstream.type \(updated.allowsVideo ? "AudioAndVideo" : "AudioOnly")")
+        }
         if !changes.isEmpty { resetSpeechDetection() }
         if before.downlink != updated.downlink {
             changes.append("downstream settings (from the next answer)")
-            if let note = updated.downlink.sampleRateNote, !before.downlink.sampleRateUnset { commands.append(.journal(.info(note))) }
+            if let note = updated.downlink.sampleRateNote, !before.downlink.sampleRateUnset {
+                commands.append(.journal(.info(note)))
+            }
         }
         commands.insert(.journal(.info("UpdateInfo changed \(changes.joined(separator: ", "))")), at: 0)
         return commands
@@ -75,16 +79,30 @@ extension MultiModalDialogSession {
     private func videoFrame(_ images: [ImageRules.Image]) -> [SessionCommand] {
         guard videoMode else {
             if round?.videoModeAfter == true {
-                return [.journal(.must("mmd.C15", "UpdateInfo video frame before the video connect round returned to Listening"))]
+                return [
+                    .journal(
+                        .must("mmd.C15", "UpdateInfo video frame before the video connect round returned to Listening"))
+                ]
             }
             if hadVideoCall {
-                return [.journal(.must("mmd.C15", "UpdateInfo video frame after the video call ended (exit / quit_videochat / stop_video_stream)"))]
+                return [
+                    .journal(
+                        .must(
+                            "mmd.C15",
+                            "UpdateInfo video frame after the video call ended (exit / quit_videochat / stop_video_stream)"
+                        ))
+                ]
             }
             return [.journal(.info("UpdateInfo images outside a video call: accepted as pictures for the agent"))]
         }
         var commands: [SessionCommand] = []
         if images.count != 1 || images[0].type != "base64" {
-            commands.append(.journal(.must("mmd.C15", "video-mode UpdateInfo must carry exactly one base64 image, got \(images.count) (\(images.map(\.type).joined(separator: ",")))")))
+            commands.append(
+                .journal(
+                    .must(
+                        "mmd.C15",
+                        "video-mode UpdateInfo must carry exactly one base64 image, got \(images.count) (\(images.map(\.type).joined(separator: ",")))"
+                    )))
         }
         if let last = lastVideoFrameAt {
             let gapMs = (now - last) / 1000

@@ -1,15 +1,19 @@
+import ProtocolModel
 import ScenarioEngine
 import SessionCore
 import WireJSON
-import ProtocolModel
 
 extension MultiModalDialogSession {
     /// S7: SendSpeech opens the push2talk bracket (Listening only, C10); in tap2talk/duplex it
     /// is accepted and changes nothing (SEED-000/001 tap-to-start).
     func sendSpeech() -> [SessionCommand] {
-        guard config?.mode == .pushToTalk else { return [.journal(.info("SendSpeech outside push2talk: nothing to do"))] }
+        guard config?.mode == .pushToTalk else {
+            return [.journal(.info("SendSpeech outside push2talk: nothing to do"))]
+        }
         guard conversation == .listening else {
-            return reject(.invalidState("SendSpeech is only allowed in Listening"), obligation: "mmd.C10", "SendSpeech outside Listening")
+            return reject(
+                .invalidState("SendSpeech is only allowed in Listening"), obligation: "mmd.C10",
+                "SendSpeech outside Listening")
         }
         guard !pushToTalkOpen else {
             return [.journal(.must("mmd.C10", "SendSpeech while a SendSpeech bracket is open"))]

@@ -1,14 +1,15 @@
+import ProtocolModel
 import ScenarioEngine
 import SessionCore
 import WireJSON
-import ProtocolModel
 
 extension MultiModalDialogSession {
     /// S11–S13: RequestToRespond in Listening starts a round; elsewhere `Error{InvalidState}`.
     func requestToRespond(_ frame: ClientFrame) -> [SessionCommand] {
         guard conversation == .listening else {
-            var commands = reject(.invalidState("RequestToRespond is only allowed in Listening"),
-                                  obligation: "mmd.C13", "RequestToRespond outside Listening")
+            var commands = reject(
+                .invalidState("RequestToRespond is only allowed in Listening"),
+                obligation: "mmd.C13", "RequestToRespond outside Listening")
             let followUps = ["visual_qa", "open_videochat", "quit_videochat"]
             if let command = round?.commandNames.first(where: followUps.contains) {
                 commands.append(.journal(.must("mmd.C17", "follow-up of \(command) sent before Listening")))
@@ -36,9 +37,16 @@ extension MultiModalDialogSession {
         }
         var commands: [SessionCommand] = []
         if frame.dialogID == nil {
-            commands.append(.journal(.should("mmd.C13", "RequestToRespond carries no dialog_id (SHOULD carry the current one; known deviation of the dashscope Python SDK 2.0.2, which sends null)")))
+            commands.append(
+                .journal(
+                    .should(
+                        "mmd.C13",
+                        "RequestToRespond carries no dialog_id (SHOULD carry the current one; known deviation of the dashscope Python SDK 2.0.2, which sends null)"
+                    )))
         }
-        if let pendingCommand { commands.append(.journal(.info("RequestToRespond follows the \(pendingCommand) command"))) }
+        if let pendingCommand {
+            commands.append(.journal(.info("RequestToRespond follows the \(pendingCommand) command")))
+        }
         pendingCommand = nil
         if let open = utterance {
             timeline.drop(round: open.round)
@@ -70,19 +78,22 @@ extension MultiModalDialogSession {
     /// S13/C16: `videos=[{action:"connect"|"exit", type:"voicechat_video_channel"}]`.
     private func videoRequest(_ videos: JSONValue, type: String) -> [SessionCommand] {
         guard let entry = videos.arrayValue?.first?.objectValue,
-              let action = entry["action"]?.stringValue, action == "connect" || action == "exit" else {
+            let action = entry["action"]?.stringValue, action == "connect" || action == "exit"
+        else {
             let message = "biz_params.videos must be [{action: connect|exit, type: voicechat_video_channel}]"
             return reject(.invalidParameter(message), obligation: "mmd.C16", message)
         }
         var commands: [SessionCommand] = []
         if type != "prompt" {
-            commands.append(.journal(.must("mmd.C16", "video \(action) must use RequestToRespond type prompt, got \(type)")))
+            commands.append(
+                .journal(.must("mmd.C16", "video \(action) must use RequestToRespond type prompt, got \(type)")))
         }
         if entry["type"]?.stringValue != "voicechat_video_channel" {
             commands.append(.journal(.must("mmd.C16", "videos[0].type must be voicechat_video_channel")))
         }
         if action == "connect", config?.allowsVideo != true {
-            commands.append(.journal(.must("mmd.C16", "video connect in a session started with upstream.type AudioOnly")))
+            commands.append(
+                .journal(.must("mmd.C16", "video connect in a session started with upstream.type AudioOnly")))
         }
         if action == "exit" {
             videoMode = false
@@ -99,8 +110,9 @@ extension MultiModalDialogSession {
         let turn = scenario.runtime.scenario.turn(at: turnIndex, variables: variables)
         turnIndex += 1
         if let dialogID {
-            memory.remember(DialogMemory.Exchange(user: user ?? turn.transcript, answer: turn.answer),
-                            nextTurnIndex: turnIndex, in: dialogID)
+            memory.remember(
+                DialogMemory.Exchange(user: user ?? turn.transcript, answer: turn.answer),
+                nextTurnIndex: turnIndex, in: dialogID)
         }
         return turn
     }

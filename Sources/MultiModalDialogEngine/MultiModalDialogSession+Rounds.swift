@@ -1,9 +1,9 @@
 package import AnswerAudio
+import ProtocolModel
 package import ScenarioEngine
 import SessionCore
 import WireAudio
 import WireJSON
-import ProtocolModel
 
 extension MultiModalDialogSession {
     /// Plans an answer round from `start` (S8), in this order: [error before] → partial
@@ -44,10 +44,13 @@ extension MultiModalDialogSession {
                 let shown = config.downlink.incrementalResponse ? piece.text : soFar
                 let at = time + piece.sendOffsetMicros
                 firstTextAt = firstTextAt ?? at
-                timeline.add(.event("RespondingContent", [
-                    "round_id": .string(roundID), "llm_request_id": .string(llmRequestID),
-                    "text": .string(shown), "spoken": .string(shown), "finished": false,
-                ]), at: at, round: number)
+                timeline.add(
+                    .event(
+                        "RespondingContent",
+                        [
+                            "round_id": .string(roundID), "llm_request_id": .string(llmRequestID),
+                            "text": .string(shown), "spoken": .string(shown), "finished": false,
+                        ]), at: at, round: number)
                 latest = max(latest, at)
             }
         }
@@ -133,17 +136,22 @@ extension MultiModalDialogSession {
         switch audio {
         case .synthesized(let rate): source = .synthesized(text: downlink.textOnly ? "" : spoken, rate: rate)
         case .file(let path):
-            source = downlink.textOnly ? .synthesized(text: "", rate: 1)
+            source =
+                downlink.textOnly
+                ? .synthesized(text: "", rate: 1)
                 : .file(path: path, folder: options.audioBaseDirectory ?? "", fallbackText: nil)
         case .none: source = .synthesized(text: "", rate: 1)
         }
-        return Self.answerKey(source, downlink: downlink, seed: scenario.runtime.scenario.seed,
-                              cadence: scenario.runtime.scenario.timing.audio)
+        return Self.answerKey(
+            source, downlink: downlink, seed: scenario.runtime.scenario.seed,
+            cadence: scenario.runtime.scenario.timing.audio)
     }
 
     /// The cache key of `source` in a downstream format (also used to prefetch a scenario's answers).
-    package static func answerKey(_ source: AnswerAudioKey.Source, downlink: DownlinkSettings, seed: UInt64,
-                                  cadence: AudioCadence) -> AnswerAudioKey {
+    package static func answerKey(
+        _ source: AnswerAudioKey.Source, downlink: DownlinkSettings, seed: UInt64,
+        cadence: AudioCadence
+    ) -> AnswerAudioKey {
         let encoding: AnswerAudioKey.Encoding
         switch downlink.format {
         case .pcm: encoding = .pcm
@@ -151,9 +159,10 @@ extension MultiModalDialogSession {
         case .opus: encoding = .oggOpus(frameMs: downlink.frameSizeMs, bitRateKbps: downlink.bitRateKbps)
         case .rawOpus: encoding = .rawOpus(frameMs: downlink.frameSizeMs, bitRateKbps: downlink.bitRateKbps)
         }
-        return AnswerAudioKey(source: source, sampleRate: downlink.sampleRate, volume: downlink.volume,
-                              speechRatePercent: downlink.speechRate, pitchRatePercent: downlink.pitchRate, seed: seed,
-                              encoding: encoding, cadence: cadence)
+        return AnswerAudioKey(
+            source: source, sampleRate: downlink.sampleRate, volume: downlink.volume,
+            speechRatePercent: downlink.speechRate, pitchRatePercent: downlink.pitchRate, seed: seed,
+            encoding: encoding, cadence: cadence)
     }
 
     /// A scripted error: `Error` event, or `task-failed` when fatal (ErrorSpec rendering).

@@ -1,8 +1,8 @@
+import ProtocolModel
 import ScenarioEngine
 import SessionCore
 import WireAudio
 import WireJSON
-import ProtocolModel
 
 extension MultiModalDialogSession {
     /// A binary frame: C8 gating, decoding (C9), then speech detection per mode (S6, S7).
@@ -11,8 +11,10 @@ extension MultiModalDialogSession {
         case .awaitingStart:
             var commands = handle(scenario.runtime.clientAudio(byteCount: bytes.count, durationMicros: 0))
             commands.append(.journal(.must("mmd.C8", "binary frame before Start")))
-            commands += failTask(code: "InvalidParameter", message: "the first frame must be a run-task text frame with Start, got binary audio",
-                                 violation: ParameterProblem("mmd.C2", "first frame is binary"))
+            commands += failTask(
+                code: "InvalidParameter",
+                message: "the first frame must be a run-task text frame with Start, got binary audio",
+                violation: ParameterProblem("mmd.C2", "first frame is binary"))
             return commands
         case .finished:
             _ = scenario.runtime.clientAudio(byteCount: bytes.count, durationMicros: 0)
@@ -22,7 +24,10 @@ extension MultiModalDialogSession {
         }
         guard let config, let uplink else { return [] }
         let decoded = uplink.decode(bytes)
-        var commands = handle(scenario.runtime.clientAudio(byteCount: bytes.count, durationMicros: Int64(decoded.pcm.count) * 1_000_000 / Int64(max(1, decoded.pcm.sampleRate))))
+        var commands = handle(
+            scenario.runtime.clientAudio(
+                byteCount: bytes.count,
+                durationMicros: Int64(decoded.pcm.count) * 1_000_000 / Int64(max(1, decoded.pcm.sampleRate))))
         if let problem = decoded.problem {
             commands.append(.journal(.must("mmd.C9", problem)))
         }
@@ -33,7 +38,8 @@ extension MultiModalDialogSession {
         switch config.mode {
         case .pushToTalk:
             guard pushToTalkOpen, var open = utterance else {
-                commands += reportOnce("pushToTalkOutsideBracket", "mmd.C10", "audio outside SendSpeech…StopSpeech (ignored)")
+                commands += reportOnce(
+                    "pushToTalkOutsideBracket", "mmd.C10", "audio outside SendSpeech…StopSpeech (ignored)")
                 return commands
             }
             open.bracketAudioMs += decoded.pcm.durationMs
@@ -43,8 +49,10 @@ extension MultiModalDialogSession {
             guard conversation == .listening else {
                 let inFlight = speechEndedSentAt.map { now - $0 <= options.tapToTalkStopGraceMicros } ?? false
                 if announcedState != .listening, !inFlight {
-                    commands += reportOnce("tap2talkOutsideListening", "mmd.C11", level: .should,
-                                           "audio while not Listening in tap2talk after SpeechEnded (stop uploading until the next Listening; ignored)")
+                    commands += reportOnce(
+                        "tap2talkOutsideListening", "mmd.C11", level: .should,
+                        "audio while not Listening in tap2talk after SpeechEnded (stop uploading until the next Listening; ignored)"
+                    )
                 }
                 return commands
             }
@@ -106,13 +114,16 @@ extension MultiModalDialogSession {
 
     /// Partial SpeechContent (cumulative) as speech time accumulates, never the whole text.
     private func revealTranscript(speechMs: Int) -> [SessionCommand] {
-        guard var open = utterance, config?.downlink.transcriptPartials == true, open.tokens.count > 1 else { return [] }
+        guard var open = utterance, config?.downlink.transcriptPartials == true, open.tokens.count > 1 else {
+            return []
+        }
         let count = min(open.tokens.count - 1, speechMs / max(1, options.transcriptTokenMs))
         guard count > open.revealed else { return [] }
         open.revealed = count
         utterance = open
         let text = open.tokens.prefix(count).joined()
-        timeline.add(.event("SpeechContent", ["text": .string(text), "finished": false]), at: lane(now), round: open.round)
+        timeline.add(
+            .event("SpeechContent", ["text": .string(text), "finished": false]), at: lane(now), round: open.round)
         return []
     }
 
@@ -123,7 +134,8 @@ extension MultiModalDialogSession {
         pushToTalkOpen = false
         let turn = consumeTurn(user: nil, variables: scenario.runtime.variables)
         timeline.add(.event("SpeechEnded", [:]), at: time, round: open.round)
-        timeline.add(.event("SpeechContent", ["text": .string(turn.transcript), "finished": true]), at: time, round: open.round)
+        timeline.add(
+            .event("SpeechContent", ["text": .string(turn.transcript), "finished": true]), at: time, round: open.round)
         timeline.add(.enter(.thinking), at: time, round: open.round)
         conversation = .thinking
         planRound(number: open.round, content: .scripted(turn), from: time)

@@ -1,8 +1,8 @@
+import ProtocolModel
 import ScenarioEngine
 import SessionCore
 import WireAudio
 import WireJSON
-import ProtocolModel
 
 extension MultiModalDialogSession {
     /// The first text frame: a valid run-task/Start starts the dialog (S3), anything else
@@ -20,11 +20,16 @@ extension MultiModalDialogSession {
         frames.taskID = start.taskID
         if let requested = start.dialogID {
             if requested.count != 36 {
-                commands.append(.journal(.must("mmd.C23", "Start.input.dialog_id \"\(requested)\" is not a 36-character id")))
+                commands.append(
+                    .journal(.must("mmd.C23", "Start.input.dialog_id \"\(requested)\" is not a 36-character id")))
             }
             if let record = memory.record(for: requested) {
                 turnIndex = record.turnIndex
-                commands.append(.journal(.info("resuming dialog \(requested) at turn \(record.turnIndex) (\(record.exchangeCount) exchanges)")))
+                commands.append(
+                    .journal(
+                        .info(
+                            "resuming dialog \(requested) at turn \(record.turnIndex) (\(record.exchangeCount) exchanges)"
+                        )))
             } else if options.rejectsUnknownDialogID {
                 return failTask(code: "InvalidParameter", message: "unknown dialog_id \(requested)", violation: nil)
             } else {

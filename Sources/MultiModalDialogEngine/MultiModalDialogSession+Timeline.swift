@@ -1,8 +1,8 @@
 import AnswerAudio
+import ProtocolModel
 import ScenarioEngine
 import SessionCore
 import WireJSON
-import ProtocolModel
 
 extension MultiModalDialogSession {
     /// Plans a dialog event on the lane: at `time` or after the last planned one.
@@ -24,7 +24,9 @@ extension MultiModalDialogSession {
                 // Still rendering: wait here (no timer) until the driver says it is ready.
                 timeline.putBack(step)
                 timelineTimerAt = step.dueAt
-                return commands + [.cancelTimer(.engine(Self.timelineTimer)), .awaitAudio(handle, then: .engine(Self.timelineTimer))]
+                return commands + [
+                    .cancelTimer(.engine(Self.timelineTimer)), .awaitAudio(handle, then: .engine(Self.timelineTimer)),
+                ]
             }
             commands += execute(step)
         }
@@ -72,8 +74,9 @@ extension MultiModalDialogSession {
     /// Turns the audio-gap watch (S18) on or off for `state` in the configured mode.
     func watchAudioGap(in state: DialogState) -> [SessionCommand] {
         guard let mode = config?.mode else { return [] }
-        return handle(scenario.runtime.watchAudioGap(
-            mode.watchesAudioGap(in: state, duplexInEveryState: scenario.runtime.duplexAudioGapInEveryState)))
+        return handle(
+            scenario.runtime.watchAudioGap(
+                mode.watchesAudioGap(in: state, duplexInEveryState: scenario.runtime.duplexAudioGapInEveryState)))
     }
 
     /// Announces `state` if it differs from the last one (S5) and applies its side effects:
@@ -84,7 +87,9 @@ extension MultiModalDialogSession {
             return unfinished ? roundReturnedToListening() : []
         }
         announcedState = state
-        var commands = send(frames.event("DialogStateChanged", dialogID: dialogID, fields: ["state": .string(state.rawValue)], at: time))
+        var commands = send(
+            frames.event("DialogStateChanged", dialogID: dialogID, fields: ["state": .string(state.rawValue)], at: time)
+        )
         commands.append(.journal(.state(state.rawValue)))
         commands += handle(scenario.runtime.stateEntered(state.rawValue))
         commands += watchAudioGap(in: state)
@@ -146,7 +151,7 @@ extension MultiModalDialogSession {
     func playbackGraceExpired() -> [SessionCommand] {
         guard let current = round, current.respondingEnded, !current.localEnded, lifecycle == .active else { return [] }
         var commands: [SessionCommand] = [
-            .journal(.must("mmd.C19", "no LocalRespondingEnded within the playback grace after RespondingEnded")),
+            .journal(.must("mmd.C19", "no LocalRespondingEnded within the playback grace after RespondingEnded"))
         ]
         commands += enter(.listening, at: now)
         return commands

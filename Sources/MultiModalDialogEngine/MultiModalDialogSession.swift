@@ -1,8 +1,8 @@
+import ProtocolModel
 package import ScenarioEngine
 package import SessionCore
 import WireAudio
 import WireJSON
-import ProtocolModel
 
 /// The multimodal dialog protocol (spec `multimodal-dialog.md`, S2–S23) as a pure state
 /// machine: the server's session driver feeds it frames and timer firings and carries out the
@@ -67,7 +67,10 @@ package final class MultiModalDialogSession<Clock: ScenarioClock>: ProtocolSessi
     ///   - scenario: The session's scenario runtime.
     ///   - memory: The server-wide dialog memory (for `dialog_id` resume).
     ///   - options: Mock choices (defaults follow the spec).
-    package init(scenario: ScenarioBridge<Clock>, memory: DialogMemory, options: MultiModalDialogSessionOptions = MultiModalDialogSessionOptions()) {
+    package init(
+        scenario: ScenarioBridge<Clock>, memory: DialogMemory,
+        options: MultiModalDialogSessionOptions = MultiModalDialogSessionOptions()
+    ) {
         self.scenario = scenario
         self.memory = memory
         self.options = options
@@ -77,7 +80,9 @@ package final class MultiModalDialogSession<Clock: ScenarioClock>: ProtocolSessi
     }
 
     /// S1 for the server's router: see ``MultiModalDialogUpgrade/check(path:headers:apiKeys:requestID:)``.
-    package static func checkUpgrade(path: String, headers: [String: String], apiKeys: Set<String>) -> UpgradeVerdict<[JournalNote]> {
+    package static func checkUpgrade(
+        path: String, headers: [String: String], apiKeys: Set<String>
+    ) -> UpgradeVerdict<[JournalNote]> {
         MultiModalDialogUpgrade.check(path: path, headers: headers, apiKeys: apiKeys)
     }
 
@@ -97,7 +102,8 @@ package final class MultiModalDialogSession<Clock: ScenarioClock>: ProtocolSessi
 
     package func receive(text bytes: [UInt8], classification: InboundClassification) -> [SessionCommand] {
         let before = lifecycle
-        var commands = handle(scenario.runtime.clientMessage(type: classification.eventType ?? "", json: classification.json))
+        var commands = handle(
+            scenario.runtime.clientMessage(type: classification.eventType ?? "", json: classification.json))
         // A trigger on this very frame may have ended the session; the frame is not "after the end".
         guard before == .finished || lifecycle != .finished else { return commands }
         commands += entry { receiveText(classification.json) }
@@ -154,7 +160,9 @@ package final class MultiModalDialogSession<Clock: ScenarioClock>: ProtocolSessi
     }
 
     /// A violation journaled once per stretch `key` (cleared with ``endStretch(_:)``).
-    func reportOnce(_ key: String, _ obligation: String, level: Violation.Level = .must, _ message: String) -> [SessionCommand] {
+    func reportOnce(
+        _ key: String, _ obligation: String, level: Violation.Level = .must, _ message: String
+    ) -> [SessionCommand] {
         guard reportedStretches.insert(key).inserted else { return [] }
         return [.journal(.violation(obligation, level, message))]
     }

@@ -9,7 +9,9 @@ package enum MultiModalDialogUpgrade {
 
     /// Whether `path` is `/api-ws/v1/inference` or `/case/<case-id>/api-ws/v1/inference`, each
     /// with an optional trailing `/`; query strings are ignored.
-    package static func matches(path: String) -> Bool { CaseRoute.match(Substring(path), service: DialogProtocol.multimodalDialog.servicePath) != nil }
+    package static func matches(path: String) -> Bool {
+        CaseRoute.match(Substring(path), service: DialogProtocol.multimodalDialog.servicePath) != nil
+    }
 
     /// The case id of a `/case/<case-id>/…` path, or nil.
     package static func caseID(path: String) -> String? {
@@ -24,19 +26,27 @@ package enum MultiModalDialogUpgrade {
     ///   - requestID: The `request_id` to put in a refusal body.
     /// - Returns: `.accept` with a C1 note for the bare form, else 404 for a foreign path or 401
     ///   with `code: "InvalidApiKey"` for a missing or unknown key.
-    package static func check(path: String, headers: [String: String], apiKeys: Set<String>,
-                              requestID: String = "00000000-0000-4000-8000-000000000000") -> UpgradeVerdict<[JournalNote]> {
+    package static func check(
+        path: String, headers: [String: String], apiKeys: Set<String>,
+        requestID: String = "00000000-0000-4000-8000-000000000000"
+    ) -> UpgradeVerdict<[JournalNote]> {
         guard matches(path: path) else {
-            return .reject(status: 404, body: body(requestID, code: "NotFound", "no multimodal dialog endpoint at \(path)"), obligation: obligation)
+            return .reject(
+                status: 404, body: body(requestID, code: "NotFound", "no multimodal dialog endpoint at \(path)"),
+                obligation: obligation)
         }
         let raw = (headers["authorization"] ?? "").trimmingSpaces
         guard !raw.isEmpty else {
-            return .reject(status: 401, body: body(requestID, code: "InvalidApiKey", "missing Authorization header"), obligation: obligation)
+            return .reject(
+                status: 401, body: body(requestID, code: "InvalidApiKey", "missing Authorization header"),
+                obligation: obligation)
         }
         let isBearer = raw.lowercased().hasPrefix("bearer ")
         let credential = isBearer ? String(raw.dropFirst(7)).trimmingSpaces : raw
         guard !credential.isEmpty, apiKeys.isEmpty || apiKeys.contains(credential) else {
-            return .reject(status: 401, body: body(requestID, code: "InvalidApiKey", "Invalid API-key provided."), obligation: obligation)
+            return .reject(
+                status: 401, body: body(requestID, code: "InvalidApiKey", "Invalid API-key provided."),
+                obligation: obligation)
         }
         if isBearer { return .accept([]) }
         return .accept([.should(obligation, "Authorization header without the \"Bearer \" prefix")])

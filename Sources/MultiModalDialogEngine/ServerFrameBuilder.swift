@@ -1,6 +1,6 @@
+import ProtocolModel
 package import ScenarioEngine
 package import WireJSON
-import ProtocolModel
 
 /// Builds server frames in the DashScope envelope (S2): every text frame is
 /// `{"header":{"task_id","event"},"payload":{…}}` with `event` one of the four header events
@@ -16,31 +16,41 @@ package struct ServerFrameBuilder: Sendable, Hashable {
 
     /// `task-started` with payload `{}`.
     package func taskStarted(at time: Int64) -> OutboundFrame {
-        frame(DashScopeEnvelope.serverFrame(.taskStarted, taskID: taskID), type: DashScopeEnvelope.Event.taskStarted.rawValue, at: time)
+        frame(
+            DashScopeEnvelope.serverFrame(.taskStarted, taskID: taskID),
+            type: DashScopeEnvelope.Event.taskStarted.rawValue, at: time)
     }
 
     /// `task-finished` with payload `{}`.
     package func taskFinished(at time: Int64) -> OutboundFrame {
-        frame(DashScopeEnvelope.serverFrame(.taskFinished, taskID: taskID), type: DashScopeEnvelope.Event.taskFinished.rawValue, at: time)
+        frame(
+            DashScopeEnvelope.serverFrame(.taskFinished, taskID: taskID),
+            type: DashScopeEnvelope.Event.taskFinished.rawValue, at: time)
     }
 
     /// `task-failed` with `error_code`/`error_message` in the header and payload `{}`.
     package func taskFailed(code: String, message: String, at time: Int64) -> OutboundFrame {
-        let json = DashScopeEnvelope.serverFrame(.taskFailed, taskID: taskID,
-                                                 header: ["error_code": .string(code), "error_message": .string(message)])
+        let json = DashScopeEnvelope.serverFrame(
+            .taskFailed, taskID: taskID,
+            header: ["error_code": .string(code), "error_message": .string(message)])
         return frame(json, type: DashScopeEnvelope.Event.taskFailed.rawValue, at: time)
     }
 
     /// A dialog event: `result-generated` carrying `output = {event, dialog_id?, fields…}`.
     package func event(_ name: String, dialogID: String?, fields: JSONObject = [:], at time: Int64) -> OutboundFrame {
-        frame(DashScopeEnvelope.dialogEvent(name, taskID: taskID, dialogID: dialogID, fields: fields), type: name, at: time)
+        frame(
+            DashScopeEnvelope.dialogEvent(name, taskID: taskID, dialogID: dialogID, fields: fields), type: name,
+            at: time)
     }
 
     /// The `Error` event for `error`.
     package func error(_ error: DialogErrorEvent, dialogID: String?, at time: Int64) -> OutboundFrame {
-        event("Error", dialogID: dialogID, fields: [
-            "error_code": .int(Int64(error.code)), "error_name": .string(error.name), "error_message": .string(error.message),
-        ], at: time)
+        event(
+            "Error", dialogID: dialogID,
+            fields: [
+                "error_code": .int(Int64(error.code)), "error_name": .string(error.name),
+                "error_message": .string(error.message),
+            ], at: time)
     }
 
     /// A binary audio frame.

@@ -1,6 +1,6 @@
+import ProtocolModel
 import SessionCore
 import WireJSON
-import ProtocolModel
 
 extension StartConfiguration {
     /// Validates the first frame as a `run-task` carrying `Start` (C2–C5, §11 tolerances).
@@ -8,7 +8,8 @@ extension StartConfiguration {
     ///   with `task-failed{InvalidParameter}`).
     package static func parse(_ frame: ClientFrame) throws(ParameterProblem) -> StartConfiguration {
         guard frame.action == "run-task" else {
-            throw ParameterProblem("mmd.C2", "first frame must have header.action \"run-task\", got \(describe(frame.action))")
+            throw ParameterProblem(
+                "mmd.C2", "first frame must have header.action \"run-task\", got \(describe(frame.action))")
         }
         guard frame.streaming == "duplex" else {
             throw ParameterProblem("mmd.C2", "header.streaming must be \"duplex\", got \(describe(frame.streaming))")
@@ -34,7 +35,8 @@ extension StartConfiguration {
                 warnings.append(payload.problem("model", "is \"\(model)\", expected \"multimodal-dialog\" (SHOULD)"))
             }
         } else {
-            warnings.append(payload.problem("model", "is null or absent (SHOULD be \"multimodal-dialog\"; Python SDK default)"))
+            warnings.append(
+                payload.problem("model", "is null or absent (SHOULD be \"multimodal-dialog\"; Python SDK default)"))
         }
         let input = try payload.nested("input")
         let params = try payload.nested("parameters")
@@ -52,7 +54,8 @@ extension StartConfiguration {
         var config = StartConfiguration(taskID: taskID, appID: appID, userID: userID)
         config.workspaceID = try required.string("workspace_id")
         if config.workspaceID == nil {
-            warnings.append(required.problem("workspace_id", "is null or absent (tolerated only with a workspace-scoped URL)"))
+            warnings.append(
+                required.problem("workspace_id", "is null or absent (tolerated only with a workspace-scoped URL)"))
         }
         config.dialogID = try input.string("dialog_id").flatMap { $0.isEmpty ? nil : $0 }
         let upstreamRequired = ParameterReader(relabelling: upstream, obligation: "mmd.C4")
@@ -80,7 +83,9 @@ extension StartConfiguration {
     /// Reads the optional `upstream` settings over the current ones (C5): Start, and UpdateInfo
     /// mid-call. `type` (AudioOnly / AudioAndVideo) is read here only when present.
     mutating func applyUpstream(_ reader: ParameterReader) throws(ParameterProblem) {
-        if let type = try reader.choice("type", ["AudioOnly", "AudioAndVideo"]) { allowsVideo = type == "AudioAndVideo" }
+        if let type = try reader.choice("type", ["AudioOnly", "AudioAndVideo"]) {
+            allowsVideo = type == "AudioAndVideo"
+        }
         if let name = try reader.choice("mode", InteractionMode.allCases.map(\.rawValue)) {
             mode = InteractionMode(rawValue: name) ?? mode
         }
@@ -128,7 +133,8 @@ extension DownlinkSettings {
     /// The note for `sample_rate: 0`, when it was sent.
     var sampleRateNote: String? {
         guard sampleRateUnset else { return nil }
-        return "downstream.sample_rate 0 (what the Java SDK sends when the app never sets it): the default \(sampleRate) Hz"
+        return
+            "downstream.sample_rate 0 (what the Java SDK sends when the app never sets it): the default \(sampleRate) Hz"
     }
 }
 

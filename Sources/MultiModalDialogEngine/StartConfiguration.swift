@@ -1,5 +1,5 @@
-package import WireJSON
 package import ProtocolModel
+package import WireJSON
 
 /// A validated `Start` (§5.1): everything the session needs from `run-task`.
 package struct StartConfiguration: Sendable, Hashable {

@@ -1,7 +1,7 @@
 import AnswerAudio
+import ProtocolModel
 import ScenarioEngine
 import WireJSON
-import ProtocolModel
 
 /// What the session does when a timeline step comes due.
 enum TimelineAction: Sendable, Hashable {

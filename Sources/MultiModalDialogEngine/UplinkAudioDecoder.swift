@@ -42,13 +42,17 @@ package final class UplinkAudioDecoder {
             if let container = AudioContainer.detect(bytes) {
                 // Not samples: the VAD hears nothing; reported on the first such frame.
                 defer { reportedContainer = true }
-                return Decoded(pcm: PCMBuffer(sampleRate: sampleRate), problem: reportedContainer ? nil
-                    : "\(container == .ogg ? "an Ogg page" : "a RIFF/WAVE file header") where upstream.audio_format pcm "
-                    + "was declared (raw s16le at \(sampleRate) Hz)")
+                return Decoded(
+                    pcm: PCMBuffer(sampleRate: sampleRate),
+                    problem: reportedContainer
+                        ? nil
+                        : "\(container == .ogg ? "an Ogg page" : "a RIFF/WAVE file header") where upstream.audio_format pcm "
+                            + "was declared (raw s16le at \(sampleRate) Hz)")
             }
             let even = bytes.count & ~1
             let pcm = PCMBuffer(littleEndianBytes: bytes[0..<even], sampleRate: sampleRate)
-            let problem = even == bytes.count ? nil : "pcm frame of \(bytes.count) bytes (odd length: not whole s16le samples)"
+            let problem =
+                even == bytes.count ? nil : "pcm frame of \(bytes.count) bytes (odd length: not whole s16le samples)"
             return Decoded(pcm: pcm, problem: problem)
         case .opus, .rawOpus:
             return decodeOpus(bytes)

@@ -38,8 +38,10 @@ package enum DashScopeEnvelope {
     /// A client directive frame: `payload.input = {directive, dialog_id?, fields…}`, plus
     /// `payload.parameters` when given. `Stop` goes with `finish-task`, others with
     /// `continue-task`, unless `action` says otherwise.
-    package static func directive(_ name: String, taskID: String, dialogID: String?, input fields: JSONObject = [:],
-                                  parameters: JSONObject? = nil, action: Action? = nil) -> JSONValue {
+    package static func directive(
+        _ name: String, taskID: String, dialogID: String?, input fields: JSONObject = [:],
+        parameters: JSONObject? = nil, action: Action? = nil
+    ) -> JSONValue {
         var input: JSONObject = ["directive": .string(name)]
         if let dialogID { input["dialog_id"] = .string(dialogID) }
         for (key, value) in fields { input[key] = value }
@@ -49,15 +51,19 @@ package enum DashScopeEnvelope {
     }
 
     /// A server frame: `header {task_id, event, extra…}` and `payload`.
-    package static func serverFrame(_ event: Event, taskID: String, header extra: JSONObject = [:],
-                                    payload: JSONObject = [:]) -> JSONValue {
+    package static func serverFrame(
+        _ event: Event, taskID: String, header extra: JSONObject = [:],
+        payload: JSONObject = [:]
+    ) -> JSONValue {
         var header: JSONObject = ["task_id": .string(taskID), "event": .string(event.rawValue)]
         for (key, value) in extra { header[key] = value }
         return ["header": .object(header), "payload": .object(payload)]
     }
 
     /// A dialog event: `result-generated` with `payload.output = {event, dialog_id?, fields…}`.
-    package static func dialogEvent(_ name: String, taskID: String, dialogID: String?, fields: JSONObject = [:]) -> JSONValue {
+    package static func dialogEvent(
+        _ name: String, taskID: String, dialogID: String?, fields: JSONObject = [:]
+    ) -> JSONValue {
         var output: JSONObject = ["event": .string(name)]
         if let dialogID { output["dialog_id"] = .string(dialogID) }
         for (key, value) in fields { output[key] = value }
@@ -69,11 +75,15 @@ package enum DashScopeEnvelope {
     /// `header`, when the frame has one.
     package static func header(of frame: JSONValue?) -> JSONObject? { frame?["header"]?.objectValue }
     /// `payload.input.directive` of a client frame.
-    package static func directiveName(of frame: JSONValue?) -> String? { frame?["payload"]?["input"]?["directive"]?.stringValue }
+    package static func directiveName(of frame: JSONValue?) -> String? {
+        frame?["payload"]?["input"]?["directive"]?.stringValue
+    }
     /// `header.action` of a client frame.
     package static func action(of frame: JSONValue?) -> String? { frame?["header"]?["action"]?.stringValue }
     /// `payload.output.event` of a server frame (a dialog event).
-    package static func dialogEventName(of frame: JSONValue?) -> String? { frame?["payload"]?["output"]?["event"]?.stringValue }
+    package static func dialogEventName(of frame: JSONValue?) -> String? {
+        frame?["payload"]?["output"]?["event"]?.stringValue
+    }
     /// `header.event` of a server frame.
     package static func headerEvent(of frame: JSONValue?) -> String? { frame?["header"]?["event"]?.stringValue }
     /// `header.task_id`.

@@ -60,7 +60,9 @@ struct ActiveResponse: Sendable {
     }
 
     /// The `response` object of `response.created` / `response.done`.
-    func json(status: String, details: JSONValue = .null, usage: JSONValue = .null, conversationID: String?) -> JSONValue {
+    func json(
+        status: String, details: JSONValue = .null, usage: JSONValue = .null, conversationID: String?
+    ) -> JSONValue {
         var object: JSONObject = [
             "id": .string(id), "object": "realtime.response", "status": .string(status),
             "status_details": details, "modalities": .array(modalities.map(JSONValue.string)),

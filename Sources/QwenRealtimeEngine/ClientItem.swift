@@ -51,8 +51,9 @@ package enum ClientItem {
             item["output"] = .string(output)
             return .success(item)
         default:
-            return .failure(.invalidValue(
-                "item.type", "item.type must be message, function_call or function_call_output."))
+            return .failure(
+                .invalidValue(
+                    "item.type", "item.type must be message, function_call or function_call_output."))
         }
     }
 
@@ -78,7 +79,8 @@ package enum ClientItem {
                 return .failure(.invalidValue("\(param).type", "Content of a \(role) message must be: \(list)."))
             }
             if type == "input_audio" {
-                guard let audio = part["audio"]?.stringValue, let bytes = Base64.decode(audio), bytes.count % 2 == 0 else {
+                guard let audio = part["audio"]?.stringValue, let bytes = Base64.decode(audio), bytes.count % 2 == 0
+                else {
                     return .failure(.invalidValue("\(param).audio", "input_audio.audio must be base64 PCM s16le."))
                 }
                 parts.append(["type": "input_audio", "transcript": .null])

@@ -20,7 +20,8 @@ package enum DeclaredToolCall {
 
     /// Words that say nothing about which tool fits or what to pass it.
     static let functionWords: Set<String> = [
-        "the", "and", "for", "are", "was", "were", "with", "what", "whats", "when", "where", "which", "who", "whom", "how",
+        "the", "and", "for", "are", "was", "were", "with", "what", "whats", "when", "where", "which", "who", "whom",
+        "how",
         "why", "that", "this", "these", "those", "from", "into", "about", "can", "could", "would", "should", "will",
         "please", "you", "your", "our", "my", "its", "it's", "has", "have", "had", "does", "did", "not", "any", "some",
         "get", "set", "like", "tell", "give", "show", "let", "is", "in", "of", "to", "on", "at", "me", "be", "do",
@@ -56,7 +57,9 @@ package enum DeclaredToolCall {
             let lower = token.word.lowercased()
             return token.word.count >= 2 && !functionWords.contains(lower) && !toolWords.contains(lower)
         }
-        if let name = usable.first(where: { !$0.opensSentence && $0.word.first?.isUppercase == true }) { return name.word }
+        if let name = usable.first(where: { !$0.opensSentence && $0.word.first?.isUppercase == true }) {
+            return name.word
+        }
         return usable.max { $0.word.count < $1.word.count }?.word ?? ""
     }
 
@@ -101,13 +104,17 @@ package enum DeclaredToolCall {
     /// A value that satisfies the common JSON Schema keywords of `schema`: `const`, `enum`,
     /// `default`, `examples`, `type`, bounds, lengths, `required`, `items`, `anyOf`/`oneOf`/`allOf`.
     static func instance(of schema: JSONValue, hint: String, depth: Int) -> JSONValue {
-        guard let object = schema.objectValue, depth < 8 else { return schema.boolValue == false ? .null : .object([:]) }
+        guard let object = schema.objectValue, depth < 8 else {
+            return schema.boolValue == false ? .null : .object([:])
+        }
         if let constant = object["const"] { return constant }
         if let first = object["enum"]?.arrayValue?.first { return first }
         if let value = object["default"] { return value }
         if let first = object["examples"]?.arrayValue?.first { return first }
         for keyword in ["anyOf", "oneOf"] {
-            if let first = object[keyword]?.arrayValue?.first { return instance(of: first, hint: hint, depth: depth + 1) }
+            if let first = object[keyword]?.arrayValue?.first {
+                return instance(of: first, hint: hint, depth: depth + 1)
+            }
         }
         if let parts = object["allOf"]?.arrayValue, !parts.isEmpty {
             var merged = JSONObject()
@@ -117,7 +124,8 @@ package enum DeclaredToolCall {
             for key in object.keys where key != "allOf" { merged[key] = object[key] }
             return instance(of: .object(merged), hint: hint, depth: depth + 1)
         }
-        let type = object["type"]?.stringValue ?? object["type"]?.arrayValue?.first?.stringValue
+        let type =
+            object["type"]?.stringValue ?? object["type"]?.arrayValue?.first?.stringValue
             ?? (object["properties"] != nil ? "object" : object["items"] != nil ? "array" : "string")
         switch type {
         case "object":
@@ -175,7 +183,9 @@ package enum DeclaredToolCall {
         }
         let minimum = Int(object["minLength"]?.intValue ?? 0)
         if text.count < minimum { text += String(repeating: "x", count: minimum - text.count) }
-        if let maximum = object["maxLength"]?.intValue, text.count > Int(maximum) { text = String(text.prefix(Int(maximum))) }
+        if let maximum = object["maxLength"]?.intValue, text.count > Int(maximum) {
+            text = String(text.prefix(Int(maximum)))
+        }
         return text
     }
 }

@@ -42,13 +42,13 @@ struct InputAudioState: Sendable {
     /// straight from the wire bytes.
     mutating func feedDetector(_ bytes: [UInt8]) -> [VADEvent] {
         #if _endian(little)
-        if channels == 1 {
-            totalSamples += bytes.count / 2
-            guard detector != nil else { return [] }
-            return bytes.withUnsafeBytes { raw in
-                raw.withMemoryRebound(to: Int16.self) { detector?.feed($0) ?? [] }
+            if channels == 1 {
+                totalSamples += bytes.count / 2
+                guard detector != nil else { return [] }
+                return bytes.withUnsafeBytes { raw in
+                    raw.withMemoryRebound(to: Int16.self) { detector?.feed($0) ?? [] }
+                }
             }
-        }
         #endif
         let samples = monoSamples(bytes)
         totalSamples += samples.count

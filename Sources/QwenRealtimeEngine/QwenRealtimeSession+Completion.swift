@@ -10,10 +10,15 @@ extension QwenRealtimeSession {
         var commands: [SessionCommand]
         if let failure = active.failure {
             let error: JSONValue = [
-                "type": .string(qwenError(failure).type), "code": .string(failure.code), "message": .string(failure.message),
+                "type": .string(qwenError(failure).type), "code": .string(failure.code),
+                "message": .string(failure.message),
             ]
-            commands = emit("response.done", ["response": active.json(
-                status: "failed", details: ["type": "failed", "error": error], conversationID: conversationID)])
+            commands = emit(
+                "response.done",
+                [
+                    "response": active.json(
+                        status: "failed", details: ["type": "failed", "error": error], conversationID: conversationID)
+                ])
         } else {
             let arguments = active.calls.map(\.arguments).joined()
             let audioMicros = Int64(active.audioBytesSent / 2) * 1_000_000 / Int64(configuration.outputSampleRate)
@@ -21,7 +26,9 @@ extension QwenRealtimeSession {
                 inputText: active.promptTextTokens, inputAudio: active.promptAudioTokens,
                 outputText: Usage.textTokens(active.textSent) + Usage.textTokens(arguments),
                 outputAudio: Usage.outputAudioTokens(micros: audioMicros))
-            commands = emit("response.done", ["response": active.json(status: "completed", usage: usage, conversationID: conversationID)])
+            commands = emit(
+                "response.done",
+                ["response": active.json(status: "completed", usage: usage, conversationID: conversationID)])
         }
         response = nil
         inSmartTurn = false
@@ -43,12 +50,18 @@ extension QwenRealtimeSession {
         var commands: [SessionCommand] = [.cancelTimer(.engine(Self.responseTimer))]
         if !active.createdSent {
             response?.createdSent = true
-            commands += emit("response.created", ["response": active.json(status: "in_progress", conversationID: conversationID)])
+            commands += emit(
+                "response.created", ["response": active.json(status: "in_progress", conversationID: conversationID)])
         }
         commands += closeOpenItems(status: "incomplete")
         guard let closed = response else { return commands }
-        commands += emit("response.done", ["response": closed.json(
-            status: "cancelled", details: ["type": "cancelled", "reason": .string(reason)], conversationID: conversationID)])
+        commands += emit(
+            "response.done",
+            [
+                "response": closed.json(
+                    status: "cancelled", details: ["type": "cancelled", "reason": .string(reason)],
+                    conversationID: conversationID)
+            ])
         // Calls that did not finish are not awaited; the answer they led to is dropped.
         response = nil
         if !closed.calls.isEmpty, awaitedCalls.isEmpty { (answerAfterCalls, declaredToolCallAwaiting) = (nil, nil) }
@@ -74,6 +87,8 @@ extension QwenRealtimeSession {
         conversation.update(item)
         response?.openCall = nil
         response?.output.append(.object(item))
-        return emit("response.output_item.done", ["response_id": .string(active.id), "output_index": .int(Int64(index)), "item": .object(item)])
+        return emit(
+            "response.output_item.done",
+            ["response_id": .string(active.id), "output_index": .int(Int64(index)), "item": .object(item)])
     }
 }

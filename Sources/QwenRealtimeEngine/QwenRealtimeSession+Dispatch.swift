@@ -1,7 +1,7 @@
+import ProtocolModel
 import ScenarioEngine
 package import SessionCore
 import WireJSON
-import ProtocolModel
 
 extension QwenRealtimeSession {
     package func receive(text bytes: [UInt8], classification: InboundClassification) -> [SessionCommand] {
@@ -13,7 +13,12 @@ extension QwenRealtimeSession {
             // Sent before the client could have read the error: in flight, not a breach.
             if let terminatedAt, now - terminatedAt <= Self.serverErrorInFlightMicros {
                 let grace = Self.serverErrorInFlightMicros / 1000
-                return [.journal(.info("\(event) arrived within the \(grace) ms in-flight grace after the server_error (not judged)"))]
+                return [
+                    .journal(
+                        .info(
+                            "\(event) arrived within the \(grace) ms in-flight grace after the server_error (not judged)"
+                        ))
+                ]
             }
             return violation("qrt.C19", "\(event) sent after a server_error ended the session")
         }
@@ -43,8 +48,9 @@ extension QwenRealtimeSession {
         if isReplay {
             if type == Self.appendType, let audio = event["audio"]?.stringValue {
                 let count = Base64.decode(audio)?.count ?? 0
-                commands += handle(scenario.runtime.clientAudio(
-                    byteCount: count, durationMicros: input.durationMicros(ofBytes: count)))
+                commands += handle(
+                    scenario.runtime.clientAudio(
+                        byteCount: count, durationMicros: input.durationMicros(ofBytes: count)))
             }
             return commands
         }
@@ -60,8 +66,10 @@ extension QwenRealtimeSession {
             let base64 = UnsafeBufferPointer(rebasing: frame[append.base64Payload])
             if isReplay {
                 let count = Base64.decode(base64, into: &input.decodedChunk) ? input.decodedChunk.count : 0
-                return commands + handle(scenario.runtime.clientAudio(
-                    byteCount: count, durationMicros: input.durationMicros(ofBytes: count)))
+                return commands
+                    + handle(
+                        scenario.runtime.clientAudio(
+                            byteCount: count, durationMicros: input.durationMicros(ofBytes: count)))
             }
             return commands + appendAudio(base64: base64)
         }

@@ -9,15 +9,19 @@ extension QwenRealtimeSession {
     /// and committed with the next commit (journaled, not echoed: no documented field).
     func appendImage(_ event: JSONObject) -> [SessionCommand] {
         guard input.started else {
-            return reject(QwenError(
-                code: "image_before_audio", message: "Append audio before appending an image.", param: "image"), "qrt.C16")
+            return reject(
+                QwenError(
+                    code: "image_before_audio", message: "Append audio before appending an image.", param: "image"),
+                "qrt.C16")
         }
         guard let text = event["image"]?.stringValue else {
             return reject(.invalidValue("image", "input_image_buffer.append needs a base64 'image' string."), "qrt.C16")
         }
         guard text.utf8.count <= Self.maximumImageCharacters else {
-            return reject(QwenError(
-                code: "image_too_large", message: "Image exceeds 256 KB after base64 encoding.", param: "image"), "qrt.C16")
+            return reject(
+                QwenError(
+                    code: "image_too_large", message: "Image exceeds 256 KB after base64 encoding.", param: "image"),
+                "qrt.C16")
         }
         guard let bytes = Base64.decode(text) else {
             return reject(.invalidValue("image", "Invalid base64 image data."), "qrt.C16")

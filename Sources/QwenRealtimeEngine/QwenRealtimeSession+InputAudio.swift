@@ -1,8 +1,8 @@
-import WireAudio
+import ProtocolModel
 import ScenarioEngine
 import SessionCore
+import WireAudio
 import WireJSON
-import ProtocolModel
 
 extension QwenRealtimeSession {
     /// `input_audio_buffer.append` (S6): no reply; decode, buffer, feed the VAD.
@@ -31,12 +31,21 @@ extension QwenRealtimeSession {
         }
         // A file's bytes instead of samples (a WAV header, Ogg pages): heard as noise, journaled once.
         if let container = AudioContainer.detect(bytes), reportedOnce.insert("C8-container").inserted {
-            commands.append(.journal(.must("qrt.C8", "\(container == .ogg ? "an Ogg page" : "a RIFF/WAVE file header") in "
-                + "input_audio_buffer.append, where \(configuration.inputAudioFormat) (raw s16le samples) was declared")))
+            commands.append(
+                .journal(
+                    .must(
+                        "qrt.C8",
+                        "\(container == .ogg ? "an Ogg page" : "a RIFF/WAVE file header") in "
+                            + "input_audio_buffer.append, where \(configuration.inputAudioFormat) (raw s16le samples) was declared"
+                    )))
         }
         guard bytes.count % input.frameBytes == 0 else {
-            return commands + reject(.invalidValue(
-                "audio", "Audio must be whole s16le samples (\(bytes.count) bytes is not a multiple of \(input.frameBytes))."), "qrt.C8")
+            return commands
+                + reject(
+                    .invalidValue(
+                        "audio",
+                        "Audio must be whole s16le samples (\(bytes.count) bytes is not a multiple of \(input.frameBytes))."
+                    ), "qrt.C8")
         }
         let duration = input.durationMicros(ofBytes: bytes.count)
         commands += handle(scenario.runtime.clientAudio(byteCount: bytes.count, durationMicros: duration))
@@ -57,7 +66,9 @@ extension QwenRealtimeSession {
         let audioMicros = Int64(input.totalSamples) * 1_000_000 / Int64(input.sampleRate) + duration
         let elapsed = now - input.firstAppendMicros
         if audioMicros >= 2_000_000, Double(audioMicros) > 1.5 * Double(elapsed) + 500_000 {
-            commands += violationOnce("C8-pace", "qrt.C8", "audio sent faster than 1.5× real time (\(audioMicros / 1000) ms in \(elapsed / 1000) ms)")
+            commands += violationOnce(
+                "C8-pace", "qrt.C8",
+                "audio sent faster than 1.5× real time (\(audioMicros / 1000) ms in \(elapsed / 1000) ms)")
         }
         return commands
     }
@@ -70,17 +81,21 @@ extension QwenRealtimeSession {
             if profile == .audio { return commands }
         }
         guard input.bufferedBytes > 0 else {
-            return commands + reject(.invalidValue(
-                "input_audio_buffer", "Error committing input audio buffer: the buffer is empty."), "qrt.C10")
+            return commands
+                + reject(
+                    .invalidValue(
+                        "input_audio_buffer", "Error committing input audio buffer: the buffer is empty."), "qrt.C10")
         }
         if input.bufferedMicros < 100_000 {
-            commands += violation("qrt.C10", "committed only \(input.bufferedMicros / 1000) ms of audio (≥ 100 ms expected)")
+            commands += violation(
+                "qrt.C10", "committed only \(input.bufferedMicros / 1000) ms of audio (≥ 100 ms expected)")
         }
         let content = scenario.runtime.nextTurn()
         pendingTurn = content
         let itemID = userTurn?.itemID ?? scenario.runtime.ids.id(prefix: "item_")
         userTurn = nil
-        commands += commitUserAudio(itemID: itemID, content: content, delay: delay(before: "input_audio_buffer.committed"))
+        commands += commitUserAudio(
+            itemID: itemID, content: content, delay: delay(before: "input_audio_buffer.committed"))
         return commands + enter("Committed")
     }
 
@@ -112,19 +127,25 @@ extension QwenRealtimeSession {
         }
         input.clearBuffer()
         hasNewInput = true
-        commands += emit("input_audio_buffer.committed", ["previous_item_id": previousJSON, "item_id": .string(itemID)], delay: delay)
+        commands += emit(
+            "input_audio_buffer.committed", ["previous_item_id": previousJSON, "item_id": .string(itemID)], delay: delay
+        )
         commands += emit("conversation.item.created", ["previous_item_id": previousJSON, "item": .object(item)])
         if let failure = content.errors.first(where: isTranscriptionError) {
             let error: JSONValue = [
                 "type": .string(failure.type ?? "transcription_error"), "code": .string(failure.code),
                 "message": .string(failure.message), "param": failure.param.map(JSONValue.string) ?? .null,
             ]
-            return commands + emit("conversation.item.input_audio_transcription.failed",
-                                   ["item_id": .string(itemID), "content_index": 0, "error": error])
+            return commands
+                + emit(
+                    "conversation.item.input_audio_transcription.failed",
+                    ["item_id": .string(itemID), "content_index": 0, "error": error])
         }
         item["content"] = [["type": "input_audio", "transcript": .string(content.transcript)]]
         conversation.update(item)
-        return commands + emit("conversation.item.input_audio_transcription.completed",
-                               ["item_id": .string(itemID), "content_index": 0, "transcript": .string(content.transcript)])
+        return commands
+            + emit(
+                "conversation.item.input_audio_transcription.completed",
+                ["item_id": .string(itemID), "content_index": 0, "transcript": .string(content.transcript)])
     }
 }

@@ -27,8 +27,9 @@ extension QwenRealtimeSession {
         var commands: [SessionCommand] = []
         if item["type"]?.stringValue == "function_call_output", let callID = item["call_id"]?.stringValue {
             guard awaitedCalls[callID] != nil || knownCall(callID) else {
-                return reject(.invalidValue("item.call_id", "No function call with call_id '\(callID)' is waiting for output."),
-                              "qrt.C13")
+                return reject(
+                    .invalidValue("item.call_id", "No function call with call_id '\(callID)' is waiting for output."),
+                    "qrt.C13")
             }
             if awaitedCalls.removeValue(forKey: callID) == nil {
                 commands += violation("qrt.C13", "second function_call_output for \(callID)")
@@ -36,16 +37,19 @@ extension QwenRealtimeSession {
         }
         guard let after = conversation.insert(item, after: previousID) else { return commands }
         hasNewInput = true
-        commands += emit("conversation.item.created",
-                         ["previous_item_id": after.map(JSONValue.string) ?? .null, "item": .object(item)],
-                         delay: delay(before: "conversation.item.created"))
+        commands += emit(
+            "conversation.item.created",
+            ["previous_item_id": after.map(JSONValue.string) ?? .null, "item": .object(item)],
+            delay: delay(before: "conversation.item.created"))
         if state == "AwaitingToolOutput", awaitedCalls.isEmpty { commands += enter("Listening") }
         return commands
     }
 
     /// Whether a `function_call` item with this call id is in the conversation.
     private func knownCall(_ callID: String) -> Bool {
-        conversation.items.contains { $0["type"]?.stringValue == "function_call" && $0["call_id"]?.stringValue == callID }
+        conversation.items.contains {
+            $0["type"]?.stringValue == "function_call" && $0["call_id"]?.stringValue == callID
+        }
     }
 
     /// `conversation.item.retrieve` (S17): audio content carries its transcript only.
@@ -56,7 +60,8 @@ extension QwenRealtimeSession {
         guard let item = conversation.item(id) else {
             return error(.itemNotFound(id))
         }
-        return emit("conversation.item.retrieved", ["item": .object(item)], delay: delay(before: "conversation.item.retrieved"))
+        return emit(
+            "conversation.item.retrieved", ["item": .object(item)], delay: delay(before: "conversation.item.retrieved"))
     }
 
     /// `conversation.item.delete` (S17).
@@ -68,6 +73,7 @@ extension QwenRealtimeSession {
             return error(.itemNotFound(id))
         }
         itemAudioMicros[id] = nil
-        return emit("conversation.item.deleted", ["item_id": .string(id)], delay: delay(before: "conversation.item.deleted"))
+        return emit(
+            "conversation.item.deleted", ["item_id": .string(id)], delay: delay(before: "conversation.item.deleted"))
     }
 }

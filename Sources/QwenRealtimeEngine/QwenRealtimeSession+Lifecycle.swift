@@ -38,7 +38,8 @@ extension QwenRealtimeSession {
 
     private func serverError(_ code: String, _ message: String) -> [SessionCommand] {
         terminate()
-        return emit("error", ["error": QwenError(type: "server_error", code: code, message: message).json(eventID: nil)])
+        return emit(
+            "error", ["error": QwenError(type: "server_error", code: code, message: message).json(eventID: nil)])
     }
 
     package func render(_ request: FaultRequest, atMicros: Int64) -> [OutboundFrame] {
@@ -53,23 +54,34 @@ extension QwenRealtimeSession {
         case .injectError(let spec):
             json = ["event_id": eventID, "type": "error", "error": qwenError(spec).json(eventID: nil)]
         }
-        return [OutboundFrame(eventType: json["type"]?.stringValue, isText: true, bytes: json.encoded(), dueAtMicros: atMicros, json: json)]
+        return [
+            OutboundFrame(
+                eventType: json["type"]?.stringValue, isText: true, bytes: json.encoded(), dueAtMicros: atMicros,
+                json: json)
+        ]
     }
 
     package func scripted(_ frame: ScriptedFrame, atMicros: Int64) -> OutboundFrame? {
         switch frame {
         case .json(let json):
-            return OutboundFrame(eventType: json["type"]?.stringValue, isText: true, bytes: json.encoded(), dueAtMicros: atMicros, json: json)
+            return OutboundFrame(
+                eventType: json["type"]?.stringValue, isText: true, bytes: json.encoded(), dueAtMicros: atMicros,
+                json: json)
         case .text(let text):
             let json = try? JSONValue.decode(text)
-            return OutboundFrame(eventType: json?["type"]?.stringValue, isText: true, bytes: Array(text.utf8), dueAtMicros: atMicros, json: json)
+            return OutboundFrame(
+                eventType: json?["type"]?.stringValue, isText: true, bytes: Array(text.utf8), dueAtMicros: atMicros,
+                json: json)
         case .synthesizedAudio(let length, _):
             // Qwen never sends binary frames; a replayed one is reproduced as recorded.
             let rate = configuration.outputSampleRate
             let seconds = Double(length / 2) / Double(rate)
-            var samples = VoiceSynthesizer(sampleRate: rate).synthesize(String(repeating: "la ", count: max(1, Int(seconds * 4)))).littleEndianBytes
+            var samples = VoiceSynthesizer(sampleRate: rate).synthesize(
+                String(repeating: "la ", count: max(1, Int(seconds * 4)))
+            ).littleEndianBytes
             samples += [UInt8](repeating: 0, count: max(0, length - samples.count))
-            return OutboundFrame(eventType: nil, isText: false, bytes: Array(samples.prefix(length)), dueAtMicros: atMicros)
+            return OutboundFrame(
+                eventType: nil, isText: false, bytes: Array(samples.prefix(length)), dueAtMicros: atMicros)
         case .close:
             return nil
         }

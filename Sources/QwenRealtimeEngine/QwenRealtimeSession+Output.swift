@@ -1,7 +1,7 @@
+package import ProtocolModel
 import ScenarioEngine
 import SessionCore
 package import WireJSON
-package import ProtocolModel
 
 extension QwenRealtimeSession {
     /// Sends a server event `{event_id, type, …fields}` (S3) no earlier than `delay` from now

@@ -1,8 +1,8 @@
 package import AnswerAudio
+import ProtocolModel
 package import ScenarioEngine
 import SessionCore
 import WireJSON
-import ProtocolModel
 
 extension QwenRealtimeSession {
     /// Per-response overrides from `response.create.response`.
@@ -25,7 +25,8 @@ extension QwenRealtimeSession {
             if let modalities = options["modalities"], !modalities.isNull {
                 let list = modalities.arrayValue?.compactMap(\.stringValue) ?? []
                 guard [["text"], ["audio", "text"], ["text", "audio"]].contains(list) else {
-                    return error(.invalidValue("response.modalities", "modalities must be [\"text\"] or [\"text\",\"audio\"]."))
+                    return error(
+                        .invalidValue("response.modalities", "modalities must be [\"text\"] or [\"text\",\"audio\"]."))
                 }
                 overrides.modalities = list
             }
@@ -47,8 +48,11 @@ extension QwenRealtimeSession {
             pendingTurn = nil
         } else {
             if configuration.turnDetection == nil, !hasNewInput {
-                return commands + reject(.invalidState(
-                    "response.create", "Nothing to respond to: commit audio or create an item first."), "qrt.C10")
+                return commands
+                    + reject(
+                        .invalidState(
+                            "response.create", "Nothing to respond to: commit audio or create an item first."),
+                        "qrt.C10")
             }
             content = scenario.runtime.nextTurn()
         }
@@ -67,9 +71,10 @@ extension QwenRealtimeSession {
     private func answeringWithToolOutput(_ answer: TurnContent) -> TurnContent {
         guard let call = declaredToolCallAwaiting else { return answer }
         declaredToolCallAwaiting = nil
-        let output = conversation.items.last {
-            $0["type"]?.stringValue == "function_call_output" && $0["call_id"]?.stringValue == call.callID
-        }?["output"]?.stringValue ?? ""
+        let output =
+            conversation.items.last {
+                $0["type"]?.stringValue == "function_call_output" && $0["call_id"]?.stringValue == call.callID
+            }?["output"]?.stringValue ?? ""
         let said = output.count > 200 ? String(output.prefix(200)) + "…" : output
         var content = answer
         content.answer = "\(call.name) returned \(said). " + answer.answer
@@ -90,7 +95,9 @@ extension QwenRealtimeSession {
 
     /// Starts a response for `content` `delay` from now: scripted errors first, then the plan
     /// (function calls of declared tools, a failure, or the spoken / written answer).
-    func startResponse(_ content: TurnContent, delay: Int64, overrides: ResponseOverrides = ResponseOverrides()) -> [SessionCommand] {
+    func startResponse(
+        _ content: TurnContent, delay: Int64, overrides: ResponseOverrides = ResponseOverrides()
+    ) -> [SessionCommand] {
         var commands: [SessionCommand] = []
         let answerErrors = content.errors.filter { !isTranscriptionError($0) }
         for spec in answerErrors where spec.placement == .beforeAnswer {
@@ -107,8 +114,9 @@ extension QwenRealtimeSession {
             commands.append(.journal(.info("scripted calls of undeclared tools skipped")))
         }
         var declaredCall = false
-        if calls.isEmpty, content.functionCalls.isEmpty, failure == nil, !madeDeclaredToolCall, !configuration.tools.isEmpty,
-           scenario.runtime.scenario.policies.callDeclaredTools
+        if calls.isEmpty, content.functionCalls.isEmpty, failure == nil, !madeDeclaredToolCall,
+            !configuration.tools.isEmpty,
+            scenario.runtime.scenario.policies.callDeclaredTools
         {
             let heard = heardText(content)
             if let tool = DeclaredToolCall.bestTool(for: heard, among: configuration.tools) {
@@ -125,8 +133,10 @@ extension QwenRealtimeSession {
         if failure != nil {
             plan = .failed(afterMicros: Int64(text.timeToFirstTokenMs * 1000))
         } else if !calls.isEmpty {
-            plan = .calls(arguments: calls.map { String(decoding: $0.arguments.encoded(), as: UTF8.self) },
-                          firstMicros: Int64(text.timeToFirstTokenMs * 1000), intervalMicros: Int64(1_000_000 / text.tokensPerSecond))
+            plan = .calls(
+                arguments: calls.map { String(decoding: $0.arguments.encoded(), as: UTF8.self) },
+                firstMicros: Int64(text.timeToFirstTokenMs * 1000),
+                intervalMicros: Int64(1_000_000 / text.tokensPerSecond))
         } else {
             let pieces = scenario.runtime.textPieces(of: content.answer)
             let audio = modalities.contains("audio") ? answerKey(content).map(answerAudio.answer) : nil
@@ -142,9 +152,10 @@ extension QwenRealtimeSession {
             id: scenario.runtime.ids.id(prefix: "resp_"), startMicros: max(now + delay, sendCursor), plan: plan,
             modalities: modalities, voice: overrides.voice ?? configuration.voice)
         active.calls = calls.map {
-            ActiveResponse.Call(callID: $0.callId ?? scenario.runtime.ids.id(prefix: "call_"), name: $0.name,
-                                arguments: String(decoding: $0.arguments.encoded(), as: UTF8.self),
-                                itemID: scenario.runtime.ids.id(prefix: "item_"))
+            ActiveResponse.Call(
+                callID: $0.callId ?? scenario.runtime.ids.id(prefix: "call_"), name: $0.name,
+                arguments: String(decoding: $0.arguments.encoded(), as: UTF8.self),
+                itemID: scenario.runtime.ids.id(prefix: "item_"))
         }
         active.pendingText = pendingText
         active.failure = failure
@@ -180,8 +191,11 @@ extension QwenRealtimeSession {
     /// The cache key of `source` at `sampleRate` in `scenario` (also used to prefetch a
     /// scenario's answers). The voice seed is the scenario's: an answer sounds the same in every
     /// session and response, so it is rendered once.
-    package static func answerKey(_ source: AnswerAudioKey.Source, sampleRate: Int, scenario: Scenario) -> AnswerAudioKey {
-        AnswerAudioKey(source: source, sampleRate: sampleRate, seed: scenario.seed, encoding: .pcm, cadence: scenario.timing.audio)
+    package static func answerKey(
+        _ source: AnswerAudioKey.Source, sampleRate: Int, scenario: Scenario
+    ) -> AnswerAudioKey {
+        AnswerAudioKey(
+            source: source, sampleRate: sampleRate, seed: scenario.seed, encoding: .pcm, cadence: scenario.timing.audio)
     }
 
     /// Prompt token estimates: instructions plus the history window of `max_history_turns`.

@@ -23,10 +23,12 @@ extension QwenRealtimeSession {
             }
             let voiceprintID = result.voiceprintURLs.isEmpty ? nil : scenario.runtime.ids.id(prefix: "vp_")
             if let voiceprintID {
-                commands += emit("voiceprint_audio_list.in_progress", ["item_id": .string(voiceprintID)],
-                                 delay: delay(before: "voiceprint_audio_list.in_progress"))
+                commands += emit(
+                    "voiceprint_audio_list.in_progress", ["item_id": .string(voiceprintID)],
+                    delay: delay(before: "voiceprint_audio_list.in_progress"))
             }
-            commands += emit("session.updated", ["session": configuration.json], delay: delay(before: "session.updated"))
+            commands += emit(
+                "session.updated", ["session": configuration.json], delay: delay(before: "session.updated"))
             if isFirst { firstUpdatedDueMicros = sendCursor }
             if let voiceprintID {
                 commands += voiceprintResult(voiceprintID, urls: result.voiceprintURLs)
@@ -41,11 +43,14 @@ extension QwenRealtimeSession {
     private func voiceprintResult(_ id: String, urls: [String]) -> [SessionCommand] {
         let bad = urls.first { !($0.hasPrefix("http://") || $0.hasPrefix("https://")) }
         if let bad {
-            return emit("voiceprint_audio_list.failed", ["item_id": .string(id), "reason": .string("Cannot download voiceprint audio: \(bad)")],
-                        delay: delay(before: "voiceprint_audio_list.failed"))
+            return emit(
+                "voiceprint_audio_list.failed",
+                ["item_id": .string(id), "reason": .string("Cannot download voiceprint audio: \(bad)")],
+                delay: delay(before: "voiceprint_audio_list.failed"))
         }
-        return emit("voiceprint_audio_list.completed", ["item_id": .string(id)],
-                    delay: delay(before: "voiceprint_audio_list.completed"))
+        return emit(
+            "voiceprint_audio_list.completed", ["item_id": .string(id)],
+            delay: delay(before: "voiceprint_audio_list.completed"))
     }
 
     /// Restarts the detector for a new turn-detection mode (omni may change it mid-session).
@@ -62,10 +67,12 @@ extension QwenRealtimeSession {
     func makeDetector() -> VoiceActivityDetector? {
         guard let detection = configuration.turnDetection else { return nil }
         // smart_turn ignores threshold and silence_duration_ms (§3.3): use the defaults.
-        let vad: VADConfiguration = detection.isSmartTurn
+        let vad: VADConfiguration =
+            detection.isSmartTurn
             ? .qwen(prefixPaddingMs: detection.prefixPaddingMs)
-            : .qwen(threshold: detection.threshold, silenceDurationMs: detection.silenceDurationMs,
-                    prefixPaddingMs: detection.prefixPaddingMs)
+            : .qwen(
+                threshold: detection.threshold, silenceDurationMs: detection.silenceDurationMs,
+                prefixPaddingMs: detection.prefixPaddingMs)
         return VoiceActivityDetector(sampleRate: input.sampleRate, configuration: vad)
     }
 }

@@ -1,8 +1,8 @@
 import AnswerAudio
+import ProtocolModel
 import ScenarioEngine
 package import SessionCore
 import WireJSON
-import ProtocolModel
 
 extension QwenRealtimeSession {
     /// The engine timer that streams the response in progress.
@@ -38,7 +38,8 @@ extension QwenRealtimeSession {
         switch step {
         case .created:
             response?.createdSent = true
-            return emit("response.created", ["response": active.json(status: "in_progress", conversationID: conversationID)])
+            return emit(
+                "response.created", ["response": active.json(status: "in_progress", conversationID: conversationID)])
         case .messageAdded:
             return addMessage(active)
         case .textDelta(let text):
@@ -56,15 +57,19 @@ extension QwenRealtimeSession {
             let previous = conversation.lastItemID.map(JSONValue.string) ?? .null
             conversation.insert(item, after: nil)
             response?.openCall = index
-            return emit("response.output_item.added", base.merging(["output_index": .int(Int64(index)), "item": .object(item)]))
+            return emit(
+                "response.output_item.added", base.merging(["output_index": .int(Int64(index)), "item": .object(item)]))
                 + emit("conversation.item.created", ["previous_item_id": previous, "item": .object(item)])
         case .argumentsDelta(let index, let piece):
             let call = active.calls[index]
             response?.calls[index].argumentsSent += piece
-            return emit("response.function_call_arguments.delta", base.merging([
-                "item_id": .string(call.itemID), "output_index": .int(Int64(index)), "call_id": .string(call.callID),
-                "delta": .string(piece),
-            ]))
+            return emit(
+                "response.function_call_arguments.delta",
+                base.merging([
+                    "item_id": .string(call.itemID), "output_index": .int(Int64(index)),
+                    "call_id": .string(call.callID),
+                    "delta": .string(piece),
+                ]))
         case .callDone(let index):
             let call = active.calls[index]
             let item = callItem(call, status: "completed", arguments: call.arguments)
@@ -72,10 +77,16 @@ extension QwenRealtimeSession {
             response?.openCall = nil
             response?.output.append(.object(item))
             awaitedCalls[call.callID] = call.name
-            return emit("response.function_call_arguments.done", base.merging([
-                "item_id": .string(call.itemID), "output_index": .int(Int64(index)), "call_id": .string(call.callID),
-                "name": .string(call.name), "arguments": .string(call.arguments),
-            ])) + emit("response.output_item.done", base.merging(["output_index": .int(Int64(index)), "item": .object(item)]))
+            return emit(
+                "response.function_call_arguments.done",
+                base.merging([
+                    "item_id": .string(call.itemID), "output_index": .int(Int64(index)),
+                    "call_id": .string(call.callID),
+                    "name": .string(call.name), "arguments": .string(call.arguments),
+                ]))
+                + emit(
+                    "response.output_item.done",
+                    base.merging(["output_index": .int(Int64(index)), "item": .object(item)]))
         case .done:
             return finishResponse()
         case .awaitAudio:
@@ -94,7 +105,8 @@ extension QwenRealtimeSession {
         response?.messageItemID = itemID
         response?.messageOpen = true
         let updated = response ?? active
-        return emit("response.output_item.added", ["response_id": .string(active.id), "output_index": 0, "item": .object(item)])
+        return emit(
+            "response.output_item.added", ["response_id": .string(active.id), "output_index": 0, "item": .object(item)])
             + emit("conversation.item.created", ["previous_item_id": previous, "item": .object(item)])
             + emit("response.content_part.added", partFields(updated, ["part": part(updated, text: "")]))
     }
@@ -106,20 +118,26 @@ extension QwenRealtimeSession {
         let text = JSONValue.string(active.textSent)
         var commands: [SessionCommand]
         if active.hasAudio {
-            commands = emit("response.audio_transcript.done", partFields(active, ["transcript": text]))
+            commands =
+                emit("response.audio_transcript.done", partFields(active, ["transcript": text]))
                 + emit("response.audio.done", partFields(active, [:]))
         } else {
             commands = emit("response.text.done", partFields(active, ["text": text]))
         }
-        commands += emit("response.content_part.done", partFields(active, ["part": part(active, text: active.textSent)]))
-        let content: JSONValue = active.hasAudio ? ["type": "audio", "transcript": text] : ["type": "text", "text": text]
+        commands += emit(
+            "response.content_part.done", partFields(active, ["part": part(active, text: active.textSent)]))
+        let content: JSONValue =
+            active.hasAudio ? ["type": "audio", "transcript": text] : ["type": "text", "text": text]
         let item: JSONObject = [
             "id": .string(itemID), "object": "realtime.item", "type": "message", "status": .string(status),
             "role": "assistant", "content": [content],
         ]
         conversation.update(item)
         response?.output.append(.object(item))
-        return commands + emit("response.output_item.done", ["response_id": .string(active.id), "output_index": 0, "item": .object(item)])
+        return commands
+            + emit(
+                "response.output_item.done",
+                ["response_id": .string(active.id), "output_index": 0, "item": .object(item)])
     }
 
     /// `response_id`, `item_id`, `output_index`, `content_index` plus `extra`.

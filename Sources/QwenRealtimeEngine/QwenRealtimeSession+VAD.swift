@@ -1,8 +1,8 @@
+import ProtocolModel
 import ScenarioEngine
 import SessionCore
 import WireAudio
 import WireJSON
-import ProtocolModel
 
 extension QwenRealtimeSession {
     /// A boundary found by the detector in the appended audio (S7, S8, S13).
@@ -19,12 +19,14 @@ extension QwenRealtimeSession {
     private func speechStarted(atMs startMs: Int) -> [SessionCommand] {
         let content = scenario.runtime.nextTurn()
         let intent = isSmartTurn ? content.intent : .valid
-        let turn = UserTurn(intent: intent, itemID: scenario.runtime.ids.id(prefix: "item_"), content: content, startMs: startMs)
+        let turn = UserTurn(
+            intent: intent, itemID: scenario.runtime.ids.id(prefix: "item_"), content: content, startMs: startMs)
         userTurn = turn
         guard intent != .filler else { return [.journal(.info("smart_turn: filler segment at \(startMs) ms"))] }
-        var commands = emit("input_audio_buffer.speech_started",
-                            ["audio_start_ms": .int(Int64(startMs)), "item_id": .string(turn.itemID)],
-                            delay: delay(before: "input_audio_buffer.speech_started"))
+        var commands = emit(
+            "input_audio_buffer.speech_started",
+            ["audio_start_ms": .int(Int64(startMs)), "item_id": .string(turn.itemID)],
+            delay: delay(before: "input_audio_buffer.speech_started"))
         if isSmartTurn { inSmartTurn = true }
         let interrupts = configuration.turnDetection?.interruptResponse ?? true
         if intent == .valid, response != nil, scenario.runtime.isInterruptible, interrupts {
@@ -48,7 +50,8 @@ extension QwenRealtimeSession {
             return emit("input_audio_buffer.speech_stopped", invalid, delay: stopDelay)
                 + enter(response == nil ? "Listening" : "Responding")
         case .valid:
-            var commands = turn.deltasSent == 0 ? transcriptionDelta(turn, confirmed: max(0, turn.tokens.count - 1)) : []
+            var commands =
+                turn.deltasSent == 0 ? transcriptionDelta(turn, confirmed: max(0, turn.tokens.count - 1)) : []
             commands += emit("input_audio_buffer.speech_stopped", fields, delay: stopDelay)
             commands += commitUserAudio(itemID: turn.itemID, content: turn.content)
             guard configuration.turnDetection?.createResponse ?? true, !isFinishing else {
@@ -65,8 +68,9 @@ extension QwenRealtimeSession {
     func transcriptionProgress() -> [SessionCommand] {
         // Called for every appended chunk: read the turn in place (a copy retains all its members).
         guard userTurn?.intent == .valid, let startMs = userTurn?.startMs, let sent = userTurn?.deltasSent,
-              input.totalMs - startMs >= (sent + 1) * 500, sent + 1 < userTurn?.tokens.count ?? 0,
-              let turn = userTurn else { return [] }
+            input.totalMs - startMs >= (sent + 1) * 500, sent + 1 < userTurn?.tokens.count ?? 0,
+            let turn = userTurn
+        else { return [] }
         return transcriptionDelta(turn, confirmed: sent + 1)
     }
 
@@ -91,12 +95,16 @@ extension QwenRealtimeSession {
         let tokens = turn.tokens
         let confirmed = max(0, tokens.count - 1)
         let id = JSONValue.string(turn.itemID)
-        return emit("conversation.item.ambient_audio_transcription.delta",
-                    ["item_id": id, "content_index": 0, "text": .string(tokens[..<confirmed].joined()),
-                     "stash": .string(tokens[confirmed...].joined())],
-                    delay: delay(before: "conversation.item.ambient_audio_transcription.delta"))
-            + emit("conversation.item.ambient_audio_transcription.completed",
-                   ["item_id": id, "content_index": 0, "transcript": .string(turn.content.transcript)])
+        return emit(
+            "conversation.item.ambient_audio_transcription.delta",
+            [
+                "item_id": id, "content_index": 0, "text": .string(tokens[..<confirmed].joined()),
+                "stash": .string(tokens[confirmed...].joined()),
+            ],
+            delay: delay(before: "conversation.item.ambient_audio_transcription.delta"))
+            + emit(
+                "conversation.item.ambient_audio_transcription.completed",
+                ["item_id": id, "content_index": 0, "transcript": .string(turn.content.transcript)])
     }
 
     /// session.finish / session end while the user speaks: close the segment as a committed
@@ -105,8 +113,9 @@ extension QwenRealtimeSession {
         guard let turn = userTurn else { return [] }
         userTurn = nil
         guard turn.intent == .valid else { return [] }
-        return emit("input_audio_buffer.speech_stopped",
-                    ["audio_end_ms": .int(Int64(input.totalMs)), "item_id": .string(turn.itemID)])
+        return emit(
+            "input_audio_buffer.speech_stopped",
+            ["audio_end_ms": .int(Int64(input.totalMs)), "item_id": .string(turn.itemID)])
             + commitUserAudio(itemID: turn.itemID, content: turn.content)
     }
 }

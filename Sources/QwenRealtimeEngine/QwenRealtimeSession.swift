@@ -85,8 +85,10 @@ package final class QwenRealtimeSession<Clock: ScenarioClock>: ProtocolSession {
     ///   - model: The `model` query parameter.
     ///   - profile: The profile (from ``QwenUpgrade/check(path:queryModel:headers:apiKeys:)``).
     ///   - baseDirectory: Where relative turn audio files are looked up (the scenario's folder).
-    package init(scenario: ScenarioBridge<Clock>, model: String, profile: QwenProfile, baseDirectory: String = ".",
-                 answerAudio: AnswerAudioCache = .inline) {
+    package init(
+        scenario: ScenarioBridge<Clock>, model: String, profile: QwenProfile, baseDirectory: String = ".",
+        answerAudio: AnswerAudioCache = .inline
+    ) {
         self.scenario = scenario
         self.answerAudio = answerAudio
         self.model = model
@@ -100,7 +102,9 @@ package final class QwenRealtimeSession<Clock: ScenarioClock>: ProtocolSession {
     }
 
     /// Checks an upgrade request (S1); see ``QwenUpgrade/check(path:queryModel:headers:apiKeys:)``.
-    package static func checkUpgrade(path: String, queryModel: String?, headers: [String: String], apiKeys: [String]) -> UpgradeVerdict<QwenAcceptance> {
+    package static func checkUpgrade(
+        path: String, queryModel: String?, headers: [String: String], apiKeys: [String]
+    ) -> UpgradeVerdict<QwenAcceptance> {
         QwenUpgrade.check(path: path, queryModel: queryModel, headers: headers, apiKeys: apiKeys)
     }
 
@@ -154,10 +158,12 @@ package final class QwenRealtimeSession<Clock: ScenarioClock>: ProtocolSession {
         }
         guard complete, let type, let audio, bytes[type].elementsEqual(Self.appendType.utf8) else { return nil }
         let summary = Base64.decodedCount(ofEncoded: bytes[audio]).map {
-            PCMPayload.summary(bytes: $0, sampleRate: configuration.inputSampleRate, channels: configuration.inputChannels)
+            PCMPayload.summary(
+                bytes: $0, sampleRate: configuration.inputSampleRate, channels: configuration.inputChannels)
         }
-        return InPlaceAudioEvent(eventID: eventID.map { String(decoding: bytes[$0], as: UTF8.self) },
-                                 base64Payload: audio, audio: summary)
+        return InPlaceAudioEvent(
+            eventID: eventID.map { String(decoding: bytes[$0], as: UTF8.self) },
+            base64Payload: audio, audio: summary)
     }
 
     package func closed(peerCode: Int?) {

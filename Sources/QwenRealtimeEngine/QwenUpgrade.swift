@@ -1,6 +1,6 @@
+import ProtocolModel
 package import SessionCore
 import WireJSON
-import ProtocolModel
 
 /// Upgrade checks of S1: path, `Authorization: Bearer`, API key list, `model` query parameter.
 ///
@@ -17,7 +17,9 @@ package enum QwenUpgrade {
     ///   - queryModel: The `model` query parameter, `nil` when absent.
     ///   - headers: Request headers with lower-cased names.
     ///   - apiKeys: Accepted keys; empty accepts any non-empty bearer token.
-    package static func check(path: String, queryModel: String?, headers: [String: String], apiKeys: [String]) -> UpgradeVerdict<QwenAcceptance> {
+    package static func check(
+        path: String, queryModel: String?, headers: [String: String], apiKeys: [String]
+    ) -> UpgradeVerdict<QwenAcceptance> {
         guard CaseRoute.match(Substring(path), service: realtimePath) != nil else {
             return reject(404, "NotFound", "No realtime endpoint at \(path); use \(realtimePath)?model=<model>.")
         }

@@ -28,10 +28,14 @@ extension SessionConfiguration {
     ) -> Result<SessionUpdateResult, SessionUpdateFailure> {
         if let marker = Self.openAIGAShapeMarker(in: patch) {
             // Accepted and echoed as unknown keys, a GA session would run on defaults in silence.
-            return fail(.invalidValue("session.\(marker)", "session.\(marker) belongs to the OpenAI GA session shape "
-                + "(type \"realtime\", output_modalities, MIME audio formats such as \"audio/pcm\"); this service speaks the beta events: "
-                + "set modalities, input_audio_format, output_audio_format, voice and turn_detection at the top level of session."),
-                        "qrt.C5")
+            return fail(
+                .invalidValue(
+                    "session.\(marker)",
+                    "session.\(marker) belongs to the OpenAI GA session shape "
+                        + "(type \"realtime\", output_modalities, MIME audio formats such as \"audio/pcm\"); this service speaks the beta events: "
+                        + "set modalities, input_audio_format, output_audio_format, voice and turn_detection at the top level of session."
+                ),
+                "qrt.C5")
         }
         var merged = object
         var result = SessionUpdateResult()
@@ -49,8 +53,9 @@ extension SessionConfiguration {
             }
             let frozen = profile == .audio && audioStarted && (key == "turn_detection" || key == "input_audio_format")
             if frozen, !Self.sameSetting(value, object[key]) {
-                return fail(.invalidState(
-                    "session.\(key)", "\(key) cannot be changed after audio has been appended."), "qrt.C7")
+                return fail(
+                    .invalidState(
+                        "session.\(key)", "\(key) cannot be changed after audio has been appended."), "qrt.C7")
             }
             switch validate(key: key, value: value) {
             case .failure(let failure): return .failure(failure)
@@ -70,7 +75,8 @@ extension SessionConfiguration {
             }
         }
         if merged["enable_search"]?.boolValue == true, !(merged["tools"]?.arrayValue ?? []).isEmpty {
-            return fail(.invalidValue("session.enable_search", "enable_search cannot be combined with tools."), "qrt.C5")
+            return fail(
+                .invalidValue("session.enable_search", "enable_search cannot be combined with tools."), "qrt.C5")
         }
         object = merged
         return .success(result)
@@ -122,9 +128,11 @@ extension SessionConfiguration {
             return value.stringValue != nil || (key == "instructions" && value.isNull)
                 ? .success(value.isNull ? "" : value) : bad("\(key) must be a string.")
         case "input_audio_format":
-            return ["pcm", "pcm16"].contains(value.stringValue ?? "") ? .success(value) : bad("Unsupported input_audio_format.")
+            return ["pcm", "pcm16"].contains(value.stringValue ?? "")
+                ? .success(value) : bad("Unsupported input_audio_format.")
         case "output_audio_format":
-            return ["pcm", "pcm16", "pcm24"].contains(value.stringValue ?? "") ? .success(value) : bad("Unsupported output_audio_format.")
+            return ["pcm", "pcm16", "pcm24"].contains(value.stringValue ?? "")
+                ? .success(value) : bad("Unsupported output_audio_format.")
         case "turn_detection":
             if value.isNull { return .success(.null) }
             return TurnDetection.validate(value, profile: profile).map(JSONValue.object)
@@ -138,21 +146,27 @@ extension SessionConfiguration {
         case "enable_speech_emotion", "enable_search":
             return value.boolValue != nil ? .success(value) : bad("\(key) must be a boolean.")
         case "smooth_output":
-            return value.boolValue != nil || value.isNull ? .success(value) : bad("smooth_output must be a boolean or null.")
+            return value.boolValue != nil || value.isNull
+                ? .success(value) : bad("smooth_output must be a boolean or null.")
         case "input_audio_transcription":
             return value.objectValue != nil || value.isNull ? .success(value) : bad("\(key) must be an object or null.")
         case "temperature":
-            return (value.doubleValue.map { $0 >= 0 && $0 < 2 } ?? false) ? .success(value) : bad("temperature must be in [0, 2).")
+            return (value.doubleValue.map { $0 >= 0 && $0 < 2 } ?? false)
+                ? .success(value) : bad("temperature must be in [0, 2).")
         case "top_p":
-            return (value.doubleValue.map { $0 > 0 && $0 <= 1 } ?? false) ? .success(value) : bad("top_p must be in (0, 1].")
+            return (value.doubleValue.map { $0 > 0 && $0 <= 1 } ?? false)
+                ? .success(value) : bad("top_p must be in (0, 1].")
         case "top_k": return number(in: 0...1_000_000)
         case "presence_penalty": return number(in: -2...2)
         case "repetition_penalty": return number(in: 0...1_000, open: true)
         case "max_tokens": return number(in: 1...1_000_000)
         case "seed":
-            return value.intValue.map { (0...2_147_483_647).contains($0) } ?? false ? .success(value) : bad("seed must be in [0, 2^31-1].")
+            return value.intValue.map { (0...2_147_483_647).contains($0) } ?? false
+                ? .success(value) : bad("seed must be in [0, 2^31-1].")
         case "audio" where profile == .omni:
-            return AudioFormatSettings.validate(value).mapError { SessionUpdateFailure(error: $0, obligation: "qrt.C5") }
+            return AudioFormatSettings.validate(value).mapError {
+                SessionUpdateFailure(error: $0, obligation: "qrt.C5")
+            }
         default:
             return .success(value)  // unknown keys are accepted and echoed (S4)
         }

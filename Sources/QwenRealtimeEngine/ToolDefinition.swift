@@ -30,17 +30,20 @@ package struct ToolDefinition: Sendable, Hashable {
                 return .failure(.invalidValue("\(param).function", "Tool must have a 'function' object\(hint)."))
             }
             guard let name = function["name"]?.stringValue, !name.isEmpty else {
-                return .failure(.invalidValue("\(param).function.name", "Tool function name must be a non-empty string."))
+                return .failure(
+                    .invalidValue("\(param).function.name", "Tool function name must be a non-empty string."))
             }
             if let description = function["description"], description.stringValue == nil {
                 return .failure(.invalidValue("\(param).function.description", "description must be a string."))
             }
             let parameters = function["parameters"]
             if let parameters, parameters["type"]?.stringValue != "object" {
-                return .failure(.invalidValue(
-                    "\(param).function.parameters", "parameters must be a JSON Schema object with type 'object'."))
+                return .failure(
+                    .invalidValue(
+                        "\(param).function.parameters", "parameters must be a JSON Schema object with type 'object'."))
             }
-            tools.append(ToolDefinition(name: name, description: function["description"]?.stringValue, parameters: parameters))
+            tools.append(
+                ToolDefinition(name: name, description: function["description"]?.stringValue, parameters: parameters))
         }
         return .success(tools)
     }

@@ -54,31 +54,44 @@ package struct TurnDetection: Sendable, Hashable {
         for (key, value) in given { object[key] = value }
         guard let type = object["type"]?.stringValue, profile.turnDetectionTypes.contains(type) else {
             let allowed = profile.turnDetectionTypes.joined(separator: ", ")
-            return .failure(.invalidValue("session.turn_detection.type", "turn_detection.type must be one of: \(allowed)."))
+            return .failure(
+                .invalidValue("session.turn_detection.type", "turn_detection.type must be one of: \(allowed)."))
         }
         guard let threshold = object["threshold"]?.doubleValue, (-1.0...1.0).contains(threshold) else {
-            return .failure(.invalidValue("session.turn_detection.threshold", "threshold must be a number in [-1.0, 1.0]."))
+            return .failure(
+                .invalidValue("session.turn_detection.threshold", "threshold must be a number in [-1.0, 1.0]."))
         }
         guard let silence = object["silence_duration_ms"]?.intValue, (200...6000).contains(silence) else {
-            return .failure(.invalidValue(
-                "session.turn_detection.silence_duration_ms", "silence_duration_ms must be an integer in [200, 6000]."))
+            return .failure(
+                .invalidValue(
+                    "session.turn_detection.silence_duration_ms",
+                    "silence_duration_ms must be an integer in [200, 6000]."))
         }
         if let padding = object["prefix_padding_ms"], !(padding.intValue.map { (0...10_000).contains($0) } ?? false) {
-            return .failure(.invalidValue(
-                "session.turn_detection.prefix_padding_ms", "prefix_padding_ms must be an integer in [0, 10000]."))
+            return .failure(
+                .invalidValue(
+                    "session.turn_detection.prefix_padding_ms", "prefix_padding_ms must be an integer in [0, 10000]."))
         }
-        if let idle = object["idle_timeout_ms"], !idle.isNull, !(idle.intValue.map { (5000...30_000).contains($0) } ?? false) {
-            return .failure(.invalidValue(
-                "session.turn_detection.idle_timeout_ms", "idle_timeout_ms must be an integer in [5000, 30000]."))
+        if let idle = object["idle_timeout_ms"], !idle.isNull,
+            !(idle.intValue.map { (5000...30_000).contains($0) } ?? false)
+        {
+            return .failure(
+                .invalidValue(
+                    "session.turn_detection.idle_timeout_ms", "idle_timeout_ms must be an integer in [5000, 30000]."))
         }
         if let urls = object["voiceprint_audio_urls"] {
             guard profile == .audio, type == "smart_turn" else {
-                return .failure(.invalidValue(
-                    "session.turn_detection.voiceprint_audio_urls", "voiceprint_audio_urls is only allowed with smart_turn."))
+                return .failure(
+                    .invalidValue(
+                        "session.turn_detection.voiceprint_audio_urls",
+                        "voiceprint_audio_urls is only allowed with smart_turn."))
             }
-            guard let list = urls.arrayValue, list.count <= 5, list.allSatisfy({ $0.stringValue?.isEmpty == false }) else {
-                return .failure(.invalidValue(
-                    "session.turn_detection.voiceprint_audio_urls", "voiceprint_audio_urls must be at most 5 URL strings."))
+            guard let list = urls.arrayValue, list.count <= 5, list.allSatisfy({ $0.stringValue?.isEmpty == false })
+            else {
+                return .failure(
+                    .invalidValue(
+                        "session.turn_detection.voiceprint_audio_urls",
+                        "voiceprint_audio_urls must be at most 5 URL strings."))
             }
         }
         return .success(object)

@@ -39,7 +39,9 @@ enum Usage {
             "input_tokens": .int(Int64(input)),
             "output_tokens": .int(Int64(output)),
             "input_tokens_details": ["text_tokens": .int(Int64(inputText)), "audio_tokens": .int(Int64(inputAudio))],
-            "output_tokens_details": ["text_tokens": .int(Int64(outputText)), "audio_tokens": .int(Int64(outputAudio))],
+            "output_tokens_details": [
+                "text_tokens": .int(Int64(outputText)), "audio_tokens": .int(Int64(outputAudio)),
+            ],
         ]
     }
 }

@@ -1,5 +1,5 @@
-import ScenarioEngine
 package import ProtocolModel
+import ScenarioEngine
 
 /// Every violation an engine journals carries its level (``Violation/Level``).
 extension JournalNote {

@@ -1,6 +1,6 @@
+package import ProtocolModel
 package import ScenarioEngine
 package import WireJSON
-package import ProtocolModel
 
 /// One client session's protocol logic: a state machine fed by the server's session driver on
 /// the service thread and answering with commands. No sockets, no threads: tests drive it with
@@ -48,8 +48,9 @@ extension ProtocolSession {
 package enum PCMPayload {
     /// A PCM payload of `bytes` at `sampleRate` with `channels`.
     package static func summary(bytes: Int, sampleRate: Int, channels: Int = 1) -> AudioSummary {
-        AudioSummary(codec: "pcm", durationMs: Double(bytes) / Double(2 * max(1, channels) * max(1, sampleRate)) * 1000,
-                     frames: 1, sampleRate: sampleRate)
+        AudioSummary(
+            codec: "pcm", durationMs: Double(bytes) / Double(2 * max(1, channels) * max(1, sampleRate)) * 1000,
+            frames: 1, sampleRate: sampleRate)
     }
 
 }

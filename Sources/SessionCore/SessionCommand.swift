@@ -1,7 +1,7 @@
 package import AnswerAudio
+package import ProtocolModel
 package import ScenarioEngine
 package import WireJSON
-package import ProtocolModel
 
 /// A timer a session asks its driver to run: the scenario's own, or one the protocol engine
 /// names (e.g. `"respond"`, `"listeningFallback"`). Scheduling an existing timer moves it.

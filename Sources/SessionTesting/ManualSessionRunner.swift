@@ -1,8 +1,8 @@
 import AnswerAudio
 import Dispatch
+import ProtocolModel
 package import ScenarioEngine
 package import SessionCore
-import ProtocolModel
 
 /// Runs one protocol session the way the server's session driver does, without sockets or
 /// threads: a `ManualClock`, a timer table fired in time order, and every command recorded.

@@ -77,8 +77,9 @@ package final class MP3Encoder {
         var output = [UInt8](repeating: 0, count: chunk.count * 5 / 4 + 7200)  // LAME's documented worst case
         let written = chunk.samples.withUnsafeBufferPointer { pcm in
             output.withUnsafeMutableBufferPointer { out in
-                lame_encode_buffer(flags, pcm.baseAddress, pcm.baseAddress, Int32(pcm.count),
-                                   out.baseAddress, Int32(out.count))
+                lame_encode_buffer(
+                    flags, pcm.baseAddress, pcm.baseAddress, Int32(pcm.count),
+                    out.baseAddress, Int32(out.count))
             }
         }
         guard written >= 0 else { throw Failure(code: written, context: "lame_encode_buffer(\(chunk.count))") }

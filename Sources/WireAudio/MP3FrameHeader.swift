@@ -26,7 +26,9 @@ package struct MP3FrameHeader: Sendable, Equatable {
         let layerBits = (bytes[offset + 1] >> 1) & 3
         let bitrateIndex = Int(bytes[offset + 2] >> 4)
         let rateIndex = Int((bytes[offset + 2] >> 2) & 3)
-        guard versionBits != 1, layerBits == 1, bitrateIndex != 0, bitrateIndex != 15, rateIndex != 3 else { return nil }
+        guard versionBits != 1, layerBits == 1, bitrateIndex != 0, bitrateIndex != 15, rateIndex != 3 else {
+            return nil
+        }
         version = versionBits == 3 ? 1 : versionBits == 2 ? 2 : 2.5
         bitrateKbps = (version == 1 ? Self.bitratesV1 : Self.bitratesV2)[bitrateIndex]
         sampleRate = Self.ratesV1[rateIndex] / (version == 1 ? 1 : version == 2 ? 2 : 4)

@@ -24,8 +24,10 @@ package final class OggOpusWriter {
     ///   - serialNumber: the logical stream's serial number.
     ///   - vendor: the `OpusTags` vendor string.
     ///   - flushEveryPacket: one page per audio packet.
-    package init(head: OpusHead, serialNumber: Int32 = 0x4F_70_75_73, vendor: String = "DialogMock WireAudio",
-                 flushEveryPacket: Bool = false) {
+    package init(
+        head: OpusHead, serialNumber: Int32 = 0x4F_70_75_73, vendor: String = "DialogMock WireAudio",
+        flushEveryPacket: Bool = false
+    ) {
         self.head = head
         self.flushEveryPacket = flushEveryPacket
         self.granule = Int64(head.preSkip)
@@ -67,7 +69,8 @@ package final class OggOpusWriter {
         let writer = OggOpusWriter(head: head, flushEveryPacket: flushEveryPacket)
         var out: [UInt8] = []
         for packet in packets {
-            out += writer.write(packet: packet, samples48k: OpusDecoder.sampleCount(ofPacket: packet, sampleRate: 48000) ?? 960)
+            out += writer.write(
+                packet: packet, samples48k: OpusDecoder.sampleCount(ofPacket: packet, sampleRate: 48000) ?? 960)
         }
         return out + writer.finish()
     }

@@ -41,7 +41,8 @@ package final class OpusDecoder {
             }
             guard !packet.isEmpty else { return OpusError.Code.OPUS_INVALID_PACKET.rawValue }
             return packet.withUnsafeBufferPointer { data in
-                opus_decode(state, data.baseAddress!, opus_int32(data.count), out.baseAddress!, opus_int32(maxSamples), 0)
+                opus_decode(
+                    state, data.baseAddress!, opus_int32(data.count), out.baseAddress!, opus_int32(maxSamples), 0)
             }
         }
         guard decoded >= 0 else {

@@ -34,13 +34,16 @@ package final class OpusEncoder {
     ///   - bitrate: bits per second (500…512000), or nil for the library default.
     ///   - complexity: 0…10, or nil for the library default (10).
     /// - Throws: `OpusError` when libopus rejects the configuration.
-    package init(sampleRate: Int, frameDuration: OpusFrameDuration = .ms20, application: Application = .voip,
-                 bitrate: Int? = nil, complexity: Int? = nil) throws(OpusError) {
-        let cApplication = switch application {
-        case .voip: OPUS_APPLICATION_VOIP
-        case .audio: OPUS_APPLICATION_AUDIO
-        case .lowDelay: OPUS_APPLICATION_RESTRICTED_LOWDELAY
-        }
+    package init(
+        sampleRate: Int, frameDuration: OpusFrameDuration = .ms20, application: Application = .voip,
+        bitrate: Int? = nil, complexity: Int? = nil
+    ) throws(OpusError) {
+        let cApplication =
+            switch application {
+            case .voip: OPUS_APPLICATION_VOIP
+            case .audio: OPUS_APPLICATION_AUDIO
+            case .lowDelay: OPUS_APPLICATION_RESTRICTED_LOWDELAY
+            }
         var error: Int32 = OPUS_OK
         guard let state = opus_encoder_create(opus_int32(sampleRate), 1, cApplication, &error), error == OPUS_OK else {
             throw OpusError(code: error, context: "opus_encoder_create(\(sampleRate) Hz, mono)")
@@ -77,9 +80,10 @@ package final class OpusEncoder {
     /// - Throws: `OpusError` (`OPUS_BAD_ARG`) for a wrong length or rate, or a libopus failure.
     package func encode(frame: PCMBuffer) throws(OpusError) -> [UInt8] {
         guard frame.sampleRate == sampleRate, frame.count == frameSamples else {
-            throw OpusError(code: OpusError.Code.OPUS_BAD_ARG.rawValue,
-                            context: "opus_encode needs \(frameSamples) samples at \(sampleRate) Hz "
-                                + "(\(frameDuration.milliseconds) ms), got \(frame.count) at \(frame.sampleRate) Hz")
+            throw OpusError(
+                code: OpusError.Code.OPUS_BAD_ARG.rawValue,
+                context: "opus_encode needs \(frameSamples) samples at \(sampleRate) Hz "
+                    + "(\(frameDuration.milliseconds) ms), got \(frame.count) at \(frame.sampleRate) Hz")
         }
         var packet = [UInt8](repeating: 0, count: Self.maxPacketBytes)
         let written = frame.samples.withUnsafeBufferPointer { pcm in

@@ -1,6 +1,7 @@
 /// The frame durations Opus accepts: 2.5, 5, 10, 20, 40 or 60 ms.
 package enum OpusFrameDuration: Int, CaseIterable, Sendable {
     /// 2.5 ms (raw value in tenths of a millisecond).
+    // swift-format-ignore: AlwaysUseLowerCamelCase
     case ms2_5 = 25
     /// 5 ms.
     case ms5 = 50
@@ -17,8 +18,9 @@ package enum OpusFrameDuration: Int, CaseIterable, Sendable {
     /// - Throws: `OpusError` with code `OPUS_BAD_ARG` naming the allowed values.
     package init(milliseconds: Double) throws(OpusError) {
         guard let match = Self.allCases.first(where: { abs($0.milliseconds - milliseconds) < 0.001 }) else {
-            throw OpusError(code: OpusError.Code.OPUS_BAD_ARG.rawValue,
-                            context: "frame duration \(milliseconds) ms is not one of 2.5, 5, 10, 20, 40, 60 ms")
+            throw OpusError(
+                code: OpusError.Code.OPUS_BAD_ARG.rawValue,
+                context: "frame duration \(milliseconds) ms is not one of 2.5, 5, 10, 20, 40, 60 ms")
         }
         self = match
     }

@@ -31,7 +31,8 @@ package enum AudioContainer: String, Sendable {
     /// anything else. Raw PCM passes these structural checks by chance with negligible odds.
     package static func detect(_ bytes: [UInt8]) -> AudioContainer? {
         if bytes.count >= 27, bytes[0] == 0x4F, bytes[1] == 0x67, bytes[2] == 0x67, bytes[3] == 0x53,
-           bytes[4] == 0, bytes[5] & ~0x07 == 0 {
+            bytes[4] == 0, bytes[5] & ~0x07 == 0
+        {
             let segments = Int(bytes[26])
             if bytes.count >= 27 + segments {
                 let body = bytes[27..<(27 + segments)].reduce(0) { $0 + Int($1) }

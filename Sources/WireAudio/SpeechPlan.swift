@@ -33,7 +33,8 @@ package struct SpeechPlan: Sendable, Equatable {
         for (word, pauseAfter) in Self.words(text) {
             let count = Self.syllableCount(word)
             for position in 0..<count {
-                segments.append(.syllable(seconds: Self.syllableSeconds / rate, index: index, wordFinal: position == count - 1))
+                segments.append(
+                    .syllable(seconds: Self.syllableSeconds / rate, index: index, wordFinal: position == count - 1))
                 index += 1
             }
             if count > 0 {
@@ -66,7 +67,10 @@ package struct SpeechPlan: Sendable, Equatable {
         for character in word.lowercased() {
             if character.isASCII {
                 if character.isNumber { count += 1 }
-                guard character.isLetter else { inVowel = false; continue }
+                guard character.isLetter else {
+                    inVowel = false
+                    continue
+                }
                 latinLetters += 1
                 let vowel = "aeiouy".contains(character)
                 if vowel, !inVowel { count += 1 }

@@ -43,9 +43,13 @@ package struct TimeStretcher: Sendable {
         var previous = 0
         var j = 0
         while j * hop < outputCount {
-            let start = j == 0 ? 0 : bestStart(x, nominal: Int(Double(j * hop) * rate),
-                                               natural: min(previous + hop, lastStart),
-                                               tolerance: tolerance, window: window, lastStart: lastStart)
+            let start =
+                j == 0
+                ? 0
+                : bestStart(
+                    x, nominal: Int(Double(j * hop) * rate),
+                    natural: min(previous + hop, lastStart),
+                    tolerance: tolerance, window: window, lastStart: lastStart)
             for k in 0..<window {
                 output[j * hop + k] += x[start + k] * hann[k]
             }
@@ -56,8 +60,10 @@ package struct TimeStretcher: Sendable {
         return PCMBuffer(samples: samples, sampleRate: input.sampleRate)
     }
 
-    private func bestStart(_ x: [Double], nominal: Int, natural: Int, tolerance: Int,
-                           window: Int, lastStart: Int) -> Int {
+    private func bestStart(
+        _ x: [Double], nominal: Int, natural: Int, tolerance: Int,
+        window: Int, lastStart: Int
+    ) -> Int {
         let low = min(max(0, nominal - tolerance), lastStart)
         let high = min(max(0, nominal + tolerance), lastStart)
         var best = low

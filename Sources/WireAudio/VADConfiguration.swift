@@ -35,8 +35,10 @@ package struct VADConfiguration: Sendable, Equatable {
     ///   - threshold: Qwen `threshold`, clamped to −1…1.
     ///   - silenceDurationMs: Qwen `silence_duration_ms` (200…6000, default 800).
     ///   - prefixPaddingMs: Qwen `prefix_padding_ms` (default 300).
-    package static func qwen(threshold: Double = 0.5, silenceDurationMs: Int = 800,
-                             prefixPaddingMs: Int = 300) -> VADConfiguration {
+    package static func qwen(
+        threshold: Double = 0.5, silenceDurationMs: Int = 800,
+        prefixPaddingMs: Int = 300
+    ) -> VADConfiguration {
         var configuration = VADConfiguration()
         configuration.thresholdDBFS = -50 + 20 * min(max(threshold, -1), 1)
         configuration.silenceDurationMs = silenceDurationMs

@@ -100,7 +100,8 @@ package struct VoiceActivityDetector: Sendable {
         processedSamples += frame.count
         let floor = noiseFloorDBFS ?? level
         let slack = isSpeaking ? configuration.hysteresisDB : 0
-        let voiced = level >= configuration.thresholdDBFS - slack
+        let voiced =
+            level >= configuration.thresholdDBFS - slack
             && level >= floor + configuration.marginAboveNoiseDB - slack
         let rise = configuration.noiseFloorRiseDBPerSecond * Double(configuration.frameMs) / 1000
         noiseFloorDBFS = level < floor ? level : floor + min(level - floor, rise)
@@ -122,7 +123,8 @@ package struct VoiceActivityDetector: Sendable {
         }
         openingIsOver = true
         guard let quietest = openingMinLevel, level <= quietest - configuration.marginAboveNoiseDB,
-              milliseconds(frameStart) >= configuration.minSpeechMs else { return nil }
+            milliseconds(frameStart) >= configuration.minSpeechMs
+        else { return nil }
         state = .speech(lastVoicedEndSample: frameStart)
         return .speechStarted(atMs: 0)
     }
@@ -135,7 +137,8 @@ package struct VoiceActivityDetector: Sendable {
             return step(voiced: true, frameStart: frameStart)
         case .candidate(let start, let voicedMs, let gapMs):
             guard voiced else {
-                state = gapMs + frameMs >= configuration.candidateGapMs
+                state =
+                    gapMs + frameMs >= configuration.candidateGapMs
                     ? .silence : .candidate(startSample: start, voicedMs: voicedMs, gapMs: gapMs + frameMs)
                 return nil
             }

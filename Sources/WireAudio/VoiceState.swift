@@ -45,8 +45,9 @@ struct VoiceState {
         let second = glide ? Vowel.all[Int(random.next() % UInt64(Vowel.all.count))] : first
         let start = pitch * (1.1 - 0.25 * progress) * (1 + random.uniform(-0.06...0.12))
         let end = start * (wordFinal ? random.uniform(0.8...0.9) : random.uniform(0.92...1.08))
-        return Syllable(onset: onset, first: first, second: second, stress: random.uniform(0.6...1.0),
-                        pitchStart: start, pitchEnd: end, fricativeHz: random.uniform(2400...3400))
+        return Syllable(
+            onset: onset, first: first, second: second, stress: random.uniform(0.6...1.0),
+            pitchStart: start, pitchEnd: end, fricativeHz: random.uniform(2400...3400))
     }
 
     /// Appends `count` samples: a syllable, or silence (filters ringing out) when nil.

@@ -48,8 +48,9 @@ package struct VoiceSynthesizer: Sendable {
             case .syllable(let seconds, let index, let wordFinal):
                 elapsed += seconds
                 let progress = Double(index) / Double(max(1, plan.syllableCount))
-                var syllable = voice.chooseSyllable(progress: progress, wordFinal: wordFinal,
-                                                    pitch: pitchHz * pitchRate)
+                var syllable = voice.chooseSyllable(
+                    progress: progress, wordFinal: wordFinal,
+                    pitch: pitchHz * pitchRate)
                 syllable.samples = sampleCount(until: elapsed) - output.count
                 voice.render(count: syllable.samples, into: &output, syllable: syllable)
             }

@@ -31,9 +31,11 @@ package struct Vowel: Sendable, Equatable {
 
     /// Formants interpolated from `self` to `other` by `t` (0…1).
     package func formants(towards other: Vowel, _ t: Double) -> (Double, Double, Double) {
-        (formants.0 + (other.formants.0 - formants.0) * t,
-         formants.1 + (other.formants.1 - formants.1) * t,
-         formants.2 + (other.formants.2 - formants.2) * t)
+        (
+            formants.0 + (other.formants.0 - formants.0) * t,
+            formants.1 + (other.formants.1 - formants.1) * t,
+            formants.2 + (other.formants.2 - formants.2) * t
+        )
     }
 
     /// Equality by name and formants (tuples are not `Equatable`).

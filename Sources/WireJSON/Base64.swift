@@ -2,7 +2,8 @@
 /// package: audio and images travel base64-encoded inside JSON events. Encoding writes straight
 /// into the result's storage; decoding is strict and table-driven, one pass without temporaries.
 public enum Base64 {
-    @usableFromInline static let alphabet: [UInt8] = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+    @usableFromInline static let alphabet: [UInt8] = Array(
+        "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
 
     /// Reverse table: byte → 6-bit value, 0xFF for bytes outside the alphabet.
     @usableFromInline static let reverse: [UInt8] = {
@@ -46,8 +47,10 @@ public enum Base64 {
     /// Characters of the encoding of `count` bytes.
     public static func encodedCount(_ count: Int) -> Int { (count + 2) / 3 * 4 }
 
-    private static func write(_ input: UnsafeBufferPointer<UInt8>, into output: UnsafeMutablePointer<UInt8>,
-                              table: UnsafeBufferPointer<UInt8>) {
+    private static func write(
+        _ input: UnsafeBufferPointer<UInt8>, into output: UnsafeMutablePointer<UInt8>,
+        table: UnsafeBufferPointer<UInt8>
+    ) {
         var i = 0
         var o = 0
         let whole = input.count - input.count % 3
@@ -94,7 +97,9 @@ public enum Base64 {
         let length = input.count / 4 * 3 - padding
         var valid = true
         let output = [UInt8](unsafeUninitializedCapacity: length) { buffer, count in
-            valid = reverse.withUnsafeBufferPointer { table in decode(input, padding: padding, into: buffer, table: table) }
+            valid = reverse.withUnsafeBufferPointer { table in
+                decode(input, padding: padding, into: buffer, table: table)
+            }
             count = valid ? length : 0
         }
         return valid ? output : nil
@@ -132,11 +137,15 @@ public enum Base64 {
         return table
     }()
 
-    private static func decode(_ input: UnsafeBufferPointer<UInt8>, padding: Int, into output: UnsafeMutableBufferPointer<UInt8>,
-                               table: UnsafeBufferPointer<UInt8>) -> Bool {
+    private static func decode(
+        _ input: UnsafeBufferPointer<UInt8>, padding: Int, into output: UnsafeMutableBufferPointer<UInt8>,
+        table: UnsafeBufferPointer<UInt8>
+    ) -> Bool {
         let groups = input.count / 4
         let fullGroups = padding > 0 ? groups - 1 : groups
-        guard let source = input.baseAddress, let target = output.baseAddress else { return fullGroups == 0 && padding == 0 }
+        guard let source = input.baseAddress, let target = output.baseAddress else {
+            return fullGroups == 0 && padding == 0
+        }
         var bad: UInt32 = 0
         quadTable.withUnsafeBufferPointer { quad in
             let t = quad.baseAddress!
@@ -145,7 +154,9 @@ public enum Base64 {
             // Whole groups but the last are stored as one 32-bit word (the fourth byte is
             // overwritten by the next group); the last one byte by byte.
             for group in 0..<fullGroups {
-                let word = t[Int(source[i])] | t[256 + Int(source[i + 1])] | t[512 + Int(source[i + 2])] | t[768 + Int(source[i + 3])]
+                let word =
+                    t[Int(source[i])] | t[256 + Int(source[i + 1])] | t[512 + Int(source[i + 2])]
+                    | t[768 + Int(source[i + 3])]
                 bad |= word
                 if group + 1 < fullGroups {
                     UnsafeMutableRawPointer(target + o).storeBytes(of: word.littleEndian, as: UInt32.self)
@@ -162,7 +173,8 @@ public enum Base64 {
         guard padding > 0 else { return true }
         let i = fullGroups * 4
         let o = fullGroups * 3
-        let a = table[Int(source[i])], b = table[Int(source[i + 1])]
+        let a = table[Int(source[i])]
+        let b = table[Int(source[i + 1])]
         let c = padding == 2 ? 0 : table[Int(source[i + 2])]
         guard (a | b | c) & 0xC0 == 0 else { return false }
         let value = UInt32(a) << 18 | UInt32(b) << 12 | UInt32(c) << 6
@@ -208,7 +220,9 @@ public enum Base64 {
     }
 
     /// What lenient base64 may have between its characters.
-    private static let whitespace: [UInt8] = [UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t")]
+    private static let whitespace: [UInt8] = [
+        UInt8(ascii: " "), UInt8(ascii: "\n"), UInt8(ascii: "\r"), UInt8(ascii: "\t"),
+    ]
 
     /// Alphabet characters and final `=`s of `utf8`; nil for a character outside the alphabet,
     /// one after padding, or more than two `=`. Lenient: URL-safe `-_` and whitespace allowed.
@@ -218,7 +232,8 @@ public enum Base64 {
         for byte in utf8 {
             if byte == UInt8(ascii: "=") {
                 padding += 1
-            } else if reverse[Int(byte)] != 0xFF || lenient && (byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_")) {
+            } else if reverse[Int(byte)] != 0xFF || lenient && (byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_"))
+            {
                 guard padding == 0 else { return nil }
                 characters += 1
             } else if !lenient || !Self.whitespace.contains(byte) {

@@ -27,8 +27,8 @@ enum FlatObjectScanner {
             var object = JSONObject()
             let complete = walkMembers(input) { key, value, _ in
                 guard let key = String(validating: UnsafeBufferPointer(rebasing: input[key]), as: UTF8.self),
-                      let value = String(validating: UnsafeBufferPointer(rebasing: input[value]), as: UTF8.self),
-                      object[key] == nil
+                    let value = String(validating: UnsafeBufferPointer(rebasing: input[value]), as: UTF8.self),
+                    object[key] == nil
                 else { return false }
                 object.appendUnchecked(key: key, value: .string(value))
                 return true
@@ -40,8 +40,10 @@ enum FlatObjectScanner {
     /// Walks `{"key":"value",…}` (at least one member, plain strings only, nothing after the
     /// object), calling `visit` with each member's key and value byte ranges (without quotes)
     /// and whether both are ASCII. False when the shape is anything else or `visit` says stop.
-    static func walkMembers(_ input: UnsafeBufferPointer<UInt8>,
-                            _ visit: (Range<Int>, Range<Int>, _ isASCII: Bool) -> Bool) -> Bool {
+    static func walkMembers(
+        _ input: UnsafeBufferPointer<UInt8>,
+        _ visit: (Range<Int>, Range<Int>, _ isASCII: Bool) -> Bool
+    ) -> Bool {
         var index = 0
         let count = input.count
 
@@ -118,8 +120,10 @@ public enum InPlaceJSON {
     /// as byte ranges of `input` (without the quotes). Such bytes are valid JSON with exactly
     /// these members, so a caller that accepts them decides as a JSON parser would. False for
     /// any other shape or when `visit` returns false (e.g. a member it does not take in place).
-    public static func visitASCIIStringMembers(_ input: UnsafeBufferPointer<UInt8>,
-                                               _ visit: (_ key: Range<Int>, _ value: Range<Int>) -> Bool) -> Bool {
+    public static func visitASCIIStringMembers(
+        _ input: UnsafeBufferPointer<UInt8>,
+        _ visit: (_ key: Range<Int>, _ value: Range<Int>) -> Bool
+    ) -> Bool {
         FlatObjectScanner.walkMembers(input) { key, value, isASCII in isASCII && visit(key, value) }
     }
 }

@@ -14,7 +14,9 @@ extension JSONValue {
 
     /// Decodes with Jansson alone, never through the flat-object fast path: the reference the
     /// fast path must agree with (the `wire-json` fuzz target compares them).
-    package static func decodeWithJansson(_ bytes: [UInt8], options: JSONDecodeOptions = []) throws(JSONDecodeError) -> JSONValue {
+    package static func decodeWithJansson(
+        _ bytes: [UInt8], options: JSONDecodeOptions = []
+    ) throws(JSONDecodeError) -> JSONValue {
         var flags = Int(JSON_DECODE_ANY)
         if options.contains(.rejectDuplicateKeys) { flags |= Int(JSON_REJECT_DUPLICATES) }
         if options.contains(.allowNul) { flags |= Int(JSON_ALLOW_NUL) }

@@ -138,7 +138,11 @@ enum CompactWriter {
         case .bool(let flag): output.append(contentsOf: flag ? Array("true".utf8) : Array("false".utf8))
         case .int(let integer): appendInteger(integer, into: &output)
         case .double(let real):
-            if real.isFinite { output.append(contentsOf: real.description.utf8) } else { output.append(contentsOf: Array("null".utf8)) }
+            if real.isFinite {
+                output.append(contentsOf: real.description.utf8)
+            } else {
+                output.append(contentsOf: Array("null".utf8))
+            }
         case .string(let text): writeString(text, into: &output)
         case .array(let elements):
             output.append(UInt8(ascii: "["))
@@ -180,7 +184,8 @@ enum CompactWriter {
             while index < count {
                 // Eight bytes at a time while none needs escaping (base64 audio is thousands of them).
                 if let raw, index + 8 <= count,
-                   !FlatObjectScanner.mayEndString(raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)) {
+                    !FlatObjectScanner.mayEndString(raw.loadUnaligned(fromByteOffset: index, as: UInt64.self))
+                {
                     index += 8
                     continue
                 }
@@ -188,7 +193,9 @@ enum CompactWriter {
                 index += 1
                 guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") else { continue }
                 let escaped = index - 1
-                if runStart < escaped { output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<escaped])) }
+                if runStart < escaped {
+                    output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<escaped]))
+                }
                 runStart = index
                 output.append(UInt8(ascii: "\\"))
                 switch byte {
@@ -198,7 +205,8 @@ enum CompactWriter {
                 case 0x0A: output.append(UInt8(ascii: "n"))
                 case 0x0D: output.append(UInt8(ascii: "r"))
                 case 0x09: output.append(UInt8(ascii: "t"))
-                default: output.append(contentsOf: [UInt8(ascii: "u"), 48, 48, hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
+                default:
+                    output.append(contentsOf: [UInt8(ascii: "u"), 48, 48, hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
                 }
             }
             if runStart < bytes.count { output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...])) }

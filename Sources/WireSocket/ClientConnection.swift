@@ -78,8 +78,10 @@ final class ConnectAttempt: ConnectionHandler {
     }
 }
 
-func clientCallback(_ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ user: UnsafeMutableRawPointer?,
-                    _ input: UnsafeMutableRawPointer?, _ length: Int) -> Int32 {
+func clientCallback(
+    _ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ user: UnsafeMutableRawPointer?,
+    _ input: UnsafeMutableRawPointer?, _ length: Int
+) -> Int32 {
     guard let wsi, let context = lws_get_context(wsi), let owner = lws_context_user(context) else {
         return lws_callback_http_dummy(wsi, reason, user, input, length)
     }
@@ -105,13 +107,17 @@ func clientCallback(_ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ use
         return 0
     case LWS_CALLBACK_CLIENT_ESTABLISHED:
         let head = HTTPRequestHead(method: "GET", path: attempt.request.target.pathAndQuery, headers: [:])
-        let connection = Connection(id: client.nextConnectionID(), request: head, handler: attempt,
-                                    maxMessageBytes: attempt.request.maxMessageBytes, loop: client.loop, wsi: wsi)
+        let connection = Connection(
+            id: client.nextConnectionID(), request: head, handler: attempt,
+            maxMessageBytes: attempt.request.maxMessageBytes, loop: client.loop, wsi: wsi)
         connection.writesAtOnce = !client.table.offersDeflate
         attempt.connection = connection
         attempt.settled = true
-        attempt.request.outcome.put(.success(ClientConnection(client: client, connection: connection,
-                                                              mailbox: attempt.request.mailbox)))
+        attempt.request.outcome.put(
+            .success(
+                ClientConnection(
+                    client: client, connection: connection,
+                    mailbox: attempt.request.mailbox)))
         return 0
     case LWS_CALLBACK_CLIENT_CONNECTION_ERROR:
         let text = input.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) } ?? "connection error"
@@ -133,7 +139,8 @@ func clientCallback(_ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ use
         if let connection = attempt.connection {
             connection.markClosed()
             attempt.connection = nil
-            attempt.connectionClosed(connection, peerCode: connection.peerCloseCode, peerReason: connection.peerCloseReason)
+            attempt.connectionClosed(
+                connection, peerCode: connection.peerCloseCode, peerReason: connection.peerCloseReason)
         }
         client.forget(attempt, wsi)
         return 0

@@ -53,7 +53,8 @@ extension Connection {
         let bytes = UnsafeRawBufferPointer(start: input, count: length)
         peerCloseCode = CloseCode(UInt16(bytes[0]) << 8 | UInt16(bytes[1]))
         var reason = UTF8Validator()
-        guard !validatesUTF8 || (reason.feed(UnsafeRawBufferPointer(rebasing: bytes.dropFirst(2))) && reason.finish()) else {
+        guard !validatesUTF8 || (reason.feed(UnsafeRawBufferPointer(rebasing: bytes.dropFirst(2))) && reason.finish())
+        else {
             // A close reason that is not UTF-8 fails the connection (RFC 6455 §7.1.7, Autobahn 7.5.1).
             peerCloseReason = ""
             return -1

@@ -51,8 +51,10 @@ public final class Connection {
     /// When set, every outbound message is split into WebSocket fragments of this many bytes.
     public var fragmentSize: Int? = nil
 
-    init(id: UInt64, request: HTTPRequestHead, handler: any ConnectionHandler, maxMessageBytes: Int,
-         loop: ServiceLoop, wsi: OpaquePointer) {
+    init(
+        id: UInt64, request: HTTPRequestHead, handler: any ConnectionHandler, maxMessageBytes: Int,
+        loop: ServiceLoop, wsi: OpaquePointer
+    ) {
         self.id = id
         self.request = request
         self.handler = handler
@@ -77,7 +79,8 @@ public final class Connection {
         let binary = !message.isText
         let payload = message.bytes
         if let size = fragmentSize, size > 0, payload.count > size {
-            enqueue(.fragmented(FragmentedMessage(buffer: Self.layout(payload[...]), binary: binary, fragmentSize: size)))
+            enqueue(
+                .fragmented(FragmentedMessage(buffer: Self.layout(payload[...]), binary: binary, fragmentSize: size)))
         } else {
             enqueue(.frame(buffer: FrameBuffer(Self.layout(payload[...])), binary: binary, first: true, final: true))
         }
@@ -87,8 +90,10 @@ public final class Connection {
     public func sendFragments(_ fragments: [[UInt8]], binary: Bool) {
         guard isOpen, !fragments.isEmpty else { return }
         for (index, fragment) in fragments.enumerated() {
-            enqueue(.frame(buffer: FrameBuffer(Self.layout(fragment[...])), binary: binary,
-                           first: index == 0, final: index == fragments.count - 1))
+            enqueue(
+                .frame(
+                    buffer: FrameBuffer(Self.layout(fragment[...])), binary: binary,
+                    first: index == 0, final: index == fragments.count - 1))
         }
     }
 
@@ -221,7 +226,8 @@ public final class Connection {
     func flushWrites() {
         flushRequested = false
         while let wsi, isOpen, writesAtOnce, !writesPaused, writeRateLimit == nil, peerCloseCode == nil,
-              case .frame? = outbound.head, lws_partial_buffered(wsi) == 0 {
+            case .frame? = outbound.head, lws_partial_buffered(wsi) == 0
+        {
             if write(outbound.head!, wsi) < 0 {
                 // The peer is gone: lws closes the connection on its next service.
                 lws_set_timeout(wsi, NO_PENDING_TIMEOUT, LWS_TO_KILL_ASYNC)
@@ -250,7 +256,7 @@ public final class Connection {
             budget -= cost
             // After a close frame the queue is empty, so `pendingWrites` ends the loop too.
             guard result == 0, let wsi, isOpen, !writesPaused, pendingWrites > 0,
-                  budget > 0, writeRateLimit == nil, lws_send_pipe_choked(wsi) == 0
+                budget > 0, writeRateLimit == nil, lws_send_pipe_choked(wsi) == 0
             else {
                 if result == 0 { requestWrite() }
                 return result
@@ -282,8 +288,9 @@ public final class Connection {
         let final = start + length == message.payloadCount
         drainingBuffer = message
         let written = message.buffer.withUnsafeMutableBytes { raw in
-            clws_write(wsi, raw.baseAddress!.advanced(by: pre + start).assumingMemoryBound(to: UInt8.self), length,
-                       message.binary ? 1 : 0, first ? 1 : 0, final ? 1 : 0)
+            clws_write(
+                wsi, raw.baseAddress!.advanced(by: pre + start).assumingMemoryBound(to: UInt8.self), length,
+                message.binary ? 1 : 0, first ? 1 : 0, final ? 1 : 0)
         }
         if written < length { return -1 }
         message.written += length
@@ -307,8 +314,9 @@ public final class Connection {
             outbound.wrote(bytes: length)
             drainingBuffer = buffer
             let written = buffer.bytes.withUnsafeMutableBytes { raw in
-                clws_write(wsi, raw.baseAddress!.advanced(by: pre).assumingMemoryBound(to: UInt8.self), length,
-                           binary ? 1 : 0, first ? 1 : 0, final ? 1 : 0)
+                clws_write(
+                    wsi, raw.baseAddress!.advanced(by: pre).assumingMemoryBound(to: UInt8.self), length,
+                    binary ? 1 : 0, first ? 1 : 0, final ? 1 : 0)
             }
             if written < length { return -1 }
             if let rate = writeRateLimit, rate > 0 {
@@ -324,7 +332,10 @@ public final class Connection {
             frame += [UInt8(code.rawValue >> 8), UInt8(code.rawValue & 0xff)] + Array(reason.utf8.prefix(123))
             let length = frame.count - pre
             let written = frame.withUnsafeMutableBytes { raw in
-                lws_write(wsi, raw.baseAddress!.advanced(by: pre).assumingMemoryBound(to: UInt8.self), length, lws_write_protocol(rawValue: 4) /* LWS_WRITE_CLOSE, private in 4.1 */)
+                // lws_write_protocol 4 is LWS_WRITE_CLOSE, private in lws 4.1.
+                lws_write(
+                    wsi, raw.baseAddress!.advanced(by: pre).assumingMemoryBound(to: UInt8.self), length,
+                    lws_write_protocol(rawValue: 4))
             }
             if written < 0 { return -1 }
             closeSent = true

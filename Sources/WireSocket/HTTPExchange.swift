@@ -42,13 +42,20 @@ extension WebSocketServer {
             let length = key.withCString { lws_hdr_custom_length(wsi, $0, Int32(key.utf8.count)) }
             guard length > 0 else { continue }
             var buffer = [CChar](repeating: 0, count: Int(length) + 1)
-            let copied = key.withCString { lws_hdr_custom_copy(wsi, &buffer, Int32(buffer.count), $0, Int32(key.utf8.count)) }
-            if copied >= 0 { headers[name] = String(decoding: buffer.prefix(Int(copied)).map { UInt8(bitPattern: $0) }, as: UTF8.self) }
+            let copied = key.withCString {
+                lws_hdr_custom_copy(wsi, &buffer, Int32(buffer.count), $0, Int32(key.utf8.count))
+            }
+            if copied >= 0 {
+                headers[name] = String(
+                    decoding: buffer.prefix(Int(copied)).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            }
         }
         var peer = [CChar](repeating: 0, count: 64)
         lws_get_peer_simple(wsi, &peer, peer.count)
-        var head = HTTPRequestHead(method: method, path: path, queryItems: queryItems(wsi),
-                                   headers: headers, peer: String(decoding: peer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
+        var head = HTTPRequestHead(
+            method: method, path: path, queryItems: queryItems(wsi),
+            headers: headers,
+            peer: String(decoding: peer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
         head.serviceThread = ServiceThreadExecutor(loop: loop)
         return head
     }
@@ -71,7 +78,9 @@ extension WebSocketServer {
         while true {
             let copied = lws_hdr_copy_fragment(wsi, &buffer, Int32(buffer.count), WSI_TOKEN_HTTP_URI_ARGS, index)
             if copied < 0 { break }
-            items.append(.init(parsing: String(decoding: buffer.prefix(Int(copied)).map { UInt8(bitPattern: $0) }, as: UTF8.self)))
+            items.append(
+                .init(
+                    parsing: String(decoding: buffer.prefix(Int(copied)).map { UInt8(bitPattern: $0) }, as: UTF8.self)))
             index += 1
         }
         return items
@@ -82,15 +91,21 @@ extension WebSocketServer {
         httpExchanges[wsi] = exchange
         let declared = Int(exchange.head.headers["content-length"] ?? "") ?? 0
         if declared > configuration.maxHTTPBodyBytes {
-            exchange.response = HTTPResponse(status: 413, contentType: "application/json",
-                                             text: #"{"code":"PayloadTooLarge","message":"request body exceeds \#(configuration.maxHTTPBodyBytes) bytes"}"#)
+            exchange.response = HTTPResponse(
+                status: 413, contentType: "application/json",
+                text:
+                    #"{"code":"PayloadTooLarge","message":"request body exceeds \#(configuration.maxHTTPBodyBytes) bytes"}"#
+            )
             lws_callback_on_writable(wsi)
             return 0
         }
         if exchange.head.headers["transfer-encoding"]?.lowercased().contains("chunked") == true {
             // lws 4.1 does not deliver chunked request bodies: say so rather than read an empty one.
-            exchange.response = HTTPResponse(status: 411, contentType: "application/json",
-                                             text: #"{"code":"LengthRequired","message":"send the request body with Content-Length; chunked request bodies are not supported"}"#)
+            exchange.response = HTTPResponse(
+                status: 411, contentType: "application/json",
+                text:
+                    #"{"code":"LengthRequired","message":"send the request body with Content-Length; chunked request bodies are not supported"}"#
+            )
             lws_callback_on_writable(wsi)
             return 0
         }
@@ -118,11 +133,17 @@ extension WebSocketServer {
                 let start = raw.baseAddress! + pre
                 var cursor: UnsafeMutablePointer<UInt8>? = start
                 let end = raw.baseAddress! + raw.count
-                if lws_add_http_common_headers(wsi, UInt32(response.status), response.contentType,
-                                               lws_filepos_t(response.body.count), &cursor, end) != 0 { return true }
+                if lws_add_http_common_headers(
+                    wsi, UInt32(response.status), response.contentType,
+                    lws_filepos_t(response.body.count), &cursor, end) != 0
+                {
+                    return true
+                }
                 for (name, value) in response.headers {
                     let key = name.lowercased() + ":"
-                    if lws_add_http_header_by_name(wsi, key, value, Int32(value.utf8.count), &cursor, end) != 0 { return true }
+                    if lws_add_http_header_by_name(wsi, key, value, Int32(value.utf8.count), &cursor, end) != 0 {
+                        return true
+                    }
                 }
                 return lws_finalize_write_http_header(wsi, start, &cursor, end) != 0
             }
@@ -167,12 +188,14 @@ extension WebSocketServer {
             guard statusLine.count < end - start else { return }
             start.update(from: statusLine, count: statusLine.count)
             cursor = start + statusLine.count
-            guard lws_add_http_header_by_token(wsi, WSI_TOKEN_HTTP_CONTENT_TYPE, response.contentType,
-                                               Int32(response.contentType.utf8.count), &cursor, end) == 0,
-                  lws_add_http_header_content_length(wsi, lws_filepos_t(response.body.count), &cursor, end) == 0,
-                  lws_add_http_header_by_token(wsi, WSI_TOKEN_CONNECTION, "close", 5, &cursor, end) == 0,
-                  lws_finalize_http_header(wsi, &cursor, end) == 0,
-                  let headerEnd = cursor
+            guard
+                lws_add_http_header_by_token(
+                    wsi, WSI_TOKEN_HTTP_CONTENT_TYPE, response.contentType,
+                    Int32(response.contentType.utf8.count), &cursor, end) == 0,
+                lws_add_http_header_content_length(wsi, lws_filepos_t(response.body.count), &cursor, end) == 0,
+                lws_add_http_header_by_token(wsi, WSI_TOKEN_CONNECTION, "close", 5, &cursor, end) == 0,
+                lws_finalize_http_header(wsi, &cursor, end) == 0,
+                let headerEnd = cursor
             else { return }
             response.body.withUnsafeBufferPointer { body in
                 if let base = body.baseAddress { headerEnd.update(from: base, count: body.count) }

@@ -4,7 +4,9 @@ public struct HTTPRequestHead: Sendable {
     public let path: String
     /// The query string as received, its parameters joined by `&` (lws has percent-decoded
     /// each parameter already).
-    public var query: String { queryItems.map { $0.value.isEmpty && !$0.hadEquals ? $0.name : "\($0.name)=\($0.value)" }.joined(separator: "&") }
+    public var query: String {
+        queryItems.map { $0.value.isEmpty && !$0.hadEquals ? $0.name : "\($0.name)=\($0.value)" }.joined(separator: "&")
+    }
     /// The decoded query parameters in order.
     public let queryItems: [QueryItem]
     /// Header names lower-cased, without the trailing colon.
@@ -38,7 +40,9 @@ public struct HTTPRequestHead: Sendable {
         }
     }
 
-    public init(method: String, path: String, queryItems: [QueryItem] = [], headers: [String: String], peer: String = "") {
+    public init(
+        method: String, path: String, queryItems: [QueryItem] = [], headers: [String: String], peer: String = ""
+    ) {
         self.method = method
         self.path = path
         self.queryItems = queryItems
@@ -71,7 +75,8 @@ public struct HTTPResponse: Sendable {
     public var headers: [(String, String)]
     public var body: [UInt8]
 
-    public init(status: Int, contentType: String = "application/json", headers: [(String, String)] = [], body: [UInt8]) {
+    public init(status: Int, contentType: String = "application/json", headers: [(String, String)] = [], body: [UInt8])
+    {
         self.status = status
         self.contentType = contentType
         self.headers = headers

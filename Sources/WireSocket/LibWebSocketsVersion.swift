@@ -16,11 +16,13 @@ public enum LibWebSocketsLog {
 
     /// Installs the forwarder; called before every context is created (the level is process-global).
     static func install() {
-        lws_set_log_level(Int32(LLL_ERR | LLL_WARN), { _, line in
-            guard LibWebSocketsLog.enabled.load(ordering: .relaxed), let line else { return }
-            let text = "lws: " + String(cString: line)
-            var output = text.hasSuffix("\n") ? text : text + "\n"
-            output.withUTF8 { bytes in _ = write(2, bytes.baseAddress, bytes.count) }
-        })
+        lws_set_log_level(
+            Int32(LLL_ERR | LLL_WARN),
+            { _, line in
+                guard LibWebSocketsLog.enabled.load(ordering: .relaxed), let line else { return }
+                let text = "lws: " + String(cString: line)
+                var output = text.hasSuffix("\n") ? text : text + "\n"
+                output.withUTF8 { bytes in _ = write(2, bytes.baseAddress, bytes.count) }
+            })
     }
 }

@@ -13,8 +13,11 @@ final class ProtocolTable {
     /// callbacks: see `Connection.writesAtOnce`).
     let offersDeflate: Bool
 
-    typealias Callback = @convention(c) (OpaquePointer?, lws_callback_reasons, UnsafeMutableRawPointer?,
-                                         UnsafeMutableRawPointer?, Int) -> Int32
+    typealias Callback =
+        @convention(c) (
+            OpaquePointer?, lws_callback_reasons, UnsafeMutableRawPointer?,
+            UnsafeMutableRawPointer?, Int
+        ) -> Int32
 
     init(name: String, callback: Callback, deflate: Bool) {
         offersDeflate = deflate

@@ -2,8 +2,10 @@ internal import CLibWebSockets
 
 /// The one lws callback of the server protocol; recovers the Swift server from the context user
 /// pointer (set in `createContext`, valid for the context's lifetime).
-func serverCallback(_ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ user: UnsafeMutableRawPointer?,
-                    _ input: UnsafeMutableRawPointer?, _ length: Int) -> Int32 {
+func serverCallback(
+    _ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ user: UnsafeMutableRawPointer?,
+    _ input: UnsafeMutableRawPointer?, _ length: Int
+) -> Int32 {
     guard let wsi, let context = lws_get_context(wsi), let owner = lws_context_user(context) else {
         return lws_callback_http_dummy(wsi, reason, user, input, length)
     }
@@ -12,8 +14,10 @@ func serverCallback(_ wsi: OpaquePointer?, _ reason: lws_callback_reasons, _ use
 }
 
 extension WebSocketServer {
-    func handle(_ wsi: OpaquePointer, _ reason: lws_callback_reasons, _ user: UnsafeMutableRawPointer?,
-                _ input: UnsafeMutableRawPointer?, _ length: Int) -> Int32 {
+    func handle(
+        _ wsi: OpaquePointer, _ reason: lws_callback_reasons, _ user: UnsafeMutableRawPointer?,
+        _ input: UnsafeMutableRawPointer?, _ length: Int
+    ) -> Int32 {
         switch reason {
         case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
             loop.drainInbox()
@@ -35,10 +39,13 @@ extension WebSocketServer {
 
         case LWS_CALLBACK_ESTABLISHED:
             guard let (handler, cap, head) = pendingUpgrades.removeValue(forKey: wsi) else { return -1 }
-            let connection = Connection(id: nextConnectionID, request: head, handler: handler,
-                                        maxMessageBytes: cap, loop: loop, wsi: wsi)
+            let connection = Connection(
+                id: nextConnectionID, request: head, handler: handler,
+                maxMessageBytes: cap, loop: loop, wsi: wsi)
             connection.validatesUTF8 = true
-            connection.writesAtOnce = !(table.offersDeflate && head.headers["sec-websocket-extensions"]?.contains("permessage-deflate") == true)
+            connection.writesAtOnce =
+                !(table.offersDeflate
+                && head.headers["sec-websocket-extensions"]?.contains("permessage-deflate") == true)
             nextConnectionID += 1
             connections[wsi] = connection
             handler.connectionOpened(connection)
@@ -56,8 +63,9 @@ extension WebSocketServer {
         case LWS_CALLBACK_CLOSED:
             if let connection = connections.removeValue(forKey: wsi) {
                 connection.markClosed()
-                connection.handler.connectionClosed(connection, peerCode: connection.peerCloseCode,
-                                                    peerReason: connection.peerCloseReason)
+                connection.handler.connectionClosed(
+                    connection, peerCode: connection.peerCloseCode,
+                    peerReason: connection.peerCloseReason)
             }
             return 0
 

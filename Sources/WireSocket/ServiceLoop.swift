@@ -81,10 +81,12 @@ final class ServiceLoop: @unchecked Sendable {
             // (handshake, close) are serviced only on I/O or when that timer fires. Waking the
             // loop every 250 ms (lws_cancel_service is an I/O event) bounds their lateness.
             evTick.pointee.owner = Unmanaged.passUnretained(self).toOpaque()
-            clibev_timer_arm(created, evTick, { _, watcher, _ in
-                let loop = ServiceLoop.owner(of: watcher)
-                if let context = loop.context, !loop.finished { lws_cancel_service(context) }
-            }, 0.25, 0.25)
+            clibev_timer_arm(
+                created, evTick,
+                { _, watcher, _ in
+                    let loop = ServiceLoop.owner(of: watcher)
+                    if let context = loop.context, !loop.finished { lws_cancel_service(context) }
+                }, 0.25, 0.25)
         }
     }
 
@@ -111,11 +113,13 @@ final class ServiceLoop: @unchecked Sendable {
         self.makeContext = makeContext
         var tid = pthread_t()
         let box = Unmanaged.passRetained(self).toOpaque()
-        let rc = pthread_create(&tid, nil, { argument in
-            let loop = Unmanaged<ServiceLoop>.fromOpaque(argument!).takeRetainedValue()
-            loop.run()
-            return nil
-        }, box)
+        let rc = pthread_create(
+            &tid, nil,
+            { argument in
+                let loop = Unmanaged<ServiceLoop>.fromOpaque(argument!).takeRetainedValue()
+                loop.run()
+                return nil
+            }, box)
         guard rc == 0 else {
             Unmanaged<ServiceLoop>.fromOpaque(box).release()
             throw WebSocketError("cannot start the service thread: error \(rc)")
@@ -201,14 +205,18 @@ final class ServiceLoop: @unchecked Sendable {
         if let evLoop {
             evTimer.pointee.owner = Unmanaged.passUnretained(self).toOpaque()
             let seconds = Double(max(0, due - MonotonicClock.nowMicros())) / 1_000_000
-            clibev_timer_arm(evLoop, evTimer, { _, watcher, _ in ServiceLoop.owner(of: watcher).fireTimers() }, seconds, 0)
+            clibev_timer_arm(
+                evLoop, evTimer, { _, watcher, _ in ServiceLoop.owner(of: watcher).fireTimers() }, seconds, 0)
             return
         }
         timer.pointee.owner = Unmanaged.passUnretained(self).toOpaque()
-        lws_sul_schedule(context, 0, clws_timer_sul(timer), { sul in
-            let loop = Unmanaged<ServiceLoop>.fromOpaque(clws_timer_from_sul(sul)!.pointee.owner).takeUnretainedValue()
-            loop.fireTimers()
-        }, lws_usec_t(max(0, due - MonotonicClock.nowMicros())))
+        lws_sul_schedule(
+            context, 0, clws_timer_sul(timer),
+            { sul in
+                let loop = Unmanaged<ServiceLoop>.fromOpaque(clws_timer_from_sul(sul)!.pointee.owner)
+                    .takeUnretainedValue()
+                loop.fireTimers()
+            }, lws_usec_t(max(0, due - MonotonicClock.nowMicros())))
     }
 
     private func fireTimers() {
@@ -275,10 +283,13 @@ final class ServiceLoop: @unchecked Sendable {
             // within the loop (from a sul, as the foundation notes found clean under valgrind);
             // lws_context_destroy is called again after lws_service returns.
             timer.pointee.owner = Unmanaged.passUnretained(self).toOpaque()
-            lws_sul_schedule(context, 0, clws_timer_sul(timer), { sul in
-                let loop = Unmanaged<ServiceLoop>.fromOpaque(clws_timer_from_sul(sul)!.pointee.owner).takeUnretainedValue()
-                if let context = loop.context { lws_context_destroy(context) }
-            }, 1)
+            lws_sul_schedule(
+                context, 0, clws_timer_sul(timer),
+                { sul in
+                    let loop = Unmanaged<ServiceLoop>.fromOpaque(clws_timer_from_sul(sul)!.pointee.owner)
+                        .takeUnretainedValue()
+                    if let context = loop.context { lws_context_destroy(context) }
+                }, 1)
         } else {
             lws_cancel_service(context)
         }

@@ -31,16 +31,24 @@ public final class SharedListener: Sendable {
             var address = sockaddr_in6()
             address.sin6_family = sa_family_t(AF_INET6)
             address.sin6_port = port.bigEndian
-            bound = inet_pton(AF_INET6, host.trimmingBrackets, &address.sin6_addr) == 1 && withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) == 0 }
-            }
+            bound =
+                inet_pton(AF_INET6, host.trimmingBrackets, &address.sin6_addr) == 1
+                && withUnsafePointer(to: &address) {
+                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                        bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in6>.size)) == 0
+                    }
+                }
         } else {
             var address = sockaddr_in()
             address.sin_family = sa_family_t(AF_INET)
             address.sin_port = port.bigEndian
-            bound = inet_pton(AF_INET, host == "localhost" ? "127.0.0.1" : host, &address.sin_addr) == 1 && withUnsafePointer(to: &address) {
-                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 }
-            }
+            bound =
+                inet_pton(AF_INET, host == "localhost" ? "127.0.0.1" : host, &address.sin_addr) == 1
+                && withUnsafePointer(to: &address) {
+                    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                        bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+                    }
+                }
         }
         guard bound, listen(fd, 4096) == 0 else {
             close(fd)
@@ -52,8 +60,13 @@ public final class SharedListener: Sendable {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
         }
         let boundPort = withUnsafePointer(to: &storage) { pointer -> UInt16 in
-            ipv6 ? pointer.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) { UInt16(bigEndian: $0.pointee.sin6_port) }
-                : pointer.withMemoryRebound(to: sockaddr_in.self, capacity: 1) { UInt16(bigEndian: $0.pointee.sin_port) }
+            ipv6
+                ? pointer.withMemoryRebound(to: sockaddr_in6.self, capacity: 1) {
+                    UInt16(bigEndian: $0.pointee.sin6_port)
+                }
+                : pointer.withMemoryRebound(to: sockaddr_in.self, capacity: 1) {
+                    UInt16(bigEndian: $0.pointee.sin_port)
+                }
         }
         socket = fd
         self.port = boundPort
@@ -63,12 +76,14 @@ public final class SharedListener: Sendable {
     public func start() throws(WebSocketError) {
         let box = Unmanaged.passRetained(self).toOpaque()
         var tid = pthread_t()
-        let rc = pthread_create(&tid, nil, { argument in
-            let listener = Unmanaged<SharedListener>.fromOpaque(argument!).takeRetainedValue()
-            clws_name_current_thread("lws-accept")
-            listener.acceptLoop()
-            return nil
-        }, box)
+        let rc = pthread_create(
+            &tid, nil,
+            { argument in
+                let listener = Unmanaged<SharedListener>.fromOpaque(argument!).takeRetainedValue()
+                clws_name_current_thread("lws-accept")
+                listener.acceptLoop()
+                return nil
+            }, box)
         guard rc == 0 else {
             Unmanaged<SharedListener>.fromOpaque(box).release()
             throw WebSocketError("cannot start the accept thread: error \(rc)")

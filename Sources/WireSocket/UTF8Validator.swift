@@ -17,7 +17,8 @@ struct UTF8Validator {
         while index < count {
             if needed == 0 {
                 while index + 8 <= count,
-                      base.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 == 0 {
+                    base.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 == 0
+                {
                     index += 8
                 }
                 guard index < count else { break }
@@ -34,12 +35,20 @@ struct UTF8Validator {
             switch byte {
             case 0x00...0x7F: break
             case 0xC2...0xDF: needed = 1
-            case 0xE0: needed = 2; lower = 0xA0
+            case 0xE0:
+                needed = 2
+                lower = 0xA0
             case 0xE1...0xEC, 0xEE...0xEF: needed = 2
-            case 0xED: needed = 2; upper = 0x9F
-            case 0xF0: needed = 3; lower = 0x90
+            case 0xED:
+                needed = 2
+                upper = 0x9F
+            case 0xF0:
+                needed = 3
+                lower = 0x90
             case 0xF1...0xF3: needed = 3
-            case 0xF4: needed = 3; upper = 0x8F
+            case 0xF4:
+                needed = 3
+                upper = 0x8F
             default: return false
             }
         }

@@ -21,8 +21,10 @@ public final class WebSocketClient: Sendable {
 
     /// Opens `url` (`ws://host:port/path?query`) with extra handshake headers.
     /// - Throws: `WebSocketError` naming the HTTP status when the server refused the upgrade.
-    public func connect(_ url: String, headers: [(String, String)] = [], maxMessageBytes: Int = 64 << 20,
-                        timeoutMillis: Int = 5000) async throws(WebSocketError) -> ClientConnection {
+    public func connect(
+        _ url: String, headers: [(String, String)] = [], maxMessageBytes: Int = 64 << 20,
+        timeoutMillis: Int = 5000
+    ) async throws(WebSocketError) -> ClientConnection {
         try await core.connect(url, headers: headers, maxMessageBytes: maxMessageBytes, timeoutMillis: timeoutMillis)
     }
 }
@@ -50,7 +52,9 @@ final class ClientCore: @unchecked Sendable {
                 info.user = Unmanaged.passUnretained(self).toOpaque()
                 try loop.prepare(&info)
                 LibWebSocketsLog.install()
-                guard let context = lws_create_context(&info) else { throw WebSocketError("cannot create a client context") }
+                guard let context = lws_create_context(&info) else {
+                    throw WebSocketError("cannot create a client context")
+                }
                 return context
             }
         } catch {
@@ -74,13 +78,17 @@ final class ClientCore: @unchecked Sendable {
         }
     }
 
-    func connect(_ url: String, headers: [(String, String)], maxMessageBytes: Int,
-                 timeoutMillis: Int) async throws(WebSocketError) -> ClientConnection {
+    func connect(
+        _ url: String, headers: [(String, String)], maxMessageBytes: Int,
+        timeoutMillis: Int
+    ) async throws(WebSocketError) -> ClientConnection {
         guard let target = ClientURL(url) else { throw WebSocketError("not a ws:// URL: \(url)") }
         let mailbox = Mailbox<ClientEvent>()
         let outcome = Mailbox<Result<ClientConnection, WebSocketError>>()
-        let request = SendableBox(ConnectRequest(target: target, headers: headers, maxMessageBytes: maxMessageBytes,
-                                                 mailbox: mailbox, outcome: outcome))
+        let request = SendableBox(
+            ConnectRequest(
+                target: target, headers: headers, maxMessageBytes: maxMessageBytes,
+                mailbox: mailbox, outcome: outcome))
         loop.execute { [self] in begin(request.value) }
         guard let result = await outcome.take(timeoutMillis: timeoutMillis) else {
             throw WebSocketError("connecting to \(url) timed out after \(timeoutMillis) ms")

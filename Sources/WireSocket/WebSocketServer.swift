@@ -88,8 +88,9 @@ public final class WebSocketServer: @unchecked Sendable {
         // No permessage-deflate on the libuv loop: with it, lws 4.1.6 stops servicing a
         // connection whose compressed message inflates across several receive calls (Autobahn
         // 12.1.5 hangs). The libev glue services those (its idle watcher forces service).
-        table = ProtocolTable(name: "dialogmock", callback: serverCallback,
-                              deflate: configuration.perMessageDeflate && configuration.eventLoop != .libuv)
+        table = ProtocolTable(
+            name: "dialogmock", callback: serverCallback,
+            deflate: configuration.perMessageDeflate && configuration.eventLoop != .libuv)
     }
 
     // MARK: - Lifecycle (any thread)
@@ -101,7 +102,8 @@ public final class WebSocketServer: @unchecked Sendable {
         var bound: UInt16 = 0
         try loop.start { [self] () throws(WebSocketError) -> OpaquePointer in
             let context = try createContext(port: configuration.port)
-            bound = configuration.ownsListener
+            bound =
+                configuration.ownsListener
                 ? UInt16(truncatingIfNeeded: lws_get_vhost_listen_port(lws_get_vhost_by_name(context, "default"))) : 0
             return context
         }
@@ -125,7 +127,7 @@ public final class WebSocketServer: @unchecked Sendable {
     public func adopt(socket fd: Int32) {
         loop.execute { [self] in
             guard !draining, let context = loop.context, let vhost = lws_get_vhost_by_name(context, "default"),
-                  lws_adopt_socket_vhost(vhost, fd) != nil
+                lws_adopt_socket_vhost(vhost, fd) != nil
             else {
                 close(fd)
                 return
@@ -191,9 +193,12 @@ public final class WebSocketServer: @unchecked Sendable {
         guard let context else {
             if let plugin = configuration.eventLoop.pluginPackage {
                 guard configuration.ownsListener else {
-                    throw WebSocketError("cannot start the \(configuration.eventLoop.rawValue) event loop (is \(plugin) installed?)")
+                    throw WebSocketError(
+                        "cannot start the \(configuration.eventLoop.rawValue) event loop (is \(plugin) installed?)")
                 }
-                throw WebSocketError("cannot listen on \(configuration.host):\(port) (address in use, or not available), or cannot start the \(configuration.eventLoop.rawValue) event loop (is \(plugin) installed?)")
+                throw WebSocketError(
+                    "cannot listen on \(configuration.host):\(port) (address in use, or not available), or cannot start the \(configuration.eventLoop.rawValue) event loop (is \(plugin) installed?)"
+                )
             }
             throw WebSocketError("cannot listen on \(configuration.host):\(port) (address in use, or not available)")
         }

@@ -1,5 +1,5 @@
-import Foundation
 import AnswerAudio
+import Foundation
 import ScenarioEngine
 import Synchronization
 import Testing
@@ -9,7 +9,8 @@ import WireAudio
     static let cadence = AudioCadence(chunkMs: 100, realTimeFactor: 1)
 
     static func key(_ text: String, rate: Int = 24000, encoding: AnswerAudioKey.Encoding = .pcm) -> AnswerAudioKey {
-        AnswerAudioKey(source: .synthesized(text: text, rate: 1), sampleRate: rate, seed: 7, encoding: encoding, cadence: cadence)
+        AnswerAudioKey(
+            source: .synthesized(text: text, rate: 1), sampleRate: rate, seed: 7, encoding: encoding, cadence: cadence)
     }
 
     @Test func inlineCacheRendersOnceAndShares() {
@@ -85,7 +86,9 @@ import WireAudio
         #expect(position <= 2, "rendered \(position + 1)th of \(finished.count)")
     }
 
-    @Test(arguments: [AnswerAudioKey.Encoding.mp3, .oggOpus(frameMs: 20, bitRateKbps: 32), .rawOpus(frameMs: 20, bitRateKbps: 32)])
+    @Test(arguments: [
+        AnswerAudioKey.Encoding.mp3, .oggOpus(frameMs: 20, bitRateKbps: 32), .rawOpus(frameMs: 20, bitRateKbps: 32),
+    ])
     func encodedFormatsAreFramed(_ encoding: AnswerAudioKey.Encoding) {
         let rendered = AnswerRenderer.render(Self.key("Encoded once, sent in slices.", encoding: encoding))
         #expect(!rendered.frames.isEmpty)
@@ -115,9 +118,11 @@ import WireAudio
         defer { try? FileManager.default.removeItem(at: root) }
         let outside = root.appendingPathComponent("secret.wav").path
         try WAVFile.write(PCMBuffer(samples: [Int16](repeating: 1000, count: 1600), sampleRate: 16000), to: outside)
-        try WAVFile.write(PCMBuffer(samples: [Int16](repeating: 1000, count: 1600), sampleRate: 16000),
-                          to: folder.appendingPathComponent("inside.wav").path)
-        try FileManager.default.createSymbolicLink(atPath: folder.appendingPathComponent("link.wav").path, withDestinationPath: outside)
+        try WAVFile.write(
+            PCMBuffer(samples: [Int16](repeating: 1000, count: 1600), sampleRate: 16000),
+            to: folder.appendingPathComponent("inside.wav").path)
+        try FileManager.default.createSymbolicLink(
+            atPath: folder.appendingPathComponent("link.wav").path, withDestinationPath: outside)
         var key = Self.key("")
         key.source = .file(path: "inside.wav", folder: folder.path, fallbackText: nil)
         let inside = AnswerRenderer.render(key)
@@ -126,7 +131,9 @@ import WireAudio
             key.source = .file(path: escape, folder: folder.path, fallbackText: nil)
             let refused = AnswerRenderer.render(key)
             #expect(refused.frames.isEmpty, "\(escape)")
-            #expect(refused.problem?.contains("outside the scenario's folder") == true, "\(escape): \(refused.problem ?? "")")
+            #expect(
+                refused.problem?.contains("outside the scenario's folder") == true,
+                "\(escape): \(refused.problem ?? "")")
         }
     }
 

@@ -3,9 +3,9 @@ import Synchronization
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #endif
 
 /// The package's one child-process launcher.
@@ -19,16 +19,18 @@ import Musl
     }
 
     @Test func inputEnvironmentAndWorkingDirectoryReachTheChild() async throws {
-        let result = try await ChildProcess.run("/bin/sh", ["-c", "cat; echo \"$GREETING\"; pwd"], environment: ["GREETING": "hello"],
-                                                workingDirectory: "/tmp", input: "line 1\nline 2\n")
+        let result = try await ChildProcess.run(
+            "/bin/sh", ["-c", "cat; echo \"$GREETING\"; pwd"], environment: ["GREETING": "hello"],
+            workingDirectory: "/tmp", input: "line 1\nline 2\n")
         #expect(result.stdout == "line 1\nline 2\nhello\n/tmp\n")
         #expect(ChildProcess.currentEnvironment["PATH"] != nil)
     }
 
     @Test func stdoutLinesArriveInOrderWithTheUnterminatedLast() async throws {
         let lines = Mutex<[String]>([])
-        let child = try ChildProcess("/bin/sh", ["-c", "printf 'a\\nb\\n'; sleep 0.05; printf 'c\\nd'"],
-                                     standardOutput: .lines { batch in lines.withLock { $0 += batch } })
+        let child = try ChildProcess(
+            "/bin/sh", ["-c", "printf 'a\\nb\\n'; sleep 0.05; printf 'c\\nd'"],
+            standardOutput: .lines { batch in lines.withLock { $0 += batch } })
         #expect(await child.waitForExit(timeout: .seconds(10)) == .exited(0))
         #expect(await child.waitForOutputEnd(timeout: .seconds(5)))
         #expect(lines.withLock { $0 } == ["a", "b", "c", "d"])

@@ -8,11 +8,13 @@ import Testing
             _ = CommandLineRunner.parseOrExit(["--prot"], spec: Fixtures.mockServer)
         }
         let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
-        #expect(stderr.contains("mock-server: unknown option '--prot'; did you mean '--port'?\nsee 'mock-server --help'\n"))
+        #expect(
+            stderr.contains("mock-server: unknown option '--prot'; did you mean '--port'?\nsee 'mock-server --help'\n"))
     }
 
     @Test func aHelpRequestPrintsHelpAndExitsWithStatusZero() async {
-        let result = await #expect(processExitsWith: .exitCode(ExitCode.success), observing: [\.standardOutputContent]) {
+        let result = await #expect(processExitsWith: .exitCode(ExitCode.success), observing: [\.standardOutputContent])
+        {
             _ = CommandLineRunner.parseOrExit(["run", "--help"], spec: Fixtures.conformance)
         }
         let stdout = String(decoding: result?.standardOutputContent ?? [], as: UTF8.self)
@@ -36,6 +38,8 @@ import Testing
             }
         }
         let stderr = String(decoding: result?.standardErrorContent ?? [], as: UTF8.self)
-        #expect(stderr.contains("conformance: --jobs: expected an integer from 1 to 64, got 'x'\nsee 'conformance run --help'"))
+        #expect(
+            stderr.contains(
+                "conformance: --jobs: expected an integer from 1 to 64, got 'x'\nsee 'conformance run --help'"))
     }
 }

@@ -31,7 +31,8 @@ import Testing
     }
 
     @Test func errorsRaisedAfterParsingAreReportedTheSameWay() {
-        let error = CommandLineError("--jobs: expected an integer from 1 to 64, got '0'", commandPath: ["conformance", "run"])
+        let error = CommandLineError(
+            "--jobs: expected an integer from 1 to 64, got '0'", commandPath: ["conformance", "run"])
         let outcome = CommandLineRunner.outcome(for: error, spec: Fixtures.conformance)
         let expected = "conformance: --jobs: expected an integer from 1 to 64, got '0'\nsee 'conformance run --help'\n"
         #expect(outcome == .exit(code: 2, stdout: "", stderr: expected))

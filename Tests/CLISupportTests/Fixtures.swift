@@ -7,7 +7,9 @@ enum Fixtures {
         abstract: "Serve the DialogMock protocols on one port.",
         options: [
             .value("host", valueName: "host", help: "Address to bind.", default: "127.0.0.1"),
-            .value("--port", short: "p", valueName: "port", help: "Port to listen on; 0 picks a free port.", default: "8765"),
+            .value(
+                "--port", short: "p", valueName: "port", help: "Port to listen on; 0 picks a free port.",
+                default: "8765"),
             .value("scenario", valueName: "name-or-file", help: "Scenario to serve."),
             .repeated("api-key", valueName: "key", help: "Accepted API key."),
             .value("time-scale", valueName: "factor", help: "Multiply every scripted delay.", default: "1.0"),
@@ -46,7 +48,9 @@ enum Fixtures {
         ])
 
     /// The parse result, or the thrown error's message.
-    static func parse(_ arguments: [String], _ spec: CommandSpec = mockServer) -> Result<ParsedArguments, CommandLineError> {
+    static func parse(
+        _ arguments: [String], _ spec: CommandSpec = mockServer
+    ) -> Result<ParsedArguments, CommandLineError> {
         do {
             return .success(try ArgumentParser.parse(arguments, spec: spec))
         } catch {

@@ -86,10 +86,11 @@ import Testing
     @Test func subcommandUsageStartsWithTheFullCommandPath() {
         let run = Fixtures.conformance.subcommands[2]
         let usage = HelpFormatter.usage(for: run, commandPath: ["conformance", "run"])
-        #expect(usage == """
-            conformance run [--protocol <protocol>] [--client <command>]
-                                   [--case <glob> ...] [--strict] [--jobs <n>]
-            """)
+        #expect(
+            usage == """
+                conformance run [--protocol <protocol>] [--client <command>]
+                                       [--case <glob> ...] [--strict] [--jobs <n>]
+                """)
     }
 
     @Test func everyLineFitsTheLineWidth() {

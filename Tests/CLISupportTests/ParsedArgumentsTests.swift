@@ -23,7 +23,9 @@ import Testing
         #expect(try arguments([]).int("port", range: 0...65535) == 8765)
         #expect(try arguments([]).int("scenario") == nil)
         let outOfRange = try arguments(["--port", "70000"])
-        #expect(failure { _ = try outOfRange.int("port", range: 0...65535) } == "--port: expected an integer from 0 to 65535, got '70000'")
+        #expect(
+            failure { _ = try outOfRange.int("port", range: 0...65535) }
+                == "--port: expected an integer from 0 to 65535, got '70000'")
         let notANumber = try arguments(["--port", "abc"])
         #expect(failure { _ = try notANumber.int("--port") } == "--port: expected an integer, got 'abc'")
     }

@@ -49,10 +49,14 @@ import Testing
     }
 
     @Test func helpAnywhereIsForTheInnermostSubcommand() throws {
-        for arguments in [["run", "--help"], ["--help", "run"], ["run", "--strict", "-h", "--protocol"], ["-h", "run"]] {
+        for arguments in [
+            ["run", "--help"], ["--help", "run"], ["run", "--strict", "-h", "--protocol"], ["-h", "run"],
+        ] {
             let error = try #require(helpRequest(arguments), "\(arguments)")
             #expect(error.commandPath == ["conformance", "run"], "\(arguments)")
-            #expect(error.helpText == HelpFormatter.render(Fixtures.conformance.subcommands[2], commandPath: ["conformance", "run"]))
+            #expect(
+                error.helpText
+                    == HelpFormatter.render(Fixtures.conformance.subcommands[2], commandPath: ["conformance", "run"]))
         }
     }
 

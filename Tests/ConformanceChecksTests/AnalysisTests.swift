@@ -23,7 +23,8 @@ import WireJSON
         builder.server(5000, TranscriptBuilder.output("RequestAccepted"))
         builder.adapter(7000, "playback_started")
         builder.adapter(9000, "playback_ended")
-        let samples = Dictionary(grouping: LatencyExtractor(protocolName: "multimodal-dialog").extract(builder.transcript), by: \.metric)
+        let samples = Dictionary(
+            grouping: LatencyExtractor(protocolName: "multimodal-dialog").extract(builder.transcript), by: \.metric)
         #expect(samples[LatencyMetric.connectToFirstFrame]?.map(\.value) == [25])
         #expect(samples[LatencyMetric.listeningToFirstAudio]?.map(\.value) == [40])
         #expect(samples[LatencyMetric.respondingStartedToLocalStarted]?.map(\.value) == [45])
@@ -41,9 +42,14 @@ import WireJSON
         builder.server(500, TranscriptBuilder.event("response.created", ["response": ["id": "r1"]]))
         builder.server(600, TranscriptBuilder.event("response.function_call_arguments.done", ["call_id": "c1"]))
         builder.server(610, TranscriptBuilder.event("response.done", ["response": ["id": "r1"]]))
-        builder.client(700, TranscriptBuilder.event("conversation.item.create", ["item": ["type": "function_call_output", "call_id": "c1", "output": "{}"]]))
+        builder.client(
+            700,
+            TranscriptBuilder.event(
+                "conversation.item.create", ["item": ["type": "function_call_output", "call_id": "c1", "output": "{}"]])
+        )
         builder.client(720, TranscriptBuilder.event("response.create"))
-        let samples = Dictionary(grouping: LatencyExtractor(protocolName: "qwen-realtime").extract(builder.transcript), by: \.metric)
+        let samples = Dictionary(
+            grouping: LatencyExtractor(protocolName: "qwen-realtime").extract(builder.transcript), by: \.metric)
         #expect(samples[LatencyMetric.sessionCreatedToUpdate]?.map(\.value) == [30])
         #expect(samples[LatencyMetric.sessionUpdatedToFirstAppend]?.map(\.value) == [30])
         #expect(samples[LatencyMetric.argumentsDoneToOutput]?.map(\.value) == [100])
@@ -62,7 +68,9 @@ import WireJSON
     @Test func dialogStateOrderMarksTheFirstViolation() {
         var builder = TranscriptBuilder()
         builder.server(10, TranscriptBuilder.output("Started"))
-        for (ms, state) in [(20.0, "Listening"), (30, "Thinking"), (40, "Responding"), (50, "Thinking"), (60, "Listening")] { builder.state(ms, state) }
+        for (ms, state) in [
+            (20.0, "Listening"), (30, "Thinking"), (40, "Responding"), (50, "Thinking"), (60, "Listening"),
+        ] { builder.state(ms, state) }
         let timeline = StateOrderAnalyzer.dialog(builder.transcript)
         #expect(timeline.points.map(\.state) == ["Listening", "Thinking", "Responding", "Thinking", "Listening"])
         #expect(timeline.firstViolation == 3)
@@ -83,8 +91,10 @@ import WireJSON
 @Suite("Repeated runs of a case")
 struct CaseRepeatsTests {
     private func run(_ verdict: Verdict, _ latency: Double) -> CaseEvaluation {
-        CaseEvaluation(caseID: "qrt.x.001", conformanceCase: nil, verdict: verdict,
-                       latency: [LatencySample(metric: LatencyMetric.speechStartedToCancel, value: latency, evidence: [3, 4])], durationMs: latency)
+        CaseEvaluation(
+            caseID: "qrt.x.001", conformanceCase: nil, verdict: verdict,
+            latency: [LatencySample(metric: LatencyMetric.speechStartedToCancel, value: latency, evidence: [3, 4])],
+            durationMs: latency)
     }
 
     @Test func theFirstWorstRunRepresentsTheCase() {

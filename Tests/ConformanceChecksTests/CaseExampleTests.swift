@@ -18,8 +18,10 @@ import Testing
     }()
 
     static func evaluate(_ subject: Subject, _ kind: String) throws -> CaseEvaluation {
-        let transcript = try SuiteLoader(files: RepositoryFiles.files).example(subject.suite, caseID: subject.conformanceCase.id, kind: kind)
-        let evaluator = CaseEvaluator(protocolName: subject.suite.definition.protocolName, schemas: RepositoryFiles.schemas, strict: true)
+        let transcript = try SuiteLoader(files: RepositoryFiles.files).example(
+            subject.suite, caseID: subject.conformanceCase.id, kind: kind)
+        let evaluator = CaseEvaluator(
+            protocolName: subject.suite.definition.protocolName, schemas: RepositoryFiles.schemas, strict: true)
         return evaluator.evaluate(subject.conformanceCase, transcript: transcript)
     }
 
@@ -35,14 +37,20 @@ import Testing
 
     @Test(arguments: subjects) func passExamplePasses(_ subject: Subject) throws {
         let evaluation = try Self.evaluate(subject, "pass")
-        let problems = evaluation.checks.filter { $0.verdict != .pass }.map { "\($0.kind) \($0.obligation): \($0.actual)" }
+        let problems = evaluation.checks.filter { $0.verdict != .pass }.map {
+            "\($0.kind) \($0.obligation): \($0.actual)"
+        }
         #expect(evaluation.verdict == .pass, "\(problems)")
     }
 
     @Test(arguments: subjects) func failExampleFails(_ subject: Subject) throws {
         let evaluation = try Self.evaluate(subject, "fail")
         let expected = subject.conformanceCase.spec.level.failureVerdict
-        #expect(evaluation.verdict == expected, "verdict \(evaluation.verdict): \(evaluation.checks.map { "\($0.kind)=\($0.verdict)" })")
-        #expect(!Set(evaluation.failedChecks).isDisjoint(with: subject.conformanceCase.obligations), "failed: \(evaluation.failedChecks)")
+        #expect(
+            evaluation.verdict == expected,
+            "verdict \(evaluation.verdict): \(evaluation.checks.map { "\($0.kind)=\($0.verdict)" })")
+        #expect(
+            !Set(evaluation.failedChecks).isDisjoint(with: subject.conformanceCase.obligations),
+            "failed: \(evaluation.failedChecks)")
     }
 }

@@ -1,7 +1,7 @@
 import ConformanceChecks
+import ProtocolModel
 import Testing
 import WireJSON
-import ProtocolModel
 
 /// Each check kind on a transcript that satisfies it and on one that does not.
 @Suite struct CheckKindTests {
@@ -20,13 +20,19 @@ import ProtocolModel
     @Test func firstMessageAndFieldEquals() throws {
         let good = Self.dialog.transcript
         #expect(try judge(#"{"kind":"firstMessage","type":"Start"}"#, good).verdict == .pass)
-        #expect(try judge(#"{"kind":"fieldEquals","message":{"client":"Stop"},"pointer":"/header/action","equals":"finish-task"}"#, good).verdict == .pass)
+        #expect(
+            try judge(
+                #"{"kind":"fieldEquals","message":{"client":"Stop"},"pointer":"/header/action","equals":"finish-task"}"#,
+                good
+            ).verdict == .pass)
         var bad = Self.dialog
         bad.entries.insert(.binaryFrame(t: 1, .in, byteLength: 3200), at: 0)
         let result = try judge(#"{"kind":"firstMessage","type":"Start"}"#, bad.transcript)
         #expect(result.verdict == .fail)
         #expect(result.evidence == [0])
-        let should = try judge(#"{"kind":"fieldEquals","message":{"client":"Stop"},"pointer":"/header/action","equals":"stop","level":"SHOULD"}"#, good)
+        let should = try judge(
+            #"{"kind":"fieldEquals","message":{"client":"Stop"},"pointer":"/header/action","equals":"stop","level":"SHOULD"}"#,
+            good)
         #expect(should.verdict == .nonStrict)
     }
 
@@ -44,9 +50,11 @@ import ProtocolModel
     }
 
     @Test func respondsWithinMeasuresTheDelay() throws {
-        let quick = #"{"kind":"respondsWithin","trigger":{"server":"Started"},"reaction":{"client":"binary"},"withinMs":100}"#
+        let quick =
+            #"{"kind":"respondsWithin","trigger":{"server":"Started"},"reaction":{"client":"binary"},"withinMs":100}"#
         #expect(try judge(quick, Self.dialog.transcript).verdict == .pass)
-        let strict = #"{"kind":"respondsWithin","trigger":{"server":"Started"},"reaction":{"client":"binary"},"withinMs":50}"#
+        let strict =
+            #"{"kind":"respondsWithin","trigger":{"server":"Started"},"reaction":{"client":"binary"},"withinMs":50}"#
         let result = try judge(strict, Self.dialog.transcript)
         #expect(result.verdict == .fail)
         #expect(result.actual == "reacted after 70 ms (#1 → #4)")
@@ -78,9 +86,13 @@ import ProtocolModel
     /// are not 16-bit samples (issue 11), so a real-time Opus stream is not "8× too slow".
     @Test func unsummarisedOpusIsNotTimedAsPCM() throws {
         var opus = TranscriptBuilder()
-        opus.client(0, DashScopeEnvelope.clientFrame(.runTask, taskID: "t1", payload: [
-            "input": ["directive": "Start"], "parameters": ["upstream": ["audio_format": "opus"]],
-        ]))
+        opus.client(
+            0,
+            DashScopeEnvelope.clientFrame(
+                .runTask, taskID: "t1",
+                payload: [
+                    "input": ["directive": "Start"], "parameters": ["upstream": ["audio_format": "opus"]],
+                ]))
         for index in 0..<10 { opus.clientAudio(100 + Double(index) * 100, bytes: 400) }
         let transcript = opus.transcript
         #expect(transcript.declaredUplinkFormat == "opus")
@@ -120,8 +132,14 @@ import ProtocolModel
     }
 
     @Test func badParametersAreRejected() {
-        #expect(throws: CheckParameterError.self) { try CheckRegistry.decode(try JSONValue.decode(#"{"kind":"noMessage"}"#)) }
-        #expect(throws: CheckParameterError.self) { try CheckRegistry.decode(try JSONValue.decode(#"{"kind":"sequence","steps":[],"x":1}"#)) }
-        #expect(throws: CheckParameterError.self) { try CheckRegistry.decode(try JSONValue.decode(#"{"kind":"custom","name":"nope"}"#)) }
+        #expect(throws: CheckParameterError.self) {
+            try CheckRegistry.decode(try JSONValue.decode(#"{"kind":"noMessage"}"#))
+        }
+        #expect(throws: CheckParameterError.self) {
+            try CheckRegistry.decode(try JSONValue.decode(#"{"kind":"sequence","steps":[],"x":1}"#))
+        }
+        #expect(throws: CheckParameterError.self) {
+            try CheckRegistry.decode(try JSONValue.decode(#"{"kind":"custom","name":"nope"}"#))
+        }
     }
 }

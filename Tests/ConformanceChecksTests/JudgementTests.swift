@@ -1,17 +1,19 @@
 import ConformanceChecks
+import ProtocolModel
 import Testing
 import WireJSON
-import ProtocolModel
 
 /// What a case judges beyond its own checks: every violation the mock journaled (under its own
 /// id), passive clients on driven cases, and the root cause of a cascade.
 @Suite struct JudgementTests {
     static func makeCase(drive: Bool = false, level: String = "MUST", checks: String) throws -> ConformanceCase {
-        try ConformanceCase(jsonValue: try JSONValue.decode("""
-            {"id":"mmd.images.900","title":"t","spec":{"doc":"multimodal-dialog","section":"12","level":"\(level)","quote":"q"},
-             "obligations":["mmd.C14"],"description":"d","scenario":"default","timeoutMs":1000,
-             \(drive ? "\"drive\":[{\"cmd\":\"start\"}]," : "")"checks":\(checks)}
-            """))
+        try ConformanceCase(
+            jsonValue: try JSONValue.decode(
+                """
+                {"id":"mmd.images.900","title":"t","spec":{"doc":"multimodal-dialog","section":"12","level":"\(level)","quote":"q"},
+                 "obligations":["mmd.C14"],"description":"d","scenario":"default","timeoutMs":1000,
+                 \(drive ? "\"drive\":[{\"cmd\":\"start\"}]," : "")"checks":\(checks)}
+                """))
     }
 
     static let evaluator = CaseEvaluator(protocolName: "multimodal-dialog", schemas: RepositoryFiles.schemas)
@@ -59,10 +61,12 @@ import ProtocolModel
     }
 
     @Test func aPassiveClientOnADrivenCaseIsJudgedOnWhatNeedsNoDrive() throws {
-        let conformanceCase = try Self.makeCase(drive: true, checks: """
-            [{"kind":"fieldEquals","message":{"client":"RequestToRespond"},"pointer":"/payload/parameters/images/0/type","oneOf":["url","base64"]},
-             {"kind":"serverViolations"}, {"kind":"matchesSchema"}]
-            """)
+        let conformanceCase = try Self.makeCase(
+            drive: true,
+            checks: """
+                [{"kind":"fieldEquals","message":{"client":"RequestToRespond"},"pointer":"/payload/parameters/images/0/type","oneOf":["url","base64"]},
+                 {"kind":"serverViolations"}, {"kind":"matchesSchema"}]
+                """)
         var builder = TranscriptBuilder()
         builder.client(10, TranscriptBuilder.directive("RequestToRespond"))
         builder.entries.append(Self.violation(11, "mmd.C14", .must))
@@ -76,9 +80,11 @@ import ProtocolModel
     }
 
     @Test func aPassiveClientLeavingNothingToJudgeIsUnimplemented() throws {
-        let conformanceCase = try Self.makeCase(drive: true, checks: """
-            [{"kind":"fieldEquals","message":{"client":"RequestToRespond"},"pointer":"/payload/parameters/images/0/type","oneOf":["url"]}]
-            """)
+        let conformanceCase = try Self.makeCase(
+            drive: true,
+            checks: """
+                [{"kind":"fieldEquals","message":{"client":"RequestToRespond"},"pointer":"/payload/parameters/images/0/type","oneOf":["url"]}]
+                """)
         #expect(Self.evaluator.evaluate(conformanceCase, transcript: Transcript(journal: [])).verdict == .unimplemented)
         var builder = TranscriptBuilder()
         builder.client(10, TranscriptBuilder.directive("HeartBeat"))
@@ -91,10 +97,11 @@ import ProtocolModel
 
     @Test func theMockRecordOfAFrameIsTheRootCauseOfOtherChecksOnIt() throws {
         // A check judging the same offending frame (#0) is not "earlier" than the mock's record (#1).
-        let conformanceCase = try Self.makeCase(checks: """
-            [{"kind":"fieldEquals","message":{"client":"RequestToRespond"},"pointer":"/payload/parameters/videos","exists":true},
-             {"kind":"sequence","steps":[{"client":"Stop"}]}]
-            """)
+        let conformanceCase = try Self.makeCase(
+            checks: """
+                [{"kind":"fieldEquals","message":{"client":"RequestToRespond"},"pointer":"/payload/parameters/videos","exists":true},
+                 {"kind":"sequence","steps":[{"client":"Stop"}]}]
+                """)
         var builder = TranscriptBuilder()
         builder.client(10, TranscriptBuilder.directive("RequestToRespond"))
         builder.entries.append(Self.violation(10.2, "mmd.C13", .must))
@@ -106,9 +113,10 @@ import ProtocolModel
     }
 
     @Test func shouldFindingsStayIndependentAndLaterMustOnesFollowTheRoot() throws {
-        let conformanceCase = try Self.makeCase(checks: """
-            [{"kind":"fieldEquals","message":{"client":"RequestToRespond"},"pointer":"/payload/parameters/videos","exists":true}]
-            """)
+        let conformanceCase = try Self.makeCase(
+            checks: """
+                [{"kind":"fieldEquals","message":{"client":"RequestToRespond"},"pointer":"/payload/parameters/videos","exists":true}]
+                """)
         var builder = TranscriptBuilder()
         builder.entries.append(Self.violation(1, "mmd.C23", .should))
         builder.client(10, TranscriptBuilder.directive("RequestToRespond"))
@@ -127,7 +135,9 @@ import ProtocolModel
 extension JudgementTests {
     @Test func aViolationTheCaseExcusesIsListedAsAPassWithItsReason() throws {
         var conformanceCase = try Self.makeCase(checks: #"[{"kind":"serverViolations"}]"#)
-        conformanceCase.excusedViolations = [ExcusedViolation(obligation: "mmd.C11", level: .should, why: "the stall holds SpeechEnded")]
+        conformanceCase.excusedViolations = [
+            ExcusedViolation(obligation: "mmd.C11", level: .should, why: "the stall holds SpeechEnded")
+        ]
         var builder = TranscriptBuilder()
         builder.entries.append(Self.violation(11, "mmd.C11", .should))
         builder.entries.append(Self.violation(12, "mmd.C11", .must))
@@ -139,29 +149,36 @@ extension JudgementTests {
     }
 
     @Test func excusedViolationsAreDecodedWithTheirLevel() throws {
-        let conformanceCase = try ConformanceCase(jsonValue: try JSONValue.decode("""
-            {"id":"mmd.faults.900","title":"t","spec":{"doc":"multimodal-dialog","section":"12","level":"MUST","quote":"q"},
-             "obligations":["mmd.C21"],"description":"d","scenario":"default","timeoutMs":1000,
-             "excusedViolations":[{"obligation":"mmd.C11","level":"SHOULD","why":"stall"}],
-             "checks":[{"kind":"serverViolations"}]}
-            """))
-        #expect(conformanceCase.excusedViolations == [ExcusedViolation(obligation: "mmd.C11", level: .should, why: "stall")])
-        #expect(throws: CaseDecodingError.self) {
-            try ConformanceCase(jsonValue: try JSONValue.decode("""
+        let conformanceCase = try ConformanceCase(
+            jsonValue: try JSONValue.decode(
+                """
                 {"id":"mmd.faults.900","title":"t","spec":{"doc":"multimodal-dialog","section":"12","level":"MUST","quote":"q"},
                  "obligations":["mmd.C21"],"description":"d","scenario":"default","timeoutMs":1000,
-                 "excusedViolations":[{"obligation":"mmd.C11","level":"MAYBE","why":"stall"}],
+                 "excusedViolations":[{"obligation":"mmd.C11","level":"SHOULD","why":"stall"}],
                  "checks":[{"kind":"serverViolations"}]}
                 """))
+        #expect(
+            conformanceCase.excusedViolations == [ExcusedViolation(obligation: "mmd.C11", level: .should, why: "stall")]
+        )
+        #expect(throws: CaseDecodingError.self) {
+            try ConformanceCase(
+                jsonValue: try JSONValue.decode(
+                    """
+                    {"id":"mmd.faults.900","title":"t","spec":{"doc":"multimodal-dialog","section":"12","level":"MUST","quote":"q"},
+                     "obligations":["mmd.C21"],"description":"d","scenario":"default","timeoutMs":1000,
+                     "excusedViolations":[{"obligation":"mmd.C11","level":"MAYBE","why":"stall"}],
+                     "checks":[{"kind":"serverViolations"}]}
+                    """))
         }
     }
 
     @Test func ofTwoRecordsOfOneFrameTheFirstIsTheRootCause() throws {
         // The mock journals C13 then C17 for one RequestToRespond (a command round): C13 is the
         // root, whichever check (the case's own C17 one first) judges it.
-        let conformanceCase = try Self.makeCase(checks: """
-            [{"kind":"serverViolations","obligations":["mmd.C17"]}]
-            """)
+        let conformanceCase = try Self.makeCase(
+            checks: """
+                [{"kind":"serverViolations","obligations":["mmd.C17"]}]
+                """)
         var builder = TranscriptBuilder()
         builder.client(10, TranscriptBuilder.directive("RequestToRespond"))
         builder.entries.append(Self.violation(10.1, "mmd.C13", .must))

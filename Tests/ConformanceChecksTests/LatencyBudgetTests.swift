@@ -1,13 +1,14 @@
+import ProtocolModel
 import Testing
 
 @testable import ConformanceChecks
-import ProtocolModel
 
 /// `--budget METRIC=VALUE` and the suite's latency budgets: parsing, overriding, judging.
 @Suite struct LatencyBudgetTests {
     @Test(arguments: [
         ("bargeIn.speechStarted.cancel=250ms", 250.0), ("bargeIn.speechStarted.cancel=1.5s", 1500),
-        ("bargeIn.speechStarted.cancel=80", 80), ("bargeIn.speechStarted.cancel= 0.5 s", 500), ("uplink.realTimeFactor=1.5", 1.5),
+        ("bargeIn.speechStarted.cancel=80", 80), ("bargeIn.speechStarted.cancel= 0.5 s", 500),
+        ("uplink.realTimeFactor=1.5", 1.5),
         ("uplink.realTimeFactor=2x", 2),
     ])
     func valuesParseInTheMetricsUnit(text: String, limit: Double) throws {
@@ -18,9 +19,12 @@ import ProtocolModel
     }
 
     @Test(arguments: [
-        ("bargeIn.cancel=250ms", "unknown latency metric 'bargeIn.cancel'"), ("bargeIn.speechStarted.cancel", "expected METRIC=VALUE"),
-        ("bargeIn.speechStarted.cancel=fast", "'fast' is not a duration"), ("bargeIn.speechStarted.cancel=-5ms", "is not a duration"),
-        ("bargeIn.speechStarted.cancel=0", "is not a duration"), ("uplink.realTimeFactor=1.5s", "is not a real-time factor"),
+        ("bargeIn.cancel=250ms", "unknown latency metric 'bargeIn.cancel'"),
+        ("bargeIn.speechStarted.cancel", "expected METRIC=VALUE"),
+        ("bargeIn.speechStarted.cancel=fast", "'fast' is not a duration"),
+        ("bargeIn.speechStarted.cancel=-5ms", "is not a duration"),
+        ("bargeIn.speechStarted.cancel=0", "is not a duration"),
+        ("uplink.realTimeFactor=1.5s", "is not a real-time factor"),
     ])
     func badValuesAreRejectedWithTheValue(text: String, problem: String) {
         var budgets = LatencyBudgets()
@@ -33,14 +37,23 @@ import ProtocolModel
     }
 
     @Test func commandLineOverridesAddsAndDropsSuiteBudgets() throws {
-        var budgets = LatencyBudgets([LatencyMetric.requestAcceptedToPlaybackStop: 500, LatencyMetric.respondingStartedToLocalStarted: 2000])
-        try budgets.apply(commandLine: ["requestAccepted.downlinkStop=200ms", "respondingStarted.localRespondingStarted=none",
-                                        "listening.firstAudio=1s"])
-        #expect(budgets.limits == [LatencyMetric.requestAcceptedToPlaybackStop: 200, LatencyMetric.listeningToFirstAudio: 1000])
+        var budgets = LatencyBudgets([
+            LatencyMetric.requestAcceptedToPlaybackStop: 500, LatencyMetric.respondingStartedToLocalStarted: 2000,
+        ])
+        try budgets.apply(commandLine: [
+            "requestAccepted.downlinkStop=200ms", "respondingStarted.localRespondingStarted=none",
+            "listening.firstAudio=1s",
+        ])
+        #expect(
+            budgets.limits == [
+                LatencyMetric.requestAcceptedToPlaybackStop: 200, LatencyMetric.listeningToFirstAudio: 1000,
+            ])
     }
 
     @Test func onlyOverrunsAreFindingsUnderTheReactionsObligation() {
-        let budgets = LatencyBudgets([LatencyMetric.requestAcceptedToPlaybackStop: 500, LatencyMetric.connectToFirstFrame: 100])
+        let budgets = LatencyBudgets([
+            LatencyMetric.requestAcceptedToPlaybackStop: 500, LatencyMetric.connectToFirstFrame: 100,
+        ])
         let samples = [
             LatencySample(metric: LatencyMetric.requestAcceptedToPlaybackStop, value: 480, evidence: [3]),
             LatencySample(metric: LatencyMetric.requestAcceptedToPlaybackStop, value: 612.34, evidence: [9]),
@@ -69,7 +82,10 @@ import ProtocolModel
     static func transcript(stalled: Bool) -> Transcript {
         var builder = TranscriptBuilder()
         builder.server(100, TranscriptBuilder.output("RespondingStarted"))
-        if stalled { builder.entries.append(JournalEntry(t: 150_000, kind: .fault, fault: FaultNote(faultId: "f1", kind: "stall", detail: "3 s"))) }
+        if stalled {
+            builder.entries.append(
+                JournalEntry(t: 150_000, kind: .fault, fault: FaultNote(faultId: "f1", kind: "stall", detail: "3 s")))
+        }
         builder.client(2700, TranscriptBuilder.directive("LocalRespondingStarted"))
         return builder.transcript
     }
@@ -80,7 +96,10 @@ import ProtocolModel
         var evaluator = JudgementTests.evaluator
         evaluator.budgets = LatencyBudgets([LatencyMetric.respondingStartedToLocalStarted: 2000])
         let evaluation = evaluator.evaluate(conformanceCase, transcript: Self.transcript(stalled: stalled))
-        #expect(evaluation.latency.contains { $0.metric == LatencyMetric.respondingStartedToLocalStarted && $0.value == 2600 })
+        #expect(
+            evaluation.latency.contains {
+                $0.metric == LatencyMetric.respondingStartedToLocalStarted && $0.value == 2600
+            })
         let overruns = evaluation.checks.filter { $0.kind == "latencyBudget" }
         #expect(overruns.map(\.obligation) == (stalled ? [] : ["mmd.C19"]))
         #expect(evaluation.verdict == (stalled ? .pass : .fail))

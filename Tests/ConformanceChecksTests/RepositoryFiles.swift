@@ -6,7 +6,8 @@ import WireJSON
 /// The repository's conformance tree (and shipped scenario names) for the suite tests.
 enum RepositoryFiles {
     /// The repository root, located from this file's path.
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
 
     /// `conformance/**` and `mock-server/scenarios/*.json`, read once (as `conformance` reads them).
     static let files: SuiteFiles = (try? SuiteDirectoryReader.read(root: root)) ?? SuiteFiles()

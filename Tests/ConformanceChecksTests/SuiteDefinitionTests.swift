@@ -13,7 +13,10 @@ import WireJSON
     }
 
     @Test func budgetsAreDecodedByMetric() throws {
-        #expect(try suite(budgets: #"{"bargeIn.speechStarted.cancel": 500}"#).latencyBudgets == ["bargeIn.speechStarted.cancel": 500])
+        #expect(
+            try suite(budgets: #"{"bargeIn.speechStarted.cancel": 500}"#).latencyBudgets == [
+                "bargeIn.speechStarted.cancel": 500
+            ])
     }
 
     @Test func anUnknownMetricOrABadValueIsNamed() {
@@ -26,7 +29,11 @@ import WireJSON
     /// The shipped suites carry the budgets their playback cases use.
     @Test func shippedSuitesCarryTheirBudgets() throws {
         let loader = SuiteLoader(files: RepositoryFiles.files)
-        #expect(loader.load(protocolName: "qwen-realtime").suite?.definition.latencyBudgets["bargeIn.speechStarted.cancel"] == 500)
-        #expect(loader.load(protocolName: "multimodal-dialog").suite?.definition.latencyBudgets["requestAccepted.downlinkStop"] == 500)
+        #expect(
+            loader.load(protocolName: "qwen-realtime").suite?.definition.latencyBudgets["bargeIn.speechStarted.cancel"]
+                == 500)
+        #expect(
+            loader.load(protocolName: "multimodal-dialog").suite?.definition.latencyBudgets[
+                "requestAccepted.downlinkStop"] == 500)
     }
 }

@@ -1,6 +1,6 @@
 import ConformanceChecks
-import WireJSON
 import ProtocolModel
+import WireJSON
 
 /// Builds small transcripts with times in milliseconds for the unit tests.
 struct TranscriptBuilder {
@@ -18,13 +18,17 @@ struct TranscriptBuilder {
         entries.append(.binaryFrame(t: Int64(ms * 1000), .in, byteLength: bytes))
     }
     mutating func serverAudio(_ ms: Double, bytes: Int, durationMs: Double) {
-        entries.append(.binaryFrame(t: Int64(ms * 1000), .out, byteLength: bytes, audio: AudioSummary(codec: "pcm", durationMs: durationMs)))
+        entries.append(
+            .binaryFrame(
+                t: Int64(ms * 1000), .out, byteLength: bytes, audio: AudioSummary(codec: "pcm", durationMs: durationMs))
+        )
     }
     mutating func state(_ ms: Double, _ name: String) {
         entries.append(JournalEntry(t: Int64(ms * 1000), kind: .state, state: name))
     }
     mutating func violation(_ ms: Double, _ id: String) {
-        entries.append(JournalEntry(t: Int64(ms * 1000), kind: .violation, violation: Violation(obligation: id, message: "seen")))
+        entries.append(
+            JournalEntry(t: Int64(ms * 1000), kind: .violation, violation: Violation(obligation: id, message: "seen")))
     }
     mutating func adapter(_ ms: Double, _ name: String, _ members: JSONObject = [:]) {
         var object = members
@@ -32,11 +36,16 @@ struct TranscriptBuilder {
         events.append(AdapterEvent(t: Int64(ms * 1000), name: name, json: .object(object)))
         driven = true
     }
-    var transcript: Transcript { Transcript(journal: entries, adapterEvents: events, client: ClientProcessResult(exitCode: 0, driven: driven)) }
+    var transcript: Transcript {
+        Transcript(journal: entries, adapterEvents: events, client: ClientProcessResult(exitCode: 0, driven: driven))
+    }
 
     /// A multimodal directive / output event.
     static func directive(_ name: String, action: String = "continue-task", task: String = "t1") -> JSONValue {
-        ["header": ["action": .string(action), "task_id": .string(task)], "payload": ["input": ["directive": .string(name)]]]
+        [
+            "header": ["action": .string(action), "task_id": .string(task)],
+            "payload": ["input": ["directive": .string(name)]],
+        ]
     }
     static func output(_ name: String, _ extra: JSONObject = [:]) -> JSONValue {
         var output = extra
@@ -51,9 +60,13 @@ struct TranscriptBuilder {
 }
 
 /// Decodes a check literal and evaluates it.
-func judge(_ check: String, _ transcript: Transcript, protocolName: String = "multimodal-dialog", level: RequirementLevel = .must) throws -> CheckResult {
+func judge(
+    _ check: String, _ transcript: Transcript, protocolName: String = "multimodal-dialog",
+    level: RequirementLevel = .must
+) throws -> CheckResult {
     let configured = try CheckRegistry.decode(try JSONValue.decode(check))
-    let context = CheckContext(protocolName: protocolName, kind: configured.kind, obligation: configured.obligation ?? "mmd.C0",
-                               level: configured.level ?? level, schemas: RepositoryFiles.schemas)
+    let context = CheckContext(
+        protocolName: protocolName, kind: configured.kind, obligation: configured.obligation ?? "mmd.C0",
+        level: configured.level ?? level, schemas: RepositoryFiles.schemas)
     return configured.check.evaluate(transcript, context: context)
 }

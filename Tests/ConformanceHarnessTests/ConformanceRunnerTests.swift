@@ -9,19 +9,25 @@ import WireJSON
 /// report folder, and never hang or crash.
 @Suite("Conformance runner")
 struct ConformanceRunnerTests {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
 
-    private func run(_ client: String, cases: [String], protocolName: String = "qwen-realtime", timeoutMs: Int? = nil) async throws
+    private func run(
+        _ client: String, cases: [String], protocolName: String = "qwen-realtime", timeoutMs: Int? = nil
+    ) async throws
         -> (ConformanceRunner.Outcome, [String: String])
     {
-        var configuration = RunConfiguration(protocolName: protocolName, clientCommand: client, repositoryRoot: Self.root)
+        var configuration = RunConfiguration(
+            protocolName: protocolName, clientCommand: client, repositoryRoot: Self.root)
         configuration.includes = cases
         configuration.timeoutMs = timeoutMs
         configuration.jobs = 2
-        configuration.reportDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("conformance-\(UUID().uuidString)")
+        configuration.reportDirectory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "conformance-\(UUID().uuidString)")
         configuration.progress = { _ in }
         let outcome = try await ConformanceRunner(configuration: configuration).run()
-        let verdicts = Dictionary(uniqueKeysWithValues: outcome.report.evaluations.map { ($0.caseID, $0.verdict.rawValue) })
+        let verdicts = Dictionary(
+            uniqueKeysWithValues: outcome.report.evaluations.map { ($0.caseID, $0.verdict.rawValue) })
         return (outcome, verdicts)
     }
 
@@ -32,23 +38,34 @@ struct ConformanceRunnerTests {
         #expect(verdicts["qrt.ptt.001"] == "unimplemented")
         #expect(verdicts["qrt.audio.001"] == nil)  // not selected: not in the reports at all
         #expect(outcome.report.exitCode(strict: false) == 1)
-        for file in ["index.json", "junit.xml", "ctrf.json", "summary.md", "report.html", "cases/qrt.connect.001.json"] {
-            #expect(FileManager.default.fileExists(atPath: outcome.directory.appendingPathComponent(file).path), "\(file)")
+        for file in ["index.json", "junit.xml", "ctrf.json", "summary.md", "report.html", "cases/qrt.connect.001.json"]
+        {
+            #expect(
+                FileManager.default.fileExists(atPath: outcome.directory.appendingPathComponent(file).path), "\(file)")
         }
-        let index = try JSONValue.decode(Array(try Data(contentsOf: outcome.directory.appendingPathComponent("index.json"))))
+        let index = try JSONValue.decode(
+            Array(try Data(contentsOf: outcome.directory.appendingPathComponent("index.json"))))
         #expect(index["protocol"] == "qwen-realtime")
         #expect(index["client"] == "true")
         #expect(index["summary"]?["fail"]?.intValue ?? 0 >= 1)
-        #expect(index["cases"]?.arrayValue?.map { $0["id"]?.stringValue ?? "" } == ["qrt.connect.001", "qrt.session.001", "qrt.ptt.001"])
+        #expect(
+            index["cases"]?.arrayValue?.map { $0["id"]?.stringValue ?? "" } == [
+                "qrt.connect.001", "qrt.session.001", "qrt.ptt.001",
+            ])
         #expect(index["latencyBudgets"]?["bargeIn.speechStarted.cancel"] == 500)  // from suite.json, drawn on the plots
         // The published contract: every report a real run writes validates against it.
         #expect(ReportSchema.validateIndex(index, repositoryRoot: Self.root) == [])
-        let ctrf = try JSONValue.decode(Array(try Data(contentsOf: outcome.directory.appendingPathComponent("ctrf.json"))))
-        #expect(ReportSchema.validate(ctrf, schemaFile: Self.root.appendingPathComponent(ReportSchema.ctrfSchemaPath)) == [])
+        let ctrf = try JSONValue.decode(
+            Array(try Data(contentsOf: outcome.directory.appendingPathComponent("ctrf.json"))))
+        #expect(
+            ReportSchema.validate(ctrf, schemaFile: Self.root.appendingPathComponent(ReportSchema.ctrfSchemaPath)) == []
+        )
     }
 
     @Test func anEmptySelectionIsAnErrorNotAnEmptyPass() async throws {
-        await #expect(throws: ConformanceRunner.HarnessFailure.self) { _ = try await run("true", cases: ["nothing.matches.*"]) }
+        await #expect(throws: ConformanceRunner.HarnessFailure.self) {
+            _ = try await run("true", cases: ["nothing.matches.*"])
+        }
     }
 
     @Test func aClientThatCannotStartIsAnErrorNotAFailure() async throws {
@@ -66,7 +83,8 @@ struct ConformanceRunnerTests {
         let (outcome, _) = try await run("echo 'boom: cannot reach the server' >&2; exit 3", cases: ["qrt.connect.001"])
         defer { try? FileManager.default.removeItem(at: outcome.directory) }
         let evaluation = try #require(outcome.report.evaluations.first)
-        let line = CaseLogLine.text(evaluation, index: 1, total: 1, stderr: outcome.report.clientStderr["qrt.connect.001"] ?? "")
+        let line = CaseLogLine.text(
+            evaluation, index: 1, total: 1, stderr: outcome.report.clientStderr["qrt.connect.001"] ?? "")
         #expect(line.hasPrefix("[1/1] qrt.connect.001 fail"))
         #expect(line.contains("qrt.C"))
         #expect(line.contains("client exit 3"))
@@ -100,9 +118,11 @@ struct ConformanceRunnerTests {
     }
 
     @Test func stderrOfTheClientIsKeptBesideTheCaseReport() async throws {
-        let (outcome, _) = try await run("echo 'client log line' >&2", cases: ["mmd.connect.001"], protocolName: "multimodal-dialog")
+        let (outcome, _) = try await run(
+            "echo 'client log line' >&2", cases: ["mmd.connect.001"], protocolName: "multimodal-dialog")
         defer { try? FileManager.default.removeItem(at: outcome.directory) }
-        let log = try String(contentsOf: outcome.directory.appendingPathComponent("cases/mmd.connect.001.stderr.txt"), encoding: .utf8)
+        let log = try String(
+            contentsOf: outcome.directory.appendingPathComponent("cases/mmd.connect.001.stderr.txt"), encoding: .utf8)
         #expect(log == "client log line\n")
     }
 
@@ -110,8 +130,12 @@ struct ConformanceRunnerTests {
         let script = #"printf '%s %s %s' "$MOCK_URL" "$MOCK_CASE_ID" "$MOCK_PROTOCOL" >&2"#
         let (outcome, _) = try await run(script, cases: ["qrt.connect.001"])
         defer { try? FileManager.default.removeItem(at: outcome.directory) }
-        let log = try String(contentsOf: outcome.directory.appendingPathComponent("cases/qrt.connect.001.stderr.txt"), encoding: .utf8)
+        let log = try String(
+            contentsOf: outcome.directory.appendingPathComponent("cases/qrt.connect.001.stderr.txt"), encoding: .utf8)
         #expect(log.hasPrefix("ws://127.0.0.1:"))
-        #expect(log.contains("/case/qrt.connect.001/api-ws/v1/realtime?model=qwen3-omni-flash-realtime qrt.connect.001 qwen-realtime"))
+        #expect(
+            log.contains(
+                "/case/qrt.connect.001/api-ws/v1/realtime?model=qwen3-omni-flash-realtime qrt.connect.001 qwen-realtime"
+            ))
     }
 }

@@ -29,7 +29,8 @@ import WireJSON
 
     @Test func junitShowsNonStrictAsAPassingTestWithAMarkedOutput() throws {
         let xml = JUnitWriter.text(try ReportFixtures.run())
-        let testcase = try #require(xml.components(separatedBy: "<testcase ").first { $0.contains("name=\"qrt.session.002\"") })
+        let testcase = try #require(
+            xml.components(separatedBy: "<testcase ").first { $0.contains("name=\"qrt.session.002\"") })
         #expect(testcase.contains("<property name=\"verdict\" value=\"nonStrict\"/>"))
         #expect(testcase.contains("<system-out>NONSTRICT: qrt.C7: session.update resends voice: null\n"))
         #expect(!testcase.contains("<skipped") && !testcase.contains("<failure"))
@@ -75,7 +76,8 @@ import WireJSON
         #expect(byName["qrt.tools.001"]?["status"] == "failed")
         #expect(byName["qrt.tools.001"]?["duration"] == 250)
         #expect(byName["qrt.tools.001"]?["suite"] == "tools")
-        #expect(byName["qrt.tools.001"]?["filePath"] == "conformance/suites/qwen-realtime/cases/tools/qrt.tools.001.json")
+        #expect(
+            byName["qrt.tools.001"]?["filePath"] == "conformance/suites/qwen-realtime/cases/tools/qrt.tools.001.json")
         #expect(byName["qrt.tools.001"]?["extra"]?["rootCause"] == "qrt.C11")
         #expect(byName["qrt.tools.001"]?["extra"]?["consequences"] == ["qrt.C13"])
         #expect(byName["qrt.tools.001"]?["stderr"]?.arrayValue?.count == 30)
@@ -94,13 +96,18 @@ import WireJSON
     @Test func theCTRFSchemaRejectsWhatCTRFDoesNotAllow() throws {
         var document = CTRFWriter.json(try ReportFixtures.run())
         guard case .object(var top) = document, case .object(var results)? = top["results"],
-              case .array(var tests)? = results["tests"], case .object(var test)? = tests.first else { Issue.record("shape"); return }
+            case .array(var tests)? = results["tests"], case .object(var test)? = tests.first
+        else {
+            Issue.record("shape")
+            return
+        }
         test["status"] = "broken"
         tests[0] = .object(test)
         results["tests"] = .array(tests)
         top["results"] = .object(results)
         document = .object(top)
-        let problems = ReportSchema.validate(document, schemaFile: ReportContract.root.appendingPathComponent(ReportSchema.ctrfSchemaPath))
+        let problems = ReportSchema.validate(
+            document, schemaFile: ReportContract.root.appendingPathComponent(ReportSchema.ctrfSchemaPath))
         #expect(problems.contains { $0.contains("/results/tests/0/status") })
     }
 
@@ -116,7 +123,10 @@ import WireJSON
     }
 
     @Test func theIndexSchemaCatchesABrokenContract() throws {
-        guard case .object(var index) = IndexWriter.json(try ReportFixtures.run()) else { Issue.record("not an object"); return }
+        guard case .object(var index) = IndexWriter.json(try ReportFixtures.run()) else {
+            Issue.record("not an object")
+            return
+        }
         index["summary"] = ["pass": 1]
         index["extra"] = true
         let problems = ReportSchema.validateIndex(.object(index), repositoryRoot: ReportContract.root)

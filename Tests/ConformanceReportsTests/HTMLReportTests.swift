@@ -7,18 +7,23 @@ import Testing
 @Suite struct HTMLReportTests {
     @Test func casesComeWorstFirstUnderASummaryBar() throws {
         let html = HTMLReportWriter.text(try ReportFixtures.run())
-        let order = ["verdict-fail", "verdict-error", "verdict-nonStrict", "verdict-unimplemented", "verdict-informational", "verdict-pass"]
+        let order = [
+            "verdict-fail", "verdict-error", "verdict-nonStrict", "verdict-unimplemented", "verdict-informational",
+            "verdict-pass",
+        ]
         let positions = order.map { html.range(of: "<h3 id=\"\($0)\"")?.lowerBound }
         #expect(positions.allSatisfy { $0 != nil })
         #expect(positions.compactMap { $0 } == positions.compactMap { $0 }.sorted())
         #expect(!html.contains("id=\"verdict-skipped\""))
-        #expect(html.contains("<a class=\"fail\" href=\"#verdict-fail\" style=\"flex:1 1 0\" title=\"1 fail\">1 fail</a>"))
+        #expect(
+            html.contains("<a class=\"fail\" href=\"#verdict-fail\" style=\"flex:1 1 0\" title=\"1 fail\">1 fail</a>"))
         #expect(html.range(of: "<nav class=\"bar\"")!.lowerBound < html.range(of: "<h2>Cases</h2>")!.lowerBound)
     }
 
     @Test func findingsShowTheCitedJournalEntry() throws {
         let html = HTMLReportWriter.text(try ReportFixtures.run())
-        #expect(html.contains("#1 · 4 ms · mock → client · text · <b>response.function_call_arguments.done</b> · 3100 B"))
+        #expect(
+            html.contains("#1 · 4 ms · mock → client · text · <b>response.function_call_arguments.done</b> · 3100 B"))
         #expect(html.contains("&quot;arguments&quot;: &quot;xxxx"))
         // The 3 KB argument is cut at about 2 KB.
         #expect(html.contains("more bytes in the case&apos;s JSON)"))

@@ -7,14 +7,17 @@ import WireJSON
 /// breaks the index.json or ctrf.json contract fails here.
 enum ReportContract {
     /// The package root: three levels up from this file (`Tests/ConformanceReportsTests/…`).
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
 
     /// Schema failures of `report`'s index.json and ctrf.json (empty when both conform).
     static func violations(_ report: RunReport) throws -> [String] {
         let index = try JSONValue.decode(IndexWriter.text(report))
         let ctrf = try JSONValue.decode(CTRFWriter.text(report))
         return ReportSchema.validateIndex(index, repositoryRoot: root).map { "index.json \($0)" }
-            + ReportSchema.validate(ctrf, schemaFile: root.appendingPathComponent(ReportSchema.ctrfSchemaPath)).map { "ctrf.json \($0)" }
+            + ReportSchema.validate(ctrf, schemaFile: root.appendingPathComponent(ReportSchema.ctrfSchemaPath)).map {
+                "ctrf.json \($0)"
+            }
     }
 
     /// Expects `report`'s index.json and ctrf.json to conform to their schemas.

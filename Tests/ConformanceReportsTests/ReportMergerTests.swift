@@ -40,8 +40,10 @@ import WireJSON
         for key in ["summary", "cases", "latency", "findings", "protocol", "client", "started", "toolVersion"] {
             #expect(actual[key] == expected[key], "\(key)")
         }
-        for name in ["index.json", "junit.xml", "ctrf.json", "summary.md", "report.html",
-                     "cases/qrt.tools.001.json", "cases/qrt.audio.002.json", "cases/qrt.tools.001.stderr.txt"] {
+        for name in [
+            "index.json", "junit.xml", "ctrf.json", "summary.md", "report.html",
+            "cases/qrt.tools.001.json", "cases/qrt.audio.002.json", "cases/qrt.tools.001.stderr.txt",
+        ] {
             #expect(try Self.read(merged, name) == Self.read(unsharded, name), "\(name)")
         }
         let problems = try ReportContract.folderViolations(merged)
@@ -85,7 +87,9 @@ import WireJSON
             }
         }
         #expect(failure([first, empty]) == "\(empty.path): no index.json (not a conformance report folder)")
-        #expect(failure([first, otherProtocol]) == "\(otherProtocol.path): protocol multimodal-dialog, but \(first.path) is qwen-realtime")
+        #expect(
+            failure([first, otherProtocol])
+                == "\(otherProtocol.path): protocol multimodal-dialog, but \(first.path) is qwen-realtime")
         #expect(failure([first, overlapping]) == "case \(ids[1]) is in both \(first.path) and \(overlapping.path)")
         #expect(failure([]) == "no report folders to merge")
         try FileManager.default.removeItem(at: first.appendingPathComponent("cases/\(ids[0]).json"))
@@ -95,6 +99,10 @@ import WireJSON
     @Test func withoutAnOrderCasesFollowTheirIDs() throws {
         let report = try ReportFixtures.run()
         let sorted = ReportMerger.sorted(report.evaluations.reversed(), order: nil).map(\.caseID)
-        #expect(sorted == ["qrt.audio.001", "qrt.audio.002", "qrt.session.001", "qrt.session.002", "qrt.session.003", "qrt.tools.001"])
+        #expect(
+            sorted == [
+                "qrt.audio.001", "qrt.audio.002", "qrt.session.001", "qrt.session.002", "qrt.session.003",
+                "qrt.tools.001",
+            ])
     }
 }

@@ -2,9 +2,9 @@ import ConformanceChecks
 import ConformanceReports
 import Foundation
 import FoundationXML
+import ProtocolModel
 import Testing
 import WireJSON
-import ProtocolModel
 
 /// The report writers on a small run: a passing, a failing, an unimplemented and an error case.
 @Suite struct ReportWriterTests {
@@ -19,11 +19,14 @@ import ProtocolModel
         var driven = conformanceCase
         driven.id = "mmd.stop.901"
         driven.drive = [["cmd": "stop"]]
-        let stop: JSONValue = ["header": ["action": "finish-task", "task_id": "t"], "payload": ["input": ["directive": "Stop"]]]
+        let stop: JSONValue = [
+            "header": ["action": "finish-task", "task_id": "t"], "payload": ["input": ["directive": "Stop"]],
+        ]
         let good = Transcript(journal: [
             .textFrame(t: 1000, .in, json: stop, byteLength: 40),
             JournalEntry(t: 2000, kind: .state, state: "Listening"),
-            JournalEntry(t: 3000, kind: .fault, fault: FaultNote(faultId: nil, kind: "delay", detail: "delayed Stopped")),
+            JournalEntry(
+                t: 3000, kind: .fault, fault: FaultNote(faultId: nil, kind: "delay", detail: "delayed Stopped")),
         ])
         var bad = good
         bad.journal.append(.binaryFrame(t: 5000, .in, byteLength: 3200))
@@ -35,14 +38,19 @@ import ProtocolModel
         failed.latency = [LatencySample(metric: LatencyMetric.connectToFirstFrame, value: 3)]
         let unimplemented = evaluator.evaluate(driven, transcript: good)
         let error = evaluator.harnessError(nil, caseID: "mmd.stop.903", message: "port in use")
-        return RunReport(protocolName: "multimodal-dialog", client: "./client", started: Date(timeIntervalSince1970: 1_700_000_000),
-                         evaluations: [passed, failed, unimplemented, error])
+        return RunReport(
+            protocolName: "multimodal-dialog", client: "./client", started: Date(timeIntervalSince1970: 1_700_000_000),
+            evaluations: [passed, failed, unimplemented, error])
     }
 
     @Test func indexHasTheContractShape() throws {
         let index = try JSONValue.decode(IndexWriter.text(try Self.report()))
         // The contract's keys, extended compatibly with `findings` and the schema's version.
-        #expect(index.objectValue?.keys == ["$schema", "cases", "client", "findings", "flakyCases", "latency", "protocol", "repeat", "schemaVersion", "started", "strict", "summary"])
+        #expect(
+            index.objectValue?.keys == [
+                "$schema", "cases", "client", "findings", "flakyCases", "latency", "protocol", "repeat",
+                "schemaVersion", "started", "strict", "summary",
+            ])
         #expect(index["$schema"] == "https://dialogmock.dev/schemas/report-index/v1.json")
         #expect(index["schemaVersion"] == 1)
         try ReportContract.expectConforms(try Self.report())
@@ -52,7 +60,10 @@ import ProtocolModel
         #expect(index["summary"]?["unimplemented"] == 1)
         #expect(index["summary"]?["error"] == 1)
         let failed = try #require(index["cases"]?[1])
-        #expect(failed.objectValue?.keys == ["consequences", "durationMs", "failedChecks", "id", "report", "rootCause", "verdict"])
+        #expect(
+            failed.objectValue?.keys == [
+                "consequences", "durationMs", "failedChecks", "id", "report", "rootCause", "verdict",
+            ])
         #expect(failed["rootCause"] == "mmd.C22")
         #expect(failed["failedChecks"] == ["mmd.C22"])
         #expect(failed["report"] == "cases/mmd.stop.902.json")
@@ -79,7 +90,9 @@ import ProtocolModel
         let timelines = report.evaluations.reduce(0) { $0 + $1.timelines.count }
         #expect(html.components(separatedBy: "<svg class=\"timeline\"").count - 1 == timelines)
         #expect(html.components(separatedBy: "<svg class=\"distribution\"").count - 1 == 1)
-        #expect(!html.contains("http://") && !html.contains("https://") && !html.contains("<script") && !html.contains("<link"))
+        #expect(
+            !html.contains("http://") && !html.contains("https://") && !html.contains("<script")
+                && !html.contains("<link"))
     }
 
     @Test func caseReportCarriesEvidenceFaultsAndTranscript() throws {
@@ -95,7 +108,10 @@ import ProtocolModel
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("reports-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: directory) }
         try ReportFolderWriter.write(try Self.report(), to: directory)
-        for name in ["index.json", "junit.xml", "ctrf.json", "summary.md", "report.html", "cases/mmd.stop.900.json", "cases/mmd.stop.903.json"] {
+        for name in [
+            "index.json", "junit.xml", "ctrf.json", "summary.md", "report.html", "cases/mmd.stop.900.json",
+            "cases/mmd.stop.903.json",
+        ] {
             #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent(name).path), "\(name)")
         }
         let summary = try String(contentsOf: directory.appendingPathComponent("summary.md"), encoding: .utf8)
@@ -108,7 +124,10 @@ import ProtocolModel
 /// Counts XML elements by name.
 final class ElementCounter: NSObject, XMLParserDelegate {
     var counts: [String: Int] = [:]
-    func parser(_ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]) {
+    func parser(
+        _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName: String?,
+        attributes: [String: String] = [:]
+    ) {
         counts[elementName, default: 0] += 1
     }
 }
@@ -118,19 +137,25 @@ final class ElementCounter: NSObject, XMLParserDelegate {
     /// A case about C10 where the client's RequestToRespond outside Listening (C13, journaled by
     /// the mock) stalled the flow and the case's own check failed later.
     static func report() throws -> RunReport {
-        let conformanceCase = try ConformanceCase(jsonValue: try JSONValue.decode("""
-            {"id":"mmd.push2talk.900","title":"t","spec":{"doc":"multimodal-dialog","section":"12","level":"MUST","quote":"q"},
-             "obligations":["mmd.C10"],"description":"d","scenario":"default","timeoutMs":1000,
-             "checks":[{"kind":"sequence","steps":[{"client":"SendSpeech"}]}]}
-            """))
-        let respond: JSONValue = ["header": ["action": "continue-task", "task_id": "t"], "payload": ["input": ["directive": "RequestToRespond"]]]
+        let conformanceCase = try ConformanceCase(
+            jsonValue: try JSONValue.decode(
+                """
+                {"id":"mmd.push2talk.900","title":"t","spec":{"doc":"multimodal-dialog","section":"12","level":"MUST","quote":"q"},
+                 "obligations":["mmd.C10"],"description":"d","scenario":"default","timeoutMs":1000,
+                 "checks":[{"kind":"sequence","steps":[{"client":"SendSpeech"}]}]}
+                """))
+        let respond: JSONValue = [
+            "header": ["action": "continue-task", "task_id": "t"],
+            "payload": ["input": ["directive": "RequestToRespond"]],
+        ]
         var violation = JournalEntry(t: 1100, kind: .violation)
         violation.violation = Violation(obligation: "mmd.C13", level: .must, "RequestToRespond outside Listening")
         let transcript = Transcript(journal: [.textFrame(t: 1000, .in, json: respond, byteLength: 40), violation])
         let evaluator = CaseEvaluator(protocolName: "multimodal-dialog", schemas: MessageSchemaCatalog())
         let evaluation = evaluator.evaluate(conformanceCase, transcript: transcript)
-        return RunReport(protocolName: "multimodal-dialog", client: "./client", started: Date(timeIntervalSince1970: 1_700_000_000),
-                         evaluations: [evaluation])
+        return RunReport(
+            protocolName: "multimodal-dialog", client: "./client", started: Date(timeIntervalSince1970: 1_700_000_000),
+            evaluations: [evaluation])
     }
 
     @Test func theJournaledRootCauseComesFirstEverywhere() throws {
@@ -157,7 +182,10 @@ final class ElementCounter: NSObject, XMLParserDelegate {
         let junit = JUnitWriter.text(report)
         #expect(junit.contains("failure message=\"mmd.C13: mmd.C13: MUST: RequestToRespond outside Listening\""))
         #expect(junit.contains("mmd.C10 (consequence of mmd.C13)"))
-        #expect(junit.contains("Findings by obligation:\nmmd.C13 fail: in mmd.push2talk.900\nmmd.C10 fail: as a consequence in mmd.push2talk.900"))
+        #expect(
+            junit.contains(
+                "Findings by obligation:\nmmd.C13 fail: in mmd.push2talk.900\nmmd.C10 fail: as a consequence in mmd.push2talk.900"
+            ))
         #expect(HTMLReportWriter.text(report).contains("Root cause: <b>mmd.C13</b>"))
     }
 }

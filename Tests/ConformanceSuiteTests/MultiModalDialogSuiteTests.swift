@@ -1,8 +1,8 @@
 import ConformanceChecks
 import ConformanceHarness
 import ConformanceReports
-import Testing
 import ProtocolModel
+import Testing
 
 /// The multimodal dialog suite against the Swift reference client (issue 6 "Done when") and
 /// against every faulty client of the adapter (issue 7): each is caught on the case(s) covering
@@ -24,8 +24,9 @@ struct MultiModalDialogSuiteTests {
 
     @Test(.timeLimit(.minutes(5)))
     func passiveReferenceClientEarnsNoFindingOnDrivenCases() async throws {
-        let result = try await SuiteRun.run(protocolName: Self.protocolName, client: "\(SuiteRun.adapter) --passive",
-                                            cases: Self.drivenCases, jobs: 3)
+        let result = try await SuiteRun.run(
+            protocolName: Self.protocolName, client: "\(SuiteRun.adapter) --passive",
+            cases: Self.drivenCases, jobs: 3)
         let evaluations = result.outcome.report.evaluations.filter { Self.drivenCases.contains($0.caseID) }
         #expect(evaluations.count == Self.drivenCases.count)
         for evaluation in evaluations {
@@ -36,16 +37,26 @@ struct MultiModalDialogSuiteTests {
 
     /// A passive faulty client, on driven cases about other obligations, is told the obligation
     /// it breaks first; every other MUST finding is marked as a consequence of it.
-    @Test(.timeLimit(.minutes(5)), arguments: zip(["respond-outside-listening", "bad-image", "no-authorization"],
-                                                   ["mmd.C13", "mmd.C14", "mmd.C1"]))
+    @Test(
+        .timeLimit(.minutes(5)),
+        arguments: zip(
+            ["respond-outside-listening", "bad-image", "no-authorization"],
+            ["mmd.C13", "mmd.C14", "mmd.C1"]))
     func passiveFaultyClientIsToldItsObligationFirst(_ fault: String, _ obligation: String) async throws {
-        let result = try await SuiteRun.run(protocolName: Self.protocolName, client: "\(SuiteRun.adapter) --passive --fault \(fault)",
-                                            cases: Self.drivenCases, jobs: 3)
+        let result = try await SuiteRun.run(
+            protocolName: Self.protocolName, client: "\(SuiteRun.adapter) --passive --fault \(fault)",
+            cases: Self.drivenCases, jobs: 3)
         for evaluation in result.outcome.report.evaluations where Self.drivenCases.contains(evaluation.caseID) {
             #expect(evaluation.verdict == .fail, "\(fault) on \(evaluation.caseID): \(result.problems)")
-            #expect(evaluation.failedChecks.first == obligation, "\(fault) on \(evaluation.caseID): \(evaluation.failedChecks)")
-            let unexplained = evaluation.checks.filter { $0.verdict == .fail && $0.obligation != obligation && $0.consequenceOf == nil }
-            #expect(unexplained.isEmpty, "\(fault) on \(evaluation.caseID): \(unexplained.map { "\($0.obligation) \($0.actual)" })")
+            #expect(
+                evaluation.failedChecks.first == obligation,
+                "\(fault) on \(evaluation.caseID): \(evaluation.failedChecks)")
+            let unexplained = evaluation.checks.filter {
+                $0.verdict == .fail && $0.obligation != obligation && $0.consequenceOf == nil
+            }
+            #expect(
+                unexplained.isEmpty,
+                "\(fault) on \(evaluation.caseID): \(unexplained.map { "\($0.obligation) \($0.actual)" })")
         }
     }
 
@@ -88,7 +99,8 @@ struct MultiModalDialogSuiteTests {
         FaultCase(fault: "video-connect-as-transcript", cases: ["mmd.video.002"], obligation: "mmd.C16"),
         FaultCase(fault: "no-local-responding-ended", cases: ["mmd.playback.001"], obligation: "mmd.C19"),
         FaultCase(fault: "double-local-responding-ended", cases: ["mmd.playback.001"], obligation: "mmd.C19"),
-        FaultCase(fault: "interrupt-in-listening", cases: ["mmd.interrupt.001"], obligation: "mmd.C20", verdict: "nonStrict"),
+        FaultCase(
+            fault: "interrupt-in-listening", cases: ["mmd.interrupt.001"], obligation: "mmd.C20", verdict: "nonStrict"),
         FaultCase(fault: "frames-after-finish", cases: ["mmd.stop.001"], obligation: "mmd.C22"),
         FaultCase(fault: "bad-dialog-id", cases: ["mmd.resume.001"], obligation: "mmd.C23"),
         FaultCase(fault: "wrong-dialog-id", cases: ["mmd.resume.002"], obligation: "mmd.C23", verdict: "nonStrict"),
@@ -97,13 +109,18 @@ struct MultiModalDialogSuiteTests {
     @Test(.timeLimit(.minutes(5)), arguments: faults)
     func faultyClientIsCaught(_ fault: FaultCase) async throws {
         let client = "\(SuiteRun.adapter) --fault \(fault.fault)"
-        let result = try await SuiteRun.run(protocolName: Self.protocolName, client: client, cases: fault.cases, jobs: 4)
+        let result = try await SuiteRun.run(
+            protocolName: Self.protocolName, client: client, cases: fault.cases, jobs: 4)
         let context = result.problems.joined(separator: "\n")
         for id in fault.cases {
-            print("fault \(fault.fault) on \(id): \(result.verdicts[id] ?? "-") failed \((result.failed[id] ?? []).sorted())")
+            print(
+                "fault \(fault.fault) on \(id): \(result.verdicts[id] ?? "-") failed \((result.failed[id] ?? []).sorted())"
+            )
             #expect(result.verdicts[id] == fault.verdict, "\(fault.fault) on \(id): \(context)")
             let failed = Set(result.failed[id] ?? [])
-            #expect(failed.contains(fault.obligation), "\(fault.fault) on \(id) failed \(failed.sorted()), not \(fault.obligation): \(context)")
+            #expect(
+                failed.contains(fault.obligation),
+                "\(fault.fault) on \(id) failed \(failed.sorted()), not \(fault.obligation): \(context)")
             let unexplained = failed.subtracting([fault.obligation]).subtracting(fault.extra)
             #expect(unexplained.isEmpty, "\(fault.fault) on \(id) also tripped \(unexplained.sorted()): \(context)")
         }

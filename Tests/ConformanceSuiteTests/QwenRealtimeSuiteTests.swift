@@ -62,13 +62,16 @@ struct QwenRealtimeSuiteTests {
         FaultExpectation(fault: "ignore-server-error", obligation: "qrt.C19", cases: ["qrt.errors.003"]),
         FaultExpectation(fault: "stop-on-request-error", obligation: "qrt.C19", cases: ["qrt.errors.002"]),
         // 300 ms late: within the case's 500 ms hook, over a 100 ms latency budget.
-        FaultExpectation(fault: "slow-barge-in", obligation: "qrt.C20", cases: ["qrt.playback.001"],
-                         budgets: ["bargeIn.speechStarted.cancel=100ms"]),
+        FaultExpectation(
+            fault: "slow-barge-in", obligation: "qrt.C20", cases: ["qrt.playback.001"],
+            budgets: ["bargeIn.speechStarted.cancel=100ms"]),
     ]
 
-    @Test("The Swift reference client passes the whole suite (no fail, error or nonStrict), within tight latency budgets")
+    @Test(
+        "The Swift reference client passes the whole suite (no fail, error or nonStrict), within tight latency budgets")
     func referenceClientPasses() async throws {
-        let result = try await SuiteRun.run(protocolName: "qwen-realtime", client: SuiteRun.adapter, jobs: 4, budgets: Self.tightBudgets)
+        let result = try await SuiteRun.run(
+            protocolName: "qwen-realtime", client: SuiteRun.adapter, jobs: 4, budgets: Self.tightBudgets)
         let bad = result.verdicts.filter { !["pass", "skipped"].contains($0.value) }
         #expect(bad.isEmpty, "not passing:\n\(result.problems.joined(separator: "\n"))")
         #expect(result.verdicts.count >= 28, "only \(result.verdicts.count) cases ran")
@@ -77,12 +80,14 @@ struct QwenRealtimeSuiteTests {
     @Test("Every faulty client is caught by the case(s) of the obligation it breaks", arguments: faults)
     func faultyClientIsCaught(_ expectation: FaultExpectation) async throws {
         let result = try await SuiteRun.run(
-            protocolName: "qwen-realtime", client: "\(SuiteRun.adapter) --fault \(expectation.fault)", cases: expectation.cases, jobs: 4,
+            protocolName: "qwen-realtime", client: "\(SuiteRun.adapter) --fault \(expectation.fault)",
+            cases: expectation.cases, jobs: 4,
             budgets: expectation.budgets)
         for id in expectation.cases {
             let verdict = result.verdicts[id]
             let failed = Set(result.failed[id] ?? [])
-            let context = "\(expectation.fault) on \(id): \(verdict ?? "not run"), failed \(failed.sorted())\n\(result.problems.joined(separator: "\n"))"
+            let context =
+                "\(expectation.fault) on \(id): \(verdict ?? "not run"), failed \(failed.sorted())\n\(result.problems.joined(separator: "\n"))"
             #expect(verdict == expectation.verdict, "\(context)")
             #expect(failed.contains(expectation.obligation), "\(context)")
             let unexplained = failed.subtracting([expectation.obligation]).subtracting(expectation.extra)
@@ -96,15 +101,18 @@ struct QwenRealtimeSuiteTests {
     /// suite (`referenceClientPasses`).
     @Test("A --budget fails the slow barge-in the case's own checks accept")
     func latencyBudgetGatesTheSlowClient() async throws {
-        let gated = try await SuiteRun.run(protocolName: "qwen-realtime", client: "\(SuiteRun.adapter) --fault slow-barge-in",
-                                           cases: ["qrt.playback.001"], budgets: Self.tightBudgets)
+        let gated = try await SuiteRun.run(
+            protocolName: "qwen-realtime", client: "\(SuiteRun.adapter) --fault slow-barge-in",
+            cases: ["qrt.playback.001"], budgets: Self.tightBudgets)
         let evaluation = try #require(gated.outcome.report.evaluations.first)
         #expect(evaluation.verdict == .fail)
         #expect(evaluation.checks.filter(\.isFinding).map(\.kind) == ["latencyBudget"], "\(gated.problems)")
         let overrun = try #require(evaluation.checks.first { $0.kind == "latencyBudget" })
         #expect(overrun.obligation == "qrt.C20")
         #expect(overrun.expected == "bargeIn.speechStarted.cancel ≤ 100 ms (--budget)")
-        #expect(overrun.actual.hasPrefix("bargeIn.speechStarted.cancel took ") && overrun.actual.hasSuffix("over its budget of 100 ms"))
+        #expect(
+            overrun.actual.hasPrefix("bargeIn.speechStarted.cancel took ")
+                && overrun.actual.hasSuffix("over its budget of 100 ms"))
         #expect(gated.outcome.report.latencyBudgets["bargeIn.speechStarted.cancel"] == 100)
     }
 
@@ -115,8 +123,9 @@ struct QwenRealtimeSuiteTests {
     func tableCoversCatalog() async throws {
         let catalog = try await Self.catalog()
         #expect(Set(Self.faults.map(\.fault)).count == Self.faults.count)
-        #expect(Set(Self.faults.map(\.fault)) == Set(catalog.keys),
-                "table \(Self.faults.map(\.fault).sorted()) vs catalog \(catalog.keys.sorted())")
+        #expect(
+            Set(Self.faults.map(\.fault)) == Set(catalog.keys),
+            "table \(Self.faults.map(\.fault).sorted()) vs catalog \(catalog.keys.sorted())")
         for expectation in Self.faults {
             #expect(catalog[expectation.fault] == expectation.obligation, "\(expectation.fault)")
         }
@@ -128,7 +137,8 @@ struct QwenRealtimeSuiteTests {
         var faults: [String: String] = [:]
         for line in listed.stdout.split(separator: "\n") {
             guard let json = try? JSONValue.decode(String(line)), json["protocol"]?.stringValue == "qwen-realtime",
-                  let name = json["name"]?.stringValue else { continue }
+                let name = json["name"]?.stringValue
+            else { continue }
             faults[name] = json["obligation"]?.stringValue ?? ""
         }
         return faults

@@ -12,14 +12,18 @@ import WireJSON
 struct RepeatRunTests {
     @Test func aCaseWhoseVerdictChangesIsFlakyInEveryReport() async throws {
         // The reference client, except that it gives up at once on the second run of qrt.connect.001.
-        let client = #"if [ "$MOCK_CASE_ID" = qrt.connect.001 ] && [ "$MOCK_RUN" = 2 ]; then exit 3; fi; exec "# + SuiteRun.adapter
-        var configuration = RunConfiguration(protocolName: "qwen-realtime", clientCommand: client, repositoryRoot: SuiteRun.root)
+        let client =
+            #"if [ "$MOCK_CASE_ID" = qrt.connect.001 ] && [ "$MOCK_RUN" = 2 ]; then exit 3; fi; exec "#
+            + SuiteRun.adapter
+        var configuration = RunConfiguration(
+            protocolName: "qwen-realtime", clientCommand: client, repositoryRoot: SuiteRun.root)
         configuration.includes = ["qrt.connect.001", "qrt.session.001"]
         configuration.repeatCount = 3
         // The wrapper decides per process start; a reused adapter would not run it again.
         configuration.reuseAdapters = false
         configuration.jobs = 2
-        configuration.reportDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("repeat-\(UUID().uuidString)")
+        configuration.reportDirectory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "repeat-\(UUID().uuidString)")
         let lines = LineLog()
         configuration.progress = { lines.append($0) }
         let outcome = try await ConformanceRunner(configuration: configuration).run()
@@ -50,14 +54,18 @@ struct RepeatRunTests {
         #expect(entry?["repeats"]?["flaky"] == true)
         #expect(entry?["repeats"]?["passRate"] == .double(0.6667))
         let ctrf = try JSONValue.decode(Array(try Data(contentsOf: folder.appendingPathComponent("ctrf.json"))))
-        #expect(ReportSchema.validate(ctrf, schemaFile: SuiteRun.root.appendingPathComponent(ReportSchema.ctrfSchemaPath)) == [])
+        #expect(
+            ReportSchema.validate(ctrf, schemaFile: SuiteRun.root.appendingPathComponent(ReportSchema.ctrfSchemaPath))
+                == [])
         let test = ctrf["results"]?["tests"]?.arrayValue?.first { $0["name"] == "qrt.connect.001" }
         #expect(test?["flaky"] == true && test?["retries"] == 2)
         let junit = try String(contentsOf: folder.appendingPathComponent("junit.xml"), encoding: .utf8)
         #expect(junit.contains(#"<property name="flaky" value="true"/>"#))
         #expect(junit.contains(#"message="flaky (2/3 runs passed): "#))
         let summary = try String(contentsOf: folder.appendingPathComponent("summary.md"), encoding: .utf8)
-        #expect(summary.contains("## Flaky cases") && summary.contains("| qrt.connect.001 | pass ×2, fail ×1 | 2/3 runs passed |"))
+        #expect(
+            summary.contains("## Flaky cases")
+                && summary.contains("| qrt.connect.001 | pass ×2, fail ×1 | 2/3 runs passed |"))
         let html = try String(contentsOf: folder.appendingPathComponent("report.html"), encoding: .utf8)
         #expect(html.contains("Flaky cases (1)") && html.contains(#"<span class="flaky">flaky</span>"#))
 

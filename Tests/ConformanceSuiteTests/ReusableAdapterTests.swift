@@ -22,34 +22,46 @@ struct ReusableAdapterTests {
         FileManager.default.temporaryDirectory.appendingPathComponent("starts-\(UUID().uuidString).log")
     }
 
-    static func run(_ client: String, cases: [String], reuse: Bool = true, timeoutMs: Int? = nil) async throws
-        -> ConformanceRunner.Outcome {
-        var configuration = RunConfiguration(protocolName: "qwen-realtime", clientCommand: client, repositoryRoot: SuiteRun.root)
+    static func run(
+        _ client: String, cases: [String], reuse: Bool = true, timeoutMs: Int? = nil
+    ) async throws
+        -> ConformanceRunner.Outcome
+    {
+        var configuration = RunConfiguration(
+            protocolName: "qwen-realtime", clientCommand: client, repositoryRoot: SuiteRun.root)
         configuration.includes = cases
         configuration.jobs = 1
         configuration.reuseAdapters = reuse
         configuration.timeoutMs = timeoutMs
-        configuration.reportDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("reuse-\(UUID().uuidString)")
+        configuration.reportDirectory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "reuse-\(UUID().uuidString)")
         configuration.progress = { _ in }
         return try await ConformanceRunner(configuration: configuration).run()
     }
 
     @Test func theReferenceAdapterServesEveryCaseInOneProcessWithTheSameVerdicts() async throws {
         // Driven cases, one with `quit` in its commands (qrt.ptt.001), one with tools, one passive flow.
-        let cases = ["qrt.connect.001", "qrt.session.001", "qrt.ptt.001", "qrt.tools.001", "qrt.errors.003"]  // in suite order
-        let reusedLog = Self.temporaryLog(), freshLog = Self.temporaryLog()
+        // In suite order.
+        let cases = ["qrt.connect.001", "qrt.session.001", "qrt.ptt.001", "qrt.tools.001", "qrt.errors.003"]
+        let reusedLog = Self.temporaryLog()
+        let freshLog = Self.temporaryLog()
         defer { for log in [reusedLog, freshLog] { try? FileManager.default.removeItem(at: log) } }
         let reused = try await Self.run(Self.counting("exec " + SuiteRun.adapter, log: reusedLog), cases: cases)
-        let fresh = try await Self.run(Self.counting("exec " + SuiteRun.adapter, log: freshLog), cases: cases, reuse: false)
+        let fresh = try await Self.run(
+            Self.counting("exec " + SuiteRun.adapter, log: freshLog), cases: cases, reuse: false)
         defer { for outcome in [reused, fresh] { try? FileManager.default.removeItem(at: outcome.directory) } }
         #expect(Self.starts(reusedLog) == ["qrt.connect.001"], "one process for every case (jobs 1)")
         #expect(Self.starts(freshLog) == cases)
-        let verdicts = { (outcome: ConformanceRunner.Outcome) in outcome.report.evaluations.map { "\($0.caseID) \($0.verdict.rawValue)" } }
+        let verdicts = { (outcome: ConformanceRunner.Outcome) in
+            outcome.report.evaluations.map { "\($0.caseID) \($0.verdict.rawValue)" }
+        }
         #expect(verdicts(reused) == cases.map { "\($0) pass" }, "\(verdicts(reused))")
         #expect(verdicts(reused) == verdicts(fresh))
         // Each case's record is its own: adapter events start after its next_case, with no harness acks.
         for (evaluation, alone) in zip(reused.report.evaluations, fresh.report.evaluations) {
-            let connections = { (evaluation: CaseEvaluation) in evaluation.transcript.adapterEvents.filter { $0.name == "connected" }.count }
+            let connections = { (evaluation: CaseEvaluation) in
+                evaluation.transcript.adapterEvents.filter { $0.name == "connected" }.count
+            }
             #expect(connections(evaluation) == connections(alone), "\(evaluation.caseID)")
             #expect(evaluation.transcript.adapterEvents.first?.name == "connected", "\(evaluation.caseID)")
             let acks = evaluation.transcript.adapterEvents.compactMap { $0.json["cmd"]?.stringValue }
@@ -59,7 +71,8 @@ struct ReusableAdapterTests {
 
     @Test func theEndCaseAckCarriesTheExitStatusTheCaseIsJudgedOn() async throws {
         // A fake reusable adapter that does nothing and reports exit 3 for every case.
-        let fake = #"printf '{"adapter":"fake","protocol":"qwen-realtime","reusable":true}\n'; "#
+        let fake =
+            #"printf '{"adapter":"fake","protocol":"qwen-realtime","reusable":true}\n'; "#
             + #"while read -r line; do case "$line" in *end_case*) printf '{"event":"ack","cmd":"end_case","ok":false,"exit":3}\n';; esac; done"#
         let log = Self.temporaryLog()
         defer { try? FileManager.default.removeItem(at: log) }
@@ -69,7 +82,8 @@ struct ReusableAdapterTests {
         for evaluation in outcome.report.evaluations {
             #expect(evaluation.transcript.client.exitCode == 3, "\(evaluation.caseID)")
             let exit = evaluation.checks.first { $0.kind == "clientExit" }
-            #expect(exit?.verdict == .fail && exit?.actual == "exit 3", "\(evaluation.caseID): \(String(describing: exit))")
+            #expect(
+                exit?.verdict == .fail && exit?.actual == "exit 3", "\(evaluation.caseID): \(String(describing: exit))")
         }
     }
 
@@ -79,7 +93,8 @@ struct ReusableAdapterTests {
         defer { try? FileManager.default.removeItem(at: log) }
         let clock = ContinuousClock()
         let started = clock.now
-        let outcome = try await Self.run(Self.counting(hanging, log: log), cases: ["qrt.errors.003", "qrt.faults.001"], timeoutMs: 800)
+        let outcome = try await Self.run(
+            Self.counting(hanging, log: log), cases: ["qrt.errors.003", "qrt.faults.001"], timeoutMs: 800)
         defer { try? FileManager.default.removeItem(at: outcome.directory) }
         #expect(clock.now - started < .seconds(20))
         #expect(Self.starts(log) == ["qrt.errors.003", "qrt.faults.001"], "a killed adapter is not reused")

@@ -6,7 +6,8 @@ import Foundation
 
 /// Runs `conformance run` in-process for a client command and returns the verdicts.
 enum SuiteRun {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
 
     /// The built adapter next to the test bundle (`.build/<config>/dialogmock-adapter`).
     static var adapter: String { ExecutablePath.sibling("dialogmock-adapter") ?? "dialogmock-adapter" }
@@ -22,19 +23,23 @@ enum SuiteRun {
         var problems: [String] {
             outcome.report.evaluations.filter { !["pass", "skipped"].contains($0.verdict.rawValue) }.map { evaluation in
                 let first = evaluation.checks.first { $0.verdict != .pass }
-                return "\(evaluation.caseID): \(evaluation.verdict.rawValue) \(first.map { "[\($0.obligation)] \($0.actual)" } ?? evaluation.reason ?? "")"
+                return
+                    "\(evaluation.caseID): \(evaluation.verdict.rawValue) \(first.map { "[\($0.obligation)] \($0.actual)" } ?? evaluation.reason ?? "")"
             }
         }
     }
 
-    static func run(protocolName: String, client: String, cases: [String] = [], jobs: Int = 2, timeoutMs: Int? = nil,
-                    budgets: [String] = []) async throws -> Result {
+    static func run(
+        protocolName: String, client: String, cases: [String] = [], jobs: Int = 2, timeoutMs: Int? = nil,
+        budgets: [String] = []
+    ) async throws -> Result {
         var configuration = RunConfiguration(protocolName: protocolName, clientCommand: client, repositoryRoot: root)
         configuration.includes = cases
         configuration.budgets = budgets
         configuration.jobs = jobs
         configuration.timeoutMs = timeoutMs
-        configuration.reportDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("suite-\(UUID().uuidString)")
+        configuration.reportDirectory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "suite-\(UUID().uuidString)")
         configuration.progress = { _ in }
         let outcome = try await ConformanceRunner(configuration: configuration).run()
         try? FileManager.default.removeItem(at: outcome.directory)
@@ -43,7 +48,8 @@ enum SuiteRun {
         for evaluation in outcome.report.evaluations {
             verdicts[evaluation.caseID] = evaluation.verdict.rawValue
             failed[evaluation.caseID] = evaluation.checks
-                .filter { ($0.verdict == .fail || $0.verdict == .nonStrict) && $0.consequenceOf == nil }.map(\.obligation)
+                .filter { ($0.verdict == .fail || $0.verdict == .nonStrict) && $0.consequenceOf == nil }.map(
+                    \.obligation)
         }
         return Result(outcome: outcome, verdicts: verdicts, failed: failed)
     }

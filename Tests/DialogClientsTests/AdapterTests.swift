@@ -1,6 +1,6 @@
+import ProtocolModel
 import Testing
 import WireJSON
-import ProtocolModel
 
 /// The `dialogmock-adapter` executable: announcement, command scripts, default flows.
 @Suite struct AdapterTests {
@@ -21,13 +21,16 @@ import ProtocolModel
             #"{"cmd":"cancel_speech"}"#,
             #"{"cmd":"stop"}"#,
         ]
-        let run = try await AdapterProcess.run(arguments: ["--protocol", "multimodal-dialog"],
-                                               environment: AdapterProcess.environment(url: mock.mmdURL), commands: commands)
+        let run = try await AdapterProcess.run(
+            arguments: ["--protocol", "multimodal-dialog"],
+            environment: AdapterProcess.environment(url: mock.mmdURL), commands: commands)
         #expect(run.status == 0)
         #expect(run.lines.first == ["adapter": "swift", "protocol": "multimodal-dialog", "reusable": true])
         let names = Self.names(run.lines)
         #expect(names.filter { $0 == "ack" }.count == commands.count)
-        for event in ["connected", "started", "state", "playback_started", "request_accepted", "playback_ended", "closed"] {
+        for event in [
+            "connected", "started", "state", "playback_started", "request_accepted", "playback_ended", "closed",
+        ] {
             #expect(names.contains(event), "missing \(event): \(names)")
         }
         #expect(!run.lines.contains { $0["timedOut"] == true })
@@ -43,8 +46,9 @@ import ProtocolModel
             #"{"cmd":"wait","for":"responding_ended","timeoutMs":8000}"#,
             #"{"cmd":"quit"}"#,
         ]
-        let run = try await AdapterProcess.run(arguments: ["--protocol", "qwen-realtime"],
-                                               environment: AdapterProcess.environment(url: mock.qwenURL()), commands: commands)
+        let run = try await AdapterProcess.run(
+            arguments: ["--protocol", "qwen-realtime"],
+            environment: AdapterProcess.environment(url: mock.qwenURL()), commands: commands)
         #expect(run.status == 0)
         let call = try #require(run.lines.first { $0["event"]?.stringValue == "tool_call" })
         #expect(call["arguments"]?.stringValue == #"{"city":"Paris"}"#)
@@ -57,11 +61,15 @@ import ProtocolModel
     func defaultFlowIsAFullCorrectSession(protocolName: String) async throws {
         let mock = try MockSession()
         let url = protocolName == "multimodal-dialog" ? mock.mmdURL : mock.qwenURL()
-        let run = try await AdapterProcess.run(arguments: ["--protocol", protocolName],
-                                               environment: AdapterProcess.environment(url: url), commands: nil)
+        let run = try await AdapterProcess.run(
+            arguments: ["--protocol", protocolName],
+            environment: AdapterProcess.environment(url: url), commands: nil)
         #expect(run.status == 0)
         let names = Self.names(run.lines)
-        for event in ["connected", "speech_started", "responding_started", "audio", "playback_started", "playback_ended", "closed"] {
+        for event in [
+            "connected", "speech_started", "responding_started", "audio", "playback_started", "playback_ended",
+            "closed",
+        ] {
             #expect(names.contains(event), "missing \(event): \(names)")
         }
         await mock.expectNoViolations()
@@ -74,7 +82,10 @@ import ProtocolModel
         #expect(list.lines.count >= FaultTests.cases.count)
         for fault in FaultTests.cases {
             #expect(run.text.contains(fault.name), "--help lacks \(fault.name)")
-            #expect(list.lines.contains { $0["name"]?.stringValue == fault.name && $0["obligation"]?.stringValue == fault.obligation })
+            #expect(
+                list.lines.contains {
+                    $0["name"]?.stringValue == fault.name && $0["obligation"]?.stringValue == fault.obligation
+                })
         }
     }
 }

@@ -1,7 +1,7 @@
 import Foundation
+import ProtocolModel
 import Testing
 import WireJSON
-import ProtocolModel
 
 /// Every `--fault` of the adapter makes the mock journal a violation of the obligation it
 /// breaks (or, for refused upgrades, makes the handshake fail with no session). Serialized:
@@ -61,15 +61,21 @@ struct FaultTests {
         Case(protocolName: "qwen-realtime", name: "audio-before-session-update", obligation: "qrt.C4"),
         Case(protocolName: "qwen-realtime", name: "bad-modalities", obligation: "qrt.C5"),
         Case(protocolName: "qwen-realtime", name: "flat-tools", obligation: "qrt.C6"),
-        Case(protocolName: "qwen-realtime", name: "change-turn-detection-after-audio", obligation: "qrt.C7", model: audioModel),
+        Case(
+            protocolName: "qwen-realtime", name: "change-turn-detection-after-audio", obligation: "qrt.C7",
+            model: audioModel),
         Case(protocolName: "qwen-realtime", name: "bad-base64", obligation: "qrt.C8"),
         Case(protocolName: "qwen-realtime", name: "odd-audio-chunk", obligation: "qrt.C8"),
         Case(protocolName: "qwen-realtime", name: "commit-in-vad", obligation: "qrt.C9"),
         Case(protocolName: "qwen-realtime", name: "empty-commit", obligation: "qrt.C10"),
         Case(protocolName: "qwen-realtime", name: "second-response", obligation: "qrt.C11"),
         Case(protocolName: "qwen-realtime", name: "cancel-without-response", obligation: "qrt.C12"),
-        Case(protocolName: "qwen-realtime", name: "wrong-call-id", obligation: "qrt.C13", scenario: QwenRealtimeClientTests.toolScenario),
-        Case(protocolName: "qwen-realtime", name: "duplicate-tool-output", obligation: "qrt.C13", scenario: QwenRealtimeClientTests.toolScenario),
+        Case(
+            protocolName: "qwen-realtime", name: "wrong-call-id", obligation: "qrt.C13",
+            scenario: QwenRealtimeClientTests.toolScenario),
+        Case(
+            protocolName: "qwen-realtime", name: "duplicate-tool-output", obligation: "qrt.C13",
+            scenario: QwenRealtimeClientTests.toolScenario),
         Case(protocolName: "qwen-realtime", name: "bad-item", obligation: "qrt.C15"),
         Case(protocolName: "qwen-realtime", name: "image-before-audio", obligation: "qrt.C16"),
         Case(protocolName: "qwen-realtime", name: "finish-on-audio-profile", obligation: "qrt.C17", model: audioModel),
@@ -80,8 +86,9 @@ struct FaultTests {
     func faultIsJournaledWithItsObligation(_ fault: Case) async throws {
         let mock = try MockSession(timeScale: fault.timeScale, scenario: fault.scenario)
         let url = fault.protocolName == "multimodal-dialog" ? mock.mmdURL : mock.qwenURL(model: fault.model)
-        let run = try await AdapterProcess.run(arguments: ["--protocol", fault.protocolName, "--fault", fault.name],
-                                               environment: AdapterProcess.environment(url: url, model: fault.model), commands: nil)
+        let run = try await AdapterProcess.run(
+            arguments: ["--protocol", fault.protocolName, "--fault", fault.name],
+            environment: AdapterProcess.environment(url: url, model: fault.model), commands: nil)
         #expect(run.status == 0)
         if fault.refused {
             #expect(await mock.entries().isEmpty)

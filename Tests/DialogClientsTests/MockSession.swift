@@ -1,8 +1,8 @@
 import Foundation
 import MockServer
+import ProtocolModel
 import Testing
 import WireJSON
-import ProtocolModel
 
 /// An in-process mock on 127.0.0.1:0 and helpers to read its journal.
 final class MockSession {
@@ -19,7 +19,9 @@ final class MockSession {
     deinit { server.stop() }
 
     var mmdURL: String { server.baseURL + "/api-ws/v1/inference" }
-    func qwenURL(model: String = "qwen3-omni-flash-realtime") -> String { server.baseURL + "/api-ws/v1/realtime?model=\(model)" }
+    func qwenURL(model: String = "qwen3-omni-flash-realtime") -> String {
+        server.baseURL + "/api-ws/v1/realtime?model=\(model)"
+    }
 
     /// The journal entries of session `id` (`s1` is the first session).
     func entries(_ id: String = "s1") async -> [JSONValue] {
@@ -51,13 +53,19 @@ final class MockSession {
         await entries(id).compactMap { entry -> String? in
             let time = (entry["t"]?.intValue ?? 0) / 1000
             let json = entry["json"]
-            let name = json?["payload"]?["output"]?["event"]?.stringValue ?? json?["payload"]?["input"]?["directive"]?.stringValue
+            let name =
+                json?["payload"]?["output"]?["event"]?.stringValue ?? json?["payload"]?["input"]?["directive"]?
+                .stringValue
                 ?? json?["type"]?.stringValue ?? json?["header"]?["event"]?.stringValue
             switch entry["kind"]?.stringValue {
-            case "text": return "\(time) \(entry["dir"]?.stringValue ?? "") \(name ?? "?") \(json?["payload"]?["output"]?["state"]?.stringValue ?? "")"
+            case "text":
+                return
+                    "\(time) \(entry["dir"]?.stringValue ?? "") \(name ?? "?") \(json?["payload"]?["output"]?["state"]?.stringValue ?? "")"
             case "violation": return "\(time) VIOLATION \(entry["violation"]?.encodedString() ?? "")"
             case "binary": return nil
-            default: return "\(time) \(entry["kind"]?.stringValue ?? "") \(entry["message"]?.stringValue ?? entry["info"]?.stringValue ?? "")"
+            default:
+                return
+                    "\(time) \(entry["kind"]?.stringValue ?? "") \(entry["message"]?.stringValue ?? entry["info"]?.stringValue ?? "")"
             }
         }.joined(separator: "\n")
     }
@@ -72,9 +80,13 @@ final class MockSession {
     /// answer, so the frame waited in its socket). Reported to the mock's owners; not a client fault.
     static func isSendRace(_ entries: [JSONValue], _ index: Int) -> Bool {
         guard entries[index]["violation"]?["obligation"]?.stringValue == "mmd.C11",
-              let frame = entries[..<index].last(where: { $0["kind"]?.stringValue == "binary" && $0["dir"]?.stringValue == "in" }),
-              let ended = entries[..<index].last(where: { ($0["json"]?["payload"]?["output"]?["event"]?.stringValue) == "SpeechEnded" }),
-              let frameTime = frame["t"]?.intValue, let endedTime = ended["t"]?.intValue
+            let frame = entries[..<index].last(where: {
+                $0["kind"]?.stringValue == "binary" && $0["dir"]?.stringValue == "in"
+            }),
+            let ended = entries[..<index].last(where: {
+                ($0["json"]?["payload"]?["output"]?["event"]?.stringValue) == "SpeechEnded"
+            }),
+            let frameTime = frame["t"]?.intValue, let endedTime = ended["t"]?.intValue
         else { return false }
         return frameTime >= endedTime && frameTime - endedTime < 100_000
     }

@@ -7,10 +7,13 @@ import WireJSON
 /// violation and the callbacks see the expected events.
 @Suite struct MultiModalDialogTests {
     /// A dialog wired to a recorder.
-    static func makeDialog(_ mock: MockSession, mode: DialogMode, options: MultiModalDialogOptions = .init())
+    static func makeDialog(
+        _ mock: MockSession, mode: DialogMode, options: MultiModalDialogOptions = .init()
+    )
         -> (MultiModalDialog, Recorder)
     {
-        let dialog = MultiModalDialog(url: mock.mmdURL, workSpaceId: "llm-test", appId: "app-test", mode: mode, options: options)
+        let dialog = MultiModalDialog(
+            url: mock.mmdURL, workSpaceId: "llm-test", appId: "app-test", mode: mode, options: options)
         let recorder = Recorder()
         var callbacks = MultiModalDialog.Callbacks()
         callbacks.onConnected = { recorder.add("connected") }
@@ -60,7 +63,9 @@ import WireJSON
         await dialog.sendAudio(pcm: Fixtures.hello)
         dialog.stopSpeech()
         dialog.requestToRespond(type: "transcript", text: "Welcome back.")
-        #expect(await recorder.wait(for: "playbackEnded", times: 2, timeoutMillis: 30_000), "\(recorder.all.filter { $0 != "audio" })")
+        #expect(
+            await recorder.wait(for: "playbackEnded", times: 2, timeoutMillis: 30_000),
+            "\(recorder.all.filter { $0 != "audio" })")
         #expect(recorder.contains("answer:Welcome back."))
         #expect(await recorder.wait(for: "state:Listening", times: 3))
         await dialog.stop()
@@ -112,7 +117,9 @@ import WireJSON
         let image: JSONValue = ["type": "base64", "value": .string(Base64.encode(Fixtures.frame))]
         dialog.requestToRespond(type: "prompt", text: "What is this?", params: ["images": [image]])
         #expect(await recorder.wait(for: "playbackEnded"))
-        let connect = MultiModalRequestParam { $0.bizParams = .init { $0.videos = [["action": "connect", "type": "voicechat_video_channel"]] } }
+        let connect = MultiModalRequestParam {
+            $0.bizParams = .init { $0.videos = [["action": "connect", "type": "voicechat_video_channel"]] }
+        }
         dialog.requestToRespond(type: "prompt", text: "", params: connect.parameters)
         #expect(await recorder.wait(for: "playbackEnded", times: 2))
         #expect(await recorder.wait(for: "state:Listening", times: 3))
@@ -135,7 +142,9 @@ import WireJSON
         try await Task.sleep(for: .seconds(11))
         #expect(!recorder.contains("closed"))
         await dialog.stop()
-        let heartbeats = await mock.entries().filter { $0["json"]?["payload"]?["input"]?["directive"]?.stringValue == "HeartBeat" }
+        let heartbeats = await mock.entries().filter {
+            $0["json"]?["payload"]?["input"]?["directive"]?.stringValue == "HeartBeat"
+        }
         #expect(heartbeats.count >= 2)
         await mock.expectNoViolations()
     }
@@ -160,7 +169,10 @@ import WireJSON
         let server = try MockServer(configuration: configuration)
         try server.start()
         defer { server.stop() }
-        let dialog = MultiModalDialog(url: server.baseURL + "/api-ws/v1/inference", workSpaceId: "w", appId: "a", mode: .tap2talk)
-        await #expect(throws: DialogError.self) { try await dialog.start(apiKey: "sk-wrong", params: MultiModalRequestParam()) }
+        let dialog = MultiModalDialog(
+            url: server.baseURL + "/api-ws/v1/inference", workSpaceId: "w", appId: "a", mode: .tap2talk)
+        await #expect(throws: DialogError.self) {
+            try await dialog.start(apiKey: "sk-wrong", params: MultiModalRequestParam())
+        }
     }
 }

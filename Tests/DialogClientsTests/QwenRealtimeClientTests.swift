@@ -10,7 +10,8 @@ import WireJSON
            "functionCalls": [{"name": "get_weather", "arguments": {"city": "Paris"}}]}]}
         """
 
-    static func makeClient(_ url: String, model: String = "qwen3-omni-flash-realtime") -> (QwenRealtimeClient, Recorder) {
+    static func makeClient(_ url: String, model: String = "qwen3-omni-flash-realtime") -> (QwenRealtimeClient, Recorder)
+    {
         let client = QwenRealtimeClient(url: url, apiKey: "sk-test", model: model)
         let recorder = Recorder()
         var callbacks = QwenRealtimeCallbacks()
@@ -20,7 +21,10 @@ import WireJSON
         callbacks.onResponseText = { _, text in recorder.add("text:\(text)") }
         callbacks.onAudio = { _, _ in recorder.add("audio") }
         callbacks.onResponseDone = { _, status in recorder.add("done:\(status)") }
-        callbacks.onFunctionCall = { id, name, arguments in recorder.add("call:\(name):\(arguments)") ; _ = id }
+        callbacks.onFunctionCall = { id, name, arguments in
+            recorder.add("call:\(name):\(arguments)")
+            _ = id
+        }
         callbacks.onError = { recorder.add("error:\($0.code)") }
         callbacks.onPlaybackStarted = { _ in recorder.add("playbackStarted") }
         callbacks.onPlaybackEnded = { _ in recorder.add("playbackEnded") }
@@ -78,7 +82,12 @@ import WireJSON
     @Test func toolRoundTripAnswersTheCallAndResponds() async throws {
         let mock = try MockSession(scenario: Self.toolScenario)
         let (client, recorder) = Self.makeClient(mock.qwenURL())
-        let tool: JSONValue = ["type": "function", "function": ["name": "get_weather", "parameters": ["type": "object", "properties": ["city": ["type": "string"]]]]]
+        let tool: JSONValue = [
+            "type": "function",
+            "function": [
+                "name": "get_weather", "parameters": ["type": "object", "properties": ["city": ["type": "string"]]],
+            ],
+        ]
         try await client.connect(session: ["tools": [tool]])
         await client.appendAudio(pcm: Fixtures.hello)
         #expect(await recorder.wait(for: "done:completed"))
@@ -110,7 +119,8 @@ import WireJSON
 
     @Test func audioProfileClosesWithoutSessionFinish() async throws {
         let mock = try MockSession()
-        let (client, recorder) = Self.makeClient(mock.qwenURL(model: "qwen-audio-3.0-realtime-flash"), model: "qwen-audio-3.0-realtime-flash")
+        let (client, recorder) = Self.makeClient(
+            mock.qwenURL(model: "qwen-audio-3.0-realtime-flash"), model: "qwen-audio-3.0-realtime-flash")
         try await client.connect(session: ["modalities": ["text", "audio"]])
         await client.appendAudio(pcm: Fixtures.hello)
         #expect(await recorder.wait(for: "done:completed"))

@@ -1,19 +1,22 @@
 import Foundation
 import MockServer
-import Testing
 import ProtocolModel
+import Testing
 
 /// `dashscope.multimodal.MultiModalDialog` (dashscope 2.0.2, unmodified) against the mock's
 /// multimodal dialog route, with real speech made by espeak-ng + sox.
 @Suite("dashscope MultiModalDialog against the mock", .serialized)
 struct MultiModalDialogSDKTests {
-    private func run(_ flow: String, scenario: String? = nil, journal: ((String) -> Void)? = nil) async throws
+    private func run(
+        _ flow: String, scenario: String? = nil, journal: ((String) -> Void)? = nil
+    ) async throws
         -> (events: [String], states: [String], extra: [String: Any])
     {
         let server = try SDKProcess.startMock(scenario: scenario)
         defer { server.stop() }
-        let result = try await SDKProcess.flow("multimodal_dialog_flows.py",
-                                         [flow, "\(server.baseURL)/api-ws/v1/inference", SDKProcess.speech])
+        let result = try await SDKProcess.flow(
+            "multimodal_dialog_flows.py",
+            [flow, "\(server.baseURL)/api-ws/v1/inference", SDKProcess.speech])
         let lines = await server.journal(session: "s1") ?? ""
         // Every frame the mock sent is valid against the server schemas of conformance/protocols.
         #expect(try ServerFrameSchemas.problems(journal: lines, protocolName: "multimodal-dialog") == [])
@@ -24,7 +27,9 @@ struct MultiModalDialogSDKTests {
     }
 
     /// `expected` appears in `events` in this order (other events may sit between).
-    private func expectSubsequence(_ expected: [String], in events: [String], sourceLocation: SourceLocation = #_sourceLocation) {
+    private func expectSubsequence(
+        _ expected: [String], in events: [String], sourceLocation: SourceLocation = #_sourceLocation
+    ) {
         var cursor = events.startIndex
         for name in expected {
             guard let found = events[cursor...].firstIndex(of: name) else {
@@ -35,13 +40,18 @@ struct MultiModalDialogSDKTests {
         }
     }
 
-    private let round = ["DialogStateChanged:Thinking", "DialogStateChanged:Responding", "RespondingStarted", "RespondingEnded",
-                         "DialogStateChanged:Listening"]
+    private let round = [
+        "DialogStateChanged:Thinking", "DialogStateChanged:Responding", "RespondingStarted", "RespondingEnded",
+        "DialogStateChanged:Listening",
+    ]
 
     @Test func tapToTalkTurnWithRealSpeech() async throws {
         let (events, states, extra) = try await run("tap2talk")
-        expectSubsequence(["Started", "DialogStateChanged:Listening", "SpeechStarted", "SpeechEnded", "SpeechContent"] + round + ["Stopped"],
-                          in: events)
+        expectSubsequence(
+            ["Started", "DialogStateChanged:Listening", "SpeechStarted", "SpeechEnded", "SpeechContent"] + round + [
+                "Stopped"
+            ],
+            in: events)
         #expect(states == ["Listening", "Thinking", "Responding", "Listening"])
         #expect((extra["audio_bytes"] as? Int ?? 0) > 48_000)  // > 1 s of 24 kHz s16le answer audio
     }
@@ -53,7 +63,8 @@ struct MultiModalDialogSDKTests {
 
     @Test func duplexVoiceBargeIn() async throws {
         let (events, states, _) = try await run("duplex")
-        expectSubsequence(["SpeechStarted", "RespondingStarted", "SpeechStarted", "DialogStateChanged:Listening"], in: events)
+        expectSubsequence(
+            ["SpeechStarted", "RespondingStarted", "SpeechStarted", "DialogStateChanged:Listening"], in: events)
         #expect(Array(states.prefix(4)) == ["Listening", "Thinking", "Responding", "Listening"])
     }
 
@@ -88,7 +99,10 @@ struct MultiModalDialogSDKTests {
         var journal = ""
         let (events, _, _) = try await run("heartbeat") { journal = $0 }
         #expect(journal.contains(#""dir":"in","kind":"text""#) && journal.contains(#""event":"HeartBeat""#))
-        #expect(journal.split(separator: "\n").contains { $0.contains(#""dir":"out""#) && $0.contains(#""event":"HeartBeat""#) })
+        #expect(
+            journal.split(separator: "\n").contains {
+                $0.contains(#""dir":"out""#) && $0.contains(#""event":"HeartBeat""#)
+            })
         #expect(!events.contains("Error"))
         #expect(events.last == "closed:1000")
     }

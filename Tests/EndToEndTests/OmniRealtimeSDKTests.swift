@@ -1,7 +1,7 @@
 import Foundation
 import MockServer
-import Testing
 import ProtocolModel
+import Testing
 
 /// `dashscope.audio.qwen_omni.OmniRealtimeConversation` (dashscope 2.0.2, unmodified) against
 /// the mock's Qwen realtime route.
@@ -12,18 +12,24 @@ struct OmniRealtimeSDKTests {
     private func run(_ flow: String, scenario: String? = nil) async throws -> (events: [String], extra: [String: Any]) {
         let server = try SDKProcess.startMock(scenario: scenario)
         defer { server.stop() }
-        let result = try await SDKProcess.flow("omni_realtime_flows.py",
-                                         [flow, "\(server.baseURL)/api-ws/v1/realtime", Self.model, SDKProcess.speech])
+        let result = try await SDKProcess.flow(
+            "omni_realtime_flows.py",
+            [flow, "\(server.baseURL)/api-ws/v1/realtime", Self.model, SDKProcess.speech])
         // Every frame the mock sent is valid against the server schemas of conformance/protocols.
-        #expect(try ServerFrameSchemas.problems(journal: await server.journal(session: "s1") ?? "", protocolName: "qwen-realtime") == [])
+        #expect(
+            try ServerFrameSchemas.problems(
+                journal: await server.journal(session: "s1") ?? "", protocolName: "qwen-realtime") == [])
         return (result["events"] as? [String] ?? [], result["extra"] as? [String: Any] ?? [:])
     }
 
     @Test func serverVADWithRealSpeech() async throws {
         let (events, extra) = try await run("vad")
-        let order = ["session.created", "session.updated", "input_audio_buffer.speech_started", "input_audio_buffer.speech_stopped",
-                     "input_audio_buffer.committed", "conversation.item.input_audio_transcription.completed", "response.created",
-                     "response.audio.delta", "response.audio.done", "response.done"]
+        let order = [
+            "session.created", "session.updated", "input_audio_buffer.speech_started",
+            "input_audio_buffer.speech_stopped",
+            "input_audio_buffer.committed", "conversation.item.input_audio_transcription.completed", "response.created",
+            "response.audio.delta", "response.audio.done", "response.done",
+        ]
         var cursor = events.startIndex
         for expected in order {
             guard let found = events[cursor...].firstIndex(of: expected) else {

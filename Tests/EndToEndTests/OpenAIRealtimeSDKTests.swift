@@ -1,7 +1,7 @@
 import Foundation
 import MockServer
-import Testing
 import ProtocolModel
+import Testing
 
 /// The `openai` SDK's realtime client (openai 3.51.0, unmodified) against the mock's Qwen
 /// realtime route. It reaches the route (`websocket_base_url` + `/realtime?model=`), sends its
@@ -14,7 +14,8 @@ struct OpenAIRealtimeSDKTests {
     @Test func textTurnThroughTheOpenAIClient() async throws {
         let server = try SDKProcess.startMock()
         defer { server.stop() }
-        let result = try await SDKProcess.flow("openai_realtime_flow.py", ["\(server.baseURL)/api-ws/v1", "qwen3-omni-flash-realtime"])
+        let result = try await SDKProcess.flow(
+            "openai_realtime_flow.py", ["\(server.baseURL)/api-ws/v1", "qwen3-omni-flash-realtime"])
         let events = result["events"] as? [String] ?? []
         #expect(events.first == "session.created")
         #expect(events.contains("session.updated"))
@@ -23,6 +24,8 @@ struct OpenAIRealtimeSDKTests {
         let parsed = result["parsed"] as? [String: String] ?? [:]
         #expect(parsed["response.done"] == "ResponseDoneEvent")
         #expect(parsed["session.created"] == "SessionCreatedEvent")
-        #expect(try ServerFrameSchemas.problems(journal: await server.journal(session: "s1") ?? "", protocolName: "qwen-realtime") == [])
+        #expect(
+            try ServerFrameSchemas.problems(
+                journal: await server.journal(session: "s1") ?? "", protocolName: "qwen-realtime") == [])
     }
 }

@@ -22,14 +22,23 @@ struct RefusedUpgradeClientTests {
 
     static let refusals: [Refusal] = [
         Refusal(path: "/api-ws/v1/realtime?model=\(qwenModel)", headers: [], status: 401, code: "InvalidApiKey"),
-        Refusal(path: "/api-ws/v1/realtime?model=\(qwenModel)", headers: [("Authorization", "Bearer sk-wrong")],
-                status: 401, code: "InvalidApiKey"),
-        Refusal(path: "/api-ws/v1/realtime?model=gpt-4o-realtime-preview", headers: [("Authorization", "Bearer \(goodKey)")],
-                status: 400, code: "InvalidParameter"),
-        Refusal(path: "/api-ws/v1/realtime", headers: [("Authorization", "Bearer \(goodKey)")], status: 400, code: "InvalidParameter"),
+        Refusal(
+            path: "/api-ws/v1/realtime?model=\(qwenModel)", headers: [("Authorization", "Bearer sk-wrong")],
+            status: 401, code: "InvalidApiKey"),
+        Refusal(
+            path: "/api-ws/v1/realtime?model=gpt-4o-realtime-preview",
+            headers: [("Authorization", "Bearer \(goodKey)")],
+            status: 400, code: "InvalidParameter"),
+        Refusal(
+            path: "/api-ws/v1/realtime", headers: [("Authorization", "Bearer \(goodKey)")], status: 400,
+            code: "InvalidParameter"),
         Refusal(path: "/api-ws/v1/inference", headers: [], status: 401, code: "InvalidApiKey"),
-        Refusal(path: "/api-ws/v1/inference", headers: [("Authorization", "Bearer sk-wrong")], status: 401, code: "InvalidApiKey"),
-        Refusal(path: "/api-ws/v1/nowhere", headers: [("Authorization", "Bearer \(goodKey)")], status: 404, code: "NotFound"),
+        Refusal(
+            path: "/api-ws/v1/inference", headers: [("Authorization", "Bearer sk-wrong")], status: 401,
+            code: "InvalidApiKey"),
+        Refusal(
+            path: "/api-ws/v1/nowhere", headers: [("Authorization", "Bearer \(goodKey)")], status: 404, code: "NotFound"
+        ),
     ]
 
     private static func startMock() throws -> MockServer {
@@ -44,8 +53,10 @@ struct RefusedUpgradeClientTests {
     func pythonLibrariesReadTheStatusAndBody(_ refusal: Refusal) async throws {
         let server = try Self.startMock()
         defer { server.stop() }
-        let result = try await SDKProcess.flow("refusals.py", ["\(server.baseURL)\(refusal.path)"]
-                                                + refusal.headers.map { "\($0.0):\($0.1)" }, timeout: 30)
+        let result = try await SDKProcess.flow(
+            "refusals.py",
+            ["\(server.baseURL)\(refusal.path)"]
+                + refusal.headers.map { "\($0.0):\($0.1)" }, timeout: 30)
         for library in ["websockets", "websocket-client"] {
             let outcome = result[library] as? [String: Any] ?? [:]
             #expect(outcome["error"] == nil, "\(library): \(outcome["error"] ?? "")")

@@ -1,10 +1,10 @@
 import Foundation
 import MockServer
 import MultiModalDialogEngine
+import ProtocolModel
 import Testing
 import WireJSON
 import WireSocket
-import ProtocolModel
 
 /// Issue 12 item 8: every directive, event and parameter name the installed official clients
 /// can send or react to (`Clients/sdk_names.py` reads them from the dashscope and openai
@@ -34,7 +34,9 @@ struct SDKDriftTests {
         var rows: [Omission: String] = [:]
         for line in text[section.upperBound...].split(separator: "\n") {
             if line.hasPrefix("## ") { break }
-            let cells = line.split(separator: "|", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+            let cells = line.split(separator: "|", omittingEmptySubsequences: false).map {
+                $0.trimmingCharacters(in: .whitespaces)
+            }
             guard cells.count >= 6, cells[1] != "protocol", !cells[1].hasPrefix("-") else { continue }
             let name = cells[3].trimmingCharacters(in: CharacterSet(charactersIn: "`"))
             rows[Omission(protocolName: cells[1], kind: cells[2], name: name)] = cells[4]
@@ -66,18 +68,26 @@ struct SDKDriftTests {
                     }
                     let omission = Omission(protocolName: protocolName, kind: kind, name: name)
                     if handled {
-                        if omissions[omission] != nil { unexplained.append("\(protocolName) \(kind) \(name): handled now, remove it from the omissions") }
+                        if omissions[omission] != nil {
+                            unexplained.append(
+                                "\(protocolName) \(kind) \(name): handled now, remove it from the omissions")
+                        }
                     } else if let reason = omissions[omission], !reason.isEmpty {
                         used.insert(omission)
                     } else {
-                        unexplained.append("\(protocolName) \(kind) \(name) (from \(source)): neither handled nor a listed omission")
+                        unexplained.append(
+                            "\(protocolName) \(kind) \(name) (from \(source)): neither handled nor a listed omission")
                     }
                 }
             }
         }
         for stale in Set(omissions.keys).subtracting(used) {
-            let present = ((names[stale.protocolName] as? [String: Any])?[stale.kind] as? [String: String])?[stale.name] != nil
-            if !present { unexplained.append("\(stale.protocolName) \(stale.kind) \(stale.name): listed as an omission, but no SDK has it") }
+            let present =
+                ((names[stale.protocolName] as? [String: Any])?[stale.kind] as? [String: String])?[stale.name] != nil
+            if !present {
+                unexplained.append(
+                    "\(stale.protocolName) \(stale.kind) \(stale.name): listed as an omission, but no SDK has it")
+            }
         }
         #expect(unexplained.isEmpty, Comment(rawValue: "\n" + unexplained.sorted().joined(separator: "\n")))
     }
@@ -85,11 +95,16 @@ struct SDKDriftTests {
     /// The list check can fail: a made-up name is neither handled nor listed.
     @Test func anUnknownNameIsNotHandled() async throws {
         #expect(Directive(rawValue: "ShoutLoudly") == nil)
-        #expect(try !Self.parameterIsDeclared("payload.parameters.upstream.made_up_key", protocolName: "multimodal-dialog"))
-        #expect(try Self.parameterIsDeclared("payload.parameters.upstream.vocabulary_id", protocolName: "multimodal-dialog"))
-        #expect(try Self.parameterIsDeclared("session.turn_detection.silence_duration_ms", protocolName: "qwen-realtime"))
-        #expect(try await Self.qwenEventsTheMockDoesNotKnow(["session.update", "conversation.item.truncate_everything"])
-            == ["conversation.item.truncate_everything"])
+        #expect(
+            try !Self.parameterIsDeclared("payload.parameters.upstream.made_up_key", protocolName: "multimodal-dialog"))
+        #expect(
+            try Self.parameterIsDeclared("payload.parameters.upstream.vocabulary_id", protocolName: "multimodal-dialog")
+        )
+        #expect(
+            try Self.parameterIsDeclared("session.turn_detection.silence_duration_ms", protocolName: "qwen-realtime"))
+        #expect(
+            try await Self.qwenEventsTheMockDoesNotKnow(["session.update", "conversation.item.truncate_everything"])
+                == ["conversation.item.truncate_everything"])
     }
 
     // MARK: - Handled by the mock
@@ -101,10 +116,13 @@ struct SDKDriftTests {
         defer { server.stop() }
         let client = WebSocketClient()
         defer { client.shutdown() }
-        let connection = try await client.connect("\(server.baseURL)/api-ws/v1/realtime?model=qwen3-omni-flash-realtime",
-                                                  headers: [("Authorization", "Bearer sk-drift")])
+        let connection = try await client.connect(
+            "\(server.baseURL)/api-ws/v1/realtime?model=qwen3-omni-flash-realtime",
+            headers: [("Authorization", "Bearer sk-drift")])
         connection.send(text: #"{"type":"session.update","session":{"modalities":["text"],"turn_detection":null}}"#)
-        let ordered = types.filter { $0 != "session.update" && $0 != "session.finish" }.sorted() + types.filter { $0 == "session.finish" }
+        let ordered =
+            types.filter { $0 != "session.update" && $0 != "session.finish" }.sorted()
+            + types.filter { $0 == "session.finish" }
         for type in ordered { connection.send(text: #"{"type":"\#(type)"}"#) }
         var unknown: Set<String> = []
         for _ in 0..<100 {
@@ -121,7 +139,9 @@ struct SDKDriftTests {
     /// Whether a dotted parameter path (`[]` for array items) is declared in the protocol's
     /// client schemas: the multimodal Start and RequestToRespond, the Qwen session.update.
     static func parameterIsDeclared(_ path: String, protocolName: String) throws -> Bool {
-        let files = protocolName == "multimodal-dialog" ? ["client/Start.json", "client/RequestToRespond.json"] : ["client/session.update.json"]
+        let files =
+            protocolName == "multimodal-dialog"
+            ? ["client/Start.json", "client/RequestToRespond.json"] : ["client/session.update.json"]
         var components: [String] = []
         for part in path.split(separator: ".") {
             var name = String(part)
@@ -165,7 +185,10 @@ struct SchemaWalker {
         var result = [node]
         if let ref = node.schema["$ref"]?.stringValue {
             let parts = ref.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false)
-            let file = parts[0].isEmpty ? node.file : node.file.deletingLastPathComponent().appendingPathComponent(String(parts[0])).standardized
+            let file =
+                parts[0].isEmpty
+                ? node.file
+                : node.file.deletingLastPathComponent().appendingPathComponent(String(parts[0])).standardized
             var target = try load(file).schema
             if parts.count == 2 {
                 for token in parts[1].split(separator: "/") { target = target[String(token)] ?? .null }
@@ -184,7 +207,9 @@ struct SchemaWalker {
         guard let first = components.first else { return true }
         for part in try expand(node) {
             let next = first == "[]" ? part.schema["items"] : part.schema["properties"]?[first]
-            if let next, try declares(Array(components.dropFirst()), in: Node(schema: next, file: part.file)) { return true }
+            if let next, try declares(Array(components.dropFirst()), in: Node(schema: next, file: part.file)) {
+                return true
+            }
         }
         return false
     }

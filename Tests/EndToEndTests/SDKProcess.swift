@@ -4,7 +4,8 @@ import MockServer
 
 /// Runs the official SDKs' Python flows (Tests/EndToEndTests/Clients) against a mock.
 enum SDKProcess {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
     static let clients = root.appendingPathComponent("Tests/EndToEndTests/Clients")
     static let fixtures = root.appendingPathComponent("Tests/EndToEndTests/Fixtures")
     static let speech = root.appendingPathComponent("Tests/WireAudioTests/Fixtures/speech-16k.wav").path
@@ -23,21 +24,27 @@ enum SDKProcess {
     }
 
     /// Runs `script` with `arguments`; returns the JSON object printed on its last stdout line.
-    static func flow(_ script: String, _ arguments: [String], timeout: TimeInterval = 90) async throws -> [String: Any] {
+    static func flow(_ script: String, _ arguments: [String], timeout: TimeInterval = 90) async throws -> [String: Any]
+    {
         let python = try await python.value.get()
         let result = await run([python, clients.appendingPathComponent(script).path] + arguments, timeout: timeout)
         guard result.status == 0, let line = result.stdout.split(separator: "\n").last,
-              let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
+            let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
         else {
-            throw Failure(description: "\(script) \(arguments.first ?? "") exited \(result.status)\nstdout: \(result.stdout.suffix(2000))\nstderr: \(result.stderr.suffix(3000))")
+            throw Failure(
+                description:
+                    "\(script) \(arguments.first ?? "") exited \(result.status)\nstdout: \(result.stdout.suffix(2000))\nstderr: \(result.stderr.suffix(3000))"
+            )
         }
         return object
     }
 
     /// Runs a command to its end without blocking a thread of the test runner's pool.
-    static func run(_ command: [String], timeout: TimeInterval) async -> (status: Int32, stdout: String, stderr: String) {
+    static func run(_ command: [String], timeout: TimeInterval) async -> (status: Int32, stdout: String, stderr: String)
+    {
         do {
-            let result = try await ChildProcess.run(command[0], Array(command.dropFirst()), timeout: .milliseconds(Int(timeout * 1000)))
+            let result = try await ChildProcess.run(
+                command[0], Array(command.dropFirst()), timeout: .milliseconds(Int(timeout * 1000)))
             return (result.status, result.stdout, result.stderr)
         } catch {
             return (-1, "", "\(error)")

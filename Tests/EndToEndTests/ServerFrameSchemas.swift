@@ -1,8 +1,8 @@
 import Foundation
 import JSONSchema
+import ProtocolModel
 import ScenarioEngine
 import WireJSON
-import ProtocolModel
 
 /// Validates the mock's outgoing text frames (from a session journal) against the server
 /// message schemas in conformance/protocols/<protocol>/server/<event>.json.
@@ -15,7 +15,8 @@ enum ServerFrameSchemas {
         var documents: [(path: String, uri: String, value: JSONValue)] = []
         for side in ["", "client/", "server/"] {
             let directory = folder.appendingPathComponent("\(protocolName)/\(side)")
-            for file in try FileManager.default.contentsOfDirectory(atPath: directory.path) where file.hasSuffix(".json") {
+            for file in try FileManager.default.contentsOfDirectory(atPath: directory.path)
+            where file.hasSuffix(".json") {
                 guard side != "" || file == "common.json" else { continue }
                 let value = try JSONValue.decode(Array(try Data(contentsOf: directory.appendingPathComponent(file))))
                 let uri = "https://dialogmock.dev/schemas/\(protocolName)/\(side)\(file)"

@@ -47,19 +47,25 @@ import WireAudio
     }
 
     @Test func engineInputRoundTrips() {
-        let steps: [EngineInput.Step] = [.text(Array("{}".utf8)), .binary([0, 1, 2]), .wait(milliseconds: 200), .close]
+        let steps: [EngineInput.Step] = [
+            .text(Array("{}".utf8)), .binary([0, 1, 2]), .wait(milliseconds: 200), .close,
+        ]
         let parsed = EngineInput.parse(EngineInput.encode(variant: 9, steps))
         #expect(parsed.variant == 9)
         #expect(parsed.steps == steps)
     }
 
     static func mutate(_ input: inout [UInt8], with generator: inout SeededGenerator, splicing seeds: [[UInt8]]) {
-        guard !input.isEmpty else { input = [UInt8.random(in: 0...255, using: &generator)]; return }
+        guard !input.isEmpty else {
+            input = [UInt8.random(in: 0...255, using: &generator)]
+            return
+        }
         let at = Int.random(in: 0..<input.count, using: &generator)
         switch Int.random(in: 0..<5, using: &generator) {
         case 0: input[at] ^= UInt8(1 << Int.random(in: 0..<8, using: &generator))
         case 1: input.removeSubrange(at..<min(input.count, at + Int.random(in: 1...64, using: &generator)))
-        case 2: input.insert(contentsOf: repeatElement(input[at], count: Int.random(in: 1...32, using: &generator)), at: at)
+        case 2:
+            input.insert(contentsOf: repeatElement(input[at], count: Int.random(in: 1...32, using: &generator)), at: at)
         case 3:
             let other = seeds[Int.random(in: 0..<seeds.count, using: &generator)]
             let from = Int.random(in: 0..<max(1, other.count), using: &generator)

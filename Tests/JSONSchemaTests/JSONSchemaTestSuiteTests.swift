@@ -7,7 +7,9 @@ import Testing
     /// README), or the folder named by JSON_SCHEMA_TEST_SUITE (e.g. a newer upstream copy).
     static let suiteDirectory: String = {
         if let custom = ProcessInfo.processInfo.environment["JSON_SCHEMA_TEST_SUITE"] { return custom }
-        return URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("JSON-Schema-Test-Suite").path
+        return URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+            "JSON-Schema-Test-Suite"
+        ).path
     }()
 
     @Test func everyRequiredDraft2020_12TestPasses() throws {

@@ -7,16 +7,19 @@ import WireJSON
 /// schema rejects what the scenario loader rejects.
 @Suite("Scenario schema")
 struct ShippedScenarioSchemaTests {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
 
     static func validator() throws -> JSONSchemaValidator {
-        let schema = try JSONValue.decode(Array(try Data(contentsOf: root.appendingPathComponent("conformance/schema/scenario.schema.json"))))
+        let schema = try JSONValue.decode(
+            Array(try Data(contentsOf: root.appendingPathComponent("conformance/schema/scenario.schema.json"))))
         return try JSONSchemaValidator(schema: schema)
     }
 
     static var scenarioFiles: [String] {
         let folder = root.appendingPathComponent("mock-server/scenarios").path
-        return ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasSuffix(".json") }.sorted()
+        return ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).filter { $0.hasSuffix(".json") }
+            .sorted()
     }
 
     @Test(arguments: scenarioFiles)

@@ -4,14 +4,16 @@ import Testing
 /// The README's module graph ("Architecture") is the package's: every edge it draws is a
 /// dependency in Package.swift and every dependency of a library or executable target is drawn.
 @Suite struct ArchitectureGraphTests {
-    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
 
     /// Target → dependencies of every non-test target, read from Package.swift's
     /// `.target(name: "X", dependencies: ["A", …])` / `.executableTarget(…)` declarations.
     static func packageGraph() throws -> [String: Set<String>] {
         let text = try String(contentsOf: root.appendingPathComponent("Package.swift"), encoding: .utf8)
         var graph: [String: Set<String>] = [:]
-        let declarations = text.components(separatedBy: ".target(name: \"").dropFirst()
+        let declarations =
+            text.components(separatedBy: ".target(name: \"").dropFirst()
             + text.components(separatedBy: ".executableTarget(name: \"").dropFirst()
         for declaration in declarations {
             let name = String(declaration.prefix { $0 != "\"" })
@@ -20,7 +22,10 @@ import Testing
             var dependencies: Set<String> = []
             if let list = own.range(of: "dependencies: [") {
                 let inside = own[list.upperBound...].prefix { $0 != "]" }
-                dependencies = Set(inside.split(separator: ",").map { $0.trimmingCharacters(in: .whitespacesAndNewlines.union(["\""])) })
+                dependencies = Set(
+                    inside.split(separator: ",").map {
+                        $0.trimmingCharacters(in: .whitespacesAndNewlines.union(["\""]))
+                    })
             }
             graph[name] = dependencies
         }
@@ -48,10 +53,15 @@ import Testing
     /// "Only the Wire* modules import C libraries": no other target depends on a system library.
     @Test func onlyWireModulesDependOnSystemLibraries() throws {
         let text = try String(contentsOf: Self.root.appendingPathComponent("Package.swift"), encoding: .utf8)
-        let systemLibraries = Set(text.components(separatedBy: ".systemLibrary(name: \"").dropFirst().map { String($0.prefix { $0 != "\"" }) })
-        #expect(systemLibraries.isSuperset(of: ["CLibWebSockets", "CLibev", "CJansson", "COpus", "COgg", "CLame"]), "\(systemLibraries)")
+        let systemLibraries = Set(
+            text.components(separatedBy: ".systemLibrary(name: \"").dropFirst().map { String($0.prefix { $0 != "\"" }) }
+        )
+        #expect(
+            systemLibraries.isSuperset(of: ["CLibWebSockets", "CLibev", "CJansson", "COpus", "COgg", "CLame"]),
+            "\(systemLibraries)")
         for (module, dependencies) in try Self.packageGraph() where !dependencies.isDisjoint(with: systemLibraries) {
-            #expect(module.hasPrefix("Wire"), "\(module) depends on \(dependencies.intersection(systemLibraries).sorted())")
+            #expect(
+                module.hasPrefix("Wire"), "\(module) depends on \(dependencies.intersection(systemLibraries).sorted())")
         }
     }
 
@@ -60,9 +70,13 @@ import Testing
         let readme = try Self.readmeGraph()
         #expect(package.count >= 20, "Package.swift parsed: \(package.keys.sorted())")
         for module in Set(package.keys).union(readme.keys).sorted() {
-            let declared = package[module] ?? [], drawn = readme[module] ?? []
-            #expect(declared.subtracting(drawn).isEmpty, "README omits \(module) → \(declared.subtracting(drawn).sorted())")
-            #expect(drawn.subtracting(declared).isEmpty, "README draws \(module) → \(drawn.subtracting(declared).sorted()), not in Package.swift")
+            let declared = package[module] ?? []
+            let drawn = readme[module] ?? []
+            #expect(
+                declared.subtracting(drawn).isEmpty, "README omits \(module) → \(declared.subtracting(drawn).sorted())")
+            #expect(
+                drawn.subtracting(declared).isEmpty,
+                "README draws \(module) → \(drawn.subtracting(declared).sorted()), not in Package.swift")
         }
     }
 
@@ -77,7 +91,10 @@ import Testing
                 var dependencies: Set<String> = []
                 if let list = own.range(of: "dependencies: [") {
                     let inside = own[list.upperBound...].prefix { $0 != "]" }
-                    dependencies = Set(inside.split(separator: ",").map { $0.trimmingCharacters(in: .whitespacesAndNewlines.union(["\""])) })
+                    dependencies = Set(
+                        inside.split(separator: ",").map {
+                            $0.trimmingCharacters(in: .whitespacesAndNewlines.union(["\""]))
+                        })
                 }
                 targets[name] = (kind == "testTarget" ? "Tests/\(name)" : "Sources/\(name)", dependencies)
             }
@@ -96,7 +113,9 @@ import Testing
             for line in text.split(separator: "\n") {
                 let words = line.split(separator: " ")
                 guard let index = words.firstIndex(of: "import"), index + 1 < words.count,
-                      words[..<index].allSatisfy({ ["@testable", "package", "public", "internal", "@_exported"].contains($0) })
+                    words[..<index].allSatisfy({
+                        ["@testable", "package", "public", "internal", "@_exported"].contains($0)
+                    })
                 else { continue }
                 let module = String(words[index + 1])
                 if modules.contains(module) { found.insert(module) }
@@ -114,17 +133,22 @@ import Testing
         #expect(targets.count >= 40, "Package.swift parsed: \(targets.keys.sorted())")
         let modules = Set(targets.keys)
         let text = try String(contentsOf: Self.root.appendingPathComponent("Package.swift"), encoding: .utf8)
-        let executables = Set(text.components(separatedBy: ".executableTarget(name: \"").dropFirst().map { String($0.prefix { $0 != "\"" }) })
+        let executables = Set(
+            text.components(separatedBy: ".executableTarget(name: \"").dropFirst().map {
+                String($0.prefix { $0 != "\"" })
+            })
         for (name, target) in targets.sorted(by: { $0.key < $1.key }) {
             let imported = Self.imports(under: target.directory, among: modules).subtracting([name])
             // C targets (system libraries, EchoFloor, LoadGenerator) have no Swift files.
             guard !imported.isEmpty || !target.dependencies.isEmpty else { continue }
             let declared = target.dependencies
             let mayGoUnimported = target.directory.hasPrefix("Tests/") ? executables : []
-            #expect(imported.subtracting(declared).isEmpty,
-                    "\(name) imports \(imported.subtracting(declared).sorted()) without declaring it")
-            #expect(declared.subtracting(imported).subtracting(mayGoUnimported).isEmpty,
-                    "\(name) declares \(declared.subtracting(imported).sorted()) but no file imports it")
+            #expect(
+                imported.subtracting(declared).isEmpty,
+                "\(name) imports \(imported.subtracting(declared).sorted()) without declaring it")
+            #expect(
+                declared.subtracting(imported).subtracting(mayGoUnimported).isEmpty,
+                "\(name) declares \(declared.subtracting(imported).sorted()) but no file imports it")
         }
     }
 }

@@ -14,7 +14,8 @@ import Testing
         for (index, piece) in text.components(separatedBy: "`").enumerated() where index % 2 == 1 {
             let parts = piece.split(separator: ".", omittingEmptySubsequences: false)
             guard parts.count == 2, parts[0].hasSuffix("Tests"), parts[0].allSatisfy({ $0.isLetter || $0.isNumber }),
-                  let first = parts[1].first, first.isLowercase, parts[1].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" })
+                let first = parts[1].first, first.isLowercase,
+                parts[1].allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" })
             else { continue }
             found.append((String(parts[0]), String(parts[1])))
         }
@@ -41,10 +42,13 @@ import Testing
             // The suite's own files (a suite may be split over extensions), or, for a suite
             // named after its target (`FuzzTargetsTests.seedsRun`), that target's folder.
             let files = sources.filter { path, text in
-                text.contains("struct \(suite) ") || text.contains("struct \(suite):") || text.contains("extension \(suite) ")
+                text.contains("struct \(suite) ") || text.contains("struct \(suite):")
+                    || text.contains("extension \(suite) ")
                     || path.contains("/Tests/\(suite)/")
             }
-            if !files.values.contains(where: { $0.contains("func \(function)(") }) { missing.append("\(suite).\(function)") }
+            if !files.values.contains(where: { $0.contains("func \(function)(") }) {
+                missing.append("\(suite).\(function)")
+            }
         }
         #expect(missing.isEmpty, "bad-input.md names tests that do not exist: \(missing)")
     }

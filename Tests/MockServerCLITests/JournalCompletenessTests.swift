@@ -1,11 +1,11 @@
 import CLISupport
 import Foundation
 import Glibc
+import ProtocolModel
 import Testing
 import WireAudio
 import WireJSON
 import WireSocket
-import ProtocolModel
 
 /// Issue 14 item 4: the journal is evidence. Clients cut off at random points (mid-frame, RST
 /// or FIN) and a server stopped by SIGTERM or SIGINT at random points leave `--record` files
@@ -24,12 +24,15 @@ import ProtocolModel
         var generator = SeededGenerator(seed: 0x6A0C_0C1E)
         var expected: [(frames: [String], reset: Bool)] = []
         for round in 0..<12 {
-            let socket = try #require(RawWebSocket(port: port, path: Self.qwenPath, headers: ["Authorization: Bearer k"]))
+            let socket = try #require(
+                RawWebSocket(port: port, path: Self.qwenPath, headers: ["Authorization: Bearer k"]))
             var sent: [String] = []
             let count = Int.random(in: 1...6, using: &generator)
             for index in 0..<count {
-                let audio = Base64.encode([UInt8](repeating: UInt8(index), count: 2 * Int.random(in: 10...4000, using: &generator)))
-                let frame = index == 0 && round % 3 == 0
+                let audio = Base64.encode(
+                    [UInt8](repeating: UInt8(index), count: 2 * Int.random(in: 10...4000, using: &generator)))
+                let frame =
+                    index == 0 && round % 3 == 0
                     ? #"{"type":"session.update","session":{"turn_detection":null}}"#
                     : #"{"type":"input_audio_buffer.append","audio":"\#(audio)"}"#
                 socket.sendWhole(text: frame)
@@ -62,7 +65,8 @@ import ProtocolModel
         for (round, want) in expected.enumerated() {
             let entries = try Self.record(folder, session: "s\(round + 1)")
             let inbound = entries.filter { $0.direction == .in && $0.kind == .text }.map { $0.eventType ?? "?" }
-            #expect(inbound == want.frames, "round \(round) (\(want.reset ? "RST" : "FIN")): the record's client frames")
+            #expect(
+                inbound == want.frames, "round \(round) (\(want.reset ? "RST" : "FIN")): the record's client frames")
             #expect(entries.last?.kind == .close, "round \(round): the record ends with a close entry")
         }
     }
@@ -80,7 +84,8 @@ import ProtocolModel
             let port = server.port
             let client = WebSocketClient()
             defer { client.shutdown() }
-            let connection = try await client.connect("ws://127.0.0.1:\(port)\(Self.qwenPath)", headers: [("Authorization", "Bearer k")])
+            let connection = try await client.connect(
+                "ws://127.0.0.1:\(port)\(Self.qwenPath)", headers: [("Authorization", "Bearer k")])
             let stopAfter = Duration.milliseconds(Int.random(in: 20...2400, using: &generator))
             let signal = round % 2 == 0 ? SIGTERM : SIGINT
             let pid = server.pid
@@ -119,8 +124,10 @@ import ProtocolModel
             let entries = try Self.record(folder, session: "s1")
             let recordedOut = entries.filter { $0.direction == .out && $0.kind == .text }.map { $0.eventType ?? "?" }
             let recordedIn = entries.filter { $0.direction == .in && $0.kind == .text }.map { $0.eventType ?? "?" }
-            #expect(Array(recordedOut.prefix(received.count)) == received,
-                    "round \(round) (\(signal == SIGTERM ? "SIGTERM" : "SIGINT") after \(stopAfter)): the client saw \(received.count) frames, the record has \(recordedOut.count)")
+            #expect(
+                Array(recordedOut.prefix(received.count)) == received,
+                "round \(round) (\(signal == SIGTERM ? "SIGTERM" : "SIGINT") after \(stopAfter)): the client saw \(received.count) frames, the record has \(recordedOut.count)"
+            )
             #expect(Array(sent.prefix(recordedIn.count)) == recordedIn, "round \(round): the record's client frames")
             #expect(entries.contains { $0.kind == .close }, "round \(round): a close entry")
         }
@@ -139,7 +146,8 @@ import ProtocolModel
     }
 
     static func record(_ folder: String, session: String) throws -> [JournalEntry] {
-        try JournalEntry.decodeLines(String(decoding: FileBytes.read(path: "\(folder)/\(session).jsonl"), as: UTF8.self))
+        try JournalEntry.decodeLines(
+            String(decoding: FileBytes.read(path: "\(folder)/\(session).jsonl"), as: UTF8.self))
     }
 
     static func summary(port: UInt16, session: String) -> JSONValue? {
@@ -172,7 +180,8 @@ final class RawWebSocket {
     init?(port: UInt16, path: String, headers: [String]) {
         guard let fd = LoopbackTCP.connect(port: port) else { return nil }
         self.fd = fd
-        let request = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+        let request =
+            "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
             + "Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
             + headers.map { $0 + "\r\n" }.joined() + "\r\n"
         sendRaw(Array(request.utf8))
@@ -181,10 +190,16 @@ final class RawWebSocket {
         var head: [UInt8] = []
         var byte: UInt8 = 0
         while !head.suffix(4).elementsEqual([13, 10, 13, 10]) {
-            guard recv(fd, &byte, 1, 0) == 1 else { Glibc.close(fd); return nil }
+            guard recv(fd, &byte, 1, 0) == 1 else {
+                Glibc.close(fd)
+                return nil
+            }
             head.append(byte)
         }
-        guard String(decoding: head, as: UTF8.self).hasPrefix("HTTP/1.1 101") else { Glibc.close(fd); return nil }
+        guard String(decoding: head, as: UTF8.self).hasPrefix("HTTP/1.1 101") else {
+            Glibc.close(fd)
+            return nil
+        }
     }
 
     /// A client frame (FIN set, masked with a fixed key).
@@ -209,7 +224,9 @@ final class RawWebSocket {
     func sendRaw(_ bytes: [UInt8]) {
         var offset = 0
         while offset < bytes.count {
-            let written = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            let written = bytes[offset...].withUnsafeBytes {
+                Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL))
+            }
             guard written > 0 else { return }
             offset += written
         }
@@ -238,7 +255,11 @@ final class RawWebSocket {
             if count <= 0 { break }
             response += buffer[0..<count]
         }
-        guard let end = (0..<max(0, response.count - 3)).first(where: { response[$0..<$0 + 4].elementsEqual([13, 10, 13, 10]) }) else {
+        guard
+            let end = (0..<max(0, response.count - 3)).first(where: {
+                response[$0..<$0 + 4].elementsEqual([13, 10, 13, 10])
+            })
+        else {
             return nil
         }
         return Array(response[(end + 4)...])

@@ -1,8 +1,8 @@
 import CLISupport
 import Foundation
+import ProtocolModel
 import Testing
 import WireJSON
-import ProtocolModel
 
 /// `dialogmock-bench load` as a user runs it: it starts the built mock-server, drives real-time
 /// sessions and reports what they experienced. Short runs: this checks the measurement works,
@@ -14,7 +14,9 @@ import ProtocolModel
 
     @Test(arguments: ["qwen-realtime", "multimodal-dialog"])
     func aShortLoadAnswersEveryTurn(protocolName: String) async throws {
-        let result = try await Self.run(["load", "--protocol", protocolName, "-n", "4", "--idle", "0.5", "--warmup", "0.5", "--duration", "3"])
+        let result = try await Self.run([
+            "load", "--protocol", protocolName, "-n", "4", "--idle", "0.5", "--warmup", "0.5", "--duration", "3",
+        ])
         #expect(result.status == 0, "\(result.stderr)")
         let report = try JSONValue.decode(result.stdout)
         #expect(report["sessions"]?["ready"] == 4)
@@ -35,7 +37,9 @@ import ProtocolModel
     /// Two short rounds of both protocols: every frame the clients sent is in a journal, the
     /// server exits cleanly, and the report carries the round-end samples flatness is judged on.
     @Test func aShortSoakLosesNoJournalFrame() async throws {
-        let result = try await Self.run(["soak", "-n", "4", "--duration", "22", "--round", "10", "--sample", "2", "--warmup-rounds", "1"])
+        let result = try await Self.run([
+            "soak", "-n", "4", "--duration", "22", "--round", "10", "--sample", "2", "--warmup-rounds", "1",
+        ])
         let report = try JSONValue.decode(result.stdout)
         #expect(report["lostJournalFrames"] == 0, "\(result.stderr)")
         #expect(report["serverExit"] == "exit 0")

@@ -1,8 +1,8 @@
 import CLISupport
 import Foundation
+import ProtocolModel
 import Testing
 import WireSocket
-import ProtocolModel
 
 @Suite("mock-server command line")
 struct MockServerCommandTests {
@@ -34,8 +34,9 @@ struct MockServerCommandTests {
         let port = server.port
         let client = WebSocketClient()
         defer { client.shutdown() }
-        let connection = try await client.connect("ws://127.0.0.1:\(port)/api-ws/v1/realtime?model=qwen3-omni-flash-realtime",
-                                                  headers: [("Authorization", "Bearer k")])
+        let connection = try await client.connect(
+            "ws://127.0.0.1:\(port)/api-ws/v1/realtime?model=qwen3-omni-flash-realtime",
+            headers: [("Authorization", "Bearer k")])
         guard case .text(let first)? = await connection.nextMessage() else {
             Issue.record("no session.created")
             return
@@ -69,7 +70,10 @@ struct MockServerCommandTests {
     @Test(arguments: [
         (["--port", "abc"], "mock-server: --port: expected an integer from 0 to 65535, got 'abc'"),
         (["--port", "70000"], "mock-server: --port: expected an integer from 0 to 65535, got '70000'"),
-        (["--log-level", "loud"], "mock-server: --log-level: expected one of error, warn, info, debug, trace; got 'loud'"),
+        (
+            ["--log-level", "loud"],
+            "mock-server: --log-level: expected one of error, warn, info, debug, trace; got 'loud'"
+        ),
         (["--prot", "1"], "mock-server: unknown option '--prot'; did you mean '--port'?"),
         (["--api-key", ""], "mock-server: --api-key: expected a non-empty key"),
         (["--control-token", "two words"], "mock-server: --control-token: expected a non-empty token without spaces"),
@@ -87,13 +91,16 @@ struct MockServerCommandTests {
     /// naming the file, the line (and column) and the field, nothing on stdout, exit 2, and no
     /// server started.
     @Test func badScenarioAndReplayFilesNameTheFileLineAndField() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("dialogmock-bad-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "dialogmock-bad-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let scenario = folder.appendingPathComponent("bad.json").path
-        try Data("{\n  \"name\": \"bad\",\n  \"timing\": {\"events\": {\"*\": \"soon\"}}\n}\n".utf8).write(to: URL(fileURLWithPath: scenario))
+        try Data("{\n  \"name\": \"bad\",\n  \"timing\": {\"events\": {\"*\": \"soon\"}}\n}\n".utf8).write(
+            to: URL(fileURLWithPath: scenario))
         let journal = folder.appendingPathComponent("bad.jsonl").path
-        try Data("{\"t\":0,\"dir\":\"in\",\"kind\":\"text\"}\n{\"dir\":\"out\"}\n".utf8).write(to: URL(fileURLWithPath: journal))
+        try Data("{\"t\":0,\"dir\":\"in\",\"kind\":\"text\"}\n{\"dir\":\"out\"}\n".utf8).write(
+            to: URL(fileURLWithPath: journal))
         let missing = folder.appendingPathComponent("missing.json").path
         let badField = "\(scenario):3:30: timing.events.*: expected object; got string \"soon\""
         let cases: [([String], String)] = [
@@ -102,7 +109,10 @@ struct MockServerCommandTests {
             (["--replay", journal, "--port", "0"], "\(journal):2: missing integer \"t\""),
             (["--check-scenario", missing], "mock-server: --check-scenario: cannot read '\(missing)'"),
             (["--replay", missing, "--port", "0"], "mock-server: --replay: cannot read '\(missing)'"),
-            (["--scenario", missing, "--port", "0"], "mock-server: --scenario: '\(missing)' is neither a readable file nor a shipped scenario"),
+            (
+                ["--scenario", missing, "--port", "0"],
+                "mock-server: --scenario: '\(missing)' is neither a readable file nor a shipped scenario"
+            ),
         ]
         for (arguments, message) in cases {
             let result = try await MockServerTestProcess.run(arguments)
@@ -133,14 +143,16 @@ struct MockServerCommandTests {
 
     /// `--record DIR` creates DIR and its parents, and the session's journal lands there.
     @Test func recordCreatesItsFolder() async throws {
-        let base = FileManager.default.temporaryDirectory.appendingPathComponent("dialogmock-record-\(UUID().uuidString)")
+        let base = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "dialogmock-record-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: base) }
         let folder = base.appendingPathComponent("nested/runs").path
         let server = try MockServerTestProcess.start(["--port", "0", "--record", folder])
         let port = server.port
         let client = WebSocketClient()
-        let connection = try await client.connect("ws://127.0.0.1:\(port)/api-ws/v1/realtime?model=qwen3-omni-flash-realtime",
-                                                  headers: [("Authorization", "Bearer k")])
+        let connection = try await client.connect(
+            "ws://127.0.0.1:\(port)/api-ws/v1/realtime?model=qwen3-omni-flash-realtime",
+            headers: [("Authorization", "Bearer k")])
         _ = await connection.nextMessage()
         connection.close()
         _ = await connection.next()

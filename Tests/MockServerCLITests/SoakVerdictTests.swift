@@ -1,4 +1,5 @@
 import Testing
+
 @testable import BenchmarkCLI
 
 /// The soak's flatness verdict on synthetic round ends: a fault scenario's own high-water is
@@ -15,9 +16,12 @@ import Testing
             round.journalIn = 10
             return round
         }
-        let ends = rss.indices.map { SoakBench.Sample(seconds: Double($0), rssKB: rss[$0], descriptors: descriptors?[$0] ?? 13) }
-        return SoakReport(sessions: 4, duration: 60, roundSeconds: 10, rounds: rounds, roundEnds: ends, warmupRounds: warmup,
-                          timeline: [], serverExit: "exit 0")
+        let ends = rss.indices.map {
+            SoakBench.Sample(seconds: Double($0), rssKB: rss[$0], descriptors: descriptors?[$0] ?? 13)
+        }
+        return SoakReport(
+            sessions: 4, duration: 60, roundSeconds: 10, rounds: rounds, roundEnds: ends, warmupRounds: warmup,
+            timeline: [], serverExit: "exit 0")
     }
 
     @Test func eachScenarioIsComparedWithItself() {

@@ -1,10 +1,11 @@
 import Foundation
 import Glibc
+import ProtocolModel
 import Testing
 import WireJSON
 import WireSocket
+
 @testable import MockServer
-import ProtocolModel
 
 /// Bad input under load: floods beyond `maxSessions`, clients that never read, and journals
 /// that keep audio as summaries.
@@ -13,8 +14,10 @@ struct CapacityLimitTests {
     static let qwenPath = "/api-ws/v1/realtime?model=qwen-omni-turbo-realtime"
     static let auth = [("Authorization", "Bearer test-key")]
 
-    func withServer(_ configure: (inout MockServer.Configuration) -> Void,
-                            _ body: (MockServer, WebSocketClient) async throws -> Void) async throws {
+    func withServer(
+        _ configure: (inout MockServer.Configuration) -> Void,
+        _ body: (MockServer, WebSocketClient) async throws -> Void
+    ) async throws {
         var configuration = MockServer.Configuration()
         configure(&configuration)
         let server = try MockServer(configuration: configuration)
@@ -30,11 +33,19 @@ struct CapacityLimitTests {
     /// a shared listener hands sockets over); a prompt upgrade on the same server still works.
     @Test(arguments: [1, 2])
     func slowOpenersAreDroppedAfterTheHandshakeTimeout(threads: Int) async throws {
-        try await withServer({ $0.handshakeTimeoutSeconds = 1; $0.threads = threads }) { server, client in
+        try await withServer({
+            $0.handshakeTimeoutSeconds = 1
+            $0.threads = threads
+        }) { server, client in
             let silent = RawHTTP.connectSocket(port: server.port)
             let partial = RawHTTP.connectSocket(port: server.port)
-            defer { close(silent); close(partial) }
-            _ = "GET /api-ws/v1/realtime HTTP/1.1\r\nHost: 127.0.0.1\r\n".withCString { send(partial, $0, strlen($0), 0) }
+            defer {
+                close(silent)
+                close(partial)
+            }
+            _ = "GET /api-ws/v1/realtime HTTP/1.1\r\nHost: 127.0.0.1\r\n".withCString {
+                send(partial, $0, strlen($0), 0)
+            }
             let started = MonotonicClock.nowMicros()
             for fd in [silent, partial] {
                 var timeout = timeval(tv_sec: 6, tv_usec: 0)
@@ -63,7 +74,8 @@ struct CapacityLimitTests {
             let refused = RawHTTP.upgrade(port: server.port, path: Self.qwenPath)
             #expect(refused.hasPrefix("HTTP/1.1 503 Service Unavailable\r\n"))
             #expect(refused.contains(#""code":"ServiceUnavailable""#))
-            #expect(Control.request(server, "GET", "/_mock/metrics").body.contains("dialogmock_sessions_refused_total 2"))
+            #expect(
+                Control.request(server, "GET", "/_mock/metrics").body.contains("dialogmock_sessions_refused_total 2"))
             // The open sessions are unaffected.
             first.send(text: #"{"type":"session.update","session":{"modalities":["text"]}}"#)
             #expect(await first.nextJSON()?["type"] == "session.updated")
@@ -72,7 +84,8 @@ struct CapacityLimitTests {
 
     @Test func aClientThatNeverReadsIsClosedWith1008AndOthersGoOn() async throws {
         let answer = String(repeating: "This answer is long enough to fill every buffer on the way. ", count: 40)
-        let scenario = #"{"name": "flood", "timing": {"events": {"*": 0}, "audio": {"chunkMs": 100, "realTimeFactor": 50}},"#
+        let scenario =
+            #"{"name": "flood", "timing": {"events": {"*": 0}, "audio": {"chunkMs": 100, "realTimeFactor": 50}},"#
             + #" "turns": {"default": {"transcript": "go", "answer": "\#(answer)"}}}"#
         try await withServer({
             $0.scenarioSource = ("flood.json", Array(scenario.utf8))
@@ -81,7 +94,10 @@ struct CapacityLimitTests {
             let stuck = try RawHTTP.openUpgraded(port: server.port, path: Self.qwenPath)
             defer { close(stuck) }
             // Ask for an answer, then never read again.
-            RawHTTP.sendMaskedText(stuck, #"{"type":"conversation.item.create","item":{"type":"message","role":"user","content":[{"type":"input_text","text":"go"}]}}"#)
+            RawHTTP.sendMaskedText(
+                stuck,
+                #"{"type":"conversation.item.create","item":{"type":"message","role":"user","content":[{"type":"input_text","text":"go"}]}}"#
+            )
             RawHTTP.sendMaskedText(stuck, #"{"type":"response.create"}"#)
             let healthy = try await client.connect(server.baseURL + Self.qwenPath, headers: Self.auth)
             #expect(await healthy.nextJSON()?["type"] == "session.created")
@@ -95,7 +111,9 @@ struct CapacityLimitTests {
                 closed = journal.contains(#""code":1008"#)
             }
             #expect(closed)
-            #expect(Control.request(server, "GET", "/_mock/metrics").body.contains("dialogmock_slow_readers_closed_total 1"))
+            #expect(
+                Control.request(server, "GET", "/_mock/metrics").body.contains("dialogmock_slow_readers_closed_total 1")
+            )
             healthy.send(text: #"{"type":"session.update","session":{"modalities":["text"]}}"#)
             #expect(await healthy.nextJSON()?["type"] == "session.updated")
         }
@@ -110,8 +128,9 @@ struct CapacityLimitTests {
             connection.send(text: #"{"type":"input_audio_buffer.append","audio":"\#(Base64.encode(pcm))"}"#)
             try await Task.sleep(for: .milliseconds(200))
             let lines = (await server.journal(session: "s1") ?? "").split(separator: "\n")
-            let append = try #require(try lines.map { try JSONValue.decode(String($0)) }
-                .first { $0["event"] == "input_audio_buffer.append" })
+            let append = try #require(
+                try lines.map { try JSONValue.decode(String($0)) }
+                    .first { $0["event"] == "input_audio_buffer.append" })
             #expect(append["audio"]?["codec"] == "pcm")
             #expect(append["audio"]?["durationMs"]?.doubleValue == 100)
             #expect((append["json"]?["audio"] != nil) == keepPayload)
@@ -156,7 +175,9 @@ extension CapacityLimitTests {
             for _ in 0..<6 { connection.send(text: #"{"type":"input_audio_buffer.append","audio":"AAAA"}"#) }
             connection.send(text: #"{"type":"no.such.event"}"#)
             try await Task.sleep(for: .milliseconds(300))
-            let entries = try (await server.journal(session: "s1") ?? "").split(separator: "\n").map { try JSONValue.decode(String($0)) }
+            let entries = try (await server.journal(session: "s1") ?? "").split(separator: "\n").map {
+                try JSONValue.decode(String($0))
+            }
             #expect(entries.filter { $0["kind"] == "text" || $0["kind"] == "binary" }.count == 3)
             // Violations are kept past the limit.
             #expect(entries.contains { $0["kind"] == "violation" })
@@ -179,7 +200,9 @@ enum RawHTTP {
         address.sin_port = port.bigEndian
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         _ = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         return fd
     }
@@ -218,7 +241,9 @@ enum RawHTTP {
             guard recv(fd, &byte, 1, 0) == 1 else { throw WebSocketError("upgrade not answered") }
             head.append(byte)
         }
-        guard String(decoding: head, as: UTF8.self).hasPrefix("HTTP/1.1 101") else { throw WebSocketError("upgrade refused") }
+        guard String(decoding: head, as: UTF8.self).hasPrefix("HTTP/1.1 101") else {
+            throw WebSocketError("upgrade refused")
+        }
         return fd
     }
 

@@ -2,19 +2,23 @@ import Foundation
 import ScenarioEngine
 import WireJSON
 import WireSocket
+
 @testable import MockServer
 
 /// Starts a MockServer whose `/chatter` route runs `ChatterSession` under `scenario`.
-func withChatterServer(scenario text: String, record: String? = nil,
-                       _ body: (MockServer, WebSocketClient) async throws -> Void) async throws {
+func withChatterServer(
+    scenario text: String, record: String? = nil,
+    _ body: (MockServer, WebSocketClient) async throws -> Void
+) async throws {
     var configuration = MockServer.Configuration()
     configuration.scenarioSource = ("test.json", Array(text.utf8))
     configuration.recordDirectory = record
     let server = try MockServer(configuration: configuration)
     let router = server.router
     router.extraRoutes["/chatter"] = { [unowned router] head in
-        router.startSession(ChatterSession(scenario: router.scenarios.current, seed: router.configuration.seed),
-                            protocolName: "chatter", request: head, maxMessageBytes: 1 << 20)
+        router.startSession(
+            ChatterSession(scenario: router.scenarios.current, seed: router.configuration.seed),
+            protocolName: "chatter", request: head, maxMessageBytes: 1 << 20)
     }
     try server.start()
     let client = WebSocketClient()
@@ -54,8 +58,10 @@ extension ClientEvent {
 
 /// GET/PUT/POST on the control API through a raw socket.
 enum Control {
-    static func request(_ server: MockServer, _ method: String, _ path: String, body: String = "",
-                        headers: [String] = []) -> (status: Int, body: String) {
+    static func request(
+        _ server: MockServer, _ method: String, _ path: String, body: String = "",
+        headers: [String] = []
+    ) -> (status: Int, body: String) {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }
         var address = sockaddr_in()
@@ -63,10 +69,13 @@ enum Control {
         address.sin_port = server.port.bigEndian
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
         _ = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
         }
         let extra = headers.map { $0 + "\r\n" }.joined()
-        let text = "\(method) \(path) HTTP/1.1\r\nHost: x\r\n\(extra)Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)"
+        let text =
+            "\(method) \(path) HTTP/1.1\r\nHost: x\r\n\(extra)Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)"
         var timeout = timeval(tv_sec: 3, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         _ = text.withCString { Glibc.send(fd, $0, strlen($0), 0) }

@@ -1,8 +1,8 @@
+import MockServer
+import ProtocolModel
 import ScenarioEngine
 import SessionCore
 import WireJSON
-import MockServer
-import ProtocolModel
 
 /// A minimal protocol double for driver tests: `{"type":"say","text":T,"count":N}` answers with
 /// N `{"type":"said","n":i,"text":T}` frames 10 ms apart; `{"type":"bytes","count":N}` answers
@@ -12,7 +12,8 @@ final class ChatterSession: ProtocolSession {
     private var closedCode: Int?
 
     init(scenario: Scenario, seed: UInt64? = nil) {
-        self.scenario = ScenarioBridge(runtime: ScenarioRuntime(scenario: scenario, clock: MonotonicScenarioClock(), seed: seed))
+        self.scenario = ScenarioBridge(
+            runtime: ScenarioRuntime(scenario: scenario, clock: MonotonicScenarioClock(), seed: seed))
     }
 
     func open() -> [SessionCommand] {
@@ -37,7 +38,9 @@ final class ChatterSession: ProtocolSession {
             }
         case "bytes":
             let count = Int(classification.json?["count"]?.intValue ?? 1)
-            commands += send(OutboundFrame(eventType: nil, isText: false, bytes: [UInt8](repeating: 7, count: count), dueAtMicros: now))
+            commands += send(
+                OutboundFrame(
+                    eventType: nil, isText: false, bytes: [UInt8](repeating: 7, count: count), dueAtMicros: now))
         case "state":
             let state = classification.json?["state"]?.stringValue ?? ""
             commands.append(.journal(.state(state)))
@@ -49,7 +52,9 @@ final class ChatterSession: ProtocolSession {
     }
 
     func receive(binary bytes: [UInt8]) -> [SessionCommand] {
-        handle(scenario.runtime.clientAudio(byteCount: bytes.count, durationMicros: Int64(bytes.count) * 1_000_000 / 32_000))
+        handle(
+            scenario.runtime.clientAudio(
+                byteCount: bytes.count, durationMicros: Int64(bytes.count) * 1_000_000 / 32_000))
     }
 
     func engineTimerFired(_ name: String) -> [SessionCommand] { [] }
@@ -59,7 +64,8 @@ final class ChatterSession: ProtocolSession {
     func render(_ request: FaultRequest, atMicros: Int64) -> [OutboundFrame] {
         switch request {
         case .unknownEvent(let type, _): [frame(["type": .string(type)], at: atMicros)]
-        case .injectError(let error): [frame(["type": "error", "code": .string(error.code), "message": .string(error.message)], at: atMicros)]
+        case .injectError(let error):
+            [frame(["type": "error", "code": .string(error.code), "message": .string(error.message)], at: atMicros)]
         }
     }
 
@@ -72,13 +78,17 @@ final class ChatterSession: ProtocolSession {
     func scripted(_ frame: ScriptedFrame, atMicros: Int64) -> OutboundFrame? {
         switch frame {
         case .json(let value): self.frame(value, at: atMicros)
-        case .text(let text): OutboundFrame(eventType: nil, isText: true, bytes: Array(text.utf8), dueAtMicros: atMicros)
-        case .synthesizedAudio(let length, _): OutboundFrame(eventType: nil, isText: false, bytes: [UInt8](repeating: 0, count: length), dueAtMicros: atMicros)
+        case .text(let text):
+            OutboundFrame(eventType: nil, isText: true, bytes: Array(text.utf8), dueAtMicros: atMicros)
+        case .synthesizedAudio(let length, _):
+            OutboundFrame(
+                eventType: nil, isText: false, bytes: [UInt8](repeating: 0, count: length), dueAtMicros: atMicros)
         case .close: nil
         }
     }
 
     private func frame(_ value: JSONValue, at time: Int64) -> OutboundFrame {
-        OutboundFrame(eventType: value["type"]?.stringValue, isText: true, bytes: value.encoded(), dueAtMicros: time, json: value)
+        OutboundFrame(
+            eventType: value["type"]?.stringValue, isText: true, bytes: value.encoded(), dueAtMicros: time, json: value)
     }
 }

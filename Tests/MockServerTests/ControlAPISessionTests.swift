@@ -1,10 +1,11 @@
 import Foundation
+import ProtocolModel
 import ScenarioEngine
 import Testing
 import WireJSON
 import WireSocket
+
 @testable import MockServer
-import ProtocolModel
 
 @Suite("Control API over HTTP")
 struct ControlAPISessionTests {
@@ -38,12 +39,14 @@ struct ControlAPISessionTests {
 
     @Test func putScenarioServesNewSessions() async throws {
         try await withChatterServer(scenario: quiet) { server, client in
-            let bad = Control.request(server, "PUT", "/_mock/scenario", body: #"{"name": "x", "faults": [{"kind": "drip"}]}"#)
+            let bad = Control.request(
+                server, "PUT", "/_mock/scenario", body: #"{"name": "x", "faults": [{"kind": "drip"}]}"#)
             #expect(bad.status == 400)
             #expect(bad.body.contains("request body:1:"))
             #expect(bad.body.contains("drip"))
-            let good = Control.request(server, "PUT", "/_mock/scenario",
-                                       body: #"{"name": "dup", "faults": [{"kind": "duplicate", "match": {"type": "hello"}}]}"#)
+            let good = Control.request(
+                server, "PUT", "/_mock/scenario",
+                body: #"{"name": "dup", "faults": [{"kind": "duplicate", "match": {"type": "hello"}}]}"#)
             #expect(good.status == 200)
             let connection = try await client.connect("\(server.baseURL)/chatter")
             let events = await connection.collect()
@@ -56,13 +59,15 @@ struct ControlAPISessionTests {
         try await withChatterServer(scenario: quiet) { server, client in
             let first = try await client.connect("\(server.baseURL)/chatter")
             _ = await first.nextJSON()
-            let armed = Control.request(server, "POST", "/_mock/faults",
-                                        body: #"{"session": "s1", "fault": {"kind": "close", "code": 4100, "reason": "armed"}}"#)
+            let armed = Control.request(
+                server, "POST", "/_mock/faults",
+                body: #"{"session": "s1", "fault": {"kind": "close", "code": 4100, "reason": "armed"}}"#)
             #expect(armed.status == 200)
             #expect(await first.collect().last == .closed(code: CloseCode(4100), reason: "armed"))
 
-            let byTest = Control.request(server, "POST", "/_mock/faults",
-                                         body: #"{"testId": "abc", "fault": {"kind": "drop", "match": {"type": "hello"}}}"#)
+            let byTest = Control.request(
+                server, "POST", "/_mock/faults",
+                body: #"{"testId": "abc", "fault": {"kind": "drop", "match": {"type": "hello"}}}"#)
             #expect(byTest.status == 200)
             let tagged = try await client.connect("\(server.baseURL)/chatter", headers: [("X-Test-Id", "abc")])
             let other = try await client.connect("\(server.baseURL)/chatter")
@@ -70,11 +75,19 @@ struct ControlAPISessionTests {
             #expect(await other.collect().compactMap { $0.json?["type"] } == ["hello"])
 
             #expect(Control.request(server, "POST", "/_mock/faults", body: "{").status == 400)
-            #expect(Control.request(server, "POST", "/_mock/faults", body: #"{"session": "s1", "testId": "x", "fault": {"kind": "drop"}}"#).status == 400)
-            let badFault = Control.request(server, "POST", "/_mock/faults", body: #"{"session": "s2", "fault": {"kind": "close", "code": 99}}"#)
+            #expect(
+                Control.request(
+                    server, "POST", "/_mock/faults",
+                    body: #"{"session": "s1", "testId": "x", "fault": {"kind": "drop"}}"#
+                ).status == 400)
+            let badFault = Control.request(
+                server, "POST", "/_mock/faults", body: #"{"session": "s2", "fault": {"kind": "close", "code": 99}}"#)
             #expect(badFault.status == 400)
             #expect(badFault.body.contains("code"))
-            #expect(Control.request(server, "POST", "/_mock/faults", body: #"{"session": "s99", "fault": {"kind": "drop"}}"#).status == 404)
+            #expect(
+                Control.request(
+                    server, "POST", "/_mock/faults", body: #"{"session": "s99", "fault": {"kind": "drop"}}"#
+                ).status == 404)
         }
     }
 
@@ -93,7 +106,9 @@ struct ControlAPISessionTests {
     }
 
     @Test func recordWritesEachJournalAsJSONLines() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("dialogmock-record-\(UUID().uuidString)").path
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "dialogmock-record-\(UUID().uuidString)"
+        ).path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         try await withChatterServer(scenario: quiet, record: directory) { server, client in
@@ -115,9 +130,15 @@ struct ControlAPISessionTests {
     /// as the session opens (it used to be dropped: no close frame, the socket left open).
     @Test func faultsArmedBeforeTheClientConnectsAct() async throws {
         try await withChatterServer(scenario: quiet) { server, client in
-            #expect(Control.request(server, "POST", "/_mock/faults",
-                                    body: #"{"testId":"t1","fault":{"kind":"close","code":4000,"reason":"bye"}}"#).status == 200)
-            #expect(Control.request(server, "POST", "/_mock/faults", body: #"{"testId":"t2","fault":{"kind":"abruptClose"}}"#).status == 200)
+            #expect(
+                Control.request(
+                    server, "POST", "/_mock/faults",
+                    body: #"{"testId":"t1","fault":{"kind":"close","code":4000,"reason":"bye"}}"#
+                ).status == 200)
+            #expect(
+                Control.request(
+                    server, "POST", "/_mock/faults", body: #"{"testId":"t2","fault":{"kind":"abruptClose"}}"#
+                ).status == 200)
             let closed = try await client.connect("\(server.baseURL)/chatter?test_id=t1")
             #expect(await closed.collect().last == .closed(code: CloseCode(4000), reason: "bye"))
             let aborted = try await client.connect("\(server.baseURL)/chatter?test_id=t2")
@@ -130,12 +151,21 @@ struct ControlAPISessionTests {
         try await withChatterServer(scenario: quiet) { server, client in
             let tagged = try await client.connect("\(server.baseURL)/chatter?test_id=k")
             _ = await tagged.nextJSON()
-            let first = try JSONValue.decode(Control.request(server, "POST", "/_mock/faults",
-                                                             body: #"{"testId":"k","fault":{"kind":"drop","match":{"type":"said"}}}"#).body)
+            let first = try JSONValue.decode(
+                Control.request(
+                    server, "POST", "/_mock/faults",
+                    body: #"{"testId":"k","fault":{"kind":"drop","match":{"type":"said"}}}"#
+                ).body)
             #expect(first["id"] == "f1")
             #expect(first["openSessions"] == 1)
-            #expect(Control.request(server, "POST", "/_mock/faults", body: #"{"testId":"k","fault":{"id":"mine","kind":"drop"}}"#).status == 200)
-            #expect(Control.request(server, "POST", "/_mock/faults", body: #"{"testId":"q","fault":{"id":"mine","kind":"drop"}}"#).status == 409)
+            #expect(
+                Control.request(
+                    server, "POST", "/_mock/faults", body: #"{"testId":"k","fault":{"id":"mine","kind":"drop"}}"#
+                ).status == 200)
+            #expect(
+                Control.request(
+                    server, "POST", "/_mock/faults", body: #"{"testId":"q","fault":{"id":"mine","kind":"drop"}}"#
+                ).status == 409)
             let listed = try JSONValue.decode(Control.request(server, "GET", "/_mock/faults?testId=k").body)
             #expect(listed["faults"]?.arrayValue?.map { $0["id"] } == ["f1", "mine"])
             #expect(listed["faults"]?[0]?["sessions"] == ["s1"])
@@ -146,14 +176,18 @@ struct ControlAPISessionTests {
             #expect(Control.request(server, "DELETE", "/_mock/faults/mine").status == 200)
             tagged.send(text: #"{"type":"say","count":1}"#)
             #expect(await tagged.nextJSON()?["type"] == "said")
-            #expect(Control.request(server, "POST", "/_mock/faults", body: #"{"testId":"z","fault":{"kind":"drop"}}"#).status == 200)
+            #expect(
+                Control.request(server, "POST", "/_mock/faults", body: #"{"testId":"z","fault":{"kind":"drop"}}"#)
+                    .status == 200)
             let cleared = try JSONValue.decode(Control.request(server, "DELETE", "/_mock/faults?testId=z").body)
             #expect(cleared["removed"] == ["f2"])
             tagged.close()
             _ = await tagged.collect()
             try await Task.sleep(for: .milliseconds(50))
             #expect(Control.request(server, "PUT", "/_mock/scenario", body: #"{"name": "other"}"#).status == 200)
-            #expect(Control.request(server, "POST", "/_mock/faults", body: #"{"testId":"z","fault":{"kind":"drop"}}"#).status == 200)
+            #expect(
+                Control.request(server, "POST", "/_mock/faults", body: #"{"testId":"z","fault":{"kind":"drop"}}"#)
+                    .status == 200)
             let reset = try JSONValue.decode(Control.request(server, "POST", "/_mock/reset").body)
             #expect(reset["faultsRemoved"] == 1)
             #expect(reset["sessionsForgotten"] == 1)
@@ -165,9 +199,17 @@ struct ControlAPISessionTests {
 
     @Test func faultIDsAndPathsAreChecked() async throws {
         try await withChatterServer(scenario: quiet) { server, _ in
-            #expect(Control.request(server, "POST", "/_mock/faults", body: #"{"testId":"a","fault":{"id":"a/b","kind":"drop"}}"#).status == 400)
-            #expect(Control.request(server, "POST", "/_mock/faults", body: #"{"testId":"a","fault":{"id":"","kind":"drop"}}"#).status == 400)
-            #expect(Control.request(server, "POST", "/_mock/faults", body: #"{"testId":"a","fault":{"kind":"drop"}}"#).status == 200)
+            #expect(
+                Control.request(
+                    server, "POST", "/_mock/faults", body: #"{"testId":"a","fault":{"id":"a/b","kind":"drop"}}"#
+                ).status == 400)
+            #expect(
+                Control.request(
+                    server, "POST", "/_mock/faults", body: #"{"testId":"a","fault":{"id":"","kind":"drop"}}"#
+                ).status == 400)
+            #expect(
+                Control.request(server, "POST", "/_mock/faults", body: #"{"testId":"a","fault":{"kind":"drop"}}"#)
+                    .status == 200)
             // A trailing slash is no route: it must not remove every fault.
             #expect(Control.request(server, "DELETE", "/_mock/faults/").status == 404)
             let listed = try JSONValue.decode(Control.request(server, "GET", "/_mock/faults").body)
@@ -181,8 +223,11 @@ struct ControlAPISessionTests {
         try await withChatterServer(scenario: quiet) { server, client in
             let first = try await client.connect("\(server.baseURL)/chatter")
             _ = await first.nextJSON()
-            #expect(Control.request(server, "POST", "/_mock/faults",
-                                    body: #"{"session":"s1","fault":{"id":"x","kind":"drop","match":{"type":"said"}}}"#).status == 200)
+            #expect(
+                Control.request(
+                    server, "POST", "/_mock/faults",
+                    body: #"{"session":"s1","fault":{"id":"x","kind":"drop","match":{"type":"said"}}}"#
+                ).status == 200)
             first.close()
             _ = await first.collect()
             try await Task.sleep(for: .milliseconds(100))
@@ -190,8 +235,11 @@ struct ControlAPISessionTests {
 
             let second = try await client.connect("\(server.baseURL)/chatter")
             _ = await second.nextJSON()
-            #expect(Control.request(server, "POST", "/_mock/faults",
-                                    body: #"{"session":"s2","fault":{"id":"x","kind":"sessionExpiry","afterMs":300}}"#).status == 200)
+            #expect(
+                Control.request(
+                    server, "POST", "/_mock/faults",
+                    body: #"{"session":"s2","fault":{"id":"x","kind":"sessionExpiry","afterMs":300}}"#
+                ).status == 200)
             #expect(Control.request(server, "DELETE", "/_mock/faults/x").status == 200)
             try await Task.sleep(for: .milliseconds(600))
             second.send(text: #"{"type":"say","count":1}"#)
@@ -204,10 +252,13 @@ struct ControlAPISessionTests {
         let registry = SessionRegistry(closedLimit: 1)
         let control = SessionRegistry.SessionControl(arm: { _ in }, disarm: { _ in })
         for _ in 0..<3 {
-            _ = registry.add(limit: 10, { id in
-                SessionJournal(id: id, protocolName: "p", path: "/", testID: nil, caseID: nil, startedAtMicros: 0,
-                               recordWriter: nil, frameLimit: 10)
-            }, control: control, armNow: { _ in })
+            _ = registry.add(
+                limit: 10,
+                { id in
+                    SessionJournal(
+                        id: id, protocolName: "p", path: "/", testID: nil, caseID: nil, startedAtMicros: 0,
+                        recordWriter: nil, frameLimit: 10)
+                }, control: control, armNow: { _ in })
         }
         registry.markClosed("s1")
         registry.markClosed("s2")
@@ -223,10 +274,14 @@ struct ControlAPISessionTests {
         let registry = SessionRegistry(closedLimit: 100, closedByteLimit: 2 * (entryBytes + 100) + 50)
         let control = SessionRegistry.SessionControl(arm: { _ in }, disarm: { _ in })
         for _ in 0..<4 {
-            let journal = try #require(registry.add(limit: 10, { id in
-                SessionJournal(id: id, protocolName: "p", path: "/", testID: nil, caseID: nil, startedAtMicros: 0,
-                               recordWriter: nil, frameLimit: 10)
-            }, control: control, armNow: { _ in }))
+            let journal = try #require(
+                registry.add(
+                    limit: 10,
+                    { id in
+                        SessionJournal(
+                            id: id, protocolName: "p", path: "/", testID: nil, caseID: nil, startedAtMicros: 0,
+                            recordWriter: nil, frameLimit: 10)
+                    }, control: control, armNow: { _ in }))
             journal.record(.textFrame(t: 1, .in, json: ["type": "x"], byteLength: 100))
             #expect(journal.retainedBytes == entryBytes + 100)
         }

@@ -2,13 +2,15 @@ import Foundation
 import Testing
 import WireJSON
 import WireSocket
+
 @testable import MockServer
 
 @Suite("Control API")
 struct ControlAPITests {
     @Test func healthReportsVersionAndLibraryVersions() throws {
         let router = try Router(configuration: MockServer.Configuration())
-        let response = router.respond(to: HTTPRequest(head: HTTPRequestHead(method: "GET", path: "/_mock/health", headers: [:]), body: []))
+        let response = router.respond(
+            to: HTTPRequest(head: HTTPRequestHead(method: "GET", path: "/_mock/health", headers: [:]), body: []))
         #expect(response.status == 200)
         let body = try JSONValue.decode(response.body)
         #expect(body["status"] == "ok")
@@ -20,17 +22,20 @@ struct ControlAPITests {
 
     @Test func wrongMethodAndUnknownRoutesAreJSONErrors() throws {
         let router = try Router(configuration: MockServer.Configuration())
-        let post = router.respond(to: HTTPRequest(head: HTTPRequestHead(method: "POST", path: "/_mock/health", headers: [:]), body: []))
+        let post = router.respond(
+            to: HTTPRequest(head: HTTPRequestHead(method: "POST", path: "/_mock/health", headers: [:]), body: []))
         #expect(post.status == 405)
         #expect(post.headers.contains { $0.0 == "Allow" && $0.1 == "GET" })
-        let missing = router.respond(to: HTTPRequest(head: HTTPRequestHead(method: "GET", path: "/nowhere", headers: [:]), body: []))
+        let missing = router.respond(
+            to: HTTPRequest(head: HTTPRequestHead(method: "GET", path: "/nowhere", headers: [:]), body: []))
         #expect(missing.status == 404)
         #expect(try JSONValue.decode(missing.body)["code"] == "NotFound")
     }
 
     @Test func unknownWebSocketPathIsRefusedWith404() throws {
         let router = try Router(configuration: MockServer.Configuration())
-        guard case .reject(let response) = router.upgrade(HTTPRequestHead(method: "GET", path: "/nope", headers: [:])) else {
+        guard case .reject(let response) = router.upgrade(HTTPRequestHead(method: "GET", path: "/nope", headers: [:]))
+        else {
             Issue.record("expected a refusal")
             return
         }
@@ -49,39 +54,53 @@ struct ControlAPITests {
         server.stop()
     }
 
-    private func get(_ router: Router, _ path: String, _ method: String = "GET", query: [(String, String)] = []) -> HTTPResponse {
+    private func get(
+        _ router: Router, _ path: String, _ method: String = "GET", query: [(String, String)] = []
+    ) -> HTTPResponse {
         let items = query.map { HTTPRequestHead.QueryItem(name: $0.0, value: $0.1) }
-        return router.respond(to: HTTPRequest(head: HTTPRequestHead(method: method, path: path, queryItems: items, headers: [:]), body: []))
+        return router.respond(
+            to: HTTPRequest(
+                head: HTTPRequestHead(method: method, path: path, queryItems: items, headers: [:]), body: []))
     }
 
     @Test func indexListsEveryRouteAndTheOpenAPIDocumentDescribesThem() throws {
         let router = try Router(configuration: MockServer.Configuration())
         let index = try JSONValue.decode(get(router, "/_mock/").body)
-        let listed = index["routes"]?.arrayValue?.map { "\($0["method"]?.stringValue ?? "") \($0["path"]?.stringValue ?? "")" } ?? []
+        let listed =
+            index["routes"]?.arrayValue?.map { "\($0["method"]?.stringValue ?? "") \($0["path"]?.stringValue ?? "")" }
+            ?? []
         #expect(listed.contains("DELETE /_mock/faults/{id}"))
         #expect(listed.contains("POST /_mock/reset"))
         #expect(listed.count == ControlRoute.allCases.count)
         let document = try JSONValue.decode(get(router, "/_mock/openapi.json").body)
         #expect(document["openapi"] == "3.1.0")
         for route in ControlRoute.allCases {
-            #expect(document["paths"]?[route.path]?[route.method.lowercased()]?["operationId"] == .string(route.rawValue), "\(route)")
+            #expect(
+                document["paths"]?[route.path]?[route.method.lowercased()]?["operationId"] == .string(route.rawValue),
+                "\(route)")
         }
         #expect(get(router, "/_mock/").status == 200)
         #expect(get(router, "/_mock/faults", "PATCH").status == 405)
-        #expect(get(router, "/_mock/faults", "PATCH").headers.contains { $0.0 == "Allow" && $0.1 == "GET, POST, DELETE" })
+        #expect(
+            get(router, "/_mock/faults", "PATCH").headers.contains { $0.0 == "Allow" && $0.1 == "GET, POST, DELETE" })
     }
 
     /// mock-server/openapi.json is the document the server serves, so users can read it offline.
     @Test func committedOpenAPIDocumentIsTheServedOne() throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let committed = try JSONValue.decode(Array(Data(contentsOf: root.appendingPathComponent("mock-server/openapi.json"))))
-        #expect(committed == ControlAPIDocument.document,
-                "regenerate: curl -s localhost:8765/_mock/openapi.json | python3 -m json.tool > mock-server/openapi.json")
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let committed = try JSONValue.decode(
+            Array(Data(contentsOf: root.appendingPathComponent("mock-server/openapi.json"))))
+        #expect(
+            committed == ControlAPIDocument.document,
+            "regenerate: curl -s localhost:8765/_mock/openapi.json | python3 -m json.tool > mock-server/openapi.json")
     }
 
     @Test func plainRequestsOnWebSocketRoutesGet426() throws {
         let router = try Router(configuration: MockServer.Configuration())
-        for path in ["/api-ws/v1/inference", "/api-ws/v1/realtime", "/_mock/echo", "/case/qrt.x.001/api-ws/v1/realtime"] {
+        for path in [
+            "/api-ws/v1/inference", "/api-ws/v1/realtime", "/_mock/echo", "/case/qrt.x.001/api-ws/v1/realtime",
+        ] {
             let response = get(router, path)
             #expect(response.status == 426, "\(path)")
             #expect(response.headers.contains { $0.0 == "Upgrade" && $0.1 == "websocket" })
@@ -97,18 +116,26 @@ struct ControlAPITests {
         let router = try Router(configuration: configuration)
         let auth = ["authorization": "Bearer test-key"]
         let model = [HTTPRequestHead.QueryItem(name: "model", value: "qwen-omni-turbo-realtime")]
-        let served = router.upgrade(HTTPRequestHead(method: "GET", path: "/case/qrt.session.001/api-ws/v1/realtime",
-                                                    queryItems: model, headers: auth))
+        let served = router.upgrade(
+            HTTPRequestHead(
+                method: "GET", path: "/case/qrt.session.001/api-ws/v1/realtime",
+                queryItems: model, headers: auth))
         guard case .accept = served else {
             Issue.record("the configured case is served")
             return
         }
         #expect(router.sessions.openCount == 1)
-        for (path, caseID) in [("/case/qrt.sesion.001/api-ws/v1/realtime", "qrt.sesion.001"),
-                               ("/case/qrt.session.001/repeat-2/api-ws/v1/realtime", "qrt.session.001/repeat-2"),
-                               ("/case/mmd.audio.002/api-ws/v1/inference", "mmd.audio.002")] {
-            guard case .reject(let response) = router.upgrade(HTTPRequestHead(method: "GET", path: path, queryItems: model,
-                                                                               headers: auth)) else {
+        for (path, caseID) in [
+            ("/case/qrt.sesion.001/api-ws/v1/realtime", "qrt.sesion.001"),
+            ("/case/qrt.session.001/repeat-2/api-ws/v1/realtime", "qrt.session.001/repeat-2"),
+            ("/case/mmd.audio.002/api-ws/v1/inference", "mmd.audio.002"),
+        ] {
+            guard
+                case .reject(let response) = router.upgrade(
+                    HTTPRequestHead(
+                        method: "GET", path: path, queryItems: model,
+                        headers: auth))
+            else {
                 Issue.record("\(path) is refused")
                 continue
             }

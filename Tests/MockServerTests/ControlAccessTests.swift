@@ -1,16 +1,22 @@
-@testable import MockServer
 import Testing
 import WireSocket
+
+@testable import MockServer
 
 /// The control API answers only on loopback unless `--control-token` is set, and then only with
 /// the token; `GET /_mock/health` answers everyone.
 @Suite struct ControlAccessTests {
     private func head(_ method: String = "GET", peer: String, authorization: String? = nil) -> HTTPRequestHead {
-        HTTPRequestHead(method: method, path: "/_mock/sessions", headers: authorization.map { ["authorization": $0] } ?? [:], peer: peer)
+        HTTPRequestHead(
+            method: method, path: "/_mock/sessions", headers: authorization.map { ["authorization": $0] } ?? [:],
+            peer: peer)
     }
 
-    @Test(arguments: [("127.0.0.1", true), ("127.8.9.10", true), ("::1", true), ("::FFFF:127.0.0.1", true), ("", true),
-                      ("10.0.0.5", false), ("192.0.2.7", false), ("::ffff:10.1.1.1", false), ("fe80::1", false), ("1127.0.0.1", false)])
+    @Test(arguments: [
+        ("127.0.0.1", true), ("127.8.9.10", true), ("::1", true), ("::FFFF:127.0.0.1", true), ("", true),
+        ("10.0.0.5", false), ("192.0.2.7", false), ("::ffff:10.1.1.1", false), ("fe80::1", false),
+        ("1127.0.0.1", false),
+    ])
     func loopbackPeers(peer: String, loopback: Bool) {
         #expect(ControlAccess.isLoopback(peer) == loopback)
     }
@@ -28,11 +34,21 @@ import WireSocket
     @Test func withATokenEveryHostNeedsIt() {
         for peer in ["127.0.0.1", "192.0.2.7"] {
             #expect(ControlAccess.refusal(head(peer: peer), token: "s3cret", isHealth: false)?.status == 401)
-            #expect(ControlAccess.refusal(head(peer: peer, authorization: "Bearer nope"), token: "s3cret", isHealth: false)?.status == 401)
-            #expect(ControlAccess.refusal(head(peer: peer, authorization: "Bearer s3cre"), token: "s3cret", isHealth: false)?.status == 401)
-            #expect(ControlAccess.refusal(head(peer: peer, authorization: "Basic s3cret"), token: "s3cret", isHealth: false)?.status == 401)
-            #expect(ControlAccess.refusal(head(peer: peer, authorization: "Bearer s3cret"), token: "s3cret", isHealth: false) == nil)
-            #expect(ControlAccess.refusal(head(peer: peer, authorization: "bearer  s3cret "), token: "s3cret", isHealth: false) == nil)
+            #expect(
+                ControlAccess.refusal(head(peer: peer, authorization: "Bearer nope"), token: "s3cret", isHealth: false)?
+                    .status == 401)
+            #expect(
+                ControlAccess.refusal(
+                    head(peer: peer, authorization: "Bearer s3cre"), token: "s3cret", isHealth: false)?.status == 401)
+            #expect(
+                ControlAccess.refusal(
+                    head(peer: peer, authorization: "Basic s3cret"), token: "s3cret", isHealth: false)?.status == 401)
+            #expect(
+                ControlAccess.refusal(
+                    head(peer: peer, authorization: "Bearer s3cret"), token: "s3cret", isHealth: false) == nil)
+            #expect(
+                ControlAccess.refusal(
+                    head(peer: peer, authorization: "bearer  s3cret "), token: "s3cret", isHealth: false) == nil)
         }
     }
 
@@ -45,8 +61,11 @@ import WireSocket
         let refused = Control.request(server, "GET", "/_mock/sessions")
         #expect(refused.status == 401)
         #expect(!refused.body.contains("canary-control-7f3a"))
-        #expect(Control.request(server, "DELETE", "/_mock/faults", headers: ["Authorization: Bearer wrong"]).status == 401)
-        #expect(Control.request(server, "GET", "/_mock/sessions", headers: ["Authorization: Bearer canary-control-7f3a"]).status == 200)
+        #expect(
+            Control.request(server, "DELETE", "/_mock/faults", headers: ["Authorization: Bearer wrong"]).status == 401)
+        #expect(
+            Control.request(server, "GET", "/_mock/sessions", headers: ["Authorization: Bearer canary-control-7f3a"])
+                .status == 200)
         #expect(Control.request(server, "GET", "/_mock/health").status == 200)
     }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import MockServer
 
 /// The binary's embedded copies of mock-server/scenarios match the files (.ci/embed-scenarios).
@@ -9,14 +10,19 @@ struct EmbeddedScenarioTests {
         .deletingLastPathComponent().appendingPathComponent("mock-server/scenarios")
 
     @Test func embeddedCopiesMatchTheFiles() throws {
-        let files = try FileManager.default.contentsOfDirectory(atPath: Self.folder.path).filter { $0.hasSuffix(".json") }
-        #expect(Set(files.map { String($0.dropLast(5)) }) == Set(MockServer.shippedScenarioNames),
-                "run .ci/embed-scenarios")
+        let files = try FileManager.default.contentsOfDirectory(atPath: Self.folder.path).filter {
+            $0.hasSuffix(".json")
+        }
+        #expect(
+            Set(files.map { String($0.dropLast(5)) }) == Set(MockServer.shippedScenarioNames),
+            "run .ci/embed-scenarios")
         for file in files {
             let text = try String(contentsOf: Self.folder.appendingPathComponent(file), encoding: .utf8)
             let embedded = MockServer.shippedScenario(named: String(file.dropLast(5)))
-            #expect(embedded?.trimmingCharacters(in: .whitespacesAndNewlines) == text.trimmingCharacters(in: .whitespacesAndNewlines),
-                    "\(file) differs from its embedded copy: run .ci/embed-scenarios")
+            #expect(
+                embedded?.trimmingCharacters(in: .whitespacesAndNewlines)
+                    == text.trimmingCharacters(in: .whitespacesAndNewlines),
+                "\(file) differs from its embedded copy: run .ci/embed-scenarios")
         }
     }
 

@@ -1,6 +1,7 @@
 import Synchronization
 import Testing
 import WireSocket
+
 @testable import MockServer
 
 /// The default event loop is libev; where its lws plugin is missing the server says so and

@@ -1,9 +1,10 @@
 import Foundation
+import ProtocolModel
 import Testing
 import WireJSON
 import WireSocket
+
 @testable import MockServer
-import ProtocolModel
 
 /// Every fault family applied by the real server stack and observed by a client.
 @Suite("Fault families observed by a client")
@@ -23,7 +24,9 @@ struct FaultFamilyTests {
     }
 
     @Test func duplicateSendsMatchingFramesTwice() async throws {
-        try await withChatterServer(scenario: scenario(#"{"kind": "duplicate", "match": {"type": "said"}, "repeat": "every"}"#)) { server, client in
+        try await withChatterServer(
+            scenario: scenario(#"{"kind": "duplicate", "match": {"type": "said"}, "repeat": "every"}"#)
+        ) { server, client in
             let connection = try await connect(server, client)
             connection.send(text: #"{"type":"say","count":2}"#)
             #expect(said(await connection.collect()) == [0, 0, 1, 1])
@@ -31,7 +34,8 @@ struct FaultFamilyTests {
     }
 
     @Test func dropNeverSendsTheMatchingFrame() async throws {
-        try await withChatterServer(scenario: scenario(#"{"kind": "drop", "skip": 1, "match": {"type": "said"}}"#)) { server, client in
+        try await withChatterServer(scenario: scenario(#"{"kind": "drop", "skip": 1, "match": {"type": "said"}}"#)) {
+            server, client in
             let connection = try await connect(server, client)
             connection.send(text: #"{"type":"say","count":3}"#)
             #expect(said(await connection.collect()) == [0, 2])
@@ -39,7 +43,8 @@ struct FaultFamilyTests {
     }
 
     @Test func delayHoldsTheFrameAndThoseBehindIt() async throws {
-        try await withChatterServer(scenario: scenario(#"{"kind": "delay", "ms": 400, "match": {"type": "said"}}"#)) { server, client in
+        try await withChatterServer(scenario: scenario(#"{"kind": "delay", "ms": 400, "match": {"type": "said"}}"#)) {
+            server, client in
             let connection = try await connect(server, client)
             let start = ContinuousClock.now
             connection.send(text: #"{"type":"say","count":2}"#)
@@ -52,7 +57,9 @@ struct FaultFamilyTests {
     }
 
     @Test func reorderReleasesTheWindowShuffled() async throws {
-        try await withChatterServer(scenario: scenario(#"{"kind": "reorder", "window": 4, "holdMs": 2000, "match": {"type": "said"}}"#)) { server, client in
+        try await withChatterServer(
+            scenario: scenario(#"{"kind": "reorder", "window": 4, "holdMs": 2000, "match": {"type": "said"}}"#)
+        ) { server, client in
             let connection = try await connect(server, client)
             connection.send(text: #"{"type":"say","count":4}"#)
             let order = said(await connection.collect())
@@ -62,7 +69,8 @@ struct FaultFamilyTests {
     }
 
     @Test func truncatedAndMalformedJSONReachTheClient() async throws {
-        let faults = #"{"kind": "truncateJSON", "keepFraction": 0.5, "match": {"type": "said"}}, {"kind": "malformedJSON", "skip": 1, "match": {"type": "said"}}"#
+        let faults =
+            #"{"kind": "truncateJSON", "keepFraction": 0.5, "match": {"type": "said"}}, {"kind": "malformedJSON", "skip": 1, "match": {"type": "said"}}"#
         try await withChatterServer(scenario: scenario(faults)) { server, client in
             let connection = try await connect(server, client)
             connection.send(text: #"{"type":"say","count":2,"text":"a fairly long text to cut"}"#)
@@ -74,7 +82,8 @@ struct FaultFamilyTests {
     }
 
     @Test func unknownEventAndInjectedErrorAreRenderedByTheProtocol() async throws {
-        let faults = #"{"kind": "unknownEvent", "eventType": "mock.surprise", "match": {"type": "said"}}, {"kind": "injectError", "error": {"code": "E1", "message": "boom"}, "match": {"type": "said"}, "skip": 1}"#
+        let faults =
+            #"{"kind": "unknownEvent", "eventType": "mock.surprise", "match": {"type": "said"}}, {"kind": "injectError", "error": {"code": "E1", "message": "boom"}, "match": {"type": "said"}, "skip": 1}"#
         try await withChatterServer(scenario: scenario(faults)) { server, client in
             let connection = try await connect(server, client)
             connection.send(text: #"{"type":"say","count":2}"#)
@@ -85,7 +94,9 @@ struct FaultFamilyTests {
     }
 
     @Test func closeWithCodeAfterTheMatchingFrame() async throws {
-        try await withChatterServer(scenario: scenario(#"{"kind": "close", "code": 4000, "reason": "scripted", "match": {"type": "said"}}"#)) { server, client in
+        try await withChatterServer(
+            scenario: scenario(#"{"kind": "close", "code": 4000, "reason": "scripted", "match": {"type": "said"}}"#)
+        ) { server, client in
             let connection = try await connect(server, client)
             connection.send(text: #"{"type":"say","count":3}"#)
             let events = await connection.collect()
@@ -95,7 +106,8 @@ struct FaultFamilyTests {
     }
 
     @Test func abruptCloseSendsNoCloseFrame() async throws {
-        try await withChatterServer(scenario: scenario(#"{"kind": "abruptClose", "match": {"type": "said"}}"#)) { server, client in
+        try await withChatterServer(scenario: scenario(#"{"kind": "abruptClose", "match": {"type": "said"}}"#)) {
+            server, client in
             let connection = try await connect(server, client)
             connection.send(text: #"{"type":"say","count":1}"#)
             #expect(await connection.collect().last == .closed(code: nil, reason: ""))
@@ -103,7 +115,9 @@ struct FaultFamilyTests {
     }
 
     @Test func stallWriteHoldsFramesForItsDuration() async throws {
-        try await withChatterServer(scenario: scenario(#"{"kind": "stall", "direction": "write", "ms": 300, "match": {"type": "said"}}"#)) { server, client in
+        try await withChatterServer(
+            scenario: scenario(#"{"kind": "stall", "direction": "write", "ms": 300, "match": {"type": "said"}}"#)
+        ) { server, client in
             let connection = try await connect(server, client)
             connection.send(text: #"{"type":"say","count":2}"#)
             let start = ContinuousClock.now
@@ -114,7 +128,9 @@ struct FaultFamilyTests {
     }
 
     @Test func halfOpenStallKeepsTheConnectionButSendsNothing() async throws {
-        try await withChatterServer(scenario: scenario(#"{"kind": "stall", "direction": "both", "forever": true, "match": {"type": "said"}}"#)) { server, client in
+        try await withChatterServer(
+            scenario: scenario(#"{"kind": "stall", "direction": "both", "forever": true, "match": {"type": "said"}}"#)
+        ) { server, client in
             let connection = try await connect(server, client)
             connection.send(text: #"{"type":"say","count":3}"#)
             let events = await connection.collect(idleMillis: 600)
@@ -124,7 +140,8 @@ struct FaultFamilyTests {
     }
 
     @Test func slowCloseSendsTheCloseFrameFirst() async throws {
-        try await withChatterServer(scenario: scenario(#"{"kind": "slowClose", "ms": 300, "match": {"type": "said"}}"#)) { server, client in
+        try await withChatterServer(scenario: scenario(#"{"kind": "slowClose", "ms": 300, "match": {"type": "said"}}"#))
+        { server, client in
             let connection = try await connect(server, client)
             connection.send(text: #"{"type":"say","count":1}"#)
             let events = await connection.collect(idleMillis: 1500)
@@ -133,7 +150,8 @@ struct FaultFamilyTests {
     }
 
     @Test func bandwidthCapSlowsSending() async throws {
-        try await withChatterServer(scenario: scenario(#"{"kind": "bandwidthCap", "bytesPerSecond": 40000}"#)) { server, client in
+        try await withChatterServer(scenario: scenario(#"{"kind": "bandwidthCap", "bytesPerSecond": 40000}"#)) {
+            server, client in
             let connection = try await connect(server, client)
             let start = ContinuousClock.now
             for _ in 0..<3 { connection.send(text: #"{"type":"bytes","count":10000}"#) }
@@ -144,7 +162,9 @@ struct FaultFamilyTests {
     }
 
     @Test func fragmentedFramesArriveWhole() async throws {
-        try await withChatterServer(scenario: scenario(#"{"kind": "fragment", "frameBytes": 7, "match": {"type": "said"}}"#)) { server, client in
+        try await withChatterServer(
+            scenario: scenario(#"{"kind": "fragment", "frameBytes": 7, "match": {"type": "said"}}"#)
+        ) { server, client in
             let connection = try await connect(server, client)
             connection.send(text: #"{"type":"say","count":1,"text":"fragmented into many small pieces"}"#)
             #expect(await connection.nextJSON()?["text"] == "fragmented into many small pieces")
@@ -154,7 +174,8 @@ struct FaultFamilyTests {
     }
 
     @Test func sessionExpiryEndsTheSessionTheProtocolWay() async throws {
-        try await withChatterServer(scenario: scenario(#"{"kind": "sessionExpiry", "afterMs": 200}"#)) { server, client in
+        try await withChatterServer(scenario: scenario(#"{"kind": "sessionExpiry", "afterMs": 200}"#)) {
+            server, client in
             let connection = try await connect(server, client)
             let events = await connection.collect(idleMillis: 1000)
             #expect(events.compactMap { $0.json?["type"] } == ["ended"])
@@ -176,7 +197,8 @@ struct FaultFamilyTests {
     }
 
     @Test func triggerOnAClientMessageArmsAFault() async throws {
-        let text = #"{"name": "trig", "faults": [{"id": "d", "kind": "drop", "armed": false, "repeat": "every", "match": {"type": "said"}}], "triggers": [{"when": {"message": "state", "match": {"pointer": "/state", "equals": "Quiet"}}, "actions": [{"arm": "d"}]}]}"#
+        let text =
+            #"{"name": "trig", "faults": [{"id": "d", "kind": "drop", "armed": false, "repeat": "every", "match": {"type": "said"}}], "triggers": [{"when": {"message": "state", "match": {"pointer": "/state", "equals": "Quiet"}}, "actions": [{"arm": "d"}]}]}"#
         try await withChatterServer(scenario: text) { server, client in
             let connection = try await connect(server, client)
             connection.send(text: #"{"type":"say","count":1}"#)

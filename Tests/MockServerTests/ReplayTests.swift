@@ -2,12 +2,15 @@ import Foundation
 import Testing
 import WireJSON
 import WireSocket
+
 @testable import MockServer
 
 @Suite("Record and replay")
 struct ReplayTests {
     @Test func aRecordedSessionIsServedBackWithItsTiming() async throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("dialogmock-replay-\(UUID().uuidString)").path
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "dialogmock-replay-\(UUID().uuidString)"
+        ).path
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let scenario = #"{"name": "slow", "faults": [{"kind": "delay", "ms": 200, "match": {"type": "said"}}]}"#
@@ -18,7 +21,9 @@ struct ReplayTests {
             connection.send(text: #"{"type":"say","count":2}"#)
             connection.send(text: #"{"type":"bytes","count":640}"#)
             // A long idle window: under a sanitizer's slowdown the first frames take a while.
-            for event in await connection.collect(idleMillis: 1_500) { if let text = event.text { recorded.append(text) } else { recorded.append("binary") } }
+            for event in await connection.collect(idleMillis: 1_500) {
+                if let text = event.text { recorded.append(text) } else { recorded.append("binary") }
+            }
             connection.close()
             _ = await connection.collect()
             try await Task.sleep(for: .milliseconds(50))
@@ -38,7 +43,9 @@ struct ReplayTests {
         connection.send(text: #"{"type":"say","count":2}"#)
         connection.send(text: #"{"type":"bytes","count":640}"#)
         for event in await connection.collect(idleMillis: 1_500) {
-            if let text = event.text { replayed.append(text) } else if case .message(.binary(let bytes)) = event {
+            if let text = event.text {
+                replayed.append(text)
+            } else if case .message(.binary(let bytes)) = event {
                 replayed.append("binary")
                 #expect(bytes.count == 640)
             }

@@ -1,10 +1,11 @@
 import Foundation
+import ProtocolModel
 import Synchronization
 import Testing
 import WireJSON
 import WireSocket
+
 @testable import MockServer
-import ProtocolModel
 
 /// API keys never reach an output: with canary keys, accepted and refused, on both protocols,
 /// nothing the mock writes — trace logs, recordings, journals, session lists, metrics, refusal
@@ -15,7 +16,8 @@ import ProtocolModel
     static let controlToken = "canary-control-token-41f0"
 
     @Test func canaryKeysAppearInNoOutput() async throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("dialogmock-hygiene-\(UUID().uuidString)")
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "dialogmock-hygiene-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let logs = LogLines()
@@ -31,22 +33,29 @@ import ProtocolModel
         let client = WebSocketClient()
         defer { client.shutdown() }
 
-        let qwen = try await client.connect("\(base)/api-ws/v1/realtime?model=qwen3-omni-flash-realtime",
-                                            headers: [("Authorization", "Bearer \(Self.accepted)")])
+        let qwen = try await client.connect(
+            "\(base)/api-ws/v1/realtime?model=qwen3-omni-flash-realtime",
+            headers: [("Authorization", "Bearer \(Self.accepted)")])
         _ = await qwen.nextMessage()
         qwen.send(text: #"{"type":"session.update","session":{"modalities":["text"]}}"#)
         qwen.send(text: #"{"type":"input_audio_buffer.append","audio":"AAAAAA=="}"#)
         _ = await qwen.nextMessage(timeoutMillis: 500)
         qwen.close()
         _ = await qwen.next()
-        let dialog = try await client.connect("\(base)/api-ws/v1/inference", headers: [("Authorization", "bearer \(Self.accepted)")])
-        dialog.send(text: #"{"header":{"action":"run-task","task_id":"t1","streaming":"duplex"},"payload":{"task_group":"aigc","task":"multimodal-generation","function":"generation","model":"multimodal-dialog","input":{"directive":"Start","workspace_id":"w","app_id":"a"},"parameters":{"upstream":{"type":"AudioOnly","mode":"tap2talk"}}}}"#)
+        let dialog = try await client.connect(
+            "\(base)/api-ws/v1/inference", headers: [("Authorization", "bearer \(Self.accepted)")])
+        dialog.send(
+            text:
+                #"{"header":{"action":"run-task","task_id":"t1","streaming":"duplex"},"payload":{"task_group":"aigc","task":"multimodal-generation","function":"generation","model":"multimodal-dialog","input":{"directive":"Start","workspace_id":"w","app_id":"a"},"parameters":{"upstream":{"type":"AudioOnly","mode":"tap2talk"}}}}"#
+        )
         _ = await dialog.nextMessage(timeoutMillis: 500)
         dialog.close()
         _ = await dialog.next()
         var refusals: [String] = []
-        for (url, header) in [("\(base)/api-ws/v1/realtime?model=qwen3-omni-flash-realtime", "Bearer \(Self.refused)"),
-                              ("\(base)/api-ws/v1/inference", "Bearer \(Self.refused)")] {
+        for (url, header) in [
+            ("\(base)/api-ws/v1/realtime?model=qwen3-omni-flash-realtime", "Bearer \(Self.refused)"),
+            ("\(base)/api-ws/v1/inference", "Bearer \(Self.refused)"),
+        ] {
             do {
                 _ = try await client.connect(url, headers: [("Authorization", header)])
             } catch {
@@ -57,14 +66,18 @@ import ProtocolModel
 
         let auth = ["Authorization: Bearer \(Self.controlToken)"]
         var outputs = refusals + logs.all
-        for path in ["/_mock/sessions", "/_mock/sessions/s1/journal", "/_mock/sessions/s2/journal", "/_mock/metrics", "/_mock/health"] {
+        for path in [
+            "/_mock/sessions", "/_mock/sessions/s1/journal", "/_mock/sessions/s2/journal", "/_mock/metrics",
+            "/_mock/health",
+        ] {
             let response = Control.request(server, "GET", path, headers: auth)
             #expect(response.status == 200 && !response.body.isEmpty, "\(path)")
             outputs.append(response.body)
         }
         server.stop()
         for file in (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? [] {
-            outputs.append((try? String(contentsOfFile: folder.appendingPathComponent(file).path, encoding: .utf8)) ?? "")
+            outputs.append(
+                (try? String(contentsOfFile: folder.appendingPathComponent(file).path, encoding: .utf8)) ?? "")
         }
         let recordings = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
         #expect(recordings.count == 2 && !logs.all.isEmpty)

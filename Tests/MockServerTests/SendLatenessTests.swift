@@ -1,5 +1,6 @@
-@testable import MockServer
 import Testing
+
+@testable import MockServer
 
 /// The fixed-size lateness histogram the metrics and the scenario benchmark read.
 @Suite("Send lateness histogram")
@@ -22,7 +23,8 @@ struct SendLatenessTests {
             let upper = SendLateness.upperBound(of: index)
             #expect(upper >= value, "\(value)")
             #expect(Double(upper - value) <= Double(value) / 64, "\(value) → \(upper)")
-            #expect(SendLateness.bucket(of: upper) == index && SendLateness.bucket(of: upper + 1) == index + 1, "\(value)")
+            #expect(
+                SendLateness.bucket(of: upper) == index && SendLateness.bucket(of: upper + 1) == index + 1, "\(value)")
             var lateness = SendLateness()
             lateness.record(value)
             #expect(lateness.percentile(0.99) == value)  // capped at the exact maximum

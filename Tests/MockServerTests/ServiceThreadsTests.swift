@@ -1,9 +1,10 @@
 import Foundation
+import ProtocolModel
 import Testing
 import WireJSON
 import WireSocket
+
 @testable import MockServer
-import ProtocolModel
 
 /// Several service threads on one port: sessions spread over them, and the control API,
 /// journals, metrics and faults see every session whichever thread it lives on.
@@ -20,7 +21,8 @@ struct ServiceThreadsTests {
         let path = "/api-ws/v1/realtime?model=qwen-omni-turbo-realtime&test_id=many"
         var connections: [ClientConnection] = []
         for _ in 0..<24 {
-            connections.append(try await client.connect(server.baseURL + path, headers: [("Authorization", "Bearer k")]))
+            connections.append(
+                try await client.connect(server.baseURL + path, headers: [("Authorization", "Bearer k")]))
         }
         for connection in connections { #expect(await connection.nextJSON()?["type"] == "session.created") }
         // The kernel spread the connections over the threads' listening sockets.
@@ -29,8 +31,9 @@ struct ServiceThreadsTests {
         #expect(list["sessions"]?.arrayValue?.count == 24)
         #expect(Set(list["sessions"]?.arrayValue?.compactMap { $0["id"]?.stringValue } ?? []).count == 24)
         // A fault armed by test id reaches every session, on its own thread.
-        let armed = Control.request(server, "POST", "/_mock/faults",
-                                    body: #"{"testId": "many", "fault": {"kind": "close", "code": 4321, "reason": "armed"}}"#)
+        let armed = Control.request(
+            server, "POST", "/_mock/faults",
+            body: #"{"testId": "many", "fault": {"kind": "close", "code": 4321, "reason": "armed"}}"#)
         #expect(armed.status == 200)
         #expect(armed.body.contains(#""openSessions":24"#))
         for connection in connections {

@@ -1,15 +1,20 @@
 import Foundation
 import Testing
+
 @testable import MockServer
 
 /// The harness awaits a case's sessions closing (issue 11: it polled 50 × 20 ms before).
 @Suite("Waiting for a case's sessions to close")
 struct SessionCloseWaitTests {
     static func open(_ registry: SessionRegistry, caseID: String?) throws -> String {
-        let journal = try #require(registry.add(limit: 10, { id in
-            SessionJournal(id: id, protocolName: "qwen-realtime", path: "/", testID: nil, caseID: caseID,
-                           startedAtMicros: 0, recordWriter: nil)
-        }, control: SessionRegistry.SessionControl(arm: { _ in }, disarm: { _ in }), armNow: { _ in }))
+        let journal = try #require(
+            registry.add(
+                limit: 10,
+                { id in
+                    SessionJournal(
+                        id: id, protocolName: "qwen-realtime", path: "/", testID: nil, caseID: caseID,
+                        startedAtMicros: 0, recordWriter: nil)
+                }, control: SessionRegistry.SessionControl(arm: { _ in }, disarm: { _ in }), armNow: { _ in }))
         return journal.id
     }
 

@@ -15,7 +15,8 @@ import WireJSON
         // Its own inline cache: the shared `.inline` one may hold this answer mid-render by a
         // test on another thread, and then this round waits too.
         inlineOptions.answerAudio = AnswerAudioCache(workers: 0)
-        let (inlineFrames, inline) = DownlinkAudioTests.answerAudio(["audio_format": .string(format)], options: inlineOptions)
+        let (inlineFrames, inline) = DownlinkAudioTests.answerAudio(
+            ["audio_format": .string(format)], options: inlineOptions)
         let (workerFrames, worker) = DownlinkAudioTests.answerAudio(["audio_format": .string(format)], options: options)
         #expect(worker.awaited >= 1)
         #expect(inline.awaited == 0)

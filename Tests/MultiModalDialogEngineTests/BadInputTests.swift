@@ -1,9 +1,9 @@
 import MultiModalDialogEngine
+import ProtocolModel
 import ScenarioEngine
 import SessionCore
 import Testing
 import WireJSON
-import ProtocolModel
 
 /// Issue 4 "Bad input": every malformed frame or field gets the spec's answer, is journaled
 /// with its obligation id, and never crashes.
@@ -33,7 +33,11 @@ struct BadInputTests {
         ("missing app_id", setting(["payload", "input", "app_id"], nil), "mmd.C4"),
         ("app_id not a string", setting(["payload", "input", "app_id"], 12), "mmd.C4"),
         ("missing user_id", setting(["payload", "parameters", "client_info", "user_id"], nil), "mmd.C4"),
-        ("user_id too long", setting(["payload", "parameters", "client_info", "user_id"], .string(String(repeating: "u", count: 37))), "mmd.C4"),
+        (
+            "user_id too long",
+            setting(["payload", "parameters", "client_info", "user_id"], .string(String(repeating: "u", count: 37))),
+            "mmd.C4"
+        ),
         ("missing upstream.type", setting(["payload", "parameters", "upstream", "type"], nil), "mmd.C4"),
         ("bad upstream.type", setting(["payload", "parameters", "upstream", "type"], "VideoOnly"), "mmd.C4"),
         ("bad mode", setting(["payload", "parameters", "upstream", "mode"], "walkie"), "mmd.C5"),
@@ -45,27 +49,50 @@ struct BadInputTests {
         ("volume 101", setting(["payload", "parameters", "downstream", "volume"], 101), "mmd.C5"),
         ("speech_rate 49", setting(["payload", "parameters", "downstream", "speech_rate"], 49), "mmd.C5"),
         ("pitch_rate 201", setting(["payload", "parameters", "downstream", "pitch_rate"], 201), "mmd.C5"),
-        ("intermediate_text other", setting(["payload", "parameters", "downstream", "intermediate_text"], "transcript,audio"), "mmd.C5"),
-        ("device uuid 41", setting(["payload", "parameters", "client_info", "device", "uuid"], .string(String(repeating: "d", count: 41))), "mmd.C5"),
+        (
+            "intermediate_text other",
+            setting(["payload", "parameters", "downstream", "intermediate_text"], "transcript,audio"), "mmd.C5"
+        ),
+        (
+            "device uuid 41",
+            setting(
+                ["payload", "parameters", "client_info", "device", "uuid"], .string(String(repeating: "d", count: 41))),
+            "mmd.C5"
+        ),
         ("parameters not object", setting(["payload", "parameters"], "x"), "mmd.C3"),
     ]
 
     /// Other run-task services' first frames (their SDKs' shapes): the refusal names what was
     /// asked for and says it is not emulated.
     @Test(arguments: [
-        (["task_group": "audio", "task": "tts", "function": "SpeechSynthesizer", "model": "cosyvoice-v2"] as JSONObject,
-         "speech synthesis"),
-        (["task_group": "audio", "task": "asr", "function": "recognition", "model": "paraformer-realtime-v2"] as JSONObject,
-         "speech recognition"),
-        (["task_group": "audio", "task": "asr", "function": "recognition", "model": "gummy-realtime-v1"] as JSONObject, "Gummy"),
-        (["task_group": "aigc", "task": "livetranslate", "model": "qwen3-livetranslate-flash-realtime"] as JSONObject, "LiveTranslate"),
+        (
+            ["task_group": "audio", "task": "tts", "function": "SpeechSynthesizer", "model": "cosyvoice-v2"]
+                as JSONObject,
+            "speech synthesis"
+        ),
+        (
+            ["task_group": "audio", "task": "asr", "function": "recognition", "model": "paraformer-realtime-v2"]
+                as JSONObject,
+            "speech recognition"
+        ),
+        (
+            ["task_group": "audio", "task": "asr", "function": "recognition", "model": "gummy-realtime-v1"]
+                as JSONObject, "Gummy"
+        ),
+        (
+            ["task_group": "aigc", "task": "livetranslate", "model": "qwen3-livetranslate-flash-realtime"]
+                as JSONObject, "LiveTranslate"
+        ),
     ])
     func otherRunTaskServicesAreNamedAsNotEmulated(payload: JSONObject, service: String) throws {
         var body = payload
         body["parameters"] = [:]
         body["input"] = [:]
         let harness = SessionHarness()
-        harness.send(.object(["header": ["action": "run-task", "streaming": "duplex", "task_id": "t-1"], "payload": .object(body)]))
+        harness.send(
+            .object([
+                "header": ["action": "run-task", "streaming": "duplex", "task_id": "t-1"], "payload": .object(body),
+            ]))
         harness.advance(ms: 100)
         #expect(harness.events == ["task-failed"])
         let message = harness.texts.first?["header"]?["error_message"]?.stringValue ?? ""
@@ -102,15 +129,37 @@ struct BadInputTests {
     static let badDirectives: [(String, JSONValue, String, String)] = [
         ("wrong task_id", ClientMessages.directive("HeartBeat", taskID: "other"), "InvalidDirective", "mmd.C6"),
         ("unknown directive", ClientMessages.directive("Dance", taskID: "t-1"), "InvalidDirective", "mmd.C7"),
-        ("Start again via continue-task", ClientMessages.directive("Start", taskID: "t-1"), "InvalidDirective", "mmd.C7"),
+        (
+            "Start again via continue-task", ClientMessages.directive("Start", taskID: "t-1"), "InvalidDirective",
+            "mmd.C7"
+        ),
         ("no header", ["payload": ["input": ["directive": "HeartBeat"]]], "InvalidDirective", "mmd.C7"),
         ("not an object", "HeartBeat", "InvalidDirective", "mmd.C7"),
-        ("RequestToRespond bad type", ClientMessages.directive("RequestToRespond", taskID: "t-1", input: ["type": "poem", "text": "x"]), "InvalidParameter", "mmd.C13"),
-        ("RequestToRespond null text", ClientMessages.directive("RequestToRespond", taskID: "t-1", input: ["type": "prompt", "text": nil]), "InvalidParameter", "mmd.C13"),
-        ("UpdateInfo bad image", ClientMessages.directive("UpdateInfo", taskID: "t-1", parameters: ["images": [["type": "base64"]]]), "InvalidImage", "mmd.C14"),
-        ("UpdateInfo parameters not object", ClientMessages.directive("UpdateInfo", taskID: "t-1", parameters: [1]), "InvalidParameter", "mmd.C7"),
-        ("video action unknown", ClientMessages.directive("RequestToRespond", taskID: "t-1", input: ["type": "prompt", "text": ""],
-                                                          parameters: ["biz_params": ["videos": [["action": "pause"]]]]), "InvalidParameter", "mmd.C16"),
+        (
+            "RequestToRespond bad type",
+            ClientMessages.directive("RequestToRespond", taskID: "t-1", input: ["type": "poem", "text": "x"]),
+            "InvalidParameter", "mmd.C13"
+        ),
+        (
+            "RequestToRespond null text",
+            ClientMessages.directive("RequestToRespond", taskID: "t-1", input: ["type": "prompt", "text": nil]),
+            "InvalidParameter", "mmd.C13"
+        ),
+        (
+            "UpdateInfo bad image",
+            ClientMessages.directive("UpdateInfo", taskID: "t-1", parameters: ["images": [["type": "base64"]]]),
+            "InvalidImage", "mmd.C14"
+        ),
+        (
+            "UpdateInfo parameters not object", ClientMessages.directive("UpdateInfo", taskID: "t-1", parameters: [1]),
+            "InvalidParameter", "mmd.C7"
+        ),
+        (
+            "video action unknown",
+            ClientMessages.directive(
+                "RequestToRespond", taskID: "t-1", input: ["type": "prompt", "text": ""],
+                parameters: ["biz_params": ["videos": [["action": "pause"]]]]), "InvalidParameter", "mmd.C16"
+        ),
     ]
 
     @Test("S20: bad directives → Error{400} (non-fatal) and a violation", arguments: badDirectives.indices)
@@ -129,7 +178,9 @@ struct BadInputTests {
         #expect(harness.events.last == "HeartBeat", "\(name): session goes on")
     }
 
-    @Test("Violations without an error reply: C7 action, C8 early audio, C9 odd PCM, C23 foreign dialog_id, C19 stray LocalRespondingEnded")
+    @Test(
+        "Violations without an error reply: C7 action, C8 early audio, C9 odd PCM, C23 foreign dialog_id, C19 stray LocalRespondingEnded"
+    )
     func journaledViolations() throws {
         let harness = SessionHarness(scenario: try TestScenarios.repositoryDefault())
         harness.send(ClientMessages.start(taskID: harness.taskID))

@@ -10,8 +10,10 @@ struct DownlinkAudioTests {
     static let sentence = "Hello there, how are you doing today?"
 
     /// The binary frames of one transcript round with these downstream settings.
-    static func answerAudio(_ downstream: JSONObject, scenario: Scenario = TestScenarios.plain,
-                            options: MultiModalDialogSessionOptions = MultiModalDialogSessionOptions()) -> (frames: [ScheduledFrame], harness: SessionHarness) {
+    static func answerAudio(
+        _ downstream: JSONObject, scenario: Scenario = TestScenarios.plain,
+        options: MultiModalDialogSessionOptions = MultiModalDialogSessionOptions()
+    ) -> (frames: [ScheduledFrame], harness: SessionHarness) {
         let harness = SessionHarness(scenario: scenario, options: options)
         harness.start(["downstream": .object(downstream)])
         harness.directive("RequestToRespond", input: ["type": "transcript", "text": .string(sentence)])
@@ -95,9 +97,11 @@ struct DownlinkAudioTests {
 
     @Test("fixture answers (.file) are read relative to the base directory and resampled")
     func fixtureAnswer() {
-        let scenario = Scenario(name: "file", seed: 1, turns: TurnScript(list: [
-            TurnContent(transcript: "x", answer: "From a file.", audio: .file(path: "speech-16k.wav")),
-        ]))
+        let scenario = Scenario(
+            name: "file", seed: 1,
+            turns: TurnScript(list: [
+                TurnContent(transcript: "x", answer: "From a file.", audio: .file(path: "speech-16k.wav"))
+            ]))
         var options = MultiModalDialogSessionOptions()
         options.audioBaseDirectory = TestScenarios.repositoryRoot + "/Tests/WireAudioTests/Fixtures"
         let harness = SessionHarness(scenario: scenario, options: options)

@@ -15,7 +15,8 @@ import WireJSON
     }
 
     @Test func scriptedFieldsAreSentAsWrittenBesideTheCommands() throws {
-        let final = try Self.final(#"""
+        let final = try Self.final(
+            #"""
             {"turns": {"default": {"answer": "Opening the weather agent.", "commands": [{"name": "VOLUME_SET", "params": []}],
               "extraInfo": {"agent_info": {"intent_infos": [{"domain": "d1", "intent": "open_agent_d1"}], "round": 1},
                             "tool_calls": [{"id": "t1", "type": "function", "function": {"name": "weather", "arguments": "{}", "outputs": "sunny"}}],
@@ -45,7 +46,8 @@ import WireJSON
     }
 
     @Test func aScriptedTimestampsObjectWinsAndThePolicyIsOffByDefault() throws {
-        let scripted = try Self.final(#"""
+        let scripted = try Self.final(
+            #"""
             {"policies": {"roundTimestamps": true}, "turns": {"default": {"answer": "a", "extraInfo": {"timestamps": {"own": 1}}}}}
             """#)
         #expect(scripted["extra_info"]?["timestamps"] == ["own": 1])

@@ -1,7 +1,7 @@
 import MultiModalDialogEngine
 import ScenarioEngine
-import SessionTesting
 import SessionCore
+import SessionTesting
 import Testing
 import WireAudio
 import WireJSON
@@ -9,7 +9,9 @@ import WireJSON
 @Suite("Scenario faults and commands (S14, FaultRequest rendering)")
 struct ScenarioIntegrationTests {
     static func scenario(_ name: String) throws -> Scenario {
-        try Scenario.load(bytes: try FileBytes.read(path: TestScenarios.repositoryRoot + "/mock-server/scenarios/\(name).json"), file: name)
+        try Scenario.load(
+            bytes: try FileBytes.read(path: TestScenarios.repositoryRoot + "/mock-server/scenarios/\(name).json"),
+            file: name)
     }
 
     @Test("unknownEvent faults become result-generated frames with that output.event")
@@ -26,10 +28,11 @@ struct ScenarioIntegrationTests {
 
     @Test("a fatal injected error renders task-failed and closes the session")
     func fatalInjectedError() throws {
-        let scenario = try Scenario.load(text: """
-            {"name": "fatal", "seed": 1, "triggers": [{"when": {"message": "HeartBeat"}, "actions": [
-              {"fault": {"kind": "injectError", "error": {"code": "Throttling", "message": "mock: too many", "fatal": true}}}]}]}
-            """, file: "fatal.json")
+        let scenario = try Scenario.load(
+            text: """
+                {"name": "fatal", "seed": 1, "triggers": [{"when": {"message": "HeartBeat"}, "actions": [
+                  {"fault": {"kind": "injectError", "error": {"code": "Throttling", "message": "mock: too many", "fatal": true}}}]}]}
+                """, file: "fatal.json")
         let harness = SessionHarness(scenario: scenario)
         harness.start()
         harness.directive("HeartBeat")
@@ -41,11 +44,12 @@ struct ScenarioIntegrationTests {
     /// (before, stalls and abrupt closes vanished in the test runner).
     @Test("socket faults reach the runner as transport actions, in order")
     func transportFaultsAreRecorded() throws {
-        let scenario = try Scenario.load(text: """
-            {"name": "socket", "seed": 1, "triggers": [{"when": {"message": "HeartBeat"}, "actions": [
-              {"fault": {"kind": "stall", "direction": "write", "ms": 300}},
-              {"fault": {"kind": "abruptClose"}}]}]}
-            """, file: "socket.json")
+        let scenario = try Scenario.load(
+            text: """
+                {"name": "socket", "seed": 1, "triggers": [{"when": {"message": "HeartBeat"}, "actions": [
+                  {"fault": {"kind": "stall", "direction": "write", "ms": 300}},
+                  {"fault": {"kind": "abruptClose"}}]}]}
+                """, file: "socket.json")
         let harness = SessionHarness(scenario: scenario)
         harness.start()
         #expect(harness.runner.transports.isEmpty)
@@ -57,17 +61,25 @@ struct ScenarioIntegrationTests {
 
     @Test("S14: send_video_stream / stop_video_stream commands switch video mode after the round")
     func videoStreamCommands() throws {
-        let scenario = Scenario(name: "omni", seed: 2, turns: TurnScript(list: [
-            TurnContent(transcript: "look at this", answer: "Starting the camera.", commands: [["name": "send_video_stream", "params": []]]),
-            TurnContent(transcript: "stop", answer: "Camera off.", commands: [["name": "stop_video_stream", "params": []]]),
-        ]))
+        let scenario = Scenario(
+            name: "omni", seed: 2,
+            turns: TurnScript(list: [
+                TurnContent(
+                    transcript: "look at this", answer: "Starting the camera.",
+                    commands: [["name": "send_video_stream", "params": []]]),
+                TurnContent(
+                    transcript: "stop", answer: "Camera off.", commands: [["name": "stop_video_stream", "params": []]]),
+            ]))
         let harness = SessionHarness(scenario: scenario)
         harness.start(["upstream": ["type": "AudioAndVideo", "mode": "duplex"]])
-        let frame: JSONValue = ["images": [["type": "base64", "value": .string(ClientMessages.base64(decodedBytes: 1_000))]]]
+        let frame: JSONValue = [
+            "images": [["type": "base64", "value": .string(ClientMessages.base64(decodedBytes: 1_000))]]
+        ]
         for count in 1...2 {
             harness.directive("RequestToRespond", input: ["type": "prompt", "text": "go"])
             harness.advance(until: "RespondingEnded", count: count)
-            let commands = try #require(harness.outputs("RespondingContent").last?["extra_info"]?["commands"]?.stringValue)
+            let commands = try #require(
+                harness.outputs("RespondingContent").last?["extra_info"]?["commands"]?.stringValue)
             #expect(commands.contains(count == 1 ? "send_video_stream" : "stop_video_stream"))
             harness.directive("LocalRespondingEnded")
             harness.directive("UpdateInfo", parameters: frame)

@@ -1,10 +1,10 @@
 import MultiModalDialogEngine
+import ProtocolModel
 import ScenarioEngine
 import SessionCore
 import Testing
 import WireAudio
 import WireJSON
-import ProtocolModel
 
 @Suite("9.9–9.13 UpdateInfo, dialog_id, HeartBeat, Stop, fatal errors (S15–S21)")
 struct SessionControlTests {
@@ -13,10 +13,12 @@ struct SessionControlTests {
         let harness = SessionHarness()
         harness.start(["biz_params": ["user_prompt_params": ["user_name": "Ada"]]])
         let before = harness.sent.count
-        harness.directive("UpdateInfo", parameters: [
-            "client_info": ["status": ["phone_ringing": ["status": "stopped"]]],
-            "biz_params": ["user_prompt_params": ["user_name": "Grace"]],
-        ])
+        harness.directive(
+            "UpdateInfo",
+            parameters: [
+                "client_info": ["status": ["phone_ringing": ["status": "stopped"]]],
+                "biz_params": ["user_prompt_params": ["user_name": "Grace"]],
+            ])
         harness.advance(ms: 1_000)
         #expect(harness.sent.count == before)
         for count in 1...2 {
@@ -73,7 +75,8 @@ struct SessionControlTests {
 
     @Test("S17: HeartBeats keep the server-silence rule away; without them task-failed{ResponseTimeout} and close")
     func serverSilenceRule() throws {
-        let scenario = Scenario(name: "silence", seed: 1, timeScale: 0.01, policies: SessionPolicies(audioGapTimeoutMs: nil))
+        let scenario = Scenario(
+            name: "silence", seed: 1, timeScale: 0.01, policies: SessionPolicies(audioGapTimeoutMs: nil))
         let harness = SessionHarness(scenario: scenario)
         harness.start()
         for _ in 0..<4 {
@@ -88,7 +91,9 @@ struct SessionControlTests {
         #expect(harness.violations.contains("mmd.C21"))
     }
 
-    @Test("S18: tap2talk Listening without audio → Error{40000, AudioTimeout}, task-failed, close; push2talk is not watched")
+    @Test(
+        "S18: tap2talk Listening without audio → Error{40000, AudioTimeout}, task-failed, close; push2talk is not watched"
+    )
     func audioGapRule() throws {
         let scenario = Scenario(name: "gap", seed: 1, timeScale: 0.01)
         let harness = SessionHarness(scenario: scenario)
@@ -99,7 +104,9 @@ struct SessionControlTests {
         #expect(harness.outputs("Error").last?["error_name"] == "AudioTimeout")
         #expect(harness.violations == ["mmd.C11"])
         #expect(harness.closes.count == 1)
-        let pushToTalk = SessionHarness(scenario: Scenario(name: "gap", seed: 1, timeScale: 0.01, policies: SessionPolicies(serverSilenceTimeoutMs: nil)))
+        let pushToTalk = SessionHarness(
+            scenario: Scenario(
+                name: "gap", seed: 1, timeScale: 0.01, policies: SessionPolicies(serverSilenceTimeoutMs: nil)))
         pushToTalk.start(["upstream": ["mode": "push2talk"]])
         pushToTalk.advance(ms: 1_000)
         #expect(pushToTalk.closes.isEmpty)
@@ -140,7 +147,9 @@ struct SessionControlTests {
     func stop() throws {
         let harness = SessionHarness()
         harness.start()
-        harness.directive("RequestToRespond", input: ["type": "transcript", "text": "A fairly long answer that keeps streaming for a while."])
+        harness.directive(
+            "RequestToRespond",
+            input: ["type": "transcript", "text": "A fairly long answer that keeps streaming for a while."])
         harness.advance(ms: 300)
         let audio = harness.audioFrames.count
         harness.directive("Stop")
@@ -157,7 +166,9 @@ struct SessionControlTests {
 
     @Test("9.13: scripted errors: non-fatal Error before the answer, fatal task-failed instead of it")
     func scriptedErrors() throws {
-        let scenario = try Scenario.load(bytes: try FileBytes.read(path: TestScenarios.repositoryRoot + "/mock-server/scenarios/inject-error.json"), file: "inject-error.json")
+        let scenario = try Scenario.load(
+            bytes: try FileBytes.read(path: TestScenarios.repositoryRoot + "/mock-server/scenarios/inject-error.json"),
+            file: "inject-error.json")
         let harness = SessionHarness(scenario: scenario)
         harness.start()
         harness.directive("HeartBeat")
@@ -177,8 +188,9 @@ struct SessionControlTests {
 
     @Test("idle end: Stopped + task-finished + close; the Java SDK's finish-task afterwards is not a violation (§11)")
     func idleEndAndJavaFinishTask() {
-        let scenario = Scenario(name: "idle", seed: 1, timeScale: 0.01,
-                                policies: SessionPolicies(idleEndMs: 15_000, serverSilenceTimeoutMs: nil, audioGapTimeoutMs: nil))
+        let scenario = Scenario(
+            name: "idle", seed: 1, timeScale: 0.01,
+            policies: SessionPolicies(idleEndMs: 15_000, serverSilenceTimeoutMs: nil, audioGapTimeoutMs: nil))
         let harness = SessionHarness(scenario: scenario)
         harness.start()
         harness.advance(ms: 200)

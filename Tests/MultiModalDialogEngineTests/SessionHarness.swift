@@ -1,11 +1,11 @@
 import AnswerAudio
 import MultiModalDialogEngine
+import ProtocolModel
 import ScenarioEngine
 import SessionCore
 import SessionTesting
 import WireAudio
 import WireJSON
-import ProtocolModel
 
 /// Drives one session like the server's session driver, with a manual clock and no sockets:
 /// inputs at chosen times, timers fired in time order, sent frames collected with their times.
@@ -24,12 +24,15 @@ final class SessionHarness {
     /// How often the session waited for answer audio a worker was still rendering.
     var awaited: Int { runner.awaited }
 
-    init(scenario: Scenario = TestScenarios.plain, memory: DialogMemory = DialogMemory(),
-         options: MultiModalDialogSessionOptions = MultiModalDialogSessionOptions()) {
+    init(
+        scenario: Scenario = TestScenarios.plain, memory: DialogMemory = DialogMemory(),
+        options: MultiModalDialogSessionOptions = MultiModalDialogSessionOptions()
+    ) {
         self.memory = memory
         let clock = ManualClock()
         let bridge = ScenarioBridge(runtime: ScenarioRuntime(scenario: scenario, clock: clock))
-        runner = ManualSessionRunner(session: MultiModalDialogSession(scenario: bridge, memory: memory, options: options), clock: clock)
+        runner = ManualSessionRunner(
+            session: MultiModalDialogSession(scenario: bridge, memory: memory, options: options), clock: clock)
     }
 
     var now: Int64 { clock.nowMicros }

@@ -1,9 +1,9 @@
 import MultiModalDialogEngine
+import ProtocolModel
 import ScenarioEngine
 import SessionCore
 import Testing
 import WireJSON
-import ProtocolModel
 
 @Suite("9.1 session start, S2–S5")
 struct SessionStartTests {
@@ -27,7 +27,9 @@ struct SessionStartTests {
         for frame in harness.texts {
             let header = try #require(frame["header"]?.objectValue)
             #expect(header["task_id"]?.stringValue == harness.taskID)
-            #expect(["task-started", "result-generated", "task-finished", "task-failed"].contains(header["event"]?.stringValue ?? ""))
+            #expect(
+                ["task-started", "result-generated", "task-finished", "task-failed"].contains(
+                    header["event"]?.stringValue ?? ""))
             #expect(frame["payload"]?.objectValue != nil)
         }
         #expect(harness.texts[0]["payload"] == [:])
@@ -59,7 +61,14 @@ struct SessionStartTests {
         harness.start(["downstream": ["sample_rate": 0]])
         #expect(harness.outputs("Started").count == 1)
         #expect(harness.violations.isEmpty)
-        #expect(harness.journal.contains { if case .info(let text) = $0 { text.contains("sample_rate 0") && text.contains("24000 Hz") } else { false } })
+        #expect(
+            harness.journal.contains {
+                if case .info(let text) = $0 {
+                    text.contains("sample_rate 0") && text.contains("24000 Hz")
+                } else {
+                    false
+                }
+            })
         let other = SessionHarness()
         other.start(["downstream": ["sample_rate": 12345]])
         #expect(other.violations == ["mmd.C5"])
@@ -69,14 +78,17 @@ struct SessionStartTests {
     func pythonStartTolerated() throws {
         let harness = SessionHarness()
         harness.taskID = "0b6c2a4e7d1f4c559a553f0e9d2b1c77"
-        var start = ClientMessages.start(taskID: harness.taskID, parameters: [
-            "upstream": ["vocabulary_id": nil, "extra_key": 1],
-            "downstream": ["debug": false, "volume": 50, "pitch_rate": 100, "speech_rate": 100],
-            "client_info": ["user_id": "u", "sdk": "python"],
-            "biz_params": nil,
-        ])
+        var start = ClientMessages.start(
+            taskID: harness.taskID,
+            parameters: [
+                "upstream": ["vocabulary_id": nil, "extra_key": 1],
+                "downstream": ["debug": false, "volume": 50, "pitch_rate": 100, "speech_rate": 100],
+                "client_info": ["user_id": "u", "sdk": "python"],
+                "biz_params": nil,
+            ])
         guard case .object(var root) = start, case .object(var payload)? = root["payload"],
-              case .object(var header)? = root["header"], case .object(var input)? = payload["input"] else { return }
+            case .object(var header)? = root["header"], case .object(var input)? = payload["input"]
+        else { return }
         payload["model"] = nil
         payload["model"] = .null
         input["workspace_id"] = .null

@@ -1,21 +1,25 @@
 import MultiModalDialogEngine
+import ProtocolModel
 import ScenarioEngine
 import SessionCore
 import Testing
 import WireAudio
 import WireJSON
-import ProtocolModel
 
 @Suite("9.3–9.5 push2talk, duplex barge-in, interrupt (S7, S10)")
 struct SpeechModeTests {
     /// A script whose first answer is long enough to interrupt mid-stream.
-    static let longAnswer = Scenario(name: "long", seed: 9, turns: TurnScript(list: [
-        TurnContent(transcript: "Tell me a story", answer: """
-            Once upon a time there was a small robot who loved to listen to the rain on the roof \
-            and to count the drops as they fell, one by one, all through the long grey afternoon.
-            """),
-        TurnContent(transcript: "Stop please", answer: "Okay."),
-    ]))
+    static let longAnswer = Scenario(
+        name: "long", seed: 9,
+        turns: TurnScript(list: [
+            TurnContent(
+                transcript: "Tell me a story",
+                answer: """
+                    Once upon a time there was a small robot who loved to listen to the rain on the roof \
+                    and to count the drops as they fell, one by one, all through the long grey afternoon.
+                    """),
+            TurnContent(transcript: "Stop please", answer: "Okay."),
+        ]))
 
     @Test("9.3: push2talk SendSpeech → audio → StopSpeech gives the final transcript and an answer")
     func pushToTalkTurn() throws {
@@ -25,7 +29,10 @@ struct SpeechModeTests {
         harness.stream(try TestScenarios.speech("speech-16k.wav"))
         harness.directive("StopSpeech")
         harness.advance(until: "RespondingEnded")
-        #expect(Array(harness.events.prefix(5)) == ["task-started", "Started", "DialogStateChanged", "SpeechStarted", "SpeechContent"])
+        #expect(
+            Array(harness.events.prefix(5)) == [
+                "task-started", "Started", "DialogStateChanged", "SpeechStarted", "SpeechContent",
+            ])
         let final = try #require(harness.outputs("SpeechContent").last)
         #expect(final["finished"] == true)
         #expect(final["text"] == "What is the weather like today")
@@ -53,7 +60,9 @@ struct SpeechModeTests {
         #expect(harness.violations == ["mmd.C10", "mmd.C10"])
     }
 
-    @Test("9.4: duplex voice barge-in stops the answer audio at once, SpeechStarted then Listening, and the new turn continues")
+    @Test(
+        "9.4: duplex voice barge-in stops the answer audio at once, SpeechStarted then Listening, and the new turn continues"
+    )
     func duplexVoiceBargeIn() throws {
         let harness = SessionHarness(scenario: Self.longAnswer)
         harness.start(["upstream": ["mode": "duplex"]])
@@ -64,7 +73,9 @@ struct SpeechModeTests {
         #expect(audioBefore > 0)
         var second = try TestScenarios.speech("speech-16k.wav")
         second.append(try TestScenarios.speech("silence-16k.wav"))
-        harness.stream(second) { $0.states.last == "Listening" && $0.events.last == "DialogStateChanged" && $0.states.count > 3 }
+        harness.stream(second) {
+            $0.states.last == "Listening" && $0.events.last == "DialogStateChanged" && $0.states.count > 3
+        }
         let bargeIn = try #require(harness.sent.lastIndex { $0.eventType == "DialogStateChanged" })
         #expect(harness.sent[bargeIn - 1].eventType == "SpeechStarted")
         let interruptedAt = harness.sent[bargeIn].sendAtMicros
@@ -74,7 +85,10 @@ struct SpeechModeTests {
         let secondRoundStart = harness.sent.last { $0.eventType == "RespondingStarted" }?.sendAtMicros ?? .max
         #expect(laterAudio.allSatisfy { $0.sendAtMicros >= secondRoundStart }, "audio of the interrupted round leaked")
         #expect(harness.outputs("SpeechContent").last?["text"] == "Stop please")
-        #expect(harness.journal.contains { if case .info(let text) = $0 { text.contains("interrupted by voice") } else { false } })
+        #expect(
+            harness.journal.contains {
+                if case .info(let text) = $0 { text.contains("interrupted by voice") } else { false }
+            })
     }
 
     @Test("9.5: RequestToSpeak during Responding stops audio immediately, RequestAccepted then Listening")
@@ -116,7 +130,8 @@ struct SpeechModeTests {
             let encoder = try OpusEncoder(sampleRate: 16000, frameDuration: .ms20)
             let packets = try encoder.encode(speech)
             if framing == "opus" {
-                let stream = OggOpusWriter.stream(head: OpusHead(inputSampleRate: 16000), packets: packets, flushEveryPacket: true)
+                let stream = OggOpusWriter.stream(
+                    head: OpusHead(inputSampleRate: 16000), packets: packets, flushEveryPacket: true)
                 for (index, piece) in FramePacing.chunk(bytes: stream, size: max(1, stream.count / 46)).enumerated() {
                     // Ogg pages split across frames: no per-frame length the journal could trust.
                     #expect(harness.session.audioSummary(ofBinary: Array(piece), inbound: true) == nil)
@@ -126,7 +141,9 @@ struct SpeechModeTests {
             } else {
                 for packet in packets {
                     // The live journal summarises each bare packet from its TOC (audioFormat / audioPacing read it).
-                    #expect(harness.session.audioSummary(ofBinary: packet, inbound: true) == AudioSummary(codec: "opus", durationMs: 20))
+                    #expect(
+                        harness.session.audioSummary(ofBinary: packet, inbound: true)
+                            == AudioSummary(codec: "opus", durationMs: 20))
                     harness.sendBinary(packet)
                     harness.advance(ms: 20)
                 }

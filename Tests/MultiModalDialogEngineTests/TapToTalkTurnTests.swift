@@ -1,14 +1,16 @@
 import MultiModalDialogEngine
+import ProtocolModel
 import ScenarioEngine
 import SessionCore
 import Testing
 import WireAudio
 import WireJSON
-import ProtocolModel
 
 @Suite("9.2 tap2talk turn, S6, S8, S9")
 struct TapToTalkTurnTests {
-    @Test("9.2: real speech → SpeechStarted … SpeechEnded, final transcript, Thinking, answer, Listening after LocalRespondingEnded")
+    @Test(
+        "9.2: real speech → SpeechStarted … SpeechEnded, final transcript, Thinking, answer, Listening after LocalRespondingEnded"
+    )
     func tapToTalkTurnWithRealSpeech() throws {
         let harness = SessionHarness()
         harness.start()
@@ -30,7 +32,8 @@ struct TapToTalkTurnTests {
         let ordered = ["SpeechEnded", "SpeechContent", "DialogStateChanged", "RespondingStarted", "RespondingEnded"]
         var cursor = try #require(events.firstIndex(of: "SpeechEnded"))
         for name in ordered {
-            cursor = try #require(events.indices.first { $0 >= cursor && events[$0] == name }, "\(name) after \(cursor)")
+            cursor = try #require(
+                events.indices.first { $0 >= cursor && events[$0] == name }, "\(name) after \(cursor)")
         }
         let timeline = harness.timeline
         let firstAudio = try #require(timeline.firstIndex(of: "<audio>"))
@@ -52,7 +55,8 @@ struct TapToTalkTurnTests {
     func audioPacing() throws {
         let harness = SessionHarness()
         harness.start()
-        harness.directive("RequestToRespond", input: ["type": "transcript", "text": "One two three four five six seven eight."])
+        harness.directive(
+            "RequestToRespond", input: ["type": "transcript", "text": "One two three four five six seven eight."])
         harness.advance(ms: 10_000)
         let audio = harness.audioFrames
         #expect(audio.count > 5)

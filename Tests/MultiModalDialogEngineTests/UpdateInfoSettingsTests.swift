@@ -1,9 +1,9 @@
 import MultiModalDialogEngine
+import ProtocolModel
 import ScenarioEngine
 import SessionCore
 import Testing
 import WireJSON
-import ProtocolModel
 
 /// §5.6 on the mock: UpdateInfo `upstream` / `downstream` take effect mid-call, bad values are
 /// refused with the field named, and images with no video call are pictures, not a violation.
@@ -94,11 +94,16 @@ struct UpdateInfoSettingsTests {
     @Test func imagesWithNoVideoCallArePicturesNotViolations() throws {
         let harness = SessionHarness()
         harness.start()
-        let picture: JSONValue = ["images": [["type": "base64", "value": .string(ClientMessages.base64(decodedBytes: 2_000))]]]
+        let picture: JSONValue = [
+            "images": [["type": "base64", "value": .string(ClientMessages.base64(decodedBytes: 2_000))]]
+        ]
         harness.directive("UpdateInfo", parameters: picture)
-        harness.directive("UpdateInfo", parameters: ["images": [["type": "url", "value": "https://example.com/a.jpg"]]])
+        harness.directive(
+            "UpdateInfo", parameters: ["images": [["type": "url", "value": "https://example.com/a.jpg"]]])
         #expect(harness.violations.isEmpty)
-        #expect(harness.journal.contains(.info("UpdateInfo images outside a video call: accepted as pictures for the agent")))
+        #expect(
+            harness.journal.contains(
+                .info("UpdateInfo images outside a video call: accepted as pictures for the agent")))
     }
 
     @Test func aFrameBeforeTheConnectRoundIsBackBreaksC15() throws {
@@ -106,7 +111,9 @@ struct UpdateInfoSettingsTests {
         harness.start(["upstream": ["type": "AudioAndVideo"]])
         let connect: JSONValue = ["biz_params": ["videos": [["action": "connect", "type": "voicechat_video_channel"]]]]
         harness.directive("RequestToRespond", input: ["type": "prompt", "text": ""], parameters: connect)
-        let frame: JSONValue = ["images": [["type": "base64", "value": .string(ClientMessages.base64(decodedBytes: 2_000))]]]
+        let frame: JSONValue = [
+            "images": [["type": "base64", "value": .string(ClientMessages.base64(decodedBytes: 2_000))]]
+        ]
         harness.directive("UpdateInfo", parameters: frame)
         #expect(harness.violations == ["mmd.C15"])
         harness.advance(until: "RespondingEnded")

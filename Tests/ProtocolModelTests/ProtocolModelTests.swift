@@ -7,12 +7,15 @@ struct ProtocolModelTests {
     @Test("Each protocol's path, plain, behind a case route, with Qwen's model query")
     func paths() {
         #expect(DialogProtocol.multimodalDialog.path() == "/api-ws/v1/inference")
-        #expect(DialogProtocol.multimodalDialog.path(caseID: "mmd.audio.002/opus", model: "ignored")
-            == "/case/mmd.audio.002/opus/api-ws/v1/inference")
-        #expect(DialogProtocol.qwenRealtime.path(model: "qwen3-omni-flash-realtime")
-            == "/api-ws/v1/realtime?model=qwen3-omni-flash-realtime")
-        #expect(DialogProtocol.qwenRealtime.path(caseID: "qrt.session.001/repeat-2")
-            == "/case/qrt.session.001/repeat-2/api-ws/v1/realtime")
+        #expect(
+            DialogProtocol.multimodalDialog.path(caseID: "mmd.audio.002/opus", model: "ignored")
+                == "/case/mmd.audio.002/opus/api-ws/v1/inference")
+        #expect(
+            DialogProtocol.qwenRealtime.path(model: "qwen3-omni-flash-realtime")
+                == "/api-ws/v1/realtime?model=qwen3-omni-flash-realtime")
+        #expect(
+            DialogProtocol.qwenRealtime.path(caseID: "qrt.session.001/repeat-2")
+                == "/case/qrt.session.001/repeat-2/api-ws/v1/realtime")
         #expect(DialogProtocol(rawValue: "qwen-realtime") == .qwenRealtime)
     }
 
@@ -26,8 +29,10 @@ struct ProtocolModelTests {
             }
             #expect(DialogProtocol.route(dialogProtocol.servicePath + "/")?.protocol == dialogProtocol)
         }
-        for foreign in ["/", "/api-ws/v1/inference/x", "/case//api-ws/v1/realtime", "/case/a b/api-ws/v1/inference",
-                        "/api-ws/v2/realtime"] {
+        for foreign in [
+            "/", "/api-ws/v1/inference/x", "/case//api-ws/v1/realtime", "/case/a b/api-ws/v1/inference",
+            "/api-ws/v2/realtime",
+        ] {
             #expect(DialogProtocol.route(foreign) == nil, "\(foreign)")
         }
     }
@@ -35,11 +40,15 @@ struct ProtocolModelTests {
     @Test("Client frames: run-task, continue-task, finish-task for Stop, keys in the documented order")
     func clientFrames() {
         let start = DashScopeEnvelope.clientFrame(.runTask, taskID: "t1", payload: ["input": ["directive": "Start"]])
-        #expect(start.encodedString()
-            == #"{"header":{"action":"run-task","task_id":"t1","streaming":"duplex"},"payload":{"input":{"directive":"Start"}}}"#)
+        #expect(
+            start.encodedString()
+                == #"{"header":{"action":"run-task","task_id":"t1","streaming":"duplex"},"payload":{"input":{"directive":"Start"}}}"#
+        )
         let speech = DashScopeEnvelope.directive("SendSpeech", taskID: "t1", dialogID: "d1", input: ["x": 1])
-        #expect(speech.encodedString()
-            == #"{"header":{"action":"continue-task","task_id":"t1","streaming":"duplex"},"payload":{"input":{"directive":"SendSpeech","dialog_id":"d1","x":1}}}"#)
+        #expect(
+            speech.encodedString()
+                == #"{"header":{"action":"continue-task","task_id":"t1","streaming":"duplex"},"payload":{"input":{"directive":"SendSpeech","dialog_id":"d1","x":1}}}"#
+        )
         let stop = DashScopeEnvelope.directive("Stop", taskID: "t1", dialogID: nil, parameters: ["a": true])
         #expect(DashScopeEnvelope.action(of: stop) == "finish-task")
         #expect(stop["payload"]?["parameters"]?["a"] == .bool(true))
@@ -53,10 +62,15 @@ struct ProtocolModelTests {
     @Test("Server frames: header events and dialog events, and the names they go by")
     func serverFrames() {
         let failed = DashScopeEnvelope.serverFrame(.taskFailed, taskID: "t1", header: ["error_code": "E"])
-        #expect(failed.encodedString() == #"{"header":{"task_id":"t1","event":"task-failed","error_code":"E"},"payload":{}}"#)
-        let event = DashScopeEnvelope.dialogEvent("DialogStateChanged", taskID: "t1", dialogID: "d1", fields: ["state": "Listening"])
-        #expect(event.encodedString()
-            == #"{"header":{"task_id":"t1","event":"result-generated"},"payload":{"output":{"event":"DialogStateChanged","dialog_id":"d1","state":"Listening"}}}"#)
+        #expect(
+            failed.encodedString()
+                == #"{"header":{"task_id":"t1","event":"task-failed","error_code":"E"},"payload":{}}"#)
+        let event = DashScopeEnvelope.dialogEvent(
+            "DialogStateChanged", taskID: "t1", dialogID: "d1", fields: ["state": "Listening"])
+        #expect(
+            event.encodedString()
+                == #"{"header":{"task_id":"t1","event":"result-generated"},"payload":{"output":{"event":"DialogStateChanged","dialog_id":"d1","state":"Listening"}}}"#
+        )
         #expect(DashScopeEnvelope.serverMessageName(of: event) == "DialogStateChanged")
         #expect(DashScopeEnvelope.serverMessageName(of: failed) == "task-failed")
         #expect(DashScopeEnvelope.headerEvent(of: event) == "result-generated")

@@ -28,11 +28,13 @@ struct AsyncAPITests {
         let operations = try #require(doc["operations"]?.objectValue)
         #expect(Set(operations.map { $0.value["action"]?.stringValue ?? "" }) == ["send", "receive"])
         for (name, operation) in operations {
-            let channelRef = try #require(operation["channel"]?["$ref"]?.stringValue, "operation \(name) has no channel")
+            let channelRef = try #require(
+                operation["channel"]?["$ref"]?.stringValue, "operation \(name) has no channel")
             #expect(try Self.resolveInternal(channelRef, in: doc) != nil, "operation \(name): \(channelRef)")
             for message in operation["messages"]?.arrayValue ?? [] {
                 let ref = try #require(message["$ref"]?.stringValue)
-                #expect(ref.hasPrefix(channelRef + "/messages/"), "operation \(name) message \(ref) is not in its channel")
+                #expect(
+                    ref.hasPrefix(channelRef + "/messages/"), "operation \(name) message \(ref) is not in its channel")
                 #expect(try Self.resolveInternal(ref, in: doc) != nil, "operation \(name): \(ref)")
             }
         }
@@ -68,7 +70,9 @@ struct AsyncAPITests {
                 #expect(contentType == "application/json", "\(name)")
                 referenced.insert(ref.hasPrefix("./") ? String(ref.dropFirst(2)) : ref)
             } else {
-                #expect(contentType == "application/octet-stream", "\(name): a message without a schema file must be binary")
+                #expect(
+                    contentType == "application/octet-stream", "\(name): a message without a schema file must be binary"
+                )
             }
         }
         let schemaFiles = Set(ProtocolFiles.schemaPaths(of: protocolName).filter { $0 != "common.json" })

@@ -12,27 +12,32 @@ struct CatalogueTests {
     ]
     /// multimodal-dialog.md §6.0 rows 1–15 (row 16, binary audio, is not JSON).
     static let multimodalServer = [
-        "task-started", "Started", "DialogStateChanged", "SpeechStarted", "SpeechEnded", "SpeechContent", "RequestAccepted",
-        "RespondingStarted", "RespondingContent", "RespondingEnded", "HeartBeat", "Error", "Stopped", "task-finished", "task-failed",
+        "task-started", "Started", "DialogStateChanged", "SpeechStarted", "SpeechEnded", "SpeechContent",
+        "RequestAccepted",
+        "RespondingStarted", "RespondingContent", "RespondingEnded", "HeartBeat", "Error", "Stopped", "task-finished",
+        "task-failed",
     ]
     /// qwen-realtime.md §4.0 rows 1–11.
     static let qwenClient = [
         "session.update", "input_audio_buffer.append", "input_audio_buffer.commit", "input_audio_buffer.clear",
-        "input_image_buffer.append", "conversation.item.create", "conversation.item.retrieve", "conversation.item.delete",
+        "input_image_buffer.append", "conversation.item.create", "conversation.item.retrieve",
+        "conversation.item.delete",
         "response.create", "response.cancel", "session.finish",
     ]
     /// qwen-realtime.md §5.0 rows 1–33.
     static let qwenServer = [
         "error", "session.created", "session.updated",
         "input_audio_buffer.speech_started", "input_audio_buffer.speech_stopped", "input_audio_buffer.committed",
-        "input_audio_buffer.cleared", "conversation.item.created", "conversation.item.retrieved", "conversation.item.deleted",
+        "input_audio_buffer.cleared", "conversation.item.created", "conversation.item.retrieved",
+        "conversation.item.deleted",
         "conversation.item.input_audio_transcription.delta", "conversation.item.input_audio_transcription.completed",
         "conversation.item.input_audio_transcription.failed", "conversation.item.ambient_audio_transcription.delta",
         "conversation.item.ambient_audio_transcription.completed", "response.created", "response.output_item.added",
         "response.content_part.added", "response.text.delta", "response.text.done", "response.audio_transcript.delta",
         "response.audio_transcript.done", "response.audio.delta", "response.audio.done", "response.content_part.done",
         "response.function_call_arguments.delta", "response.function_call_arguments.done", "response.output_item.done",
-        "response.done", "voiceprint_audio_list.in_progress", "voiceprint_audio_list.completed", "voiceprint_audio_list.failed",
+        "response.done", "voiceprint_audio_list.in_progress", "voiceprint_audio_list.completed",
+        "voiceprint_audio_list.failed",
         "session.finished",
     ]
 
@@ -54,7 +59,9 @@ struct CatalogueTests {
         let files = Set(ProtocolFiles.jsonFiles(in: catalogue.folder).map { String($0.dropLast(".json".count)) })
         let listed = Set(catalogue.names)
         #expect(listed.count == catalogue.names.count, "duplicate in the hard-coded list")
-        #expect(files == listed, "missing: \(listed.subtracting(files).sorted()); not in the spec: \(files.subtracting(listed).sorted())")
+        #expect(
+            files == listed,
+            "missing: \(listed.subtracting(files).sorted()); not in the spec: \(files.subtracting(listed).sorted())")
     }
 
     @Test func catalogueSizesMatchTheSpecs() {
@@ -75,13 +82,17 @@ struct CatalogueTests {
             if protocolName == "qwen-realtime" {
                 discriminator = document["properties"]?["type"]?["const"]
             } else if direction == "client" {
-                discriminator = document["properties"]?["payload"]?["properties"]?["input"]?["properties"]?["directive"]?["const"]
+                discriminator =
+                    document["properties"]?["payload"]?["properties"]?["input"]?["properties"]?["directive"]?["const"]
             } else if name.hasPrefix("task-") {
                 discriminator = document["properties"]?["header"]?["properties"]?["event"]?["const"]
             } else {
-                discriminator = document["properties"]?["payload"]?["properties"]?["output"]?["properties"]?["event"]?["const"]
+                discriminator =
+                    document["properties"]?["payload"]?["properties"]?["output"]?["properties"]?["event"]?["const"]
             }
-            #expect(discriminator == .string(name), "\(catalogue.folder)/\(name).json: discriminator \(String(describing: discriminator))")
+            #expect(
+                discriminator == .string(name),
+                "\(catalogue.folder)/\(name).json: discriminator \(String(describing: discriminator))")
         }
     }
 }

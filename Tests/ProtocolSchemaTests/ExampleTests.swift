@@ -9,12 +9,16 @@ import WireJSON
 @Suite("Protocol examples")
 struct ExampleTests {
     static var validExamples: [String] {
-        ProtocolFiles.protocols.flatMap { name in ProtocolFiles.jsonFiles(in: "\(name)/examples/valid").map { "\(name)/\($0)" } }
+        ProtocolFiles.protocols.flatMap { name in
+            ProtocolFiles.jsonFiles(in: "\(name)/examples/valid").map { "\(name)/\($0)" }
+        }
     }
 
     static var invalidExamples: [String] {
         ProtocolFiles.protocols.flatMap { name in
-            ProtocolFiles.jsonFiles(in: "\(name)/examples/invalid").filter { $0 != "expected.json" }.map { "\(name)/\($0)" }
+            ProtocolFiles.jsonFiles(in: "\(name)/examples/invalid").filter { $0 != "expected.json" }.map {
+                "\(name)/\($0)"
+            }
         }
     }
 
@@ -22,7 +26,9 @@ struct ExampleTests {
     /// `client/` or `server/`; for a name in both (Multimodal `HeartBeat`) the envelope decides:
     /// a client header has `action`, a server header has `event`.
     static func schemaKey(protocolName: String, fileName: String, example: JSONValue) throws -> String {
-        guard let type = ProtocolFiles.exampleType(fileName) else { throw TestError("\(fileName) is not <type>.<n>.json") }
+        guard let type = ProtocolFiles.exampleType(fileName) else {
+            throw TestError("\(fileName) is not <type>.<n>.json")
+        }
         let candidates = ["client", "server"].filter { ProtocolFiles.fileExists("\(protocolName)/\($0)/\(type).json") }
         switch candidates.count {
         case 0: throw TestError("no schema for type \(type)")
@@ -37,7 +43,8 @@ struct ExampleTests {
     func validExampleValidates(key: String) throws {
         let (name, file) = Self.split(key)
         let example = try ProtocolFiles.readJSON("\(name)/examples/valid/\(file)")
-        let validator = try ProtocolFiles.validator(try Self.schemaKey(protocolName: name, fileName: file, example: example))
+        let validator = try ProtocolFiles.validator(
+            try Self.schemaKey(protocolName: name, fileName: file, example: example))
         let failures = validator.validate(example)
         #expect(failures.isEmpty, "\(failures.map(\.description))")
     }
@@ -48,9 +55,13 @@ struct ExampleTests {
     func validExampleWithUnknownKeysStillValidates(key: String) throws {
         let (name, file) = Self.split(key)
         var example = try ProtocolFiles.readJSON("\(name)/examples/valid/\(file)")
-        let validator = try ProtocolFiles.validator(try Self.schemaKey(protocolName: name, fileName: file, example: example))
+        let validator = try ProtocolFiles.validator(
+            try Self.schemaKey(protocolName: name, fileName: file, example: example))
         example = Self.adding("x_future_field", to: example, at: [])
-        for path in [["payload"], ["payload", "input"], ["payload", "output"], ["header"], ["session"], ["item"], ["response"], ["error"]] {
+        for path in [
+            ["payload"], ["payload", "input"], ["payload", "output"], ["header"], ["session"], ["item"], ["response"],
+            ["error"],
+        ] {
             example = Self.adding("x_future_field", to: example, at: path)
         }
         let failures = validator.validate(example)
@@ -65,7 +76,9 @@ struct ExampleTests {
 
     static func expectations(of protocolName: String) throws -> [String: Expectation] {
         let manifest = try ProtocolFiles.readJSON("\(protocolName)/examples/invalid/expected.json")
-        guard case .object(let examples)? = manifest["examples"] else { throw TestError("expected.json has no examples object") }
+        guard case .object(let examples)? = manifest["examples"] else {
+            throw TestError("expected.json has no examples object")
+        }
         var result: [String: Expectation] = [:]
         for (file, entry) in examples {
             guard let schema = entry["schema"]?.stringValue, let keyword = entry["keyword"]?.stringValue,
@@ -79,8 +92,11 @@ struct ExampleTests {
     @Test(arguments: ProtocolFiles.protocols)
     func sidecarListsExactlyTheInvalidExamples(protocolName: String) throws {
         let listed = Set(try Self.expectations(of: protocolName).keys)
-        let files = Set(ProtocolFiles.jsonFiles(in: "\(protocolName)/examples/invalid").filter { $0 != "expected.json" })
-        #expect(listed == files, "only listed: \(listed.subtracting(files).sorted()); only on disk: \(files.subtracting(listed).sorted())")
+        let files = Set(
+            ProtocolFiles.jsonFiles(in: "\(protocolName)/examples/invalid").filter { $0 != "expected.json" })
+        #expect(
+            listed == files,
+            "only listed: \(listed.subtracting(files).sorted()); only on disk: \(files.subtracting(listed).sorted())")
     }
 
     @Test(arguments: invalidExamples)
@@ -92,7 +108,9 @@ struct ExampleTests {
         let example = try ProtocolFiles.readJSON("\(name)/examples/invalid/\(file)")
         let failures = try ProtocolFiles.validator("\(name)/\(expectation.schema)").validate(example)
         #expect(
-            failures.contains { $0.keyword == expectation.keyword && $0.instancePointer.description == expectation.instancePointer },
+            failures.contains {
+                $0.keyword == expectation.keyword && $0.instancePointer.description == expectation.instancePointer
+            },
             "expected \(expectation.keyword) at \"\(expectation.instancePointer)\", got \(failures.map(\.description))")
         // Exactly one rule is broken: every failure is about that one place.
         #expect(

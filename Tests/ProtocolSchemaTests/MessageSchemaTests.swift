@@ -29,7 +29,8 @@ struct MessageSchemaTests {
     func schemaIsValidAgainstTheMetaschema(key: String) throws {
         let (name, path) = split(key)
         let document = try #require(ProtocolFiles.schemaSets[name]?.documents[path])
-        let metaschema = try JSONSchemaValidator(schema: try JSONValue.decode(#"{"$ref": "https://json-schema.org/draft/2020-12/schema"}"#))
+        let metaschema = try JSONSchemaValidator(
+            schema: try JSONValue.decode(#"{"$ref": "https://json-schema.org/draft/2020-12/schema"}"#))
         let failures = metaschema.validate(document)
         #expect(failures.isEmpty, "\(failures.map(\.description))")
     }
@@ -41,14 +42,18 @@ struct MessageSchemaTests {
         let document = try #require(set.documents[path])
         let base = try #require(URL(string: set.uri(of: path)))
         for (pointer, ref) in ProtocolFiles.references(in: document) {
-            let absolute = try #require(URL(string: ref, relativeTo: base)?.absoluteString, "\(key)\(pointer): bad $ref \(ref)")
+            let absolute = try #require(
+                URL(string: ref, relativeTo: base)?.absoluteString, "\(key)\(pointer): bad $ref \(ref)")
             // The target must exist in a file of this protocol …
             let parts = absolute.split(separator: "#", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
-            #expect(parts[0].hasPrefix(ProtocolFiles.idBase + name + "/"), "\(key)\(pointer): \(ref) leaves the protocol")
+            #expect(
+                parts[0].hasPrefix(ProtocolFiles.idBase + name + "/"), "\(key)\(pointer): \(ref) leaves the protocol")
             let targetPath = String(parts[0].dropFirst((ProtocolFiles.idBase + name + "/").count))
             let target = try #require(set.documents[targetPath], "\(key)\(pointer): \(ref) names a missing file")
             let fragment = parts.count > 1 ? parts[1] : ""
-            #expect(try JSONPointer(parsing: "#" + fragment).resolve(in: target) != nil, "\(key)\(pointer): \(ref) names a missing definition")
+            #expect(
+                try JSONPointer(parsing: "#" + fragment).resolve(in: target) != nil,
+                "\(key)\(pointer): \(ref) names a missing definition")
             // … and the validator must resolve it through the registry.
             #expect(throws: Never.self, "\(key)\(pointer): \(ref)") {
                 try JSONSchemaValidator(schema: .object(["$ref": .string(absolute)]), registry: set.registry)

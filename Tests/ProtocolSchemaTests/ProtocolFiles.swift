@@ -78,7 +78,8 @@ enum ProtocolFiles {
     /// The `.json` file names in a folder under `conformance/protocols/`, sorted.
     static func jsonFiles(in folder: String) -> [String] {
         let path = protocolsFolder.appendingPathComponent(folder).path
-        return ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).filter { $0.hasSuffix(".json") }.sorted()
+        return ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).filter { $0.hasSuffix(".json") }
+            .sorted()
     }
 
     static func fileExists(_ relativePath: String) -> Bool {
@@ -96,7 +97,9 @@ enum ProtocolFiles {
     /// The message type an example file name names: `session.update.2.json` → `session.update`.
     static func exampleType(_ fileName: String) -> String? {
         var parts = fileName.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
-        guard parts.count >= 3, parts.removeLast() == "json", let last = parts.popLast(), Int(last) != nil else { return nil }
+        guard parts.count >= 3, parts.removeLast() == "json", let last = parts.popLast(), Int(last) != nil else {
+            return nil
+        }
         return parts.joined(separator: ".")
     }
 

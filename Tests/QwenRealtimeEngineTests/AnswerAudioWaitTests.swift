@@ -12,11 +12,14 @@ import WireJSON
         let worker = try ServerVADTurnTests.spokenTurn(answerAudio: AnswerAudioCache(workers: 1))
         #expect(worker.awaited >= 1)
         #expect(inline.awaited == 0)
-        let audio = { (harness: QwenHarness) in harness.events("response.audio.delta").compactMap { $0["delta"]?.stringValue } }
+        let audio = { (harness: QwenHarness) in
+            harness.events("response.audio.delta").compactMap { $0["delta"]?.stringValue }
+        }
         #expect(!audio(inline).isEmpty)
         #expect(audio(worker) == audio(inline))
         #expect(worker.compactTypes() == inline.compactTypes())
-        let times = { (harness: QwenHarness) in harness.frames.filter { $0.type == "response.created" }.map(\.atMicros) }
+        let times = { (harness: QwenHarness) in harness.frames.filter { $0.type == "response.created" }.map(\.atMicros)
+        }
         #expect(times(worker) == times(inline))
     }
 }

@@ -14,7 +14,8 @@ import WireJSON
         var secondTurn = TurnContent(transcript: "Stop.", answer: "Okay.")
         secondTurn.intent = second
         let harness = QwenHarness(scenario: QwenHarness.scenario([long, secondTurn]))
-        let detection: JSONValue = smartTurn ? ["type": "smart_turn"] : ["type": "server_vad", "silence_duration_ms": 500]
+        let detection: JSONValue =
+            smartTurn ? ["type": "smart_turn"] : ["type": "server_vad", "silence_duration_ms": 500]
         harness.send("session.update", ["session": ["turn_detection": detection]])
         harness.appendAudio(try Fixtures.paddedSpeech())
         harness.appendSilence(ms: 1200)  // the answer is streaming now
@@ -42,10 +43,11 @@ import WireJSON
         let r1 = try #require(first["id"]?.stringValue)
         let afterStart = harness.received.dropFirst(secondStart)
         #expect(!afterStart.contains { $0.type == "response.audio.delta" && $0.json["response_id"]?.stringValue == r1 })
-        #expect(Array(harness.compactTypes(since: secondStart).prefix(6)) == [
-            "input_audio_buffer.speech_started", "response.audio_transcript.done", "response.audio.done",
-            "response.content_part.done", "response.output_item.done", "response.done",
-        ])
+        #expect(
+            Array(harness.compactTypes(since: secondStart).prefix(6)) == [
+                "input_audio_buffer.speech_started", "response.audio_transcript.done", "response.audio.done",
+                "response.content_part.done", "response.output_item.done", "response.done",
+            ])
         let item = try #require(harness.events("response.output_item.done").first?["item"])
         #expect(item["status"] == "incomplete")
     }
@@ -66,7 +68,8 @@ import WireJSON
     }
 
     @Test func notInterruptibleScenarioKeepsTalking() throws {
-        let harness = QwenHarness(scenario: QwenHarness.scenario([Self.long], policies: SessionPolicies(interruptible: false)))
+        let harness = QwenHarness(
+            scenario: QwenHarness.scenario([Self.long], policies: SessionPolicies(interruptible: false)))
         harness.send("session.update", ["session": ["turn_detection": ["type": "server_vad"]]])
         harness.appendAudio(try Fixtures.paddedSpeech())
         harness.appendSilence(ms: 1200)

@@ -10,30 +10,47 @@ import WireJSON
 /// arguments valid against its parameters, and the answer after the output reports it.
 @Suite struct DeclaredToolCallTests {
     static func tool(_ name: String, _ description: String, _ parameters: JSONValue) -> JSONValue {
-        ["type": "function", "function": ["name": .string(name), "description": .string(description), "parameters": parameters]]
+        [
+            "type": "function",
+            "function": ["name": .string(name), "description": .string(description), "parameters": parameters],
+        ]
     }
 
-    static let weather = tool("get_weather", "Weather forecast for a city", [
-        "type": "object", "required": ["city", "days"],
-        "properties": [
-            "city": ["type": "string", "minLength": 2],
-            "days": ["type": "integer", "minimum": 1, "maximum": 7],
-            "unit": ["enum": ["celsius", "fahrenheit"]],
-        ],
-    ])
-    static let timer = tool("set_timer", "Start a countdown timer", [
-        "type": "object", "required": ["minutes"],
-        "properties": ["minutes": ["type": "number", "exclusiveMinimum": 0], "label": ["type": "string", "maxLength": 3]],
-    ])
+    static let weather = tool(
+        "get_weather", "Weather forecast for a city",
+        [
+            "type": "object", "required": ["city", "days"],
+            "properties": [
+                "city": ["type": "string", "minLength": 2],
+                "days": ["type": "integer", "minimum": 1, "maximum": 7],
+                "unit": ["enum": ["celsius", "fahrenheit"]],
+            ],
+        ])
+    static let timer = tool(
+        "set_timer", "Start a countdown timer",
+        [
+            "type": "object", "required": ["minutes"],
+            "properties": [
+                "minutes": ["type": "number", "exclusiveMinimum": 0], "label": ["type": "string", "maxLength": 3],
+            ],
+        ])
 
     static func session(tools: [JSONValue], transcript: String, policy: Bool = true) -> QwenHarness {
         let turn = TurnContent(transcript: transcript, answer: "Done.")
-        let harness = QwenHarness(scenario: QwenHarness.scenario(
-            [turn, TurnContent(transcript: "again", answer: "Second.")], policies: SessionPolicies(callDeclaredTools: policy)))
-        harness.send("session.update", ["session": ["tools": .array(tools), "turn_detection": .null, "modalities": ["text"]]])
-        harness.send("conversation.item.create", [
-            "item": ["type": "message", "role": "user", "content": [["type": "input_text", "text": .string(transcript)]]],
-        ])
+        let harness = QwenHarness(
+            scenario: QwenHarness.scenario(
+                [turn, TurnContent(transcript: "again", answer: "Second.")],
+                policies: SessionPolicies(callDeclaredTools: policy)))
+        harness.send(
+            "session.update", ["session": ["tools": .array(tools), "turn_detection": .null, "modalities": ["text"]]])
+        harness.send(
+            "conversation.item.create",
+            [
+                "item": [
+                    "type": "message", "role": "user",
+                    "content": [["type": "input_text", "text": .string(transcript)]],
+                ]
+            ])
         harness.send("response.create")
         harness.advance(ms: 3000)
         return harness
@@ -59,13 +76,17 @@ import WireJSON
     /// Found by the dashscope SDK: "the" in a description tied a tool that did not fit, and the
     /// longest word was not the one the user named.
     @Test func functionWordsDoNotChooseAndTheNamedThingIsTheArgument() throws {
-        let time = Self.tool("get_time", "the local time", ["type": "object", "properties": ["zone": ["type": "string"]]])
+        let time = Self.tool(
+            "get_time", "the local time", ["type": "object", "properties": ["zone": ["type": "string"]]])
         let harness = Self.session(tools: [time, Self.weather], transcript: "What is the weather in Paris?")
         let call = try #require(harness.events("response.function_call_arguments.done").first)
         #expect(call["name"] == "get_weather")
         #expect(try JSONValue.decode(Array((call["arguments"]?.stringValue ?? "").utf8))["city"] == "Paris")
-        #expect(DeclaredToolCall.subject(of: "Set a reminder about groceries", excluding: ["set", "reminder"]) == "groceries")
-        #expect(DeclaredToolCall.subject(of: "Paris. Then London?", excluding: []) == "London")  // not the words opening a sentence
+        #expect(
+            DeclaredToolCall.subject(of: "Set a reminder about groceries", excluding: ["set", "reminder"])
+                == "groceries")
+        // Not the words opening a sentence.
+        #expect(DeclaredToolCall.subject(of: "Paris. Then London?", excluding: []) == "London")
         #expect(DeclaredToolCall.subject(of: "你好", excluding: []) == "你好")
     }
 
@@ -77,15 +98,22 @@ import WireJSON
     @Test func theAnswerAfterTheOutputReportsItAndOnlyTheFirstAnswerCalls() throws {
         let harness = Self.session(tools: [Self.weather], transcript: "weather in Paris")
         let callID = try #require(harness.events("response.function_call_arguments.done").first?["call_id"])
-        harness.send("conversation.item.create", [
-            "item": ["type": "function_call_output", "call_id": callID, "output": "{\"temperature\":18}"],
-        ])
+        harness.send(
+            "conversation.item.create",
+            [
+                "item": ["type": "function_call_output", "call_id": callID, "output": "{\"temperature\":18}"]
+            ])
         harness.send("response.create")
         harness.advance(ms: 5000)
-        #expect(harness.events("response.text.done").last?["text"] == "get_weather returned {\"temperature\":18}. Done.")
-        harness.send("conversation.item.create", [
-            "item": ["type": "message", "role": "user", "content": [["type": "input_text", "text": "weather again"]]],
-        ])
+        #expect(
+            harness.events("response.text.done").last?["text"] == "get_weather returned {\"temperature\":18}. Done.")
+        harness.send(
+            "conversation.item.create",
+            [
+                "item": [
+                    "type": "message", "role": "user", "content": [["type": "input_text", "text": "weather again"]],
+                ]
+            ])
         harness.send("response.create")
         harness.advance(ms: 5000)
         #expect(harness.events("response.function_call_arguments.done").count == 1)  // one call per session
@@ -102,9 +130,12 @@ import WireJSON
     }
 
     @Test func schemaKeywordsTheBuilderCannotMeetAreJournaled() throws {
-        let strict = Self.tool("lookup", "Look up a code", [
-            "type": "object", "required": ["code"], "properties": ["code": ["type": "string", "pattern": "^[A-Z]{3}$"]],
-        ])
+        let strict = Self.tool(
+            "lookup", "Look up a code",
+            [
+                "type": "object", "required": ["code"],
+                "properties": ["code": ["type": "string", "pattern": "^[A-Z]{3}$"]],
+            ])
         let harness = Self.session(tools: [strict], transcript: "lookup")
         #expect(harness.events("response.function_call_arguments.done").first?["name"] == "lookup")
         let infos = harness.notes.compactMap { note -> String? in

@@ -16,10 +16,11 @@ import WireJSON
         let before = harness.types.count
         harness.send("session.finish")
         harness.advance(ms: 100)
-        #expect(harness.types(since: before) == [
-            "input_audio_buffer.speech_stopped", "input_audio_buffer.committed", "conversation.item.created",
-            "conversation.item.input_audio_transcription.completed", "session.finished",
-        ])
+        #expect(
+            harness.types(since: before) == [
+                "input_audio_buffer.speech_stopped", "input_audio_buffer.committed", "conversation.item.created",
+                "conversation.item.input_audio_transcription.completed", "session.finished",
+            ])
         #expect(harness.closes.map(\.code) == [1000])
         let finishedAt = try #require(harness.received.last).atMicros
         #expect(try #require(harness.closes.first).atMicros >= finishedAt)

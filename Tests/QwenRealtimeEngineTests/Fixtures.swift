@@ -5,7 +5,8 @@ enum Fixtures {
     /// `Tests/WireAudioTests/Fixtures`.
     static var directory: String {
         let here = String(#filePath)
-        let testsDirectory = here.split(separator: "/", omittingEmptySubsequences: false).dropLast(2).joined(separator: "/")
+        let testsDirectory = here.split(separator: "/", omittingEmptySubsequences: false).dropLast(2).joined(
+            separator: "/")
         return testsDirectory + "/WireAudioTests/Fixtures"
     }
 

@@ -7,8 +7,10 @@ import WireJSON
 @Suite struct FunctionCallTests {
     static let tool: JSONValue = [
         "type": "function",
-        "function": ["name": "get_weather", "description": "Weather of a city",
-                     "parameters": ["type": "object", "properties": ["city": ["type": "string"]], "required": ["city"]]],
+        "function": [
+            "name": "get_weather", "description": "Weather of a city",
+            "parameters": ["type": "object", "properties": ["city": ["type": "string"]], "required": ["city"]],
+        ],
     ]
     static let turn = TurnContent(
         transcript: "杭州天气怎么样？", answer: "杭州今天晴，十八度。",
@@ -17,9 +19,11 @@ import WireJSON
     static func calling(tools: [JSONValue] = [tool]) -> QwenHarness {
         let harness = QwenHarness(scenario: QwenHarness.scenario([turn]))
         harness.send("session.update", ["session": ["tools": .array(tools), "turn_detection": .null]])
-        harness.send("conversation.item.create", [
-            "item": ["type": "message", "role": "user", "content": [["type": "input_text", "text": "杭州天气？"]]],
-        ])
+        harness.send(
+            "conversation.item.create",
+            [
+                "item": ["type": "message", "role": "user", "content": [["type": "input_text", "text": "杭州天气？"]]]
+            ])
         harness.send("response.create")
         harness.advance(ms: 3000)
         return harness
@@ -29,10 +33,11 @@ import WireJSON
         let harness = Self.calling()
         let start = try #require(harness.types.firstIndex(of: "response.created"))
         let types = harness.types(since: start).filter { $0 != "response.function_call_arguments.delta" }
-        #expect(types == [
-            "response.created", "response.output_item.added", "conversation.item.created",
-            "response.function_call_arguments.done", "response.output_item.done", "response.done",
-        ])
+        #expect(
+            types == [
+                "response.created", "response.output_item.added", "conversation.item.created",
+                "response.function_call_arguments.done", "response.output_item.done", "response.done",
+            ])
         let deltas = harness.events("response.function_call_arguments.delta")
         #expect(deltas.count >= 2)
         let done = try #require(harness.events("response.function_call_arguments.done").first)
@@ -52,9 +57,11 @@ import WireJSON
     @Test func outputThenResponseCreateGivesTheSpokenAnswer() throws {
         let harness = Self.calling()
         let callID = try #require(harness.events("response.function_call_arguments.done").first?["call_id"])
-        harness.send("conversation.item.create", [
-            "item": ["type": "function_call_output", "call_id": callID, "output": "{\"temperature\":18}"],
-        ])
+        harness.send(
+            "conversation.item.create",
+            [
+                "item": ["type": "function_call_output", "call_id": callID, "output": "{\"temperature\":18}"]
+            ])
         harness.advance(ms: 100)
         #expect(harness.events("conversation.item.created").last?["item"]?["call_id"] == callID)
         #expect(harness.events("response.created").count == 1)  // never auto-answers
@@ -68,9 +75,11 @@ import WireJSON
 
     @Test func unknownCallIDIsRefused() throws {
         let harness = Self.calling()
-        harness.send("conversation.item.create", [
-            "item": ["type": "function_call_output", "call_id": "call_nope", "output": "{}"],
-        ])
+        harness.send(
+            "conversation.item.create",
+            [
+                "item": ["type": "function_call_output", "call_id": "call_nope", "output": "{}"]
+            ])
         let error = try #require(harness.events("error").first?["error"])
         #expect(error["param"] == "item.call_id")
         #expect(harness.violations == ["qrt.C13"])

@@ -28,8 +28,13 @@ import WireJSON
         let before = harness.types.count
         #expect(harness.events("error").isEmpty)
         harness.send("input_audio_buffer.commit")
-        #expect(harness.types(since: before).prefix(2) == ["input_audio_buffer.committed", "conversation.item.created"])
-        #expect(harness.notes.contains(.info("1 image(s) committed with \(harness.events("input_audio_buffer.committed")[0]["item_id"]!.stringValue!)")))
+        #expect(
+            harness.types(since: before).prefix(2) == ["input_audio_buffer.committed", "conversation.item.created"])
+        #expect(
+            harness.notes.contains(
+                .info(
+                    "1 image(s) committed with \(harness.events("input_audio_buffer.committed")[0]["item_id"]!.stringValue!)"
+                )))
         #expect(harness.violations.isEmpty)
     }
 
@@ -43,7 +48,8 @@ import WireJSON
     @Test func largeAndNonJPEGImagesAreRefused() throws {
         let harness = Self.omni()
         harness.appendSilence(ms: 100)
-        harness.send("input_image_buffer.append", Self.image(Fixtures.jpegBytes + [UInt8](repeating: 7, count: 200_000)))
+        harness.send(
+            "input_image_buffer.append", Self.image(Fixtures.jpegBytes + [UInt8](repeating: 7, count: 200_000)))
         harness.send("input_image_buffer.append", Self.image([0x89, 0x50, 0x4E, 0x47, 1, 2, 3, 4]))
         harness.send("input_image_buffer.append", ["image": "not base64!"])
         let codes = harness.events("error").compactMap { $0["error"]?["code"]?.stringValue }

@@ -1,23 +1,26 @@
+import ProtocolModel
 import QwenRealtimeEngine
 import ScenarioEngine
 import SessionCore
 import Testing
 import WireAudio
 import WireJSON
-import ProtocolModel
 
 /// `input_audio_buffer.append` is read in place (no JSON tree, no copy of the base64 text):
 /// for every frame, valid or not, the session must answer exactly as through the JSON tree.
 @Suite struct InPlaceAppendTests {
     /// 100 ms of a 300 Hz square wave at 16 kHz.
-    static let voiced = Base64.encode(PCMBuffer(
-        samples: (0..<1600).map { $0 % 53 < 27 ? 12_000 : -12_000 }, sampleRate: 16000).littleEndianBytes)
+    static let voiced = Base64.encode(
+        PCMBuffer(
+            samples: (0..<1600).map { $0 % 53 < 27 ? 12_000 : -12_000 }, sampleRate: 16000
+        ).littleEndianBytes)
 
     /// Frames read in place (`true`) and frames the JSON path must take (`false`).
     static let frames: [(text: String, inPlace: Bool)] = [
         (#"{"event_id":"e1","type":"input_audio_buffer.append","audio":"\#(voiced)"}"#, true),
         (#"{"type":"input_audio_buffer.append","audio":"\#(voiced)"}"#, true),
-        (#" { "audio" : "\#(voiced)" ,"type":"input_audio_buffer.append", "event_id":"e1"}  "#, true),  // repeated id (C3)
+        // A repeated id (C3).
+        (#" { "audio" : "\#(voiced)" ,"type":"input_audio_buffer.append", "event_id":"e1"}  "#, true),
         (#"{"type":"input_audio_buffer.append","audio":"@@@@"}"#, true),  // not base64
         (#"{"type":"input_audio_buffer.append","audio":"AAAA"}"#, true),  // 3 bytes: not whole samples
         (#"{"type":"input_audio_buffer.append","audio":"AAA="}"#, true),  // one sample
@@ -45,13 +48,16 @@ import ProtocolModel
         }
         both(#"{"type":"session.update","session":{}}"#)
         for (text, expected) in Self.frames {
-            #expect((inPlace.session.classify(text: Array(text.utf8)).inPlaceAudio != nil) == expected, "\(text.prefix(80))")
+            #expect(
+                (inPlace.session.classify(text: Array(text.utf8)).inPlaceAudio != nil) == expected, "\(text.prefix(80))"
+            )
             both(text)
         }
         // A spoken turn, so the VAD events, transcription deltas and the response follow too.
         let padded = try Fixtures.paddedSpeech().resampled(to: 16000)
-        let speech = PCMBuffer(samples: padded.samples + PCMBuffer.silence(milliseconds: 3000, sampleRate: 16000).samples,
-                               sampleRate: 16000)
+        let speech = PCMBuffer(
+            samples: padded.samples + PCMBuffer.silence(milliseconds: 3000, sampleRate: 16000).samples,
+            sampleRate: 16000)
         for start in stride(from: 0, to: speech.count, by: 1600) {
             let chunk = speech.slice(samples: start..<min(start + 1600, speech.count))
             both(#"{"type":"input_audio_buffer.append","audio":"\#(Base64.encode(chunk.littleEndianBytes))"}"#)
@@ -72,7 +78,9 @@ import ProtocolModel
         let text = Self.frames[0].text
         let event = try #require(harness.session.classify(text: Array(text.utf8)).inPlaceAudio)
         let json = try JSONValue.decode(text)
-        #expect(event.audio == harness.session.audioSummary(ofText: json, eventType: "input_audio_buffer.append", inbound: true))
+        #expect(
+            event.audio
+                == harness.session.audioSummary(ofText: json, eventType: "input_audio_buffer.append", inbound: true))
         #expect(event.eventID == "e1")
     }
 }

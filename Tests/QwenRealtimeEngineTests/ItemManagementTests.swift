@@ -6,7 +6,9 @@ import WireJSON
 /// §8.10: retrieve, delete, duplicate ids, previous_item_id (S16, S17, C15).
 @Suite struct ItemManagementTests {
     static func text(_ text: String, id: String? = nil) -> JSONValue {
-        var item: JSONObject = ["type": "message", "role": "user", "content": [["type": "input_text", "text": .string(text)]]]
+        var item: JSONObject = [
+            "type": "message", "role": "user", "content": [["type": "input_text", "text": .string(text)]],
+        ]
         if let id { item["id"] = .string(id) }
         return .object(item)
     }
@@ -18,7 +20,10 @@ import WireJSON
         harness.send("conversation.item.delete", ["item_id": "item_a"])
         harness.send("conversation.item.retrieve", ["item_id": "item_a"])
         harness.advance(ms: 10)
-        #expect(harness.types.suffix(4) == ["conversation.item.created", "conversation.item.retrieved", "conversation.item.deleted", "error"])
+        #expect(
+            harness.types.suffix(4) == [
+                "conversation.item.created", "conversation.item.retrieved", "conversation.item.deleted", "error",
+            ])
         #expect(harness.events("conversation.item.retrieved").first?["item"]?["content"]?[0]?["text"] == "hello")
         #expect(harness.events("conversation.item.deleted").first?["item_id"] == "item_a")
         #expect(harness.events("error").first?["error"]?["code"] == "item_not_found")
@@ -50,14 +55,21 @@ import WireJSON
         harness.send("conversation.item.create", ["item": Self.text("c", id: "item_c")])
         harness.send("conversation.item.create", ["item": Self.text("b", id: "item_b"), "previous_item_id": "item_a"])
         #expect(harness.events("conversation.item.created").last?["previous_item_id"] == "item_a")
-        #expect(harness.session.conversation.items.compactMap { $0["id"]?.stringValue } == ["item_a", "item_b", "item_c"])
+        #expect(
+            harness.session.conversation.items.compactMap { $0["id"]?.stringValue } == ["item_a", "item_b", "item_c"])
         harness.send("conversation.item.create", ["item": Self.text("x"), "previous_item_id": "item_missing"])
         #expect(harness.events("error").first?["error"]?["param"] == "previous_item_id")
     }
 
     @Test(arguments: [
-        (["type": "message", "role": "robot", "content": [["type": "input_text", "text": "x"]]] as JSONValue, "item.role"),
-        (["type": "message", "role": "assistant", "content": [["type": "input_text", "text": "x"]]] as JSONValue, "item.content[0].type"),
+        (
+            ["type": "message", "role": "robot", "content": [["type": "input_text", "text": "x"]]] as JSONValue,
+            "item.role"
+        ),
+        (
+            ["type": "message", "role": "assistant", "content": [["type": "input_text", "text": "x"]]] as JSONValue,
+            "item.content[0].type"
+        ),
         (["type": "message", "role": "user", "content": []] as JSONValue, "item.content"),
         (["type": "function_call", "call_id": "c", "arguments": "{}"] as JSONValue, "item.name"),
         (["type": "function_call_output", "call_id": "c"] as JSONValue, "item.output"),

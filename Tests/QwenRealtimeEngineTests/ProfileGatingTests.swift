@@ -7,9 +7,12 @@ import WireJSON
 /// S22: what each profile never sends, and determinism (same inputs → identical frames).
 @Suite struct ProfileGatingTests {
     @Test func omniNeverSendsAmbientOrVoiceprintEvents() throws {
-        let harness = QwenHarness(scenario: QwenHarness.scenario([TurnContent(transcript: "嗯", answer: "好", intent: .filler)]),
-                                  model: "qwen3-omni-flash-realtime")
-        harness.send("session.update", ["session": ["turn_detection": ["type": "smart_turn", "voiceprint_audio_urls": ["https://x"]]]])
+        let harness = QwenHarness(
+            scenario: QwenHarness.scenario([TurnContent(transcript: "嗯", answer: "好", intent: .filler)]),
+            model: "qwen3-omni-flash-realtime")
+        harness.send(
+            "session.update",
+            ["session": ["turn_detection": ["type": "smart_turn", "voiceprint_audio_urls": ["https://x"]]]])
         #expect(harness.events("error").first?["error"]?["param"] == "session.turn_detection.type")
         harness.send("session.update", ["session": ["turn_detection": ["type": "semantic_vad"]]])
         harness.appendAudio(try Fixtures.paddedSpeech())
@@ -39,8 +42,10 @@ import WireJSON
     }
 
     @Test func differentSeedsGiveDifferentIDs() {
-        let one = QwenHarness(scenario: QwenHarness.scenario(seed: 1)).events("session.created").first?["session"]?["id"]
-        let two = QwenHarness(scenario: QwenHarness.scenario(seed: 2)).events("session.created").first?["session"]?["id"]
+        let one = QwenHarness(scenario: QwenHarness.scenario(seed: 1)).events("session.created").first?["session"]?[
+            "id"]
+        let two = QwenHarness(scenario: QwenHarness.scenario(seed: 2)).events("session.created").first?["session"]?[
+            "id"]
         #expect(one != two)
     }
 }

@@ -6,7 +6,8 @@ import WireJSON
 
 /// §8.5: push-to-talk commit / response.create / cancel / clear (S9, S12, S14).
 @Suite struct PushToTalkTests {
-    static let turn = TurnContent(transcript: "What time is it?", answer: "It is half past three in the afternoon right now.")
+    static let turn = TurnContent(
+        transcript: "What time is it?", answer: "It is half past three in the afternoon right now.")
 
     static func manual(model: String = "qwen-audio-3.0-realtime-plus") -> QwenHarness {
         let harness = QwenHarness(scenario: QwenHarness.scenario([turn, turn]), model: model)
@@ -21,10 +22,11 @@ import WireJSON
         let before = harness.types.count
         harness.send("input_audio_buffer.commit")
         harness.advance(ms: 3000)
-        #expect(harness.types(since: before) == [
-            "input_audio_buffer.committed", "conversation.item.created",
-            "conversation.item.input_audio_transcription.completed",
-        ])
+        #expect(
+            harness.types(since: before) == [
+                "input_audio_buffer.committed", "conversation.item.created",
+                "conversation.item.input_audio_transcription.completed",
+            ])
         #expect(harness.events("input_audio_buffer.speech_started").isEmpty)
         let created = try #require(harness.events("conversation.item.created").first?["item"])
         #expect(created["role"] == "user")

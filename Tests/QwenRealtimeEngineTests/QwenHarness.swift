@@ -29,8 +29,11 @@ final class QwenHarness {
     private var decodedCount = 0
     private var eventCounter = 0
 
-    init(scenario: Scenario = QwenHarness.scenario(), model: String = "qwen-audio-3.0-realtime-plus", baseDirectory: String = ".",
-         answerAudio: AnswerAudioCache = .inline) {
+    init(
+        scenario: Scenario = QwenHarness.scenario(), model: String = "qwen-audio-3.0-realtime-plus",
+        baseDirectory: String = ".",
+        answerAudio: AnswerAudioCache = .inline
+    ) {
         let clock = ManualClock()
         let runtime = ScenarioRuntime(scenario: scenario, clock: clock)
         let session = QwenRealtimeSession(
@@ -40,7 +43,9 @@ final class QwenHarness {
     }
 
     /// A scenario with immediate events and the given turns.
-    static func scenario(_ turns: [TurnContent] = [], seed: UInt64 = 7, policies: SessionPolicies = SessionPolicies()) -> Scenario {
+    static func scenario(
+        _ turns: [TurnContent] = [], seed: UInt64 = 7, policies: SessionPolicies = SessionPolicies()
+    ) -> Scenario {
         Scenario(seed: seed, policies: policies, turns: TurnScript(list: turns))
     }
 

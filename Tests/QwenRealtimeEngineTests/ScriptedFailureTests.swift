@@ -10,16 +10,19 @@ import WireJSON
     static func run(_ turn: TurnContent) -> QwenHarness {
         let harness = QwenHarness(scenario: QwenHarness.scenario([turn]))
         harness.send("session.update", ["session": ["turn_detection": .null]])
-        harness.send("conversation.item.create", [
-            "item": ["type": "message", "role": "user", "content": [["type": "input_text", "text": "hi"]]],
-        ])
+        harness.send(
+            "conversation.item.create",
+            [
+                "item": ["type": "message", "role": "user", "content": [["type": "input_text", "text": "hi"]]]
+            ])
         harness.send("response.create")
         harness.advance(ms: 10_000)
         return harness
     }
 
     @Test func fatalErrorClosesWith1011() throws {
-        let harness = Self.run(TurnContent(answer: "x", errors: [ErrorSpec(code: "500", message: "model down", fatal: true)]))
+        let harness = Self.run(
+            TurnContent(answer: "x", errors: [ErrorSpec(code: "500", message: "model down", fatal: true)]))
         let error = try #require(harness.events("error").first?["error"])
         #expect(error["type"] == "server_error")
         #expect(harness.closes.map(\.code) == [1011])
@@ -44,12 +47,15 @@ import WireJSON
 
     @Test func transcriptionFailureReplacesCompleted() throws {
         let spec = ErrorSpec(code: "transcription_failed", message: "ASR failed", type: "transcription_error")
-        let harness = QwenHarness(scenario: QwenHarness.scenario([TurnContent(transcript: "x", answer: "y", errors: [spec])]))
+        let harness = QwenHarness(
+            scenario: QwenHarness.scenario([TurnContent(transcript: "x", answer: "y", errors: [spec])]))
         harness.send("session.update", ["session": ["turn_detection": .null]])
         harness.appendAudio(try Fixtures.speech())
         harness.send("input_audio_buffer.commit")
         #expect(harness.types.last == "conversation.item.input_audio_transcription.failed")
-        #expect(harness.events("conversation.item.input_audio_transcription.failed").first?["error"]?["code"] == "transcription_failed")
+        #expect(
+            harness.events("conversation.item.input_audio_transcription.failed").first?["error"]?["code"]
+                == "transcription_failed")
     }
 
     @Test func faultRequestsRenderQwenEnvelopes() throws {
@@ -58,7 +64,8 @@ import WireJSON
         let json = try JSONValue.decode(try #require(unknown.first).bytes)
         #expect(json["type"] == "mock.surprise")
         #expect(json["event_id"]?.stringValue?.hasPrefix("event_") == true)
-        let injected = harness.session.render(.injectError(ErrorSpec(code: "invalid_value", message: "boom", param: "x")), atMicros: 5)
+        let injected = harness.session.render(
+            .injectError(ErrorSpec(code: "invalid_value", message: "boom", param: "x")), atMicros: 5)
         let error = try JSONValue.decode(try #require(injected.first).bytes)
         #expect(error["error"]?["type"] == "invalid_request_error")
         #expect(error["error"]?["param"] == "x")
@@ -72,9 +79,11 @@ import WireJSON
         let turn = TurnContent(answer: "x", errors: [ErrorSpec(code: "500", message: "model down", fatal: true)])
         let harness = QwenHarness(scenario: QwenHarness.scenario([turn]))
         harness.send("session.update", ["session": ["turn_detection": .null]])
-        harness.send("conversation.item.create", [
-            "item": ["type": "message", "role": "user", "content": [["type": "input_text", "text": "hi"]]],
-        ])
+        harness.send(
+            "conversation.item.create",
+            [
+                "item": ["type": "message", "role": "user", "content": [["type": "input_text", "text": "hi"]]]
+            ])
         harness.send("response.create")
         for _ in 0..<2_000 where harness.events("error").isEmpty { harness.advance(ms: 1) }
         #expect(harness.events("error").first?["error"]?["type"] == "server_error")

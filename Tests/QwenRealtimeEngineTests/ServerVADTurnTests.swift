@@ -10,8 +10,10 @@ import WireJSON
     static let turn = TurnContent(transcript: "What is the weather like today?", answer: "It is sunny and warm today.")
 
     /// Runs the padded speech fixture through a configured audio-profile session.
-    static func spokenTurn(model: String = "qwen-audio-3.0-realtime-plus", rate: Int = 16000,
-                           session: JSONObject = [:], answerAudio: AnswerAudioCache = .inline) throws -> QwenHarness {
+    static func spokenTurn(
+        model: String = "qwen-audio-3.0-realtime-plus", rate: Int = 16000,
+        session: JSONObject = [:], answerAudio: AnswerAudioCache = .inline
+    ) throws -> QwenHarness {
         let harness = QwenHarness(scenario: QwenHarness.scenario([turn]), model: model, answerAudio: answerAudio)
         harness.send("session.update", ["session": .object(session)])
         harness.advance(ms: 10)
@@ -32,7 +34,8 @@ import WireJSON
             "response.audio.done", "response.content_part.done", "response.output_item.done", "response.done",
         ]
         // Several transcription deltas may come while the user speaks: collapse repeats.
-        let collapsed = types.enumerated().filter { $0.offset == 0 || $0.element != types[$0.offset - 1] }.map(\.element)
+        let collapsed = types.enumerated().filter { $0.offset == 0 || $0.element != types[$0.offset - 1] }.map(
+            \.element)
         #expect(collapsed == expected)
         #expect(harness.violations.isEmpty)
     }
@@ -86,7 +89,9 @@ import WireJSON
         let created = try #require(harness.events("response.created").first?["response"])
         let id = try #require(created["id"]?.stringValue)
         #expect(id.hasPrefix("resp_"))
-        for type in ["response.output_item.added", "response.audio.delta", "response.audio.done", "response.output_item.done"] {
+        for type in [
+            "response.output_item.added", "response.audio.delta", "response.audio.done", "response.output_item.done",
+        ] {
             #expect(harness.events(type).allSatisfy { $0["response_id"]?.stringValue == id })
         }
         let done = try #require(harness.events("response.done").first?["response"])
@@ -99,7 +104,8 @@ import WireJSON
 
     @Test func omniHonoursTheConfiguredInputRate() throws {
         let format: JSONObject = ["input": ["format": ["type": "pcm", "sample_rate": 24000]]]
-        let harness = try Self.spokenTurn(model: "qwen3-omni-flash-realtime", rate: 24000, session: ["audio": .object(format)])
+        let harness = try Self.spokenTurn(
+            model: "qwen3-omni-flash-realtime", rate: 24000, session: ["audio": .object(format)])
         let start = try #require(harness.events("input_audio_buffer.speech_started").first?["audio_start_ms"]?.intValue)
         #expect(abs(start - 704) <= 60)
         #expect(harness.events("response.done").count == 1)

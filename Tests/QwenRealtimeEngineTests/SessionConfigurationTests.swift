@@ -16,7 +16,8 @@ import WireJSON
         #expect(session["voice"] == "longanqian_v3.1")
         #expect(session["input_audio_transcription"] == ["model": "fun-asr"])
         #expect(session["turn_detection"] == ["type": "server_vad", "threshold": 0.5, "silence_duration_ms": 800])
-        let omni = try #require(QwenHarness(model: "qwen3.5-omni-flash-realtime").events("session.created").first?["session"])
+        let omni = try #require(
+            QwenHarness(model: "qwen3.5-omni-flash-realtime").events("session.created").first?["session"])
         #expect(omni["voice"] == "Tina")
         #expect(omni["input_audio_transcription"] == ["model": "qwen3-asr-flash-realtime"])
         #expect(omni["enable_search"] == false)
@@ -37,11 +38,19 @@ import WireJSON
     @Test(arguments: [
         (["modalities": ["audio"]] as JSONObject, "session.modalities"),
         (["turn_detection": ["type": "semantic_vad"]] as JSONObject, "session.turn_detection.type"),
-        (["turn_detection": ["type": "server_vad", "threshold": 1.5]] as JSONObject, "session.turn_detection.threshold"),
-        (["turn_detection": ["type": "server_vad", "silence_duration_ms": 100]] as JSONObject, "session.turn_detection.silence_duration_ms"),
+        (
+            ["turn_detection": ["type": "server_vad", "threshold": 1.5]] as JSONObject,
+            "session.turn_detection.threshold"
+        ),
+        (
+            ["turn_detection": ["type": "server_vad", "silence_duration_ms": 100]] as JSONObject,
+            "session.turn_detection.silence_duration_ms"
+        ),
         (["max_history_turns": 51] as JSONObject, "session.max_history_turns"),
-        (["turn_detection": ["type": "server_vad", "voiceprint_audio_urls": ["https://a/x.wav"]]] as JSONObject,
-         "session.turn_detection.voiceprint_audio_urls"),
+        (
+            ["turn_detection": ["type": "server_vad", "voiceprint_audio_urls": ["https://a/x.wav"]]] as JSONObject,
+            "session.turn_detection.voiceprint_audio_urls"
+        ),
     ])
     func invalidValuesAreRefusedAndTheOldConfigKept(patch: JSONObject, param: String) throws {
         let harness = QwenHarness()
@@ -61,7 +70,10 @@ import WireJSON
     @Test(arguments: [
         (["type": "realtime", "instructions": "x"] as JSONObject, "session.type"),
         (["output_modalities": ["audio"]] as JSONObject, "session.output_modalities"),
-        (["audio": ["input": ["format": ["type": "audio/pcm", "rate": 24000]]]] as JSONObject, "session.audio.input.format.type"),
+        (
+            ["audio": ["input": ["format": ["type": "audio/pcm", "rate": 24000]]]] as JSONObject,
+            "session.audio.input.format.type"
+        ),
     ])
     func openAIGAShapedUpdateIsNamedAsSuch(patch: JSONObject, param: String) throws {
         let harness = QwenHarness()
@@ -79,8 +91,16 @@ import WireJSON
     /// Qwen omni's own nested audio settings are not the GA shape.
     @Test func omniAudioFormatAndVoiceAreAccepted() throws {
         let harness = QwenHarness(model: "qwen3-omni-flash-realtime")
-        harness.send("session.update", ["session": ["audio": ["input": ["format": ["type": "pcm", "sample_rate": 24000]],
-                                                              "output": ["voice": "Cherry"]]]])
+        harness.send(
+            "session.update",
+            [
+                "session": [
+                    "audio": [
+                        "input": ["format": ["type": "pcm", "sample_rate": 24000]],
+                        "output": ["voice": "Cherry"],
+                    ]
+                ]
+            ])
         #expect(harness.events("error").isEmpty, "\(harness.events("error"))")
         #expect(harness.session.configuration.inputSampleRate == 24000)
     }
@@ -93,15 +113,24 @@ import WireJSON
 
     @Test func voiceprintEventsBracketSessionUpdated() throws {
         let harness = QwenHarness()
-        harness.send("session.update", ["session": [
-            "turn_detection": ["type": "smart_turn", "voiceprint_audio_urls": ["https://example.com/me.wav"]],
-        ]])
-        #expect(harness.types.dropFirst() == ["voiceprint_audio_list.in_progress", "session.updated", "voiceprint_audio_list.completed"])
+        harness.send(
+            "session.update",
+            [
+                "session": [
+                    "turn_detection": ["type": "smart_turn", "voiceprint_audio_urls": ["https://example.com/me.wav"]]
+                ]
+            ])
+        #expect(
+            harness.types.dropFirst() == [
+                "voiceprint_audio_list.in_progress", "session.updated", "voiceprint_audio_list.completed",
+            ])
         let id = harness.events("voiceprint_audio_list.in_progress").first?["item_id"]?.stringValue
         #expect(id?.hasPrefix("vp_") == true)
         #expect(harness.events("voiceprint_audio_list.completed").first?["item_id"]?.stringValue == id)
         let failing = QwenHarness()
-        failing.send("session.update", ["session": ["turn_detection": ["type": "smart_turn", "voiceprint_audio_urls": ["ftp://x"]]]])
+        failing.send(
+            "session.update",
+            ["session": ["turn_detection": ["type": "smart_turn", "voiceprint_audio_urls": ["ftp://x"]]]])
         #expect(failing.types.last == "voiceprint_audio_list.failed")
     }
 

@@ -24,9 +24,11 @@ import WireJSON
 
     @Test func fillerSendsOnlyAmbientTranscription() throws {
         let harness = try Self.run(.filler)
-        #expect(harness.types(since: 2) == [
-            "conversation.item.ambient_audio_transcription.delta", "conversation.item.ambient_audio_transcription.completed",
-        ])
+        #expect(
+            harness.types(since: 2) == [
+                "conversation.item.ambient_audio_transcription.delta",
+                "conversation.item.ambient_audio_transcription.completed",
+            ])
         let completed = try #require(harness.events("conversation.item.ambient_audio_transcription.completed").first)
         #expect(completed["transcript"] == "嗯")
         let id = try #require(completed["item_id"]?.stringValue)

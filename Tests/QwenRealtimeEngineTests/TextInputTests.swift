@@ -10,9 +10,11 @@ import WireJSON
     static func textTurn(modalities: JSONValue) -> QwenHarness {
         let harness = QwenHarness(scenario: QwenHarness.scenario([turn]))
         harness.send("session.update", ["session": ["modalities": modalities, "turn_detection": .null]])
-        harness.send("conversation.item.create", [
-            "item": ["type": "message", "role": "user", "content": [["type": "input_text", "text": "总结一下"]]],
-        ])
+        harness.send(
+            "conversation.item.create",
+            [
+                "item": ["type": "message", "role": "user", "content": [["type": "input_text", "text": "总结一下"]]]
+            ])
         harness.send("response.create")
         harness.advance(ms: 10_000)
         return harness
@@ -31,11 +33,12 @@ import WireJSON
 
     @Test func textOnlyModalitySendsNoAudio() throws {
         let harness = Self.textTurn(modalities: ["text"])
-        #expect(Array(harness.compactTypes().suffix(8)) == [
-            "response.created", "response.output_item.added", "conversation.item.created",
-            "response.content_part.added", "response.text.done", "response.content_part.done",
-            "response.output_item.done", "response.done",
-        ])
+        #expect(
+            Array(harness.compactTypes().suffix(8)) == [
+                "response.created", "response.output_item.added", "conversation.item.created",
+                "response.content_part.added", "response.text.done", "response.content_part.done",
+                "response.output_item.done", "response.done",
+            ])
         #expect(!harness.types.contains { $0.hasPrefix("response.audio") })
         let deltas = harness.events("response.text.delta").compactMap { $0["delta"]?.stringValue }
         let done = try #require(harness.events("response.text.done").first?["text"]?.stringValue)
@@ -49,16 +52,26 @@ import WireJSON
     @Test func instructionsCountTowardsPromptUsage() throws {
         let plain = Self.textTurn(modalities: ["text"])
         let harness = QwenHarness(scenario: QwenHarness.scenario([Self.turn]))
-        harness.send("session.update", ["session": [
-            "modalities": ["text"], "turn_detection": .null, "instructions": "You are a terse weather bot for Hangzhou.",
-        ]])
-        harness.send("conversation.item.create", [
-            "item": ["type": "message", "role": "user", "content": [["type": "input_text", "text": "总结一下"]]],
-        ])
+        harness.send(
+            "session.update",
+            [
+                "session": [
+                    "modalities": ["text"], "turn_detection": .null,
+                    "instructions": "You are a terse weather bot for Hangzhou.",
+                ]
+            ])
+        harness.send(
+            "conversation.item.create",
+            [
+                "item": ["type": "message", "role": "user", "content": [["type": "input_text", "text": "总结一下"]]]
+            ])
         harness.send("response.create")
         harness.advance(ms: 10_000)
-        #expect(harness.events("session.updated").first?["session"]?["instructions"] == "You are a terse weather bot for Hangzhou.")
-        let withInstructions = harness.events("response.done").first?["response"]?["usage"]?["input_tokens"]?.intValue ?? 0
+        #expect(
+            harness.events("session.updated").first?["session"]?["instructions"]
+                == "You are a terse weather bot for Hangzhou.")
+        let withInstructions =
+            harness.events("response.done").first?["response"]?["usage"]?["input_tokens"]?.intValue ?? 0
         let without = plain.events("response.done").first?["response"]?["usage"]?["input_tokens"]?.intValue ?? 0
         #expect(withInstructions > without)
     }
@@ -66,12 +79,23 @@ import WireJSON
     @Test func maxHistoryTurnsLimitsThePrompt() throws {
         func promptTokens(maxTurns: Int) -> Int64 {
             let harness = QwenHarness(scenario: QwenHarness.scenario([Self.turn]))
-            harness.send("session.update", ["session": ["modalities": ["text"], "turn_detection": .null,
-                                                         "max_history_turns": .int(Int64(maxTurns))]])
-            for text in ["one two three", "four five six", "seven eight nine"] {
-                harness.send("conversation.item.create", [
-                    "item": ["type": "message", "role": "user", "content": [["type": "input_text", "text": .string(text)]]],
+            harness.send(
+                "session.update",
+                [
+                    "session": [
+                        "modalities": ["text"], "turn_detection": .null,
+                        "max_history_turns": .int(Int64(maxTurns)),
+                    ]
                 ])
+            for text in ["one two three", "four five six", "seven eight nine"] {
+                harness.send(
+                    "conversation.item.create",
+                    [
+                        "item": [
+                            "type": "message", "role": "user",
+                            "content": [["type": "input_text", "text": .string(text)]],
+                        ]
+                    ])
             }
             harness.send("response.create")
             harness.advance(ms: 10_000)

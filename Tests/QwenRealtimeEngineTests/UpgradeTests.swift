@@ -1,9 +1,9 @@
+import ProtocolModel
 import QwenRealtimeEngine
 import ScenarioEngine
 import SessionCore
 import Testing
 import WireJSON
-import ProtocolModel
 
 /// S1: path, Bearer key and model checks on the upgrade; profile by model name.
 @Suite struct UpgradeTests {
@@ -26,9 +26,13 @@ import ProtocolModel
         #expect(verdict.isAccepted)
         #expect(QwenUpgrade.caseID(inPath: "/case/qrt.session.003/api-ws/v1/realtime") == "qrt.session.003")
         // Matrix variants and repeated runs have `/` in their ids, as the router accepts them.
-        #expect(QwenUpgrade.caseID(inPath: "/case/qrt.session.003/repeat-2/api-ws/v1/realtime") == "qrt.session.003/repeat-2")
-        for bad in ["/case//api-ws/v1/realtime", "/case/a//b/api-ws/v1/realtime", "/case/a b/api-ws/v1/realtime",
-                    "/case/qrt.x.001/api-ws/v1/inference"] {
+        #expect(
+            QwenUpgrade.caseID(inPath: "/case/qrt.session.003/repeat-2/api-ws/v1/realtime")
+                == "qrt.session.003/repeat-2")
+        for bad in [
+            "/case//api-ws/v1/realtime", "/case/a//b/api-ws/v1/realtime", "/case/a b/api-ws/v1/realtime",
+            "/case/qrt.x.001/api-ws/v1/inference",
+        ] {
             #expect(QwenUpgrade.caseID(inPath: bad) == nil, "\(bad)")
         }
     }
@@ -36,25 +40,41 @@ import ProtocolModel
     /// A trailing slash routes as on the multimodal path (one rule: `CaseRoute.match`).
     @Test func aTrailingSlashIsTheSameEndpoint() {
         for path in ["/api-ws/v1/realtime/", "/case/qrt.session.003/api-ws/v1/realtime/"] {
-            let verdict = QwenUpgrade.check(path: path, queryModel: "qwen3-omni-flash-realtime", headers: Self.auth, apiKeys: [])
+            let verdict = QwenUpgrade.check(
+                path: path, queryModel: "qwen3-omni-flash-realtime", headers: Self.auth, apiKeys: [])
             #expect(verdict.isAccepted, "\(path)")
         }
         #expect(QwenUpgrade.caseID(inPath: "/case/qrt.session.003/api-ws/v1/realtime/") == "qrt.session.003")
         for refused in ["/api-ws/v1/realtime//", "/api-ws/v1/realtimex", "/api-ws/v1/"] {
-            #expect(!QwenUpgrade.check(path: refused, queryModel: "qwen3-omni-flash-realtime", headers: Self.auth, apiKeys: []).isAccepted,
-                    "\(refused)")
+            #expect(
+                !QwenUpgrade.check(
+                    path: refused, queryModel: "qwen3-omni-flash-realtime", headers: Self.auth, apiKeys: []
+                ).isAccepted,
+                "\(refused)")
         }
     }
 
-    @Test(arguments: [
-        ("/api-ws/v1/realtime", nil, ["authorization": "Bearer sk-test"], 400, "InvalidParameter"),
-        ("/api-ws/v1/realtime", "gpt-4o-realtime", ["authorization": "Bearer sk-test"], 400, "InvalidParameter"),
-        ("/api-ws/v1/realtime", "qwen-audio-3.0-realtime-plus", [:], 401, "InvalidApiKey"),
-        ("/api-ws/v1/realtime", "qwen-audio-3.0-realtime-plus", ["authorization": "Basic abc"], 401, "InvalidApiKey"),
-        ("/api-ws/v1/realtime", "qwen-audio-3.0-realtime-plus", ["authorization": "Bearer sk-wrong"], 401, "InvalidApiKey"),
-        ("/api-ws/v1/inference", "qwen-audio-3.0-realtime-plus", ["authorization": "Bearer sk-test"], 404, "NotFound"),
-    ] as [(String, String?, [String: String], Int, String)])
-    func badUpgradesAreRefused(path: String, model: String?, headers: [String: String], status: Int, code: String) throws {
+    @Test(
+        arguments: [
+            ("/api-ws/v1/realtime", nil, ["authorization": "Bearer sk-test"], 400, "InvalidParameter"),
+            ("/api-ws/v1/realtime", "gpt-4o-realtime", ["authorization": "Bearer sk-test"], 400, "InvalidParameter"),
+            ("/api-ws/v1/realtime", "qwen-audio-3.0-realtime-plus", [:], 401, "InvalidApiKey"),
+            (
+                "/api-ws/v1/realtime", "qwen-audio-3.0-realtime-plus", ["authorization": "Basic abc"], 401,
+                "InvalidApiKey"
+            ),
+            (
+                "/api-ws/v1/realtime", "qwen-audio-3.0-realtime-plus", ["authorization": "Bearer sk-wrong"], 401,
+                "InvalidApiKey"
+            ),
+            (
+                "/api-ws/v1/inference", "qwen-audio-3.0-realtime-plus", ["authorization": "Bearer sk-test"], 404,
+                "NotFound"
+            ),
+        ] as [(String, String?, [String: String], Int, String)])
+    func badUpgradesAreRefused(
+        path: String, model: String?, headers: [String: String], status: Int, code: String
+    ) throws {
         let verdict = QwenUpgrade.check(path: path, queryModel: model, headers: headers, apiKeys: ["sk-test"])
         guard case .reject(status: let actual, body: let json, obligation: let obligation) = verdict else {
             Issue.record("accepted")

@@ -28,7 +28,9 @@ import WireJSON
             log += runtime.clientAudio(byteCount: 640, durationMicros: 20_000).map { "\($0)" }
             let delay = runtime.delayMicros(before: "response.created")
             log.append("delay \(delay) id \(runtime.ids.id(prefix: "event_"))")
-            let delta = OutboundFrame(eventType: "delta", isText: true, bytes: Array("{\"n\":\(step)}".utf8), dueAtMicros: clock.nowMicros + delay)
+            let delta = OutboundFrame(
+                eventType: "delta", isText: true, bytes: Array("{\"n\":\(step)}".utf8),
+                dueAtMicros: clock.nowMicros + delay)
             log += runtime.outbound(delta).emissions.map { "\($0)" }
             let audio = OutboundFrame(eventType: nil, isText: false, bytes: [UInt8(step)], dueAtMicros: clock.nowMicros)
             log += runtime.outbound(audio).emissions.map { "\($0)" }
@@ -101,11 +103,12 @@ import WireJSON
     }
 
     @Test func commandsAndArgumentsBecomeJSONStrings() throws {
-        let scenario = try Scenario.load(text: """
-            {"turns": [{"answer": "ok", "commands": [{"name": "visual_qa", "params": [{"name": "shot", "value": "${what}"}]}],
-                        "functionCalls": [{"name": "get_weather", "arguments": {"city": "${city}"}}]}],
-             "variables": {"what": "photo", "city": "Hangzhou"}}
-            """, file: "c.json")
+        let scenario = try Scenario.load(
+            text: """
+                {"turns": [{"answer": "ok", "commands": [{"name": "visual_qa", "params": [{"name": "shot", "value": "${what}"}]}],
+                            "functionCalls": [{"name": "get_weather", "arguments": {"city": "${city}"}}]}],
+                 "variables": {"what": "photo", "city": "Hangzhou"}}
+                """, file: "c.json")
         let turn = scenario.turn(at: 0)
         #expect(turn.commandsJSONString == #"[{"name":"visual_qa","params":[{"name":"shot","value":"photo"}]}]"#)
         #expect(turn.functionCalls.first?.argumentsJSONString == #"{"city":"Hangzhou"}"#)

@@ -1,8 +1,8 @@
+import ProtocolModel
 import Testing
 import WireJSON
 
 @testable import ScenarioEngine
-import ProtocolModel
 
 @Suite struct FaultStageTests {
     func frame(_ type: String?, at ms: Int64, text: String = #"{"a":1}"#) -> OutboundFrame {
@@ -35,7 +35,8 @@ import ProtocolModel
         let fault = FaultSpec(kind: .drop, match: EventMatcher(eventTypes: ["b"]), skip: 1, limit: .count(2))
         let frames = (0..<5).map { frame("b", at: Int64($0), text: "{\"n\":\($0)}") }
         let output = run([fault], frames)
-        #expect(output.frames.map { String(decoding: $0.bytes, as: UTF8.self) } == [#"{"n":0}"#, #"{"n":3}"#, #"{"n":4}"#])
+        #expect(
+            output.frames.map { String(decoding: $0.bytes, as: UTF8.self) } == [#"{"n":0}"#, #"{"n":3}"#, #"{"n":4}"#])
         #expect(output.notes.map(\.kind) == ["drop", "drop"])
     }
 
@@ -55,7 +56,8 @@ import ProtocolModel
     }
 
     @Test func reorderFlushesOnTimeoutAndClose() {
-        let fault = FaultSpec(kind: .reorder(window: 5, holdMs: 100), match: EventMatcher(eventTypes: ["d"]), limit: .every)
+        let fault = FaultSpec(
+            kind: .reorder(window: 5, holdMs: 100), match: EventMatcher(eventTypes: ["d"]), limit: .every)
         var stage = FaultStage(faults: [fault], seed: 9)
         _ = stage.process(frame("d", at: 0, text: "1"))
         _ = stage.process(frame("d", at: 10, text: "2"))
@@ -130,11 +132,12 @@ import ProtocolModel
         let fault = FaultSpec(kind: .close(code: 4000, reason: "bye"), match: EventMatcher(binary: true))
         let binary = OutboundFrame(eventType: nil, isText: false, bytes: [0, 0], dueAtMicros: 3000)
         let output = run([fault], [frame("a", at: 0), binary, frame("b", at: 5)])
-        #expect(output.emissions == [
-            .frame(ScheduledFrame(eventType: "a", isText: true, bytes: Array(#"{"a":1}"#.utf8), sendAtMicros: 0)),
-            .frame(ScheduledFrame(eventType: nil, isText: false, bytes: [0, 0], sendAtMicros: 3000)),
-            .transport(.close(code: 4000, reason: "bye"), atMicros: 3000),
-        ])
+        #expect(
+            output.emissions == [
+                .frame(ScheduledFrame(eventType: "a", isText: true, bytes: Array(#"{"a":1}"#.utf8), sendAtMicros: 0)),
+                .frame(ScheduledFrame(eventType: nil, isText: false, bytes: [0, 0], sendAtMicros: 3000)),
+                .transport(.close(code: 4000, reason: "bye"), atMicros: 3000),
+            ])
         #expect(output.notes.last?.kind == "closed")
     }
 

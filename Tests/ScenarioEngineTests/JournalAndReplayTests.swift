@@ -1,27 +1,33 @@
+import ProtocolModel
 import Testing
 import WireJSON
 
 @testable import ScenarioEngine
-import ProtocolModel
 
 @Suite struct JournalAndReplayTests {
     static let journal: [JournalEntry] = [
         .textFrame(t: 0, .out, json: ["type": "session.created"], eventType: "session.created", byteLength: 26),
         .textFrame(t: 50_000, .in, json: ["type": "session.update"], eventType: "session.update", byteLength: 25),
         .textFrame(t: 80_000, .out, json: ["type": "session.updated"], eventType: "session.updated", byteLength: 26),
-        .binaryFrame(t: 100_000, .in, byteLength: 3200, audio: AudioSummary(codec: "pcm", durationMs: 100, frames: 1, sampleRate: 16_000)),
+        .binaryFrame(
+            t: 100_000, .in, byteLength: 3200,
+            audio: AudioSummary(codec: "pcm", durationMs: 100, frames: 1, sampleRate: 16_000)),
         JournalEntry(t: 120_000, kind: .state, state: "Responding"),
         JournalEntry(t: 130_000, kind: .fault, fault: FaultNote(faultId: "f1", kind: "drop", detail: "dropped x")),
         .binaryFrame(t: 400_000, .out, byteLength: 1920, audio: AudioSummary(codec: "pcm", durationMs: 40)),
         JournalEntry(t: 410_000, direction: .out, kind: .text, byteLength: 3, text: "{x}"),
-        JournalEntry(t: 420_000, kind: .violation, violation: Violation(obligation: "mmd.C8", message: "audio before Listening")),
+        JournalEntry(
+            t: 420_000, kind: .violation, violation: Violation(obligation: "mmd.C8", message: "audio before Listening")),
         JournalEntry(t: 500_000, direction: .out, kind: .close, closeCode: 1000, closeReason: "bye"),
     ]
 
     @Test func jsonLinesRoundTrip() throws {
         let text = JournalEntry.encodeLines(Self.journal)
         #expect(text.split(separator: "\n").count == Self.journal.count)
-        #expect(text.hasPrefix(#"{"t":0,"dir":"out","kind":"text","bytes":26,"event":"session.created","json":{"type":"session.created"}}"#))
+        #expect(
+            text.hasPrefix(
+                #"{"t":0,"dir":"out","kind":"text","bytes":26,"event":"session.created","json":{"type":"session.created"}}"#
+            ))
         #expect(try JournalEntry.decodeLines(text) == Self.journal)
     }
 
@@ -51,7 +57,8 @@ import ProtocolModel
         let steps = scenario.replay ?? []
         #expect(steps.map(\.afterClientFrame) == [0, 1, 2, 2, 2])
         #expect(steps.map(\.delayMicros) == [0, 15_000, 150_000, 155_000, 200_000])
-        #expect(steps[2].frame == .synthesizedAudio(byteLength: 1920, audio: AudioSummary(codec: "pcm", durationMs: 40)))
+        #expect(
+            steps[2].frame == .synthesizedAudio(byteLength: 1920, audio: AudioSummary(codec: "pcm", durationMs: 40)))
         #expect(steps[3].frame == .text("{x}"))
         #expect(steps[4].frame == .close(code: 1000, reason: "bye"))
     }

@@ -188,7 +188,9 @@ import WireJSON
     }
 
     @Test func didYouMeanFindsCloseNames() {
-        #expect(DidYouMean.suggestion(for: "tokensPerSecnod", among: ["tokensPerSecond", "tokenization"]) == "tokensPerSecond")
+        #expect(
+            DidYouMean.suggestion(for: "tokensPerSecnod", among: ["tokensPerSecond", "tokenization"])
+                == "tokensPerSecond")
         #expect(DidYouMean.suggestion(for: "zzz", among: ["answer"]) == nil)
         #expect(DidYouMean.suggestion(for: "Answer", among: ["answer"]) == "answer")
     }

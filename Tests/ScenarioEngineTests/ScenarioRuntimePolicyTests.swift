@@ -8,8 +8,9 @@ import Testing
         ("roundTimestamps", \.roundTimestamps),
     ]
 
-    @Test("a boolean policy parses, is off when absent, and names the field when it is not a boolean",
-          arguments: booleanPolicies)
+    @Test(
+        "a boolean policy parses, is off when absent, and names the field when it is not a boolean",
+        arguments: booleanPolicies)
     func booleanPolicyParsing(key: String, value: any KeyPath<SessionPolicies, Bool> & Sendable) throws {
         let on = try Scenario.load(bytes: Array(#"{"policies": {"\#(key)": true}}"#.utf8), file: "on.json")
         #expect(on.policies[keyPath: value])
@@ -24,10 +25,11 @@ import Testing
     @Test func timeScaleShrinksProtocolTimeouts() {
         let scenario = Scenario(timeScale: 0.01, policies: SessionPolicies(sessionCapMs: 7_200_000))
         var runtime = ScenarioRuntime(scenario: scenario, clock: ManualClock())
-        #expect(runtime.start() == [
-            .scheduleTimer(.serverSilence, atMicros: 600_000),
-            .scheduleTimer(.sessionCap, atMicros: 72_000_000),
-        ])
+        #expect(
+            runtime.start() == [
+                .scheduleTimer(.serverSilence, atMicros: 600_000),
+                .scheduleTimer(.sessionCap, atMicros: 72_000_000),
+            ])
         #expect(runtime.watchAudioGap(true) == [.scheduleTimer(.audioGap, atMicros: 200_000)])
     }
 
@@ -37,10 +39,11 @@ import Testing
         let scenario = Scenario(timeScale: 0.01, policies: SessionPolicies(idleEndMs: 1_000, sessionCapMs: 7_200_000))
         var runtime = ScenarioRuntime(scenario: scenario, clock: ManualClock())
         runtime.policyWatches = [.idleEnd, .sessionCap]
-        #expect(runtime.start() == [
-            .scheduleTimer(.idleEnd, atMicros: 10_000),
-            .scheduleTimer(.sessionCap, atMicros: 72_000_000),
-        ])
+        #expect(
+            runtime.start() == [
+                .scheduleTimer(.idleEnd, atMicros: 10_000),
+                .scheduleTimer(.sessionCap, atMicros: 72_000_000),
+            ])
         #expect(runtime.watchAudioGap(true) == [])
         #expect(runtime.timerFired(.serverSilence) == [])
         #expect(runtime.timerFired(.audioGap) == [])
@@ -52,7 +55,8 @@ import Testing
         var runtime = ScenarioRuntime(scenario: scenario, clock: clock)
         _ = runtime.start()
         clock.advance(byMilliseconds: 400)
-        _ = runtime.outbound(OutboundFrame(eventType: "HeartBeat", isText: true, bytes: [], dueAtMicros: clock.nowMicros))
+        _ = runtime.outbound(
+            OutboundFrame(eventType: "HeartBeat", isText: true, bytes: [], dueAtMicros: clock.nowMicros))
         clock.advance(byMilliseconds: 200)
         #expect(runtime.timerFired(.serverSilence) == [.scheduleTimer(.serverSilence, atMicros: 1_000_000)])
         clock.set(toMicros: 1_000_000)
@@ -62,7 +66,8 @@ import Testing
 
     @Test func audioGapOnlyWhileWatched() {
         let clock = ManualClock()
-        let scenario = Scenario(timeScale: 0.01, policies: SessionPolicies(serverSilenceTimeoutMs: nil, sessionCapMs: nil))
+        let scenario = Scenario(
+            timeScale: 0.01, policies: SessionPolicies(serverSilenceTimeoutMs: nil, sessionCapMs: nil))
         var runtime = ScenarioRuntime(scenario: scenario, clock: clock)
         _ = runtime.start()
         _ = runtime.watchAudioGap(true)
@@ -80,7 +85,8 @@ import Testing
 
     @Test func idleEndCountsAnyClientInput() {
         let clock = ManualClock()
-        let policies = SessionPolicies(idleEndMs: 15_000, serverSilenceTimeoutMs: nil, audioGapTimeoutMs: nil, sessionCapMs: nil)
+        let policies = SessionPolicies(
+            idleEndMs: 15_000, serverSilenceTimeoutMs: nil, audioGapTimeoutMs: nil, sessionCapMs: nil)
         var runtime = ScenarioRuntime(scenario: Scenario(timeScale: 0.1, policies: policies), clock: clock)
         #expect(runtime.start() == [.scheduleTimer(.idleEnd, atMicros: 1_500_000)])
         clock.advance(byMilliseconds: 1000)
@@ -102,7 +108,8 @@ import Testing
         let clock = ManualClock()
         let fault = FaultSpec(kind: .sessionExpiry(afterMs: 7_200_000))
         let scenario = Scenario(
-            timeScale: 0.001, policies: SessionPolicies(serverSilenceTimeoutMs: nil, audioGapTimeoutMs: nil, sessionCapMs: nil),
+            timeScale: 0.001,
+            policies: SessionPolicies(serverSilenceTimeoutMs: nil, audioGapTimeoutMs: nil, sessionCapMs: nil),
             faults: [fault])
         var runtime = ScenarioRuntime(scenario: scenario, clock: clock)
         let start = runtime.start()
@@ -114,14 +121,18 @@ import Testing
     @Test func endingFlushesHeldFramesFirst() {
         let clock = ManualClock()
         let fault = FaultSpec(kind: .reorder(window: 3, holdMs: 10_000))
-        let scenario = Scenario(timeScale: 0.01, policies: SessionPolicies(audioGapTimeoutMs: nil, sessionCapMs: nil), faults: [fault])
+        let scenario = Scenario(
+            timeScale: 0.01, policies: SessionPolicies(audioGapTimeoutMs: nil, sessionCapMs: nil), faults: [fault])
         var runtime = ScenarioRuntime(scenario: scenario, clock: clock)
         _ = runtime.start()
-        #expect(runtime.outbound(OutboundFrame(eventType: "a", isText: true, bytes: [1], dueAtMicros: 0)).frames.isEmpty)
+        #expect(
+            runtime.outbound(OutboundFrame(eventType: "a", isText: true, bytes: [1], dueAtMicros: 0)).frames.isEmpty)
         #expect(runtime.faultStageTimer == .scheduleTimer(.faultStage, atMicros: 10_000_000))
         clock.advance(byMilliseconds: 600)
         let actions = runtime.timerFired(.serverSilence)
-        #expect(actions.first == .emit(.frame(ScheduledFrame(eventType: "a", isText: true, bytes: [1], sendAtMicros: 600_000))))
+        #expect(
+            actions.first
+                == .emit(.frame(ScheduledFrame(eventType: "a", isText: true, bytes: [1], sendAtMicros: 600_000))))
         #expect(actions.last == .endSession(.serverSilence))
     }
 }

@@ -1,8 +1,8 @@
+import ProtocolModel
 import Testing
 import WireJSON
 
 @testable import ScenarioEngine
-import ProtocolModel
 
 @Suite struct ScenarioRuntimeTriggerTests {
     /// A scenario with no policy timers, so actions contain only what the test is about.
@@ -21,7 +21,8 @@ import ProtocolModel
 
     @Test func messageTriggerMatchesTypeAndPointer() {
         let match = EventMatcher(pointer: ["payload", "input", "type"], equals: "prompt")
-        let trigger = Trigger(condition: .message(type: "RequestToRespond", match: match), limit: .every, actions: [ping])
+        let trigger = Trigger(
+            condition: .message(type: "RequestToRespond", match: match), limit: .every, actions: [ping])
         let clock = ManualClock()
         var runtime = ScenarioRuntime(scenario: scenario(triggers: [trigger]), clock: clock)
         _ = runtime.start()
@@ -34,7 +35,8 @@ import ProtocolModel
 
     @Test func timeTriggersChainAndScale() {
         let first = Trigger(id: "first", condition: .afterTime(ms: 1000, from: nil), actions: [ping])
-        let second = Trigger(id: "second", condition: .afterTime(ms: 500, from: "first"), actions: [.endSession(reason: "done")])
+        let second = Trigger(
+            id: "second", condition: .afterTime(ms: 500, from: "first"), actions: [.endSession(reason: "done")])
         let clock = ManualClock()
         var runtime = ScenarioRuntime(scenario: scenario(triggers: [first, second], timeScale: 0.1), clock: clock)
         #expect(runtime.start() == [.scheduleTimer(.trigger(0), atMicros: 100_000)])
@@ -73,7 +75,8 @@ import ProtocolModel
     }
 
     @Test func stateTriggerArmsFaultById() {
-        let fault = FaultSpec(id: "late-drop", kind: .drop, match: EventMatcher(eventTypes: ["RespondingEnded"]), armed: false)
+        let fault = FaultSpec(
+            id: "late-drop", kind: .drop, match: EventMatcher(eventTypes: ["RespondingEnded"]), armed: false)
         let trigger = Trigger(condition: .stateEntered("Responding"), actions: [.arm(faultId: "late-drop")])
         var runtime = ScenarioRuntime(scenario: scenario(triggers: [trigger], faults: [fault]), clock: ManualClock())
         _ = runtime.start()
@@ -85,7 +88,8 @@ import ProtocolModel
     }
 
     @Test func probabilityTriggerIsSeededAndLimitCountsOnlyFirings() {
-        let trigger = Trigger(condition: .message(type: "", match: nil), probability: 0.3, limit: .count(5), actions: [ping])
+        let trigger = Trigger(
+            condition: .message(type: "", match: nil), probability: 0.3, limit: .count(5), actions: [ping])
         func run() -> Int {
             var runtime = ScenarioRuntime(scenario: scenario(triggers: [trigger]), clock: ManualClock(), seed: 77)
             _ = runtime.start()
@@ -95,7 +99,9 @@ import ProtocolModel
     }
 
     @Test func inlineFaultCloseEndsSession() {
-        let trigger = Trigger(condition: .message(type: "Stop", match: nil), actions: [.fault(FaultSpec(kind: .close(code: 1000, reason: "x")))])
+        let trigger = Trigger(
+            condition: .message(type: "Stop", match: nil),
+            actions: [.fault(FaultSpec(kind: .close(code: 1000, reason: "x")))])
         var runtime = ScenarioRuntime(scenario: scenario(triggers: [trigger]), clock: ManualClock())
         _ = runtime.start()
         let actions = runtime.clientMessage(type: "Stop", json: nil)

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import WireAudio
 
 @Suite struct MP3EncoderTests {
@@ -23,12 +24,16 @@ import Testing
         #expect(frames.count >= minimum && frames.count <= minimum + 4, "\(frames.count) frames of \(perFrame)")
         let expectedBytes = Double(kbps * 1000 / 8) * Double(frames.count * perFrame) / Double(rate)
         #expect(abs(Double(stream.count) - expectedBytes) <= Double(frames.count))
-        print("MEASURE mp3 \(rate) Hz \(kbps) kbps, 1 s: \(frames.count) frames × \(perFrame) samples, \(stream.count) bytes")
+        print(
+            "MEASURE mp3 \(rate) Hz \(kbps) kbps, 1 s: \(frames.count) frames × \(perFrame) samples, \(stream.count) bytes"
+        )
     }
 
     @Test func rejectsWrongRateAndBadParameters() throws {
         let encoder = try MP3Encoder(sampleRate: 16000)
-        #expect(throws: MP3Encoder.Failure.self) { try encoder.encode(PCMBuffer.silence(milliseconds: 10, sampleRate: 8000)) }
+        #expect(throws: MP3Encoder.Failure.self) {
+            try encoder.encode(PCMBuffer.silence(milliseconds: 10, sampleRate: 8000))
+        }
         #expect(throws: MP3Encoder.Failure.self) { try MP3Encoder(sampleRate: 7000) }
     }
 

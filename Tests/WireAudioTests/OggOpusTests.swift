@@ -1,4 +1,5 @@
 import Testing
+
 @testable import WireAudio
 
 @Suite struct OggOpusTests {
@@ -35,7 +36,8 @@ import Testing
 
     @Test func writerEmitsHeadersFirstAndDecodes() throws {
         let (packets, lookahead) = try Self.speechPackets()
-        let writer = OggOpusWriter(head: OpusHead(preSkip: lookahead * 3, inputSampleRate: 16000), flushEveryPacket: true)
+        let writer = OggOpusWriter(
+            head: OpusHead(preSkip: lookahead * 3, inputSampleRate: 16000), flushEveryPacket: true)
         let headers = writer.takePending()
         #expect(headers.starts(with: Array("OggS".utf8)))
         let demuxer = OggOpusDemuxer()
@@ -49,7 +51,8 @@ import Testing
 
     @Test func garbageAndNonOpusStreams() throws {
         let (packets, _) = try Self.speechPackets()
-        let stream = OggOpusWriter.stream(head: OpusHead(inputSampleRate: 16000), packets: Array(packets.prefix(5)), flushEveryPacket: true)
+        let stream = OggOpusWriter.stream(
+            head: OpusHead(inputSampleRate: 16000), packets: Array(packets.prefix(5)), flushEveryPacket: true)
         let demuxer = OggOpusDemuxer()
         var received = try demuxer.feed(Array(stream.prefix(200)))
         received += try demuxer.feed(Array("garbage!".utf8))

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import WireAudio
 
 @Suite struct OpusCodecTests {
@@ -13,8 +14,9 @@ import Testing
         #expect(decoded.count == packets.count * 320)
         let (snr, delay) = TestAudio.alignedSNR(reference: speech, decoded: decoded, maxDelay: 400)
         let bytes = packets.reduce(0) { $0 + $1.count }
-        print("MEASURE opus 16k 20ms 24kbps: \(packets.count) packets, \(bytes) bytes, lookahead \(encoder.lookahead), "
-            + "best delay \(delay), SNR \(snr) dB")
+        print(
+            "MEASURE opus 16k 20ms 24kbps: \(packets.count) packets, \(bytes) bytes, lookahead \(encoder.lookahead), "
+                + "best delay \(delay), SNR \(snr) dB")
         #expect(abs(delay - encoder.lookahead) <= 8)
         #expect(snr > 8)
     }
@@ -22,7 +24,8 @@ import Testing
     @Test(arguments: OpusFrameDuration.allCases)
     func everyFrameDurationEncodes(duration: OpusFrameDuration) throws {
         let encoder = try OpusEncoder(sampleRate: 48000, frameDuration: duration, complexity: 5)
-        let packet = try encoder.encode(frame: TestAudio.tone(hz: 440, seconds: duration.milliseconds / 1000, rate: 48000))
+        let packet = try encoder.encode(
+            frame: TestAudio.tone(hz: 440, seconds: duration.milliseconds / 1000, rate: 48000))
         #expect(OpusDecoder.sampleCount(ofPacket: packet, sampleRate: 48000) == duration.samples(atRate: 48000))
     }
 
@@ -35,7 +38,9 @@ import Testing
             #expect(error.description.contains("2.5, 5, 10, 20, 40, 60"))
         }
         let encoder = try OpusEncoder(sampleRate: 16000)
-        #expect(throws: OpusError.self) { try encoder.encode(frame: PCMBuffer.silence(milliseconds: 30, sampleRate: 16000)) }
+        #expect(throws: OpusError.self) {
+            try encoder.encode(frame: PCMBuffer.silence(milliseconds: 30, sampleRate: 16000))
+        }
         do {
             _ = try OpusEncoder(sampleRate: 44100)
         } catch {

@@ -1,4 +1,5 @@
 import Foundation
+
 @testable import WireAudio
 
 /// Fixture paths and signal-analysis helpers shared by the WireAudio tests.
@@ -65,14 +66,22 @@ enum TestAudio {
     /// Power spectrum (|X|², bins 0…n/2) of `samples` with a Hann window; n must be a power of 2.
     static func powerSpectrum(_ samples: ArraySlice<Int16>) -> [Double] {
         let n = samples.count
-        var re = samples.enumerated().map { Double($0.element) * (0.5 - 0.5 * cos(2 * .pi * Double($0.offset) / Double(n))) }
+        var re = samples.enumerated().map {
+            Double($0.element) * (0.5 - 0.5 * cos(2 * .pi * Double($0.offset) / Double(n)))
+        }
         var im = [Double](repeating: 0, count: n)
         var j = 0
         for i in 1..<n {  // bit-reversal permutation
             var bit = n >> 1
-            while j & bit != 0 { j ^= bit; bit >>= 1 }
+            while j & bit != 0 {
+                j ^= bit
+                bit >>= 1
+            }
             j |= bit
-            if i < j { re.swapAt(i, j); im.swapAt(i, j) }
+            if i < j {
+                re.swapAt(i, j)
+                im.swapAt(i, j)
+            }
         }
         var size = 2
         while size <= n {
@@ -83,8 +92,10 @@ enum TestAudio {
                     let (a, b) = (start + k, start + k + size / 2)
                     let tr = re[b] * wr - im[b] * wi
                     let ti = re[b] * wi + im[b] * wr
-                    re[b] = re[a] - tr; im[b] = im[a] - ti
-                    re[a] += tr; im[a] += ti
+                    re[b] = re[a] - tr
+                    im[b] = im[a] - ti
+                    re[a] += tr
+                    im[a] += ti
                 }
             }
             size *= 2

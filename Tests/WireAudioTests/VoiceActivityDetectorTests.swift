@@ -1,11 +1,15 @@
 import Foundation
 import Testing
+
 @testable import WireAudio
 
 @Suite struct VoiceActivityDetectorTests {
     /// Events with the stream position (ms) at which each was emitted.
-    static func run(_ buffer: PCMBuffer, _ configuration: VADConfiguration, chunkSamples: Int = 320)
-        -> [(event: VADEvent, emittedAtMs: Int)] {
+    static func run(
+        _ buffer: PCMBuffer, _ configuration: VADConfiguration, chunkSamples: Int = 320
+    )
+        -> [(event: VADEvent, emittedAtMs: Int)]
+    {
         var detector = VoiceActivityDetector(sampleRate: buffer.sampleRate, configuration: configuration)
         var events: [(VADEvent, Int)] = []
         var start = 0
@@ -29,9 +33,12 @@ import Testing
         let events = Self.run(padded, Self.configuration)
         #expect(events.map(\.event.atMs).count == 2, "\(events)")
         guard events.count == 2, case .speechStarted(let start) = events[0].event,
-              case .speechStopped(let end) = events[1].event else { return }
-        print("MEASURE vad espeak: start \(start) (sox \(reference.start), error \(start - reference.start) ms), "
-            + "end \(end) (sox \(reference.end), error \(end - reference.end) ms), stop emitted at \(events[1].emittedAtMs) ms")
+            case .speechStopped(let end) = events[1].event
+        else { return }
+        print(
+            "MEASURE vad espeak: start \(start) (sox \(reference.start), error \(start - reference.start) ms), "
+                + "end \(end) (sox \(reference.end), error \(end - reference.end) ms), stop emitted at \(events[1].emittedAtMs) ms"
+        )
         #expect(abs(start - reference.start) <= 100)
         #expect(abs(end - reference.end) <= 100)
         // Stopped is reported once silence_duration has passed (to within one 20 ms chunk).
@@ -100,7 +107,7 @@ import Testing
                 samples.append(Int16(8000 * envelope * saw))
             }
             for _ in 0..<24000 {
-                seed = seed &* 6364136223846793005 &+ 1442695040888963407
+                seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
                 samples.append(Int16(Int(seed >> 59) - 16))
             }
         }
@@ -111,8 +118,11 @@ import Testing
         let audio = Self.modulatedSawtoothLoop(rounds: 2)
         let configuration = VADConfiguration.qwen(silenceDurationMs: 500, prefixPaddingMs: 0)
         let events = Self.run(audio, configuration)
-        #expect(events.map(\.event) == [.speechStarted(atMs: 0), .speechStopped(atMs: 1500),
-                                        .speechStarted(atMs: 3000), .speechStopped(atMs: 4500)], "\(events)")
+        #expect(
+            events.map(\.event) == [
+                .speechStarted(atMs: 0), .speechStopped(atMs: 1500),
+                .speechStarted(atMs: 3000), .speechStopped(atMs: 4500),
+            ], "\(events)")
         // Reported at the drop: the first segment's start as soon as its end shows it was speech.
         #expect(events.first?.emittedAtMs == 1500 || events.first?.emittedAtMs == 1520)
         for size in [1, 160, 1600, 3200] {

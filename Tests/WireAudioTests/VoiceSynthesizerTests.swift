@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import WireAudio
 
 @Suite struct VoiceSynthesizerTests {
@@ -27,7 +28,10 @@ import Testing
         fast.speechRate = 2
         let ratio = fast.synthesize(Self.text).duration / synthesizer.synthesize(Self.text).duration
         #expect(abs(ratio - 0.5) < 0.01)
-        #expect(abs(VoiceSynthesizer.duration(forText: Self.text, rate: 2) * 2 - VoiceSynthesizer.duration(forText: Self.text)) < 1e-9)
+        #expect(
+            abs(
+                VoiceSynthesizer.duration(forText: Self.text, rate: 2) * 2
+                    - VoiceSynthesizer.duration(forText: Self.text)) < 1e-9)
         #expect(synthesizer.synthesize("").isEmpty && synthesizer.synthesize("...").isEmpty)
     }
 
@@ -37,7 +41,8 @@ import Testing
         var audio = PCMBuffer.silence(milliseconds: 500, sampleRate: rate)
         audio.append(speech)
         audio.append(.silence(milliseconds: 1000, sampleRate: rate))
-        let events = VoiceActivityDetectorTests.run(audio, .qwen(prefixPaddingMs: 0), chunkSamples: rate / 50).map(\.event)
+        let events = VoiceActivityDetectorTests.run(audio, .qwen(prefixPaddingMs: 0), chunkSamples: rate / 50).map(
+            \.event)
         #expect(events.count == 2, "\(events)")
         if events.count == 2 {
             #expect(abs(events[0].atMs - 500) <= 100)
@@ -49,8 +54,11 @@ import Testing
     func hasSpeechLikeSpectrumAndEnvelope(rate: Int) {
         let speech = VoiceSynthesizer(sampleRate: rate, seed: 9).synthesize(Self.text)
         let size = rate == 16000 ? 512 : 2048  // 32 / 43 ms windows
-        var band = 0.0, total = 0.0
-        var flatness: [Double] = [], centroids: [Double] = [], topBinShare: [Double] = []
+        var band = 0.0
+        var total = 0.0
+        var flatness: [Double] = []
+        var centroids: [Double] = []
+        var topBinShare: [Double] = []
         for start in stride(from: 0, to: speech.count - size, by: size) {
             let frame = speech.samples[start..<(start + size)]
             guard PCMBuffer.rms(frame) > 0.02 else { continue }
@@ -63,18 +71,24 @@ import Testing
             let usable = power[1...].map { $0 + 1e-9 }
             let geometric = exp(usable.map { log($0) }.reduce(0, +) / Double(usable.count))
             flatness.append(geometric / (usable.reduce(0, +) / Double(usable.count)))
-            centroids.append(power.enumerated().reduce(0) { $0 + Double($1.offset) * hz * $1.element } / power.reduce(0, +))
+            centroids.append(
+                power.enumerated().reduce(0) { $0 + Double($1.offset) * hz * $1.element } / power.reduce(0, +))
             topBinShare.append((power.max() ?? 0) / power.reduce(0, +))
         }
         let levels = TestAudio.frameLevels(speech, frameMs: 20)
         let mean = levels.reduce(0, +) / Double(levels.count)
-        let variation = (levels.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / Double(levels.count)).squareRoot() / mean
+        let variation =
+            (levels.map { ($0 - mean) * ($0 - mean) }.reduce(0, +) / Double(levels.count)).squareRoot() / mean
         let centroidMean = centroids.reduce(0, +) / Double(centroids.count)
-        let centroidSpread = (centroids.map { ($0 - centroidMean) * ($0 - centroidMean) }.reduce(0, +) / Double(centroids.count)).squareRoot()
+        let centroidSpread =
+            (centroids.map { ($0 - centroidMean) * ($0 - centroidMean) }.reduce(0, +) / Double(centroids.count))
+            .squareRoot()
         let medianFlatness = flatness.sorted()[flatness.count / 2]
         let medianTopShare = topBinShare.sorted()[topBinShare.count / 2]
-        print("MEASURE synth \(rate) Hz: band 100–4000 Hz \(band / total), median flatness \(medianFlatness), "
-            + "envelope CV \(variation), centroid spread \(centroidSpread) Hz, median top-bin share \(medianTopShare)")
+        print(
+            "MEASURE synth \(rate) Hz: band 100–4000 Hz \(band / total), median flatness \(medianFlatness), "
+                + "envelope CV \(variation), centroid spread \(centroidSpread) Hz, median top-bin share \(medianTopShare)"
+        )
         #expect(band / total > 0.85, "energy mostly in the speech band")
         #expect(medianFlatness < 0.3, "harmonic, not noise")
         #expect(medianTopShare < 0.35, "not a pure tone: energy spread over harmonics")
@@ -104,7 +118,9 @@ import Testing
         let rate = audio.sampleRate
         var best = (lag: 1, score: -Double.infinity)
         for lag in (rate / 400)...(rate / 60) {
-            let score = (0..<(loudest.count - lag)).reduce(0.0) { $0 + loudest[$1] * loudest[$1 + lag] } / Double(loudest.count - lag)
+            let score =
+                (0..<(loudest.count - lag)).reduce(0.0) { $0 + loudest[$1] * loudest[$1 + lag] }
+                / Double(loudest.count - lag)
             if score > best.score { best = (lag, score) }
         }
         return Double(rate) / Double(best.lag)

@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+
 @testable import WireAudio
 
 @Suite struct WAVFileTests {
@@ -46,7 +47,9 @@ import Testing
         eightBit[34] = 8
         #expect(throws: WAVError.unsupportedLayout(channels: 1, bitsPerSample: 8)) { try WAVFile.decode(eightBit) }
         #expect(throws: WAVError.missingFormatChunk) { try WAVFile.decode(Array(good[0..<12]) + Array(good[36...])) }
-        #expect(throws: WAVError.truncated(expectedBytes: 36, availableBytes: 26)) { try WAVFile.decode(Array(good[0..<26])) }
+        #expect(throws: WAVError.truncated(expectedBytes: 36, availableBytes: 26)) {
+            try WAVFile.decode(Array(good[0..<26]))
+        }
         #expect(throws: WAVError.self) { try WAVFile.read(path: "/nonexistent/x.wav") }
         #expect(WAVError.unsupportedFormat(formatTag: 3).description.contains("not integer PCM"))
     }

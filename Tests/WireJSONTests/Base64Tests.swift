@@ -1,9 +1,12 @@
-import WireJSON
 import Testing
+import WireJSON
 
 /// The package's one base64 codec (RFC 4648 test vectors).
 @Suite struct Base64Tests {
-    @Test(arguments: [("", ""), ("f", "Zg=="), ("fo", "Zm8="), ("foo", "Zm9v"), ("foob", "Zm9vYg=="), ("fooba", "Zm9vYmE="), ("foobar", "Zm9vYmFy")])
+    @Test(arguments: [
+        ("", ""), ("f", "Zg=="), ("fo", "Zm8="), ("foo", "Zm9v"), ("foob", "Zm9vYg=="), ("fooba", "Zm9vYmE="),
+        ("foobar", "Zm9vYmFy"),
+    ])
     func rfcVectorsRoundTrip(plain: String, encoded: String) {
         #expect(Base64.encode(Array(plain.utf8)) == encoded)
         #expect(Base64.decode(encoded) == Array(plain.utf8))
@@ -40,12 +43,20 @@ import Testing
             let text = Base64.encode(bytes)
             let urlSafe = String(text.map { $0 == "+" ? "-" : $0 == "/" ? "_" : $0 })
             let unpadded = String(urlSafe.prefix { $0 != "=" })
-            let wrapped = text.enumerated().map { $0.offset > 0 && $0.offset % 8 == 0 ? " \r\n\t" + String($0.element) : String($0.element) }.joined()
-            for variant in [urlSafe, unpadded, wrapped, "data:image/png;base64," + text, "data:image/png;base64," + unpadded] {
+            let wrapped = text.enumerated().map {
+                $0.offset > 0 && $0.offset % 8 == 0 ? " \r\n\t" + String($0.element) : String($0.element)
+            }.joined()
+            for variant in [
+                urlSafe, unpadded, wrapped, "data:image/png;base64," + text, "data:image/png;base64," + unpadded,
+            ] {
                 #expect(Base64.lenientDecodedCount(ofEncoded: variant) == length, "\(variant)")
             }
-            if urlSafe != text { #expect(Base64.checkedDecodedCount(ofEncoded: urlSafe) == nil, "strict refuses URL-safe \(urlSafe)") }
-            if wrapped != text { #expect(Base64.checkedDecodedCount(ofEncoded: wrapped) == nil, "strict refuses whitespace") }
+            if urlSafe != text {
+                #expect(Base64.checkedDecodedCount(ofEncoded: urlSafe) == nil, "strict refuses URL-safe \(urlSafe)")
+            }
+            if wrapped != text {
+                #expect(Base64.checkedDecodedCount(ofEncoded: wrapped) == nil, "strict refuses whitespace")
+            }
         }
     }
 
@@ -54,7 +65,9 @@ import Testing
         #expect(Base64.lenientDecodedCount(ofEncoded: text) == nil)
     }
 
-    @Test(arguments: ["Zg=", "Zg===", "Z===", "Zm9v\n", "Zm=v", "Zm9v====", "é123", "Z=g=", "@@not base64@@", "Zm9v Zm9v"])
+    @Test(arguments: [
+        "Zg=", "Zg===", "Z===", "Zm9v\n", "Zm=v", "Zm9v====", "é123", "Z=g=", "@@not base64@@", "Zm9v Zm9v",
+    ])
     func invalidTextIsRejected(text: String) {
         #expect(Base64.decode(text) == nil)
         #expect(Base64.checkedDecodedCount(ofEncoded: text) == nil)

@@ -1,4 +1,5 @@
 import Testing
+
 @testable import WireJSON
 
 @Suite struct JSONValueDecodingTests {
@@ -142,7 +143,8 @@ import Testing
         "{\n\"audio\":\"PAYLOAD\",\n\"type\":\"é漢字😀\"}",
     ])
     func acceptedShapesMatchJansson(_ template: String) throws {
-        let text = template.split(separator: "PAYLOAD", omittingEmptySubsequences: false).joined(separator: Self.payload)
+        let text = template.split(separator: "PAYLOAD", omittingEmptySubsequences: false).joined(
+            separator: Self.payload)
         // The fast path takes it …
         #expect(FlatObjectScanner.scan(Array(text.utf8)) != nil)
         let fast = try JSONValue.decode(text)
@@ -151,15 +153,16 @@ import Testing
     }
 
     @Test(arguments: [
-        #"{"type":"a","audio":"PAYLOAD","n":1}"#,          // a number: Jansson's
-        #"{"type":"a\"b","audio":"PAYLOAD"}"#,             // an escape: Jansson's
-        #"{"type":"a","type":"b","audio":"PAYLOAD"}"#,     // a duplicate key: Jansson's (last wins)
-        #"{"type":"a","audio":"PAYLOAD"} x"#,              // trailing bytes: an error
-        #"{"type":"a","audio":"PAYLOAD""#,                 // truncated: an error
-        #"{"type":"a","audio":"PAYLOAD",}"#,               // trailing comma: an error
+        #"{"type":"a","audio":"PAYLOAD","n":1}"#,  // a number: Jansson's
+        #"{"type":"a\"b","audio":"PAYLOAD"}"#,  // an escape: Jansson's
+        #"{"type":"a","type":"b","audio":"PAYLOAD"}"#,  // a duplicate key: Jansson's (last wins)
+        #"{"type":"a","audio":"PAYLOAD"} x"#,  // trailing bytes: an error
+        #"{"type":"a","audio":"PAYLOAD""#,  // truncated: an error
+        #"{"type":"a","audio":"PAYLOAD",}"#,  // trailing comma: an error
     ])
     func otherInputsAreJanssons(_ template: String) {
-        let text = template.split(separator: "PAYLOAD", omittingEmptySubsequences: false).joined(separator: Self.payload)
+        let text = template.split(separator: "PAYLOAD", omittingEmptySubsequences: false).joined(
+            separator: Self.payload)
         // … and declines these.
         #expect(FlatObjectScanner.scan(Array(text.utf8)) == nil)
         let fast = Result { try JSONValue.decode(text) }

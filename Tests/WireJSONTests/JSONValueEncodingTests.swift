@@ -34,8 +34,9 @@ import WireJSON
                     var characters = Array(repeating: Character("A"), count: length)
                     characters[offset] = Character(special)
                     let value = JSONValue.string(String(characters))
-                    #expect(String(decoding: value.encoded(), as: UTF8.self) == value.encodedString(),
-                            "length \(length), offset \(offset), \(special.debugDescription)")
+                    #expect(
+                        String(decoding: value.encoded(), as: UTF8.self) == value.encodedString(),
+                        "length \(length), offset \(offset), \(special.debugDescription)")
                 }
             }
         }

@@ -13,12 +13,19 @@ final class EchoDelegate: WebSocketServerDelegate, ConnectionHandler, @unchecked
         if request.path == "/refuse" {
             return .reject(HTTPResponse(status: 401, text: #"{"code":"InvalidApiKey"}"#))
         }
-        events.withLock { $0.append("upgrade \(request.path)?\(request.query) auth=\(request.header("authorization") ?? "-") test=\(request.header("x-test-id") ?? "-")") }
+        events.withLock {
+            $0.append(
+                "upgrade \(request.path)?\(request.query) auth=\(request.header("authorization") ?? "-") test=\(request.header("x-test-id") ?? "-")"
+            )
+        }
         return .accept(self, maxMessageBytes: cap)
     }
 
     func respond(to request: HTTPRequest) -> HTTPResponse {
-        HTTPResponse(status: 200, text: #"{"method":"\#(request.head.method)","path":"\#(request.head.path)","bytes":\#(request.body.count)}"#)
+        HTTPResponse(
+            status: 200,
+            text: #"{"method":"\#(request.head.method)","path":"\#(request.head.path)","bytes":\#(request.body.count)}"#
+        )
     }
 
     func connectionOpened(_ connection: Connection) {
@@ -27,7 +34,8 @@ final class EchoDelegate: WebSocketServerDelegate, ConnectionHandler, @unchecked
 
     func connection(_ connection: Connection, received message: WebSocketMessage) {
         if case .text(let bytes) = message, let command = String(validating: bytes, as: UTF8.self),
-           command.hasPrefix("cmd:") {
+            command.hasPrefix("cmd:")
+        {
             run(command, on: connection)
             return
         }

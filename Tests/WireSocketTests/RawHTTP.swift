@@ -13,7 +13,9 @@ enum RawHTTP {
     }
 
     static func exchange(port: UInt16, request: String, timeoutMillis: Int = 3000) -> Response? {
-        guard let fd = LoopbackTCP.connect(port: port, receiveTimeoutSeconds: max(1, timeoutMillis / 1000)) else { return nil }
+        guard let fd = LoopbackTCP.connect(port: port, receiveTimeoutSeconds: max(1, timeoutMillis / 1000)) else {
+            return nil
+        }
         defer { close(fd) }
         var bytes = Array(request.utf8)
         _ = bytes.withUnsafeMutableBytes { Glibc.send(fd, $0.baseAddress, $0.count, 0) }
@@ -23,7 +25,9 @@ enum RawHTTP {
             let count = buffer.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
             if count <= 0 { break }
             received.append(contentsOf: buffer[0..<count])
-            if let response = parse(received), response.body.utf8.count >= Int(response.headers["content-length"] ?? "0") ?? 0 {
+            if let response = parse(received),
+                response.body.utf8.count >= Int(response.headers["content-length"] ?? "0") ?? 0
+            {
                 return response
             }
         }
@@ -31,17 +35,27 @@ enum RawHTTP {
     }
 
     static func get(port: UInt16, path: String, headers: [String] = []) -> Response? {
-        exchange(port: port, request: "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n" + headers.map { $0 + "\r\n" }.joined() + "\r\n")
+        exchange(
+            port: port,
+            request: "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n" + headers.map { $0 + "\r\n" }.joined() + "\r\n")
     }
 
     static func send(port: UInt16, method: String, path: String, body: String) -> Response? {
-        exchange(port: port, request: "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)")
+        exchange(
+            port: port,
+            request:
+                "\(method) \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\n\r\n\(body)"
+        )
     }
 
     /// A WebSocket upgrade request as raw HTTP (to read a refusal's status and body).
     static func upgrade(port: UInt16, path: String, headers: [String] = []) -> Response? {
-        get(port: port, path: path, headers: ["Upgrade: websocket", "Connection: Upgrade", "Sec-WebSocket-Version: 13",
-                                               "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ=="] + headers)
+        get(
+            port: port, path: path,
+            headers: [
+                "Upgrade: websocket", "Connection: Upgrade", "Sec-WebSocket-Version: 13",
+                "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==",
+            ] + headers)
     }
 
     /// A server frame as it came on the wire.
@@ -62,7 +76,8 @@ enum RawHTTP {
     static func frames(port: UInt16, path: String, send clientFrames: [Frame], count: Int) -> [Frame] {
         guard let fd = LoopbackTCP.connect(port: port, receiveTimeoutSeconds: 3) else { return [] }
         defer { close(fd) }
-        let request = "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+        let request =
+            "GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
             + "Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n"
         let key: [UInt8] = [1, 2, 3, 4]
         var bytes = Array(request.utf8)
@@ -93,7 +108,10 @@ enum RawHTTP {
         while frames.count < count, read(2) {
             let length = Int(received[1] & 0x7F)  // server frames here are short and unmasked
             guard length < 126, read(2 + length) else { break }
-            frames.append(Frame(opcode: received[0] & 0x0F, final: received[0] & 0x80 != 0, payload: Array(received[2..<(2 + length)])))
+            frames.append(
+                Frame(
+                    opcode: received[0] & 0x0F, final: received[0] & 0x80 != 0,
+                    payload: Array(received[2..<(2 + length)])))
             received.removeFirst(2 + length)
         }
         return frames
@@ -101,17 +119,23 @@ enum RawHTTP {
 
     private static func parse(_ bytes: [UInt8]) -> Response? {
         let separator: [UInt8] = [13, 10, 13, 10]
-        guard let headerEnd = (0...max(0, bytes.count - 4)).first(where: { bytes.count >= 4 && Array(bytes[$0..<$0 + 4]) == separator })
+        guard
+            let headerEnd = (0...max(0, bytes.count - 4)).first(where: {
+                bytes.count >= 4 && Array(bytes[$0..<$0 + 4]) == separator
+            })
         else { return nil }
         let head = String(decoding: bytes[..<headerEnd], as: UTF8.self)
         let lines = head.split(separator: "\r\n")
-        guard let statusLine = lines.first, let status = Int(statusLine.split(separator: " ").dropFirst().first ?? "") else { return nil }
+        guard let statusLine = lines.first, let status = Int(statusLine.split(separator: " ").dropFirst().first ?? "")
+        else { return nil }
         var headers: [String: String] = [:]
         for line in lines.dropFirst() {
             guard let colon = line.firstIndex(of: ":") else { continue }
             headers[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingPrefix(" ").description
         }
-        return Response(statusLine: String(statusLine), status: status, headers: headers, body: String(decoding: bytes[(headerEnd + 4)...], as: UTF8.self))
+        return Response(
+            statusLine: String(statusLine), status: status, headers: headers,
+            body: String(decoding: bytes[(headerEnd + 4)...], as: UTF8.self))
     }
 }
 
@@ -121,11 +145,15 @@ func threadCount(named name: String) -> Int {
     defer { closedir(directory) }
     var count = 0
     while let entry = readdir(directory) {
-        let task = withUnsafePointer(to: entry.pointee.d_name) { String(cString: UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self)) }
+        let task = withUnsafePointer(to: entry.pointee.d_name) {
+            String(cString: UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self))
+        }
         guard task != ".", task != "..", let file = fopen("/proc/self/task/\(task)/comm", "r") else { continue }
         var buffer = [CChar](repeating: 0, count: 64)
         if fgets(&buffer, 64, file) != nil,
-           String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self).trimmingSuffix("\n") == name {
+            String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self).trimmingSuffix(
+                "\n") == name
+        {
             count += 1
         }
         fclose(file)
@@ -142,7 +170,9 @@ func isListening(port: UInt16) -> Bool {
     address.sin_port = port.bigEndian
     address.sin_addr.s_addr = inet_addr("127.0.0.1")
     return withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+            connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+        }
     } == 0
 }
 
@@ -162,7 +192,8 @@ func openSocketCount(localPort port: UInt16) -> Int {
             let fields = String(decoding: line.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
                 .split(separator: " ", omittingEmptySubsequences: true)
             guard fields.count > 9, let colon = fields[1].lastIndex(of: ":"),
-                  UInt16(fields[1][fields[1].index(after: colon)...], radix: 16) == port else { continue }
+                UInt16(fields[1][fields[1].index(after: colon)...], radix: 16) == port
+            else { continue }
             inodes.insert(String(fields[9]))
         }
     }
@@ -170,7 +201,9 @@ func openSocketCount(localPort port: UInt16) -> Int {
     defer { closedir(directory) }
     var count = 0
     while let entry = readdir(directory) {
-        let name = withUnsafePointer(to: entry.pointee.d_name) { String(cString: UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self)) }
+        let name = withUnsafePointer(to: entry.pointee.d_name) {
+            String(cString: UnsafeRawPointer($0).assumingMemoryBound(to: CChar.self))
+        }
         var target = [CChar](repeating: 0, count: 256)
         let length = readlink("/proc/self/fd/\(name)", &target, target.count - 1)
         guard length > 0 else { continue }

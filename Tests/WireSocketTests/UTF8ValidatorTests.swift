@@ -1,4 +1,5 @@
 import Testing
+
 @testable import WireSocket
 
 /// The text-message UTF-8 check against the standard library's validation, whole and split
@@ -20,7 +21,11 @@ import Testing
         // Invalid: overlong forms, surrogates, past U+10FFFF, lone continuation, cut short, bad leads.
         [0xC0, 0xAF], [0xC1, 0xBF], [0xE0, 0x9F, 0xBF], [0xED, 0xA0, 0x80], [0xED, 0xBF, 0xBF],
         [0xF0, 0x8F, 0xBF, 0xBF], [0xF4, 0x90, 0x80, 0x80], [0xF5, 0x80, 0x80, 0x80], [0xFF], [0x80],
-        [0xE2, 0x82], [0xF0, 0x9F, 0x8E], Array("ok so far".utf8) + [0xCE, 0xBA, 0xE1, 0xBD, 0xB9, 0xCF, 0x83, 0xCE, 0xBC, 0xCE, 0xB5, 0xED, 0xA0, 0x80, 0x65, 0x64, 0x69, 0x74, 0x65, 0x64],
+        [0xE2, 0x82], [0xF0, 0x9F, 0x8E],
+        Array("ok so far".utf8) + [
+            0xCE, 0xBA, 0xE1, 0xBD, 0xB9, 0xCF, 0x83, 0xCE, 0xBC, 0xCE, 0xB5, 0xED, 0xA0, 0x80, 0x65, 0x64, 0x69, 0x74,
+            0x65, 0x64,
+        ],
     ]
 
     @Test func agreesWithTheStandardLibraryWholeAndSplitAnywhere() {
@@ -28,7 +33,8 @@ import Testing
             let expected = String(validating: bytes, as: UTF8.self) != nil
             #expect(Self.validate([bytes]) == expected, "\(bytes)")
             for cut in 0...bytes.count {
-                #expect(Self.validate([Array(bytes[..<cut]), Array(bytes[cut...])]) == expected, "\(bytes) cut at \(cut)")
+                #expect(
+                    Self.validate([Array(bytes[..<cut]), Array(bytes[cut...])]) == expected, "\(bytes) cut at \(cut)")
             }
         }
     }
@@ -40,7 +46,9 @@ import Testing
             let length = Int.random(in: 0...24, using: &generator)
             // Mostly ASCII with some high bytes, so both paths and every lead byte are exercised.
             let bytes = (0..<length).map { _ in
-                Bool.random(using: &generator) ? UInt8.random(in: 0x20...0x7E, using: &generator) : UInt8.random(in: 0x80...0xFF, using: &generator)
+                Bool.random(using: &generator)
+                    ? UInt8.random(in: 0x20...0x7E, using: &generator)
+                    : UInt8.random(in: 0x80...0xFF, using: &generator)
             }
             let expected = String(validating: bytes, as: UTF8.self) != nil
             if !expected { invalid += 1 }

@@ -4,8 +4,10 @@ import Testing
 import WireSocket
 
 /// Runs `body` against a fresh echo server on 127.0.0.1:0 and a fresh client, then stops both.
-func withEchoServer(cap: Int? = nil, eventLoop: WebSocketServer.EventLoop = .poll,
-                    _ body: (WebSocketServer, EchoDelegate, WebSocketClient) async throws -> Void) async throws {
+func withEchoServer(
+    cap: Int? = nil, eventLoop: WebSocketServer.EventLoop = .poll,
+    _ body: (WebSocketServer, EchoDelegate, WebSocketClient) async throws -> Void
+) async throws {
     let delegate = EchoDelegate(cap: cap)
     var configuration = WebSocketServer.Configuration()
     configuration.eventLoop = eventLoop
@@ -23,8 +25,9 @@ struct WebSocketServerTests {
     @Test(arguments: WebSocketServer.EventLoop.allCases)
     func echoesTextAndBinaryAndSeesUpgradeHeaders(eventLoop: WebSocketServer.EventLoop) async throws {
         try await withEchoServer(eventLoop: eventLoop) { server, delegate, client in
-            let connection = try await client.connect("ws://127.0.0.1:\(server.port)/echo?model=qwen&x=%41",
-                                                      headers: [("Authorization", "Bearer sk-test"), ("X-Test-Id", "t1")])
+            let connection = try await client.connect(
+                "ws://127.0.0.1:\(server.port)/echo?model=qwen&x=%41",
+                headers: [("Authorization", "Bearer sk-test"), ("X-Test-Id", "t1")])
             connection.send(text: "héllo")
             #expect(await connection.nextMessage() == .text("héllo"))
             connection.send(.binary([0, 1, 2, 255]))
@@ -82,17 +85,21 @@ struct WebSocketServerTests {
     @Test func aPongGoesOutBeforeTheReplyToTheMessageAfterThePing() async throws {
         try await withEchoServer { server, _, _ in
             typealias Frame = RawHTTP.Frame
-            let whole = RawHTTP.frames(port: server.port, path: "/echo", send: [
-                Frame(opcode: 9, final: true, payload: Array("p1".utf8)),
-                Frame(opcode: 1, final: true, payload: Array("hello".utf8)),
-            ], count: 2)
+            let whole = RawHTTP.frames(
+                port: server.port, path: "/echo",
+                send: [
+                    Frame(opcode: 9, final: true, payload: Array("p1".utf8)),
+                    Frame(opcode: 1, final: true, payload: Array("hello".utf8)),
+                ], count: 2)
             #expect(whole.map(\.opcode) == [10, 1])
             #expect(whole.map { String(decoding: $0.payload, as: UTF8.self) } == ["p1", "hello"])
-            let fragmented = RawHTTP.frames(port: server.port, path: "/echo", send: [
-                Frame(opcode: 1, final: false, payload: Array("hel".utf8)),
-                Frame(opcode: 9, final: true, payload: Array("p2".utf8)),
-                Frame(opcode: 0, final: true, payload: Array("lo".utf8)),
-            ], count: 2)
+            let fragmented = RawHTTP.frames(
+                port: server.port, path: "/echo",
+                send: [
+                    Frame(opcode: 1, final: false, payload: Array("hel".utf8)),
+                    Frame(opcode: 9, final: true, payload: Array("p2".utf8)),
+                    Frame(opcode: 0, final: true, payload: Array("lo".utf8)),
+                ], count: 2)
             #expect(fragmented.map(\.opcode) == [10, 1])
             #expect(fragmented.map { String(decoding: $0.payload, as: UTF8.self) } == ["p2", "hello"])
         }
@@ -103,12 +110,14 @@ struct WebSocketServerTests {
     @Test func aCloseReasonThatIsNotUTF8FailsTheConnection() async throws {
         try await withEchoServer { server, _, _ in
             typealias Frame = RawHTTP.Frame
-            let answered = RawHTTP.frames(port: server.port, path: "/echo",
-                                          send: [Frame(opcode: 8, final: true, payload: [0x03, 0xE8] + Array("bye".utf8))], count: 1)
+            let answered = RawHTTP.frames(
+                port: server.port, path: "/echo",
+                send: [Frame(opcode: 8, final: true, payload: [0x03, 0xE8] + Array("bye".utf8))], count: 1)
             #expect(answered.map(\.opcode) == [8])
             #expect(answered.first?.payload.prefix(2).elementsEqual([0x03, 0xE8]) == true)
-            let failed = RawHTTP.frames(port: server.port, path: "/echo",
-                                        send: [Frame(opcode: 8, final: true, payload: [0x03, 0xE8, 0xCE, 0xBA, 0xFF])], count: 1)
+            let failed = RawHTTP.frames(
+                port: server.port, path: "/echo",
+                send: [Frame(opcode: 8, final: true, payload: [0x03, 0xE8, 0xCE, 0xBA, 0xFF])], count: 1)
             #expect(failed.isEmpty, "no close answered: \(failed.map(\.opcode))")
         }
     }
@@ -185,7 +194,9 @@ struct WebSocketServerTests {
             #expect(response?.statusLine == "HTTP/1.1 401 Unauthorized")
             #expect(response?.body == #"{"code":"InvalidApiKey"}"#)
             #expect(response?.headers["content-type"] == "application/json")
-            await #expect(throws: WebSocketError.self) { _ = try await client.connect("ws://127.0.0.1:\(server.port)/refuse") }
+            await #expect(throws: WebSocketError.self) {
+                _ = try await client.connect("ws://127.0.0.1:\(server.port)/refuse")
+            }
         }
     }
 
@@ -196,20 +207,26 @@ struct WebSocketServerTests {
             let put = RawHTTP.send(port: server.port, method: "PUT", path: "/scenario", body: body)
             #expect(put?.status == 200)
             #expect(put?.body == #"{"method":"PUT","path":"/scenario","bytes":100000}"#)
-            #expect(RawHTTP.send(port: server.port, method: "POST", path: "/faults", body: "{}")?.body
+            #expect(
+                RawHTTP.send(port: server.port, method: "POST", path: "/faults", body: "{}")?.body
                     == #"{"method":"POST","path":"/faults","bytes":2}"#)
             // An empty POST is answered once (lws also reports a body completion for it).
-            #expect(RawHTTP.send(port: server.port, method: "POST", path: "/reset", body: "")?.body
+            #expect(
+                RawHTTP.send(port: server.port, method: "POST", path: "/reset", body: "")?.body
                     == #"{"method":"POST","path":"/reset","bytes":0}"#)
             // lws 4.1 does not deliver chunked request bodies: 411, not an empty body.
-            let chunked = RawHTTP.exchange(port: server.port, request: "POST /faults HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                + "Transfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n")
+            let chunked = RawHTTP.exchange(
+                port: server.port,
+                request: "POST /faults HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                    + "Transfer-Encoding: chunked\r\n\r\n2\r\n{}\r\n0\r\n\r\n")
             #expect(chunked?.status == 411)
             #expect(chunked?.body.contains("LengthRequired") == true)
             // A declared body over the cap is refused before it is read: 413 with a JSON body.
             let cap = WebSocketServer.Configuration().maxHTTPBodyBytes
-            let tooLarge = RawHTTP.exchange(port: server.port, request: "PUT /scenario HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                + "Content-Type: application/json\r\nContent-Length: \(cap + 1)\r\n\r\n{}")
+            let tooLarge = RawHTTP.exchange(
+                port: server.port,
+                request: "PUT /scenario HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                    + "Content-Type: application/json\r\nContent-Length: \(cap + 1)\r\n\r\n{}")
             #expect(tooLarge?.status == 413)
             #expect(tooLarge?.headers["content-type"] == "application/json")
             #expect(tooLarge?.body == #"{"code":"PayloadTooLarge","message":"request body exceeds \#(cap) bytes"}"#)
@@ -272,7 +289,8 @@ struct WebSocketServerTests {
             try await withThrowingTaskGroup(of: Bool.self) { group in
                 for index in 0..<200 {
                     group.addTask {
-                        let connection = try await client.connect("ws://127.0.0.1:\(server.port)/echo", timeoutMillis: 10_000)
+                        let connection = try await client.connect(
+                            "ws://127.0.0.1:\(server.port)/echo", timeoutMillis: 10_000)
                         connection.send(text: "client \(index)")
                         let ok = await connection.nextMessage(timeoutMillis: 10_000) == .text("client \(index)")
                         connection.close()
@@ -314,7 +332,9 @@ struct WebSocketServerTests {
             var configuration = WebSocketServer.Configuration()
             configuration.port = server.port
             let second = WebSocketServer(configuration: configuration, delegate: delegate)
-            #expect(throws: WebSocketError("cannot listen on 127.0.0.1:\(server.port) (address in use, or not available)")) {
+            #expect(
+                throws: WebSocketError("cannot listen on 127.0.0.1:\(server.port) (address in use, or not available)")
+            ) {
                 try second.start()
             }
         }

@@ -1,5 +1,6 @@
-import WireJSON
 import ProtocolModel
+import WireJSON
+
 /// Extracts the client's reaction times from a transcript (and adapter events).
 package struct LatencyExtractor: Sendable {
     /// `multimodal-dialog` or `qwen-realtime`.
@@ -12,7 +13,10 @@ package struct LatencyExtractor: Sendable {
     package func extract(_ transcript: Transcript) -> [LatencySample] {
         var samples: [LatencySample] = []
         if let first = transcript.clientFrameIndices.first {
-            samples.append(LatencySample(metric: LatencyMetric.connectToFirstFrame, value: transcript.milliseconds(at: first), evidence: [first]))
+            samples.append(
+                LatencySample(
+                    metric: LatencyMetric.connectToFirstFrame, value: transcript.milliseconds(at: first),
+                    evidence: [first]))
         }
         if protocolName == DialogProtocol.multimodalDialog.rawValue {
             samples += dialogSamples(transcript)
@@ -20,16 +24,25 @@ package struct LatencyExtractor: Sendable {
             samples += realtimeSamples(transcript)
         }
         let source = protocolName == DialogProtocol.multimodalDialog.rawValue ? "binary" : "base64"
-        if let factor = UplinkAudio(transcript, source: source, sampleRate: uplinkRate(transcript)).realTimeFactor, factor.isFinite {
+        if let factor = UplinkAudio(transcript, source: source, sampleRate: uplinkRate(transcript)).realTimeFactor,
+            factor.isFinite
+        {
             samples.append(LatencySample(metric: LatencyMetric.uplinkRealTimeFactor, value: factor))
         }
         return samples
     }
 
     /// The time from `trigger` to the first `reaction` after it (before `limit`), as a sample.
-    func reaction(_ metric: String, _ transcript: Transcript, from trigger: Int, to reaction: EntryMatcher, before limit: Int? = nil) -> LatencySample? {
-        guard let answer = reaction.first(in: transcript, from: trigger + 1), answer < (limit ?? Int.max) else { return nil }
-        return LatencySample(metric: metric, value: transcript.milliseconds(at: answer) - transcript.milliseconds(at: trigger), evidence: [trigger, answer])
+    func reaction(
+        _ metric: String, _ transcript: Transcript, from trigger: Int, to reaction: EntryMatcher,
+        before limit: Int? = nil
+    ) -> LatencySample? {
+        guard let answer = reaction.first(in: transcript, from: trigger + 1), answer < (limit ?? Int.max) else {
+            return nil
+        }
+        return LatencySample(
+            metric: metric, value: transcript.milliseconds(at: answer) - transcript.milliseconds(at: trigger),
+            evidence: [trigger, answer])
     }
 
     /// The uplink sample rate declared by the client (Start or session.update), default 16 kHz.
@@ -45,7 +58,11 @@ package struct LatencyExtractor: Sendable {
     /// The downlink sample rate the client asked for (default 24 kHz, both protocols).
     func downlinkRate(_ transcript: Transcript) -> Int {
         for index in transcript.clientFrameIndices {
-            if let rate = transcript.journal[index].json?["payload"]?["parameters"]?["downstream"]?["sample_rate"]?.intValue { return Int(rate) }
+            if let rate = transcript.journal[index].json?["payload"]?["parameters"]?["downstream"]?["sample_rate"]?
+                .intValue
+            {
+                return Int(rate)
+            }
         }
         return 24000
     }

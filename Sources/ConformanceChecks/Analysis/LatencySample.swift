@@ -1,5 +1,6 @@
-import WireJSON
 import ProtocolModel
+import WireJSON
+
 /// One reaction-time measurement of a case.
 package struct LatencySample: Sendable, Hashable {
     /// The metric name (``LatencyMetric``).

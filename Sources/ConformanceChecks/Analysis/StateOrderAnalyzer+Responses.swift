@@ -1,5 +1,6 @@
-import WireJSON
 import ProtocolModel
+import WireJSON
+
 extension StateOrderAnalyzer {
     /// The Qwen response lifecycle (§7.2): `Idle` → `InProgress` on `response.created` →
     /// `Idle` on `response.done`. Response events outside a response, a second
@@ -15,11 +16,15 @@ extension StateOrderAnalyzer {
             let ms = transcript.milliseconds(at: index)
             if entry.direction == .in {
                 if type == "response.create", active != nil {
-                    points.append(.init(index: index, ms: ms, state: "client response.create", legal: false,
-                                        note: "response.create while \(active ?? "") is in progress (qrt.C11)"))
+                    points.append(
+                        .init(
+                            index: index, ms: ms, state: "client response.create", legal: false,
+                            note: "response.create while \(active ?? "") is in progress (qrt.C11)"))
                 } else if type == "response.cancel", active == nil {
-                    points.append(.init(index: index, ms: ms, state: "client response.cancel", legal: false,
-                                        note: "response.cancel with no response in progress (qrt.C12)"))
+                    points.append(
+                        .init(
+                            index: index, ms: ms, state: "client response.cancel", legal: false,
+                            note: "response.cancel with no response in progress (qrt.C12)"))
                 }
                 continue
             }
@@ -34,7 +39,8 @@ extension StateOrderAnalyzer {
                 active = responseID ?? "response"
                 points.append(point)
             case "response.done":
-                var point = StateTimeline.Point(index: index, ms: ms, state: "Idle", note: entry.json?["response"]?["status"]?.stringValue)
+                var point = StateTimeline.Point(
+                    index: index, ms: ms, state: "Idle", note: entry.json?["response"]?["status"]?.stringValue)
                 if active == nil {
                     point.legal = false
                     point.note = "response.done without response.created"
@@ -44,7 +50,8 @@ extension StateOrderAnalyzer {
             default:
                 if type.hasPrefix("response."), active == nil, !warnedOutside {
                     warnedOutside = true
-                    points.append(.init(index: index, ms: ms, state: "Idle", legal: false, note: "\(type) outside a response"))
+                    points.append(
+                        .init(index: index, ms: ms, state: "Idle", legal: false, note: "\(type) outside a response"))
                 }
             }
         }

@@ -1,5 +1,6 @@
-import WireJSON
 import ProtocolModel
+import WireJSON
+
 /// Builds state timelines from a transcript and validates them against the specs' state
 /// machines: multimodal dialog §8 (Listening / Thinking / Responding), Qwen realtime §7.1
 /// (engine states) and §7.2 (one response at a time).

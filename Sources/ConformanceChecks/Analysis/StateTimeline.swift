@@ -1,5 +1,6 @@
-import WireJSON
 import ProtocolModel
+import WireJSON
+
 /// A state timeline of one case: the states entered in order, each judged against a state
 /// machine of the spec, with the first illegal step marked (the state-order report).
 package struct StateTimeline: Sendable, Hashable {

@@ -1,5 +1,5 @@
-import WireJSON
 import ProtocolModel
+import WireJSON
 
 /// `adapterEvent`: a *(hook)* obligation judged on the adapter's events (driven clients).
 /// A passive client has no events, so the check is `unimplemented` for it.
@@ -14,7 +14,9 @@ import ProtocolModel
 /// ```
 package struct AdapterEventCheck: Check {
     package static let kind = "adapterEvent"
-    package static let parameterNames: Set<String> = ValueCondition.names.union(["event", "expect", "after", "before", "withinMs", "graceMs", "pointer"])
+    package static let parameterNames: Set<String> = ValueCondition.names.union([
+        "event", "expect", "after", "before", "withinMs", "graceMs", "pointer",
+    ])
 
     var event: String
     var present: Bool
@@ -28,7 +30,9 @@ package struct AdapterEventCheck: Check {
     package init(parameters: CheckParameters) throws(CheckParameterError) {
         event = try parameters.requiredString("event")
         let expect = try parameters.string("expect") ?? "present"
-        guard expect == "present" || expect == "absent" else { throw CheckParameterError(["expect"], "expected present or absent") }
+        guard expect == "present" || expect == "absent" else {
+            throw CheckParameterError(["expect"], "expected present or absent")
+        }
         present = expect == "present"
         after = try parameters.matcher("after")
         before = try parameters.matcher("before")
@@ -49,7 +53,9 @@ package struct AdapterEventCheck: Check {
         var startMs = 0.0
         var anchor: [Int] = []
         if let after {
-            guard let index = after.first(in: transcript) else { return context.pass(expected, "\(after) never happened") }
+            guard let index = after.first(in: transcript) else {
+                return context.pass(expected, "\(after) never happened")
+            }
             startMs = transcript.milliseconds(at: index)
             anchor = [index]
         }
@@ -59,9 +65,13 @@ package struct AdapterEventCheck: Check {
             return event.name == self.event && ms >= startMs && ms <= endMs
         }
         if present {
-            guard let first = candidates.first else { return context.missing(expected, "no \(event) event", context: anchor) }
+            guard let first = candidates.first else {
+                return context.missing(expected, "no \(event) event", context: anchor)
+            }
             if let pointer, let problem = condition.failure(for: pointer.resolve(in: first.json)) {
-                return context.fail(expected, "\(event) at \(format(Double(first.t) / 1000)) ms: \(pointer) \(problem)", evidence: anchor)
+                return context.fail(
+                    expected, "\(event) at \(format(Double(first.t) / 1000)) ms: \(pointer) \(problem)",
+                    evidence: anchor)
             }
             let delay = Double(first.t) / 1000 - startMs
             if let withinMs, delay > withinMs {
@@ -71,7 +81,10 @@ package struct AdapterEventCheck: Check {
         }
         let offending = candidates.first { Double($0.t) / 1000 - startMs > graceMs }
         if let offending {
-            return context.fail(expected, "\(event) at \(format(Double(offending.t) / 1000)) ms (\(format(Double(offending.t) / 1000 - startMs)) ms after the anchor)", evidence: anchor)
+            return context.fail(
+                expected,
+                "\(event) at \(format(Double(offending.t) / 1000)) ms (\(format(Double(offending.t) / 1000 - startMs)) ms after the anchor)",
+                evidence: anchor)
         }
         return context.pass(expected, "none", evidence: anchor)
     }

@@ -1,5 +1,6 @@
-import WireJSON
 import ProtocolModel
+import WireJSON
+
 /// `audioFormat`: uplink audio is in the declared format.
 ///
 /// Parameters: `source` (`binary`, default, or `base64` for `input_audio_buffer.append`),
@@ -21,13 +22,16 @@ package struct AudioFormat: Check {
 
     package init(parameters: CheckParameters) throws(CheckParameterError) {
         source = try parameters.string("source") ?? "binary"
-        guard source == "binary" || source == "base64" else { throw CheckParameterError(["source"], "expected binary or base64") }
+        guard source == "binary" || source == "base64" else {
+            throw CheckParameterError(["source"], "expected binary or base64")
+        }
         codec = try parameters.string("codec") ?? "pcm"
         sampleRate = try parameters.int("sampleRate", in: 8000...48000) ?? 16000
     }
 
     package func evaluate(_ transcript: Transcript, context: CheckContext) -> CheckResult {
-        let expected = "uplink audio is \(codec) at \(sampleRate) Hz" + (codec == "pcm" ? " (s16le mono, even byte length)" : "")
+        let expected =
+            "uplink audio is \(codec) at \(sampleRate) Hz" + (codec == "pcm" ? " (s16le mono, even byte length)" : "")
         let audio = UplinkAudio(transcript, source: source, sampleRate: sampleRate)
         for chunk in audio.chunks {
             guard let bytes = chunk.bytes else {
@@ -43,6 +47,8 @@ package struct AudioFormat: Check {
                 return context.fail(expected, "#\(chunk.index): odd PCM byte length \(bytes)", evidence: [chunk.index])
             }
         }
-        return context.pass(expected, "\(audio.chunks.count) chunk(s), \(format(audio.totalMs)) ms of audio", evidence: audio.chunks.prefix(3).map(\.index))
+        return context.pass(
+            expected, "\(audio.chunks.count) chunk(s), \(format(audio.totalMs)) ms of audio",
+            evidence: audio.chunks.prefix(3).map(\.index))
     }
 }

@@ -1,5 +1,6 @@
 import ProtocolModel
 import WireJSON
+
 /// `clientExit`: the client process ended on its own with an allowed exit code (a crash, a
 /// signal or a hang at the case timeout fails).
 ///
@@ -16,9 +17,13 @@ package struct ClientExit: Check {
 
     package init(parameters: CheckParameters) throws(CheckParameterError) {
         if let list = parameters.value("codes") {
-            guard let array = list.arrayValue, !array.isEmpty else { throw CheckParameterError(["codes"], "expected a non-empty array of exit codes") }
+            guard let array = list.arrayValue, !array.isEmpty else {
+                throw CheckParameterError(["codes"], "expected a non-empty array of exit codes")
+            }
             codes = try array.enumerated().map { (offset, element) throws(CheckParameterError) -> Int32 in
-                guard let code = element.intValue, (0...255).contains(code) else { throw CheckParameterError(["codes", String(offset)], "expected 0–255") }
+                guard let code = element.intValue, (0...255).contains(code) else {
+                    throw CheckParameterError(["codes", String(offset)], "expected 0–255")
+                }
                 return Int32(code)
             }
         } else {
@@ -28,10 +33,14 @@ package struct ClientExit: Check {
     }
 
     package func evaluate(_ transcript: Transcript, context: CheckContext) -> CheckResult {
-        let expected = "the client exits with \(codes.map(String.init).joined(separator: " or "))" + (allowTimeout ? " or runs until the timeout" : "")
+        let expected =
+            "the client exits with \(codes.map(String.init).joined(separator: " or "))"
+            + (allowTimeout ? " or runs until the timeout" : "")
         let client = transcript.client
         if client.timedOut {
-            return allowTimeout ? context.pass(expected, "still running at the timeout") : context.fail(expected, "hung until the case timeout")
+            return allowTimeout
+                ? context.pass(expected, "still running at the timeout")
+                : context.fail(expected, "hung until the case timeout")
         }
         guard let code = client.exitCode else { return context.fail(expected, "killed by a signal") }
         return codes.contains(code) ? context.pass(expected, "exit \(code)") : context.fail(expected, "exit \(code)")

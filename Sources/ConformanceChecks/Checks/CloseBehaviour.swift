@@ -1,5 +1,6 @@
-import WireJSON
 import ProtocolModel
+import WireJSON
+
 /// `closeBehaviour`: how the client ends the connection.
 ///
 /// Parameters: `after` (matcher: the ending message, e.g. `{"client": "Stop"}`; no client frame
@@ -24,9 +25,13 @@ package struct CloseBehaviour: Check {
         after = try parameters.matcher("after")
         waitFor = try parameters.matcher("waitFor")
         if let list = parameters.value("codes") {
-            guard let array = list.arrayValue, !array.isEmpty else { throw CheckParameterError(["codes"], "expected a non-empty array of close codes") }
+            guard let array = list.arrayValue, !array.isEmpty else {
+                throw CheckParameterError(["codes"], "expected a non-empty array of close codes")
+            }
             codes = try array.enumerated().map { (offset, element) throws(CheckParameterError) -> Int in
-                guard let code = element.intValue, (1000...4999).contains(code) else { throw CheckParameterError(["codes", String(offset)], "expected a close code 1000–4999") }
+                guard let code = element.intValue, (1000...4999).contains(code) else {
+                    throw CheckParameterError(["codes", String(offset)], "expected a close code 1000–4999")
+                }
                 return Int(code)
             }
         }
@@ -44,25 +49,34 @@ package struct CloseBehaviour: Check {
         let clientClose = transcript.firstIndex { $0.kind == .close && $0.direction == .in }
         if let after {
             guard let ending = after.first(in: transcript) else {
-                return required ? context.missing(expected, "the client never sent \(after)") : context.pass(expected, "no \(after) to judge")
+                return required
+                    ? context.missing(expected, "the client never sent \(after)")
+                    : context.pass(expected, "no \(after) to judge")
             }
             if let late = transcript.clientFrameIndices.first(where: { $0 > ending }) {
-                return context.fail(expected, "\(transcript.messageType(at: late) ?? "binary frame") at #\(late) after #\(ending)", evidence: [late, ending])
+                return context.fail(
+                    expected, "\(transcript.messageType(at: late) ?? "binary frame") at #\(late) after #\(ending)",
+                    evidence: [late, ending])
             }
         }
         if let waitFor, let clientClose {
             if let reply = waitFor.first(in: transcript), reply < clientClose {
                 // waited
             } else {
-                return context.fail(expected, "the client closed at #\(clientClose) before \(waitFor)", evidence: [clientClose])
+                return context.fail(
+                    expected, "the client closed at #\(clientClose) before \(waitFor)", evidence: [clientClose])
             }
         }
         if clientCloses, clientClose == nil {
             return context.missing(expected, "the client never sent a close frame")
         }
         if let codes, let clientClose, let code = transcript.journal[clientClose].closeCode, !codes.contains(code) {
-            return context.fail(expected, "closed with \(code) \(transcript.journal[clientClose].closeReason ?? "")", evidence: [clientClose])
+            return context.fail(
+                expected, "closed with \(code) \(transcript.journal[clientClose].closeReason ?? "")",
+                evidence: [clientClose])
         }
-        return context.pass(expected, clientClose.map { "closed at #\($0)" } ?? "no client close needed", evidence: clientClose.map { [$0] } ?? [])
+        return context.pass(
+            expected, clientClose.map { "closed at #\($0)" } ?? "no client close needed",
+            evidence: clientClose.map { [$0] } ?? [])
     }
 }

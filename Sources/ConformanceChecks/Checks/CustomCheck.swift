@@ -1,5 +1,6 @@
 import ProtocolModel
 import WireJSON
+
 /// `custom`: a Swift check for an obligation the declarative kinds cannot express, named by
 /// `name` (lint lists every use so they stay rare).
 ///
@@ -25,7 +26,9 @@ package struct CustomCheck: Check {
     package init(parameters: CheckParameters) throws(CheckParameterError) {
         name = try parameters.requiredString("name")
         guard let type = Self.rules[name] else {
-            throw CheckParameterError(["name"], "unknown custom check \"\(name)\"; known: \(Self.rules.keys.sorted().joined(separator: ", "))")
+            throw CheckParameterError(
+                ["name"], "unknown custom check \"\(name)\"; known: \(Self.rules.keys.sorted().joined(separator: ", "))"
+            )
         }
         let params = parameters.value("params")
         if let params, params.objectValue == nil { throw CheckParameterError(["params"], "expected an object") }

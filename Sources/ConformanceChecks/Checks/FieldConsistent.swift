@@ -1,5 +1,5 @@
-package import WireJSON
 import ProtocolModel
+package import WireJSON
 
 /// `fieldConsistent`: a field has the same value across frames (or, with `distinct`, never
 /// repeats), optionally equal to a reference value taken from another entry.
@@ -12,7 +12,9 @@ import ProtocolModel
 /// ```
 package struct FieldConsistent: Check {
     package static let kind = "fieldConsistent"
-    package static let parameterNames: Set<String> = ["message", "pointer", "reference", "referencePointer", "allowMissing", "distinct"]
+    package static let parameterNames: Set<String> = [
+        "message", "pointer", "reference", "referencePointer", "allowMissing", "distinct",
+    ]
 
     /// Which frames.
     package var message: EntryMatcher
@@ -29,7 +31,9 @@ package struct FieldConsistent: Check {
 
     package init(parameters: CheckParameters) throws(CheckParameterError) {
         message = try parameters.matcher("message") ?? .client("*")
-        guard let pointer = try parameters.pointer("pointer") else { throw CheckParameterError(["pointer"], "required") }
+        guard let pointer = try parameters.pointer("pointer") else {
+            throw CheckParameterError(["pointer"], "required")
+        }
         self.pointer = pointer
         reference = try parameters.matcher("reference")
         referencePointer = try parameters.pointer("referencePointer")
@@ -38,8 +42,11 @@ package struct FieldConsistent: Check {
     }
 
     package func evaluate(_ transcript: Transcript, context: CheckContext) -> CheckResult {
-        let expected = distinct ? "\(pointer) distinct across \(message)" : "\(pointer) identical across \(message)"
-            + (reference.map { " and equal to \(referencePointer ?? pointer) of \($0)" } ?? "")
+        let expected =
+            distinct
+            ? "\(pointer) distinct across \(message)"
+            : "\(pointer) identical across \(message)"
+                + (reference.map { " and equal to \(referencePointer ?? pointer) of \($0)" } ?? "")
         var expectedValue: JSONValue?
         var evidence: [Int] = []
         if let reference, let index = reference.first(in: transcript) {
@@ -50,11 +57,15 @@ package struct FieldConsistent: Check {
         for index in message.indices(in: transcript) where transcript.journal[index].kind == .text {
             guard let value = transcript.journal[index].json.flatMap({ pointer.resolve(in: $0) }) else {
                 if allowMissing { continue }
-                return context.fail(expected, "#\(index) \(transcript.messageType(at: index) ?? "frame") has no \(pointer)", evidence: [index])
+                return context.fail(
+                    expected, "#\(index) \(transcript.messageType(at: index) ?? "frame") has no \(pointer)",
+                    evidence: [index])
             }
             if distinct {
                 if let earlier = seen[value] {
-                    return context.fail(expected, "#\(index) repeats \(ValueCondition.short(value)) of #\(earlier)", evidence: [index, earlier])
+                    return context.fail(
+                        expected, "#\(index) repeats \(ValueCondition.short(value)) of #\(earlier)",
+                        evidence: [index, earlier])
                 }
                 seen[value] = index
                 continue
@@ -65,8 +76,9 @@ package struct FieldConsistent: Check {
                 continue
             }
             if value != wanted {
-                return context.fail(expected, "#\(index) has \(ValueCondition.short(value)), expected \(ValueCondition.short(wanted))",
-                                    evidence: [index] + evidence.prefix(1))
+                return context.fail(
+                    expected, "#\(index) has \(ValueCondition.short(value)), expected \(ValueCondition.short(wanted))",
+                    evidence: [index] + evidence.prefix(1))
             }
         }
         return context.pass(expected, distinct ? "\(seen.count) distinct value(s)" : "consistent", evidence: evidence)

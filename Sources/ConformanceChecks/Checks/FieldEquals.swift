@@ -1,5 +1,5 @@
-package import WireJSON
 import ProtocolModel
+package import WireJSON
 
 /// `fieldEquals`: a field of selected frames satisfies a condition.
 ///
@@ -11,7 +11,9 @@ import ProtocolModel
 /// ```
 package struct FieldEquals: Check {
     package static let kind = "fieldEquals"
-    package static let parameterNames: Set<String> = ValueCondition.names.union(["message", "pointer", "which", "required"])
+    package static let parameterNames: Set<String> = ValueCondition.names.union([
+        "message", "pointer", "which", "required",
+    ])
 
     /// Which frames.
     package var message: EntryMatcher
@@ -26,12 +28,18 @@ package struct FieldEquals: Check {
 
     package init(parameters: CheckParameters) throws(CheckParameterError) {
         message = try parameters.requiredMatcher("message")
-        guard let pointer = try parameters.pointer("pointer") else { throw CheckParameterError(["pointer"], "required") }
+        guard let pointer = try parameters.pointer("pointer") else {
+            throw CheckParameterError(["pointer"], "required")
+        }
         self.pointer = pointer
         condition = try ValueCondition(parameters)
-        guard !condition.isEmpty else { throw CheckParameterError([], "give a condition: equals, oneOf, exists, jsonType, …") }
+        guard !condition.isEmpty else {
+            throw CheckParameterError([], "give a condition: equals, oneOf, exists, jsonType, …")
+        }
         which = try parameters.string("which") ?? "all"
-        guard ["all", "first", "last"].contains(which) else { throw CheckParameterError(["which"], "expected all, first or last") }
+        guard ["all", "first", "last"].contains(which) else {
+            throw CheckParameterError(["which"], "expected all, first or last")
+        }
         required = try parameters.bool("required") ?? true
     }
 
@@ -41,7 +49,8 @@ package struct FieldEquals: Check {
         if which == "first" { selected = Array(selected.prefix(1)) }
         if which == "last" { selected = Array(selected.suffix(1)) }
         guard !selected.isEmpty else {
-            return required ? context.missing(expected, "no \(message) was sent") : context.pass(expected, "no \(message) to judge")
+            return required
+                ? context.missing(expected, "no \(message) was sent") : context.pass(expected, "no \(message) to judge")
         }
         for index in selected {
             let value = transcript.journal[index].json.flatMap { pointer.resolve(in: $0) }

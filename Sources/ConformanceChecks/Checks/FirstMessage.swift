@@ -1,5 +1,6 @@
-import WireJSON
 import ProtocolModel
+import WireJSON
+
 /// `firstMessage`: the client's first frame is a text frame of one of the given types.
 ///
 /// Parameters: `type` (string or array). A client that sent nothing fails.
@@ -25,7 +26,8 @@ package struct FirstMessage: Check {
         }
         let entry = transcript.journal[first]
         guard entry.kind == .text else {
-            return context.fail(expected, "first client frame is binary (\(entry.byteLength ?? 0) bytes)", evidence: [first])
+            return context.fail(
+                expected, "first client frame is binary (\(entry.byteLength ?? 0) bytes)", evidence: [first])
         }
         guard let type = transcript.messageType(at: first), types.contains(type) else {
             let shown = transcript.messageType(at: first) ?? (entry.json == nil ? "not JSON" : "without a type")

@@ -1,6 +1,7 @@
 import JSONSchema
-import WireJSON
 import ProtocolModel
+import WireJSON
+
 /// `matchesSchema`: client frames validate against
 /// `conformance/protocols/<protocol>/client/<type>.json`.
 ///
@@ -22,14 +23,17 @@ package struct MatchesSchema: PresenceJudgedCheck {
     package init(parameters: CheckParameters) throws(CheckParameterError) {
         types = try parameters.strings("type")
         side = try parameters.string("side") ?? "client"
-        guard side == "client" || side == "server" else { throw CheckParameterError(["side"], "expected client or server") }
+        guard side == "client" || side == "server" else {
+            throw CheckParameterError(["side"], "expected client or server")
+        }
     }
 
     package func evaluate(_ transcript: Transcript, context: CheckContext) -> CheckResult {
         let scope = types?.joined(separator: ", ") ?? "every \(side) text frame"
         let expected = "\(scope) valid against conformance/protocols/\(context.protocolName)/\(side)/<type>.json"
         if let types {
-            for type in types where !context.schemas.contains(protocolName: context.protocolName, side: side, type: type) {
+            for type in types
+            where !context.schemas.contains(protocolName: context.protocolName, side: side, type: type) {
                 return context.harnessError(expected, "no usable schema \(context.protocolName)/\(side)/\(type).json")
             }
         }
@@ -42,13 +46,17 @@ package struct MatchesSchema: PresenceJudgedCheck {
                 return context.fail(expected, "frame #\(index) is not JSON", evidence: [index])
             }
             guard let type,
-                let failures = context.schemas.validate(json, protocolName: context.protocolName, side: side, type: type)
+                let failures = context.schemas.validate(
+                    json, protocolName: context.protocolName, side: side, type: type)
             else {
-                return context.fail(expected, "frame #\(index): unknown message type \(type ?? "(none)")", evidence: [index])
+                return context.fail(
+                    expected, "frame #\(index): unknown message type \(type ?? "(none)")", evidence: [index])
             }
             if let failure = failures.first {
                 let pointer = failure.instancePointer.description.isEmpty ? "/" : failure.instancePointer.description
-                return context.fail(expected, "\(type) #\(index): \(pointer): \(failure.keyword): \(failure.message)", evidence: [index])
+                return context.fail(
+                    expected, "\(type) #\(index): \(pointer): \(failure.keyword): \(failure.message)", evidence: [index]
+                )
             }
             checked.append(index)
         }

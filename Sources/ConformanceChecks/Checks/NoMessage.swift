@@ -1,5 +1,6 @@
-import WireJSON
 import ProtocolModel
+import WireJSON
+
 /// `noMessage`: an entry does not occur inside a window of the journal.
 ///
 /// Parameters: `message` (matcher, the forbidden entry), `after` (matcher; window opens after
@@ -31,7 +32,9 @@ package struct NoMessage: Check {
         after = try parameters.matcher("after")
         before = try parameters.matcher("before")
         let windows = try parameters.string("windows") ?? "first"
-        guard windows == "first" || windows == "each" else { throw CheckParameterError(["windows"], "expected first or each") }
+        guard windows == "first" || windows == "each" else {
+            throw CheckParameterError(["windows"], "expected first or each")
+        }
         eachWindow = windows == "each"
         graceMs = try parameters.double("graceMs", in: 0...10_000) ?? 0
     }
@@ -44,7 +47,9 @@ package struct NoMessage: Check {
         if graceMs > 0 { expected += " (\(format(graceMs)) ms grace)" }
         var openings: [Int] = []
         if let after {
-            openings = eachWindow ? after.indices(in: transcript).map { $0 + 1 } : after.first(in: transcript).map { [$0 + 1] } ?? []
+            openings =
+                eachWindow
+                ? after.indices(in: transcript).map { $0 + 1 } : after.first(in: transcript).map { [$0 + 1] } ?? []
         } else {
             openings = [0]
         }
@@ -54,11 +59,14 @@ package struct NoMessage: Check {
             let offenders = message.indices(in: transcript, from: start, to: end)
             if let offending = offenders.first(where: { graceMs == 0 || transcript.milliseconds(at: $0) > graceEnd }) {
                 let window = start > 0 ? [start - 1] : []
-                return context.fail(expected, "\(describe(offending, in: transcript)) at #\(offending) (t=\(format(transcript.milliseconds(at: offending))) ms)",
-                                    evidence: [offending] + window)
+                return context.fail(
+                    expected,
+                    "\(describe(offending, in: transcript)) at #\(offending) (t=\(format(transcript.milliseconds(at: offending))) ms)",
+                    evidence: [offending] + window)
             }
         }
-        return context.pass(expected, openings.isEmpty ? "the opening anchor never occurred" : "none in \(openings.count) window(s)")
+        return context.pass(
+            expected, openings.isEmpty ? "the opening anchor never occurred" : "none in \(openings.count) window(s)")
     }
 
     private func describe(_ index: Int, in transcript: Transcript) -> String {

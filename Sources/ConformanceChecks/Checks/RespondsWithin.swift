@@ -1,5 +1,6 @@
 import ProtocolModel
 import WireJSON
+
 /// `respondsWithin`: after a trigger, the client reacts within a time bound.
 ///
 /// Parameters: `trigger` (matcher), `reaction` (matcher), `withinMs` (number), `each` (bool,
@@ -47,7 +48,9 @@ package struct RespondsWithin: Check {
         let expected = "\(reaction) within \(format(withinMs)) ms of \(trigger)"
         let triggers = each ? trigger.indices(in: transcript) : trigger.first(in: transcript).map { [$0] } ?? []
         if triggers.isEmpty {
-            return requireTrigger ? context.missing(expected, "the trigger never happened") : context.pass(expected, "the trigger never happened")
+            return requireTrigger
+                ? context.missing(expected, "the trigger never happened")
+                : context.pass(expected, "the trigger never happened")
         }
         var worst = 0.0
         var evidence: [Int] = []
@@ -58,11 +61,13 @@ package struct RespondsWithin: Check {
             }
             let elapsed = transcript.milliseconds(at: answer) - transcript.milliseconds(at: start)
             if elapsed > withinMs {
-                return context.fail(expected, "reacted after \(format(elapsed)) ms (#\(start) → #\(answer))", evidence: [answer, start])
+                return context.fail(
+                    expected, "reacted after \(format(elapsed)) ms (#\(start) → #\(answer))", evidence: [answer, start])
             }
             worst = max(worst, elapsed)
             evidence += [start, answer]
         }
-        return context.pass(expected, "slowest reaction \(format(worst)) ms over \(triggers.count) trigger(s)", evidence: evidence)
+        return context.pass(
+            expected, "slowest reaction \(format(worst)) ms over \(triggers.count) trigger(s)", evidence: evidence)
     }
 }

@@ -1,5 +1,6 @@
-import WireJSON
 import ProtocolModel
+import WireJSON
+
 /// `sequence`: the given entries occur in this order (an ordered subsequence of the journal;
 /// other entries may come between).
 ///
@@ -26,7 +27,8 @@ package struct SequenceCheck: Check {
         for (number, step) in steps.enumerated() {
             guard let index = step.first(in: transcript, from: cursor) else {
                 let reached = number == 0 ? "" : " after #\(found.last ?? 0)"
-                return context.missing(expected, "step \(number + 1) (\(step)) never happened\(reached)", context: found)
+                return context.missing(
+                    expected, "step \(number + 1) (\(step)) never happened\(reached)", context: found)
             }
             found.append(index)
             cursor = index + 1

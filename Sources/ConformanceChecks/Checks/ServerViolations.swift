@@ -1,5 +1,6 @@
-import WireJSON
 import ProtocolModel
+import WireJSON
+
 /// `serverViolations`: the mock's protocol engine recorded no violation of the given
 /// obligations (the engines detect most wire-level breaches as they happen).
 ///
@@ -24,7 +25,9 @@ package struct ServerViolations: FlowIndependentCheck {
         let ids = obligations ?? [context.obligation]
         let expected = "no violation of \(ids.joined(separator: ", ")) recorded by the mock"
         let found = transcript.journal.indices.filter { index in
-            guard let violation = transcript.journal[index].violation, ids.contains(violation.obligation) else { return false }
+            guard let violation = transcript.journal[index].violation, ids.contains(violation.obligation) else {
+                return false
+            }
             return message.map { violation.message.contains($0) } ?? true
         }
         guard let first = found.first, let violation = transcript.journal[first].violation else {

@@ -1,5 +1,6 @@
 import ProtocolModel
 import WireJSON
+
 /// `stateSequence`: the state timeline follows the spec's machine and (optionally) passes
 /// through given states in order.
 ///
@@ -46,13 +47,16 @@ package struct StateSequence: Check {
         let states = timeline.points.map(\.state).joined(separator: " → ")
         if validate, let bad = timeline.firstViolation {
             let point = timeline.points[bad]
-            return context.fail(expected, "\(point.note ?? "illegal step") at #\(point.index); states: \(states)", evidence: [point.index])
+            return context.fail(
+                expected, "\(point.note ?? "illegal step") at #\(point.index); states: \(states)",
+                evidence: [point.index])
         }
         var cursor = 0
         for wanted in contains {
             guard let found = timeline.points[cursor...].firstIndex(where: { $0.state == wanted }) else {
-                return context.missing(expected, "never reached \(wanted) (in order); states: \(states)",
-                                       context: timeline.points.last.map { [$0.index] } ?? [])
+                return context.missing(
+                    expected, "never reached \(wanted) (in order); states: \(states)",
+                    context: timeline.points.last.map { [$0.index] } ?? [])
             }
             cursor = found + 1
         }

@@ -1,5 +1,5 @@
-import WireJSON
 package import ProtocolModel
+import WireJSON
 
 /// The judgement of one case run: verdict, check results, state timelines, latency samples and
 /// the faults the mock applied.
@@ -28,9 +28,13 @@ package struct CaseEvaluation: Sendable {
     package var repeats: CaseRepeats?
 
     /// Creates an evaluation.
-    package init(caseID: String, conformanceCase: ConformanceCase?, verdict: Verdict, reason: String? = nil, checks: [CheckResult] = [],
-                 timelines: [StateTimeline] = [], latency: [LatencySample] = [], transcript: Transcript = Transcript(journal: []),
-                 durationMs: Double = 0) {
+    package init(
+        caseID: String, conformanceCase: ConformanceCase?, verdict: Verdict, reason: String? = nil,
+        checks: [CheckResult] = [],
+        timelines: [StateTimeline] = [], latency: [LatencySample] = [],
+        transcript: Transcript = Transcript(journal: []),
+        durationMs: Double = 0
+    ) {
         self.caseID = caseID
         self.conformanceCase = conformanceCase
         self.verdict = verdict
@@ -57,8 +61,10 @@ package struct CaseEvaluation: Sendable {
     package var consequences: [String] {
         let independent = Set(checks.filter { $0.isFinding && $0.consequenceOf == nil }.map(\.obligation))
         var ids: [String] = []
-        for check in checks where check.isFinding && check.consequenceOf != nil
-            && !independent.contains(check.obligation) && !ids.contains(check.obligation) {
+        for check in checks
+        where check.isFinding && check.consequenceOf != nil
+            && !independent.contains(check.obligation) && !ids.contains(check.obligation)
+        {
             ids.append(check.obligation)
         }
         return ids

@@ -1,5 +1,6 @@
-import WireJSON
 import ProtocolModel
+import WireJSON
+
 /// Judges transcripts against cases: level → verdict per check, every violation the mock
 /// journaled under its own id (``JournaledViolations``), reactions over their latency budget
 /// (``LatencyBudgets``), root cause and consequences
@@ -30,9 +31,12 @@ package struct CaseEvaluator: Sendable {
     }
 
     /// Judges `transcript` for `conformanceCase`.
-    package func evaluate(_ conformanceCase: ConformanceCase, transcript: Transcript, durationMs: Double = 0) -> CaseEvaluation {
-        var evaluation = CaseEvaluation(caseID: conformanceCase.id, conformanceCase: conformanceCase, verdict: .pass,
-                                        transcript: transcript, durationMs: durationMs)
+    package func evaluate(
+        _ conformanceCase: ConformanceCase, transcript: Transcript, durationMs: Double = 0
+    ) -> CaseEvaluation {
+        var evaluation = CaseEvaluation(
+            caseID: conformanceCase.id, conformanceCase: conformanceCase, verdict: .pass,
+            transcript: transcript, durationMs: durationMs)
         guard shouldRun(conformanceCase) else {
             evaluation.verdict = .skipped
             evaluation.reason = conformanceCase.status == .retired ? "retired" : "strict-only case (run with --strict)"
@@ -41,7 +45,8 @@ package struct CaseEvaluator: Sendable {
         let undriven = conformanceCase.needsDriving && !transcript.client.driven
         if undriven, transcript.journal.isEmpty {
             evaluation.verdict = .unimplemented
-            evaluation.reason = "the case drives the client through adapter commands; this passive client opened no session to judge"
+            evaluation.reason =
+                "the case drives the client through adapter commands; this passive client opened no session to judge"
             return evaluation
         }
         for configured in conformanceCase.checks {
@@ -57,8 +62,9 @@ package struct CaseEvaluator: Sendable {
             } else {
                 // Evaluated only for its `expected` text.
                 let full = configured.check.evaluate(transcript, context: context)
-                result = CheckResult(kind: full.kind, obligation: full.obligation, verdict: .skipped, expected: full.expected,
-                                     actual: Self.notExercised)
+                result = CheckResult(
+                    kind: full.kind, obligation: full.obligation, verdict: .skipped, expected: full.expected,
+                    actual: Self.notExercised)
             }
             // A check's `note` explains a finding (e.g. a known SDK deviation): it goes with
             // the result into every report.
@@ -67,8 +73,9 @@ package struct CaseEvaluator: Sendable {
             }
             evaluation.checks.append(result)
         }
-        evaluation.checks += JournaledViolations.results(transcript, reported: evaluation.checks,
-                                                         excused: conformanceCase.excusedViolations)
+        evaluation.checks += JournaledViolations.results(
+            transcript, reported: evaluation.checks,
+            excused: conformanceCase.excusedViolations)
         evaluation.latency = LatencyExtractor(protocolName: protocolName).extract(transcript)
         if evaluation.appliedFaults.isEmpty {
             // A fault the mock applied (a stall, a delay) is inside the measured times: budgets
@@ -83,7 +90,8 @@ package struct CaseEvaluator: Sendable {
                 // None of the case's own checks could be exercised and nothing else was found.
                 evaluation.verdict = .unimplemented
             }
-            evaluation.reason = "passive client on a driven case: \(skipped) of \(conformanceCase.checks.count) checks not exercised"
+            evaluation.reason =
+                "passive client on a driven case: \(skipped) of \(conformanceCase.checks.count) checks not exercised"
                 + " (they need the adapter drive); schemas, mock-recorded violations and state order are judged"
         }
         evaluation.timelines = StateOrderAnalyzer.timelines(protocolName: protocolName, transcript: transcript)
@@ -91,11 +99,16 @@ package struct CaseEvaluator: Sendable {
     }
 
     /// The `actual` of a check a passive client could not exercise.
-    package static let notExercised = "not exercised: the check needs the adapter drive (the passive client ran its own flow)"
+    package static let notExercised =
+        "not exercised: the check needs the adapter drive (the passive client ran its own flow)"
 
     /// The evaluation for a case the harness could not run (port in use, fixture missing…).
-    package func harnessError(_ conformanceCase: ConformanceCase?, caseID: String, message: String, transcript: Transcript = Transcript(journal: [])) -> CaseEvaluation {
-        CaseEvaluation(caseID: caseID, conformanceCase: conformanceCase, verdict: .error, reason: message, transcript: transcript)
+    package func harnessError(
+        _ conformanceCase: ConformanceCase?, caseID: String, message: String,
+        transcript: Transcript = Transcript(journal: [])
+    ) -> CaseEvaluation {
+        CaseEvaluation(
+            caseID: caseID, conformanceCase: conformanceCase, verdict: .error, reason: message, transcript: transcript)
     }
 
     /// The evaluation for a case that was not selected.

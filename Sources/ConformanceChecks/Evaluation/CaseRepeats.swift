@@ -20,8 +20,9 @@ package struct CaseRepeats: Sendable, Hashable {
         }
 
         init(_ evaluation: CaseEvaluation) {
-            self.init(verdict: evaluation.verdict, durationMs: evaluation.durationMs, failedChecks: evaluation.failedChecks,
-                      latency: evaluation.latency.map { LatencySample(metric: $0.metric, value: $0.value) })
+            self.init(
+                verdict: evaluation.verdict, durationMs: evaluation.durationMs, failedChecks: evaluation.failedChecks,
+                latency: evaluation.latency.map { LatencySample(metric: $0.metric, value: $0.value) })
         }
     }
 
@@ -46,7 +47,9 @@ package struct CaseRepeats: Sendable, Hashable {
     /// too under `--strict`).
     package func passRate(strict: Bool) -> Double {
         guard !runs.isEmpty else { return 0 }
-        let passing = runs.filter { !($0.verdict == .fail || $0.verdict == .error || (strict && $0.verdict == .nonStrict)) }
+        let passing = runs.filter {
+            !($0.verdict == .fail || $0.verdict == .error || (strict && $0.verdict == .nonStrict))
+        }
         return Double(passing.count) / Double(runs.count)
     }
 

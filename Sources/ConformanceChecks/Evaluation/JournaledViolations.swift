@@ -10,11 +10,15 @@ package enum JournaledViolations {
     package static let kind = "journaledViolation"
 
     /// Results for the violations in `transcript` that `reported` does not already name.
-    package static func results(_ transcript: Transcript, reported: [CheckResult], excused: [ExcusedViolation] = []) -> [CheckResult] {
+    package static func results(
+        _ transcript: Transcript, reported: [CheckResult], excused: [ExcusedViolation] = []
+    ) -> [CheckResult] {
         var groups: [(obligation: String, level: Violation.Level, indices: [Int])] = []
         for (index, entry) in transcript.journal.enumerated() {
             guard let violation = entry.violation, !violation.obligation.isEmpty else { continue }
-            if let group = groups.firstIndex(where: { $0.obligation == violation.obligation && $0.level == violation.level }) {
+            if let group = groups.firstIndex(where: {
+                $0.obligation == violation.obligation && $0.level == violation.level
+            }) {
                 groups[group].indices.append(index)
             } else {
                 groups.append((violation.obligation, violation.level, [index]))
@@ -22,16 +26,20 @@ package enum JournaledViolations {
         }
         return groups.compactMap { group in
             let verdict = requirementLevel(group.level).failureVerdict
-            guard !reported.contains(where: { $0.obligation == group.obligation && $0.verdict == verdict }) else { return nil }
+            guard !reported.contains(where: { $0.obligation == group.obligation && $0.verdict == verdict }) else {
+                return nil
+            }
             let first = transcript.journal[group.indices[0]].violation?.message ?? ""
             let more = group.indices.count > 1 ? " (+\(group.indices.count - 1) more)" : ""
             let expected = "no \(group.level.rawValue) violation of \(group.obligation) recorded by the mock"
             if let excuse = excused.first(where: { $0.obligation == group.obligation && $0.level == group.level }) {
-                return CheckResult(kind: kind, obligation: group.obligation, verdict: .pass, expected: expected,
-                                   actual: "excused by the case (\(excuse.why)): \(first)\(more)", evidence: group.indices)
+                return CheckResult(
+                    kind: kind, obligation: group.obligation, verdict: .pass, expected: expected,
+                    actual: "excused by the case (\(excuse.why)): \(first)\(more)", evidence: group.indices)
             }
-            return CheckResult(kind: kind, obligation: group.obligation, verdict: verdict, expected: expected,
-                               actual: "\(group.obligation): \(first)\(more)", evidence: group.indices)
+            return CheckResult(
+                kind: kind, obligation: group.obligation, verdict: verdict, expected: expected,
+                actual: "\(group.obligation): \(first)\(more)", evidence: group.indices)
         }
     }
 

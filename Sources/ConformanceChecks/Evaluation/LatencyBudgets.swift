@@ -33,7 +33,9 @@ package struct LatencyBudgets: Sendable, Hashable {
         let metric = String(text[..<equals])
         let amount = text[text.index(after: equals)...].filter { $0 != " " }.lowercased()
         guard LatencyMetric.all.contains(metric) else {
-            throw LatencyBudgetError(text, "unknown latency metric '\(metric)'; expected one of \(LatencyMetric.all.joined(separator: ", "))")
+            throw LatencyBudgetError(
+                text, "unknown latency metric '\(metric)'; expected one of \(LatencyMetric.all.joined(separator: ", "))"
+            )
         }
         if amount == "none" || amount == "off" { return (metric, nil) }
         let isFactor = LatencyMetric.unit(metric) == "×"
@@ -64,7 +66,8 @@ package struct LatencyBudgets: Sendable, Hashable {
             let unit = LatencyMetric.unit(sample.metric)
             let source = fromCommandLine.contains(sample.metric) ? "--budget" : "the suite's budget"
             return CheckResult(
-                kind: "latencyBudget", obligation: LatencyMetric.obligation(of: sample.metric, protocolName: protocolName),
+                kind: "latencyBudget",
+                obligation: LatencyMetric.obligation(of: sample.metric, protocolName: protocolName),
                 verdict: .fail,
                 expected: "\(sample.metric) ≤ \(Self.format(limit)) \(unit) (\(source))",
                 actual: "\(sample.metric) took \(Self.format(sample.value)) \(unit), "

@@ -42,7 +42,9 @@ package enum RootCause {
         for index in concrete {
             let isMust = checks[index].verdict == .fail
             if let root {
-                if isMust, checks[index].obligation != checks[root].obligation { checks[index].consequenceOf = checks[root].obligation }
+                if isMust, checks[index].obligation != checks[root].obligation {
+                    checks[index].consequenceOf = checks[root].obligation
+                }
             } else if !isMust {
                 tolerated = tolerated ?? index
             } else if let tolerated, isReaction(journal[first[index]!.index]) {
@@ -55,13 +57,16 @@ package enum RootCause {
             let musts = findings.filter { checks[$0].verdict == .fail }
             return musts.first.map { checks[$0].obligation } ?? checks[firstFinding].obligation
         }
-        for index in findings where first[index] == nil && checks[index].verdict == .fail
-            && checks[index].obligation != checks[cause].obligation {
+        for index in findings
+        where first[index] == nil && checks[index].verdict == .fail
+            && checks[index].obligation != checks[cause].obligation
+        {
             checks[index].consequenceOf = checks[cause].obligation
         }
         // A tolerated deviation is the root cause only if it explains something.
         if root == nil, !checks.contains(where: { $0.consequenceOf != nil }) {
-            return findings.first { checks[$0].verdict == .fail }.map { checks[$0].obligation } ?? checks[cause].obligation
+            return findings.first { checks[$0].verdict == .fail }.map { checks[$0].obligation }
+                ?? checks[cause].obligation
         }
         return checks[cause].obligation
     }
@@ -77,7 +82,9 @@ package enum RootCause {
         let journal = transcript.journal
         guard journal[index].kind == .violation else { return journal[index].t }
         var cursor = index - 1
-        while cursor >= 0, journal[cursor].kind == .violation || journal[cursor].kind == .state || journal[cursor].direction == .out {
+        while cursor >= 0,
+            journal[cursor].kind == .violation || journal[cursor].kind == .state || journal[cursor].direction == .out
+        {
             cursor -= 1
         }
         return cursor >= 0 && journal[cursor].direction == .in ? journal[cursor].t : journal[index].t

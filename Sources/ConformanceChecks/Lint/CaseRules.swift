@@ -8,7 +8,9 @@ struct CaseRules {
     var document: SourceDocument
 
     func check(seenIDs: inout [String: String]) -> [Diagnostic] {
-        guard let value = document.value, let conformanceCase = try? ConformanceCase(jsonValue: value) else { return [] }
+        guard let value = document.value, let conformanceCase = try? ConformanceCase(jsonValue: value) else {
+            return []
+        }
         var found: [Diagnostic] = []
         let id = conformanceCase.id
         let prefix = suite.definition.prefix
@@ -18,7 +20,9 @@ struct CaseRules {
             seenIDs[id] = document.path
         }
         if SuiteFiles.baseName(document.path) != id {
-            found.append(document.diagnostic(["id"], "id \(id) does not match the file name \(SuiteFiles.baseName(document.path)).json"))
+            found.append(
+                document.diagnostic(
+                    ["id"], "id \(id) does not match the file name \(SuiteFiles.baseName(document.path)).json"))
         }
         let parts = id.split(separator: ".", omittingEmptySubsequences: false).map(String.init)
         let numberOK = parts.count == 3 && parts[2].count == 3 && parts[2].allSatisfy(\.isNumber)
@@ -33,7 +37,10 @@ struct CaseRules {
             }
         }
         if conformanceCase.spec.doc != suite.definition.specDoc {
-            found.append(document.diagnostic(["spec", "doc"], "unknown spec document \(conformanceCase.spec.doc); the suite uses \(suite.definition.specDoc)"))
+            found.append(
+                document.diagnostic(
+                    ["spec", "doc"],
+                    "unknown spec document \(conformanceCase.spec.doc); the suite uses \(suite.definition.specDoc)"))
         }
         found += specRules(conformanceCase)
         let known = Set(suite.definition.obligations + ["schema"])
@@ -42,11 +49,15 @@ struct CaseRules {
         }
         for (offset, check) in conformanceCase.checks.enumerated() {
             if let obligation = check.obligation, !known.contains(obligation) {
-                found.append(document.diagnostic(["checks", String(offset), "obligation"], "unknown obligation id \(obligation)"))
+                found.append(
+                    document.diagnostic(
+                        ["checks", String(offset), "obligation"], "unknown obligation id \(obligation)"))
             }
             if check.kind == "custom" {
                 let name = check.source["name"]?.stringValue ?? ""
-                found.append(document.diagnostic(["checks", String(offset)], "custom check \(name) (keep custom checks rare)", severity: .note))
+                found.append(
+                    document.diagnostic(
+                        ["checks", String(offset)], "custom check \(name) (keep custom checks rare)", severity: .note))
             }
         }
         found += scenarioRules(conformanceCase)
@@ -58,7 +69,9 @@ struct CaseRules {
                     found.append(document.diagnostic(["id"], "missing example \(path)"))
                     continue
                 }
-                if case .failure(let error) = Result(catching: { () throws(TranscriptDecodingError) in try Transcript(exampleText: text) }) {
+                if case .failure(let error) = Result(catching: { () throws(TranscriptDecodingError) in
+                    try Transcript(exampleText: text)
+                }) {
                     found.append(Diagnostic(file: path, message: "bad example: \(error.message)"))
                 }
             }
@@ -86,7 +99,9 @@ struct CaseRules {
             found.append(document.diagnostic(["spec", "section"], "\(path) has no heading \"\(section)\""))
         }
         if !Self.collapsed(text).contains(Self.collapsed(conformanceCase.spec.quote)) {
-            found.append(document.diagnostic(["spec", "quote"], "the quote is not in \(path) (compared with whitespace collapsed)"))
+            found.append(
+                document.diagnostic(
+                    ["spec", "quote"], "the quote is not in \(path) (compared with whitespace collapsed)"))
         }
         return found
     }
@@ -105,7 +120,10 @@ struct CaseRules {
             if let model = variant.model { models.append((["matrix", String(offset), "model"], model)) }
         }
         return models.filter { Self.qwenProfile(of: $0.model) == nil }.map {
-            document.diagnostic($0.tokens, "model \($0.model) names no Qwen realtime profile (qwen-audio-3.<n>-realtime[-suffix] or qwen…omni…realtime)")
+            document.diagnostic(
+                $0.tokens,
+                "model \($0.model) names no Qwen realtime profile (qwen-audio-3.<n>-realtime[-suffix] or qwen…omni…realtime)"
+            )
         }
     }
 
@@ -123,7 +141,9 @@ struct CaseRules {
         let characters = Array(model)
         // `omni` somewhere, and `realtime` after it.
         for start in characters.indices where characters[start...].starts(with: "omni") {
-            if String(characters[(start + 4)...]).split(separator: "-").contains(where: { $0.hasPrefix("realtime") }) { return "omni" }
+            if String(characters[(start + 4)...]).split(separator: "-").contains(where: { $0.hasPrefix("realtime") }) {
+                return "omni"
+            }
         }
         return nil
     }
@@ -132,7 +152,10 @@ struct CaseRules {
         var found: [Diagnostic] = []
         let names = [conformanceCase.scenario] + conformanceCase.matrix.compactMap(\.scenario)
         for name in names where !files.shippedScenarios.contains(name) && files.files[suite.scenarioPath(name)] == nil {
-            found.append(document.diagnostic(["scenario"], "scenario \(name) is neither shipped (mock-server/scenarios) nor in \(suite.directory)/scenarios"))
+            found.append(
+                document.diagnostic(
+                    ["scenario"],
+                    "scenario \(name) is neither shipped (mock-server/scenarios) nor in \(suite.directory)/scenarios"))
         }
         var faultLists: [(tokens: [String], faults: [JSONValue])] = [(["faults"], conformanceCase.faults)]
         for (offset, variant) in conformanceCase.matrix.enumerated() {

@@ -1,5 +1,5 @@
-import ProtocolModel
 import JSONSchema
+import ProtocolModel
 import WireJSON
 
 /// `conformance lint`: every case file schema-valid (`case.schema.json` through the
@@ -35,7 +35,9 @@ package struct SuiteLinter: Sendable {
                 diagnostics += CaseRules(files: files, suite: suite, document: document).check(seenIDs: &seenIDs)
             }
         }
-        return diagnostics.sorted { ($0.file, $0.line, $0.column, $0.message) < ($1.file, $1.line, $1.column, $1.message) }
+        return diagnostics.sorted {
+            ($0.file, $0.line, $0.column, $0.message) < ($1.file, $1.line, $1.column, $1.message)
+        }
     }
 
     /// Only the errors of ``lint()``.
@@ -63,7 +65,8 @@ package struct SuiteLinter: Sendable {
         guard let value = document.value else { return [] }
         return validator.validate(value).prefix(5).map { failure in
             let pointer = failure.instancePointer.description.isEmpty ? "/" : failure.instancePointer.description
-            return document.diagnostic(failure.instancePointer.tokens, "schema: \(pointer): \(failure.keyword): \(failure.message)")
+            return document.diagnostic(
+                failure.instancePointer.tokens, "schema: \(pointer): \(failure.keyword): \(failure.message)")
         }
     }
 }

@@ -1,5 +1,5 @@
-package import WireJSON
 import ProtocolModel
+package import WireJSON
 
 /// One event a driven client (adapter, the adapter protocol of conformance/README.md) wrote on stdout, timestamped by the harness
 /// on the journal's clock (µs since the session started).
@@ -28,8 +28,12 @@ package struct AdapterEvent: Sendable, Hashable {
     /// Reads an event written by ``jsonValue`` (or an adapter line plus `t`).
     /// - Throws: ``TranscriptDecodingError`` when `t` or `event` is missing.
     package init(jsonValue value: JSONValue) throws(TranscriptDecodingError) {
-        guard let t = value["t"]?.intValue else { throw TranscriptDecodingError("adapter event needs an integer \"t\"") }
-        guard let name = value["event"]?.stringValue else { throw TranscriptDecodingError("adapter event needs a string \"event\"") }
+        guard let t = value["t"]?.intValue else {
+            throw TranscriptDecodingError("adapter event needs an integer \"t\"")
+        }
+        guard let name = value["event"]?.stringValue else {
+            throw TranscriptDecodingError("adapter event needs a string \"event\"")
+        }
         var object = value.objectValue ?? [:]
         object["t"] = nil
         self.init(t: t, name: name, json: .object(object))

@@ -1,5 +1,6 @@
 import ProtocolModel
 import WireJSON
+
 /// One kind of check from the closed vocabulary a case composes (layout §9.10).
 ///
 /// A conforming type decodes its parameters once (``init(parameters:)``) and judges

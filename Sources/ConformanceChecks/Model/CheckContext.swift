@@ -1,5 +1,6 @@
-import WireJSON
 import ProtocolModel
+import WireJSON
+
 /// What a check knows besides the transcript: the protocol, the obligation and level it
 /// enforces, and the message schemas. Checks build their ``CheckResult`` through it, so the
 /// level → verdict rule (layout §9.10) lives in one place.
@@ -16,7 +17,9 @@ package struct CheckContext: Sendable {
     package var schemas: MessageSchemaCatalog
 
     /// Creates a context.
-    package init(protocolName: String, kind: String, obligation: String, level: RequirementLevel, schemas: MessageSchemaCatalog) {
+    package init(
+        protocolName: String, kind: String, obligation: String, level: RequirementLevel, schemas: MessageSchemaCatalog
+    ) {
         self.protocolName = protocolName
         self.kind = kind
         self.obligation = obligation
@@ -29,12 +32,15 @@ package struct CheckContext: Sendable {
 
     /// A passing result.
     package func pass(_ expected: String, _ actual: String = "as expected", evidence: [Int] = []) -> CheckResult {
-        CheckResult(kind: kind, obligation: obligation, verdict: .pass, expected: expected, actual: actual, evidence: evidence)
+        CheckResult(
+            kind: kind, obligation: obligation, verdict: .pass, expected: expected, actual: actual, evidence: evidence)
     }
 
     /// A broken requirement, judged at the level.
     package func fail(_ expected: String, _ actual: String, evidence: [Int] = []) -> CheckResult {
-        CheckResult(kind: kind, obligation: obligation, verdict: level.failureVerdict, expected: expected, actual: actual, evidence: evidence)
+        CheckResult(
+            kind: kind, obligation: obligation, verdict: level.failureVerdict, expected: expected, actual: actual,
+            evidence: evidence)
     }
 
     /// Something required never happened, judged at the level; `context` shows where it was due.
@@ -45,7 +51,9 @@ package struct CheckContext: Sendable {
     }
 
     /// Passes when `failure` is nil, else fails with it.
-    package func judge(_ expected: String, failure: (actual: String, evidence: [Int])?, passEvidence: [Int] = []) -> CheckResult {
+    package func judge(
+        _ expected: String, failure: (actual: String, evidence: [Int])?, passEvidence: [Int] = []
+    ) -> CheckResult {
         guard let failure else { return pass(expected, evidence: passEvidence) }
         return fail(expected, failure.actual, evidence: failure.evidence)
     }

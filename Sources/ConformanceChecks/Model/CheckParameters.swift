@@ -25,7 +25,9 @@ package struct CheckParameters: Sendable {
     /// An optional string.
     package func string(_ key: String) throws(CheckParameterError) -> String? {
         guard let value = object[key] else { return nil }
-        guard let text = value.stringValue, !text.isEmpty else { throw CheckParameterError([key], "expected a non-empty string") }
+        guard let text = value.stringValue, !text.isEmpty else {
+            throw CheckParameterError([key], "expected a non-empty string")
+        }
         return text
     }
 
@@ -38,17 +40,23 @@ package struct CheckParameters: Sendable {
         }
         var result: [String] = []
         for (index, element) in array.enumerated() {
-            guard let text = element.stringValue else { throw CheckParameterError([key, String(index)], "expected a string") }
+            guard let text = element.stringValue else {
+                throw CheckParameterError([key, String(index)], "expected a string")
+            }
             result.append(text)
         }
         return result
     }
 
     /// An optional number, range-checked.
-    package func double(_ key: String, in range: ClosedRange<Double> = 0...Double.greatestFiniteMagnitude) throws(CheckParameterError) -> Double? {
+    package func double(
+        _ key: String, in range: ClosedRange<Double> = 0...Double.greatestFiniteMagnitude
+    ) throws(CheckParameterError) -> Double? {
         guard let value = object[key] else { return nil }
         guard let number = value.doubleValue, range.contains(number) else {
-            let bounds = range.upperBound == .greatestFiniteMagnitude ? "≥ \(format(range.lowerBound))" : "in \(format(range.lowerBound))…\(format(range.upperBound))"
+            let bounds =
+                range.upperBound == .greatestFiniteMagnitude
+                ? "≥ \(format(range.lowerBound))" : "in \(format(range.lowerBound))…\(format(range.upperBound))"
             throw CheckParameterError([key], "expected a number \(bounds)")
         }
         return number
@@ -99,7 +107,9 @@ package struct CheckParameters: Sendable {
     /// An optional array of entry matchers.
     package func matchers(_ key: String) throws(CheckParameterError) -> [EntryMatcher]? {
         guard let value = object[key] else { return nil }
-        guard let array = value.arrayValue, !array.isEmpty else { throw CheckParameterError([key], "expected a non-empty array of matchers") }
+        guard let array = value.arrayValue, !array.isEmpty else {
+            throw CheckParameterError([key], "expected a non-empty array of matchers")
+        }
         var result: [EntryMatcher] = []
         for (index, element) in array.enumerated() {
             do {

@@ -23,15 +23,21 @@ package enum CheckRegistry {
         let parameters = CheckParameters(object)
         let kind = try parameters.requiredString("kind")
         guard let type = kinds[kind] else {
-            throw CheckParameterError(["kind"], "unknown check kind \"\(kind)\"; known: \(kinds.keys.sorted().joined(separator: ", "))")
+            throw CheckParameterError(
+                ["kind"], "unknown check kind \"\(kind)\"; known: \(kinds.keys.sorted().joined(separator: ", "))")
         }
         for key in object.keys where !commonNames.contains(key) && !type.parameterNames.contains(key) {
-            throw CheckParameterError([key], "unknown parameter \"\(key)\" for \(kind); allowed: \(type.parameterNames.sorted().joined(separator: ", "))")
+            throw CheckParameterError(
+                [key],
+                "unknown parameter \"\(key)\" for \(kind); allowed: \(type.parameterNames.sorted().joined(separator: ", "))"
+            )
         }
         let obligation = try parameters.string("obligation")
         var level: RequirementLevel?
         if let name = try parameters.string("level") {
-            guard let parsed = RequirementLevel(rawValue: name) else { throw CheckParameterError(["level"], "expected MUST, SHOULD or MAY") }
+            guard let parsed = RequirementLevel(rawValue: name) else {
+                throw CheckParameterError(["level"], "expected MUST, SHOULD or MAY")
+            }
             level = parsed
         }
         let check = try type.init(parameters: parameters)

@@ -1,5 +1,6 @@
-import WireJSON
 import ProtocolModel
+import WireJSON
+
 /// The result of one check over one transcript (h2spec's expected / actual, plus evidence).
 package struct CheckResult: Sendable, Hashable {
     /// The check kind that produced it (`noMessage`, `custom:qrt.functionCallRoundTrip`, …).
@@ -22,7 +23,9 @@ package struct CheckResult: Sendable, Hashable {
     package var isAbsence = false
 
     /// Creates a result.
-    package init(kind: String, obligation: String, verdict: Verdict, expected: String, actual: String, evidence: [Int] = []) {
+    package init(
+        kind: String, obligation: String, verdict: Verdict, expected: String, actual: String, evidence: [Int] = []
+    ) {
         self.kind = kind
         self.obligation = obligation
         self.verdict = verdict

@@ -1,5 +1,5 @@
-package import WireJSON
 import ProtocolModel
+package import WireJSON
 
 /// Selects journal entries in case files:
 /// `{"client": TYPE}`, `{"server": TYPE}` (`"binary"` = binary frames, `"*"` = any frame),
@@ -31,7 +31,8 @@ package struct EntryMatcher: Sendable, Hashable, CustomStringConvertible {
         guard let object = value.objectValue else { throw CheckParameterError([], "a matcher must be an object") }
         let present = Self.selectorNames.filter { object[$0] != nil }
         guard present.count == 1, let key = present.first, let name = object[key]?.stringValue else {
-            throw CheckParameterError([], "a matcher needs exactly one of \(Self.selectorNames.joined(separator: ", ")) with a string value")
+            throw CheckParameterError(
+                [], "a matcher needs exactly one of \(Self.selectorNames.joined(separator: ", ")) with a string value")
         }
         for member in object.keys where member != key && member != "pointer" && !ValueCondition.names.contains(member) {
             throw CheckParameterError([member], "unknown matcher member \"\(member)\"")
@@ -68,15 +69,20 @@ package struct EntryMatcher: Sendable, Hashable, CustomStringConvertible {
             guard entry.kind == .close else { return false }
             if who == "client", entry.direction != .in { return false }
             if who == "server", entry.direction != .out { return false }
-        case .violation(let id): guard entry.kind == .violation, id == "*" || entry.violation?.obligation == id else { return false }
-        case .fault(let kind): guard entry.kind == .fault, kind == "*" || entry.fault?.kind == kind else { return false }
+        case .violation(let id):
+            guard entry.kind == .violation, id == "*" || entry.violation?.obligation == id else { return false }
+        case .fault(let kind):
+            guard entry.kind == .fault, kind == "*" || entry.fault?.kind == kind else { return false }
         }
         guard let pointer else { return true }
         let value = entry.json.flatMap { pointer.resolve(in: $0) }
         return (condition ?? ValueCondition.existsOnly).failure(for: value) == nil
     }
 
-    private func frame(_ entry: JournalEntry, _ index: Int, _ direction: JournalEntry.Direction, _ type: String, _ transcript: Transcript) -> Bool {
+    private func frame(
+        _ entry: JournalEntry, _ index: Int, _ direction: JournalEntry.Direction, _ type: String,
+        _ transcript: Transcript
+    ) -> Bool {
         guard entry.isFrame(direction) else { return false }
         switch type {
         case "*": return true
@@ -116,7 +122,9 @@ package struct EntryMatcher: Sendable, Hashable, CustomStringConvertible {
 extension ValueCondition {
     /// A condition that only requires the value to exist.
     static let existsOnly: ValueCondition = {
-        guard let condition = try? ValueCondition(CheckParameters(["exists": .bool(true)])) else { preconditionFailure() }
+        guard let condition = try? ValueCondition(CheckParameters(["exists": .bool(true)])) else {
+            preconditionFailure()
+        }
         return condition
     }()
 

@@ -1,5 +1,5 @@
-import ProtocolModel
 package import JSONSchema
+import ProtocolModel
 package import WireJSON
 
 /// The message schemas of `conformance/protocols/<protocol>/{client,server}/<type>.json`,
@@ -21,7 +21,8 @@ package struct MessageSchemaCatalog: Sendable {
         }
         for (key, document) in documents where key.split(separator: "/").count == 3 {
             do {
-                validators[key] = try JSONSchemaValidator(schema: document, registry: registry, baseURI: baseURI + key + ".json")
+                validators[key] = try JSONSchemaValidator(
+                    schema: document, registry: registry, baseURI: baseURI + key + ".json")
             } catch {
                 brokenSchemas[key] = error.description
             }
@@ -29,7 +30,9 @@ package struct MessageSchemaCatalog: Sendable {
     }
 
     /// The key of a message schema.
-    package static func key(protocolName: String, side: String, type: String) -> String { "\(protocolName)/\(side)/\(type)" }
+    package static func key(protocolName: String, side: String, type: String) -> String {
+        "\(protocolName)/\(side)/\(type)"
+    }
 
     /// Whether a schema exists for the message.
     package func contains(protocolName: String, side: String, type: String) -> Bool {
@@ -37,7 +40,9 @@ package struct MessageSchemaCatalog: Sendable {
     }
 
     /// Validates `instance` against the message's schema; `nil` when there is no usable schema.
-    package func validate(_ instance: JSONValue, protocolName: String, side: String, type: String) -> [ValidationFailure]? {
+    package func validate(
+        _ instance: JSONValue, protocolName: String, side: String, type: String
+    ) -> [ValidationFailure]? {
         validators[Self.key(protocolName: protocolName, side: side, type: type)]?.validate(instance)
     }
 

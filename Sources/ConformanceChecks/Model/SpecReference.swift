@@ -1,5 +1,6 @@
 import ProtocolModel
 import WireJSON
+
 /// Where a case's requirement comes from: a document of the suite, its section, the level
 /// and the normative sentence itself (kept beside the case, never duplicated in code).
 package struct SpecReference: Sendable, Hashable {

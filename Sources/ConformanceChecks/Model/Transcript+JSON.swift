@@ -1,12 +1,14 @@
-package import WireJSON
 import ProtocolModel
+package import WireJSON
 
 extension Transcript {
     /// The example-file shape: `{"journal": [JournalEntry…], "adapterEvents": [...],
     /// "client": {"exitCode", "driven", "timedOut"?}}`.
     package var jsonValue: JSONValue {
-        var client: JSONObject = ["exitCode": self.client.exitCode.map { .int(Int64($0)) } ?? .null,
-                                  "driven": .bool(self.client.driven)]
+        var client: JSONObject = [
+            "exitCode": self.client.exitCode.map { .int(Int64($0)) } ?? .null,
+            "driven": .bool(self.client.driven),
+        ]
         if self.client.timedOut { client["timedOut"] = .bool(true) }
         return .object([
             "journal": .array(journal.map(\.jsonValue)),
@@ -39,7 +41,9 @@ extension Transcript {
             }
         }
         let client = value["client"]
-        let exitCode = client?["exitCode"].flatMap { $0.isNull ? nil : $0.intValue }.map { Int32(truncatingIfNeeded: $0) }
+        let exitCode = client?["exitCode"].flatMap { $0.isNull ? nil : $0.intValue }.map {
+            Int32(truncatingIfNeeded: $0)
+        }
         let result = ClientProcessResult(
             exitCode: client == nil ? 0 : exitCode,
             driven: client?["driven"]?.boolValue ?? false,

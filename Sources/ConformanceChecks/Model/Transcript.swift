@@ -1,5 +1,5 @@
-package import WireJSON
 package import ProtocolModel
+package import WireJSON
 
 /// Everything observed during one case run: the mock's session journal (both directions,
 /// faults, violations, states), the adapter's events (driven clients) and how the process ended.

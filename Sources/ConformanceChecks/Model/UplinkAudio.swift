@@ -1,5 +1,6 @@
-import WireJSON
 import ProtocolModel
+import WireJSON
+
 /// The client's audio chunks as the checks see them: binary frames (multimodal dialog) or the
 /// base64 `audio` of `input_audio_buffer.append` events (Qwen realtime).
 package struct UplinkAudio: Sendable {
@@ -28,11 +29,15 @@ package struct UplinkAudio: Sendable {
             let ms = transcript.milliseconds(at: index)
             if source == "binary", entry.kind == .binary {
                 let duration = transcript.audioMilliseconds(at: index, sampleRate: sampleRate)
-                chunks.append(Chunk(index: index, ms: ms, bytes: entry.byteLength, durationMs: duration, codec: entry.audio?.codec))
+                chunks.append(
+                    Chunk(
+                        index: index, ms: ms, bytes: entry.byteLength, durationMs: duration, codec: entry.audio?.codec))
             } else if source == "base64", transcript.messageType(at: index) == "input_audio_buffer.append" {
                 let bytes = entry.json?["audio"]?.stringValue.flatMap(Base64.checkedDecodedCount(ofEncoded:))
-                let duration = entry.audio?.durationMs ?? bytes.map { Double($0) / Double(2 * max(sampleRate, 1)) * 1000 }
-                chunks.append(Chunk(index: index, ms: ms, bytes: bytes, durationMs: duration, codec: entry.audio?.codec))
+                let duration =
+                    entry.audio?.durationMs ?? bytes.map { Double($0) / Double(2 * max(sampleRate, 1)) * 1000 }
+                chunks.append(
+                    Chunk(index: index, ms: ms, bytes: bytes, durationMs: duration, codec: entry.audio?.codec))
             }
         }
         self.chunks = chunks

@@ -6,7 +6,9 @@ package import WireJSON
 /// All given members must hold.
 package struct ValueCondition: Sendable, Hashable {
     /// Parameter names a condition reads.
-    package static let names: Set<String> = ["equals", "notEquals", "oneOf", "exists", "jsonType", "minLength", "maxLength", "minimum", "maximum"]
+    package static let names: Set<String> = [
+        "equals", "notEquals", "oneOf", "exists", "jsonType", "minLength", "maxLength", "minimum", "maximum",
+    ]
 
     var equals: JSONValue?
     var notEquals: JSONValue?
@@ -30,7 +32,9 @@ package struct ValueCondition: Sendable, Hashable {
         equals = parameters.value("equals")
         notEquals = parameters.value("notEquals")
         if let list = parameters.value("oneOf") {
-            guard let array = list.arrayValue, !array.isEmpty else { throw CheckParameterError(["oneOf"], "expected a non-empty array") }
+            guard let array = list.arrayValue, !array.isEmpty else {
+                throw CheckParameterError(["oneOf"], "expected a non-empty array")
+            }
             oneOf = array
         }
         exists = try parameters.bool("exists")
@@ -52,8 +56,11 @@ package struct ValueCondition: Sendable, Hashable {
         let shown = Self.short(value)
         if let equals, value != equals { return "is \(shown), not \(Self.short(equals))" }
         if let notEquals, value == notEquals { return "must not be \(shown)" }
-        if let oneOf, !oneOf.contains(value) { return "is \(shown), not one of \(oneOf.map(Self.short).joined(separator: ", "))" }
-        if let jsonType, !jsonType.contains(value.typeName), !(jsonType.contains("number") && value.doubleValue != nil) {
+        if let oneOf, !oneOf.contains(value) {
+            return "is \(shown), not one of \(oneOf.map(Self.short).joined(separator: ", "))"
+        }
+        if let jsonType, !jsonType.contains(value.typeName), !(jsonType.contains("number") && value.doubleValue != nil)
+        {
             return "is a \(value.typeName), not \(jsonType.joined(separator: "|"))"
         }
         let length: Int? = value.stringValue.map { $0.count } ?? value.arrayValue.map(\.count)

@@ -1,5 +1,6 @@
 import ProtocolModel
 import WireJSON
+
 /// The outcome of a check or a case, as reports/README.md names it.
 ///
 /// Cases report the worst verdict of their checks; ``severity`` orders them.

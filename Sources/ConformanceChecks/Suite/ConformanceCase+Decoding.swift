@@ -1,10 +1,11 @@
-package import WireJSON
 import ProtocolModel
+package import WireJSON
 
 extension ConformanceCase {
     /// Members a case file may hold.
     package static let memberNames: Set<String> = [
-        "$schema", "id", "title", "spec", "obligations", "description", "scenario", "model", "faults", "drive", "checks",
+        "$schema", "id", "title", "spec", "obligations", "description", "scenario", "model", "faults", "drive",
+        "checks",
         "timeoutMs", "status", "strict", "matrix", "excusedViolations",
     ]
 
@@ -17,7 +18,8 @@ extension ConformanceCase {
         }
         func string(_ key: String, in object: JSONObject, at base: [String] = []) throws(CaseDecodingError) -> String {
             guard let text = object[key]?.stringValue, !text.isEmpty else {
-                throw CaseDecodingError(object[key] == nil ? base : base + [key], "\"\(key)\" must be a non-empty string")
+                throw CaseDecodingError(
+                    object[key] == nil ? base : base + [key], "\"\(key)\" must be a non-empty string")
             }
             return text
         }
@@ -25,15 +27,20 @@ extension ConformanceCase {
         title = try string("title", in: object)
         guard let spec = object["spec"]?.objectValue else { throw CaseDecodingError([], "\"spec\" must be an object") }
         let levelName = try string("level", in: spec, at: ["spec"])
-        guard let level = RequirementLevel(rawValue: levelName) else { throw CaseDecodingError(["spec", "level"], "level must be MUST, SHOULD or MAY") }
+        guard let level = RequirementLevel(rawValue: levelName) else {
+            throw CaseDecodingError(["spec", "level"], "level must be MUST, SHOULD or MAY")
+        }
         self.spec = SpecReference(
             doc: try string("doc", in: spec, at: ["spec"]), section: try string("section", in: spec, at: ["spec"]),
             level: level, quote: try string("quote", in: spec, at: ["spec"]))
         guard let list = object["obligations"]?.arrayValue, !list.isEmpty else {
-            throw CaseDecodingError(object["obligations"] == nil ? [] : ["obligations"], "\"obligations\" must be a non-empty array of ids")
+            throw CaseDecodingError(
+                object["obligations"] == nil ? [] : ["obligations"], "\"obligations\" must be a non-empty array of ids")
         }
         obligations = try list.enumerated().map { (offset, element) throws(CaseDecodingError) -> String in
-            guard let text = element.stringValue else { throw CaseDecodingError(["obligations", String(offset)], "expected an obligation id") }
+            guard let text = element.stringValue else {
+                throw CaseDecodingError(["obligations", String(offset)], "expected an obligation id")
+            }
             return text
         }
         description = try string("description", in: object)
@@ -52,24 +59,34 @@ extension ConformanceCase {
                 throw CaseDecodingError(["checks", String(offset)] + error.tokens, "\(path): \(error.message)")
             }
         }
-        guard let timeout = object["timeoutMs"]?.intValue, timeout > 0 else { throw CaseDecodingError(["timeoutMs"], "\"timeoutMs\" must be a positive integer") }
+        guard let timeout = object["timeoutMs"]?.intValue, timeout > 0 else {
+            throw CaseDecodingError(["timeoutMs"], "\"timeoutMs\" must be a positive integer")
+        }
         timeoutMs = Int(timeout)
         excusedViolations = try (object["excusedViolations"]?.arrayValue ?? []).enumerated().map {
             (offset, element) throws(CaseDecodingError) -> ExcusedViolation in
             let at = ["excusedViolations", String(offset)]
-            guard let entry = element.objectValue else { throw CaseDecodingError(at, "expected {obligation, level, why}") }
+            guard let entry = element.objectValue else {
+                throw CaseDecodingError(at, "expected {obligation, level, why}")
+            }
             let levelName = try string("level", in: entry, at: at)
-            guard let level = Violation.Level(rawValue: levelName) else { throw CaseDecodingError(at + ["level"], "level must be MUST or SHOULD") }
-            return ExcusedViolation(obligation: try string("obligation", in: entry, at: at), level: level, why: try string("why", in: entry, at: at))
+            guard let level = Violation.Level(rawValue: levelName) else {
+                throw CaseDecodingError(at + ["level"], "level must be MUST or SHOULD")
+            }
+            return ExcusedViolation(
+                obligation: try string("obligation", in: entry, at: at), level: level,
+                why: try string("why", in: entry, at: at))
         }
         status = Status(rawValue: object["status"]?.stringValue ?? "active") ?? .active
         strict = object["strict"]?.boolValue ?? false
-        matrix = try (object["matrix"]?.arrayValue ?? []).enumerated().map { (offset, element) throws(CaseDecodingError) -> Variant in
+        matrix = try (object["matrix"]?.arrayValue ?? []).enumerated().map {
+            (offset, element) throws(CaseDecodingError) -> Variant in
             guard let name = element["name"]?.stringValue, !name.isEmpty else {
                 throw CaseDecodingError(["matrix", String(offset)], "a variant needs a \"name\"")
             }
-            return Variant(name: name, faults: element["faults"]?.arrayValue, scenario: element["scenario"]?.stringValue,
-                           model: try Self.model(element["model"], at: ["matrix", String(offset), "model"]))
+            return Variant(
+                name: name, faults: element["faults"]?.arrayValue, scenario: element["scenario"]?.stringValue,
+                model: try Self.model(element["model"], at: ["matrix", String(offset), "model"]))
         }
     }
 
@@ -77,9 +94,13 @@ extension ConformanceCase {
     private static func model(_ value: JSONValue?, at tokens: [String]) throws(CaseDecodingError) -> String? {
         guard let value else { return nil }
         guard let text = value.stringValue, !text.isEmpty,
-              text.unicodeScalars.allSatisfy({ $0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "._-".unicodeScalars.contains($0)) })
+            text.unicodeScalars.allSatisfy({
+                $0.isASCII
+                    && ($0.properties.isAlphabetic || ("0"..."9").contains($0) || "._-".unicodeScalars.contains($0))
+            })
         else {
-            throw CaseDecodingError(tokens, "\"model\" must be a non-empty model name (letters, digits, \".\", \"_\", \"-\")")
+            throw CaseDecodingError(
+                tokens, "\"model\" must be a non-empty model name (letters, digits, \".\", \"_\", \"-\")")
         }
         return text
     }

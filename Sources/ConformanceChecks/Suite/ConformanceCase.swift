@@ -1,5 +1,5 @@
-package import WireJSON
 package import ProtocolModel
+package import WireJSON
 
 /// One conformance case (one JSON file, layout §9.10): what is required, how the mock is set
 /// up, optionally how a driven client is steered, and the checks that judge the transcript.

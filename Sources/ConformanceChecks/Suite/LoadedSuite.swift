@@ -11,7 +11,8 @@ package struct LoadedSuite: Sendable {
     package var caseFiles: [String: String]
 
     /// Creates a suite.
-    package init(directory: String, definition: SuiteDefinition, cases: [ConformanceCase], caseFiles: [String: String]) {
+    package init(directory: String, definition: SuiteDefinition, cases: [ConformanceCase], caseFiles: [String: String])
+    {
         self.directory = directory
         self.definition = definition
         self.cases = cases

@@ -23,9 +23,12 @@ package struct SourceDocument: Sendable {
     }
 
     /// A diagnostic at `tokens` (the key when `atKey`, else the value or its nearest parent).
-    package func diagnostic(_ tokens: [String], _ message: String, atKey: Bool = false, severity: Diagnostic.Severity = .error) -> Diagnostic {
+    package func diagnostic(
+        _ tokens: [String], _ message: String, atKey: Bool = false, severity: Diagnostic.Severity = .error
+    ) -> Diagnostic {
         let pointer = JSONPointer(tokens: tokens)
         let location = (atKey ? map.keyLocation(of: pointer) : nil) ?? map.nearestLocation(of: pointer) ?? (1, 1)
-        return Diagnostic(file: path, line: location.line, column: location.column, message: message, severity: severity)
+        return Diagnostic(
+            file: path, line: location.line, column: location.column, message: message, severity: severity)
     }
 }

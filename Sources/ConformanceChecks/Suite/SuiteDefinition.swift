@@ -34,22 +34,29 @@ package struct SuiteDefinition: Sendable, Hashable {
     package init(jsonValue value: JSONValue) throws(CaseDecodingError) {
         guard let object = value.objectValue else { throw CaseDecodingError([], "suite.json must be an object") }
         func string(_ key: String) throws(CaseDecodingError) -> String {
-            guard let text = object[key]?.stringValue, !text.isEmpty else { throw CaseDecodingError(object[key] == nil ? [] : [key], "\"\(key)\" must be a non-empty string") }
+            guard let text = object[key]?.stringValue, !text.isEmpty else {
+                throw CaseDecodingError(object[key] == nil ? [] : [key], "\"\(key)\" must be a non-empty string")
+            }
             return text
         }
         prefix = try string("prefix")
         title = try string("title")
         protocolName = try string("protocol")
-        guard let spec = object["spec"]?.objectValue, let doc = spec["doc"]?.stringValue, let path = spec["path"]?.stringValue else {
+        guard let spec = object["spec"]?.objectValue, let doc = spec["doc"]?.stringValue,
+            let path = spec["path"]?.stringValue
+        else {
             throw CaseDecodingError(["spec"], "\"spec\" must be {\"doc\", \"path\"}")
         }
         specDoc = doc
         specPath = path
-        guard let obligations = object["obligations"]?.arrayValue?.compactMap(\.stringValue), !obligations.isEmpty else {
+        guard let obligations = object["obligations"]?.arrayValue?.compactMap(\.stringValue), !obligations.isEmpty
+        else {
             throw CaseDecodingError(["obligations"], "\"obligations\" must list the spec's obligation ids")
         }
         self.obligations = obligations
-        guard let sections = object["sections"]?.arrayValue, !sections.isEmpty else { throw CaseDecodingError(["sections"], "\"sections\" must be a non-empty array") }
+        guard let sections = object["sections"]?.arrayValue, !sections.isEmpty else {
+            throw CaseDecodingError(["sections"], "\"sections\" must be a non-empty array")
+        }
         self.sections = try sections.enumerated().map { (offset, element) throws(CaseDecodingError) -> Section in
             guard let id = element["id"]?.stringValue, let title = element["title"]?.stringValue else {
                 throw CaseDecodingError(["sections", String(offset)], "a section needs \"id\" and \"title\"")
@@ -58,11 +65,13 @@ package struct SuiteDefinition: Sendable, Hashable {
         }
         for (metric, value) in object["latencyBudgets"]?.objectValue ?? [:] {
             guard let milliseconds = value.doubleValue, milliseconds > 0 else {
-                throw CaseDecodingError(["latencyBudgets", metric], "a latency budget is a positive number of milliseconds")
+                throw CaseDecodingError(
+                    ["latencyBudgets", metric], "a latency budget is a positive number of milliseconds")
             }
             guard LatencyMetric.all.contains(metric) else {
-                throw CaseDecodingError(["latencyBudgets", metric],
-                                        "unknown latency metric \(metric); expected one of \(LatencyMetric.all.joined(separator: ", "))")
+                throw CaseDecodingError(
+                    ["latencyBudgets", metric],
+                    "unknown latency metric \(metric); expected one of \(LatencyMetric.all.joined(separator: ", "))")
             }
             latencyBudgets[metric] = milliseconds
         }

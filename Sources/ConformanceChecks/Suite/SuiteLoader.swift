@@ -11,7 +11,9 @@ package struct SuiteLoader: Sendable {
 
     /// Suite folders (`conformance/suites/<name>`) that hold a `suite.json`.
     package var suiteDirectories: [String] {
-        files.paths(under: "conformance/suites/", suffix: "/suite.json").map { String($0.dropLast("/suite.json".count)) }
+        files.paths(under: "conformance/suites/", suffix: "/suite.json").map {
+            String($0.dropLast("/suite.json".count))
+        }
     }
 
     /// Every suite, with the diagnostics met while loading.
@@ -64,7 +66,9 @@ package struct SuiteLoader: Sendable {
         }
         let order = Dictionary(uniqueKeysWithValues: definition.sections.enumerated().map { ($1.id, $0) })
         cases.sort { (order[$0.section] ?? .max, $0.id) < (order[$1.section] ?? .max, $1.id) }
-        return (LoadedSuite(directory: directory, definition: definition, cases: cases, caseFiles: caseFiles), diagnostics)
+        return (
+            LoadedSuite(directory: directory, definition: definition, cases: cases, caseFiles: caseFiles), diagnostics
+        )
     }
 
     /// Message schemas under `conformance/protocols/<protocol>/{client,server}/<type>.json`.
@@ -76,7 +80,8 @@ package struct SuiteLoader: Sendable {
             let depth = key.split(separator: "/").count
             // <protocol>/<side>/<type>, and <protocol>/common that the message schemas $ref.
             guard depth == 3 || (depth == 2 && key.hasSuffix("/common")), let bytes = files.files[path],
-                  let value = try? JSONValue.decode(bytes) else { continue }
+                let value = try? JSONValue.decode(bytes)
+            else { continue }
             documents[key] = value
         }
         return MessageSchemaCatalog(documents: documents)
@@ -84,7 +89,9 @@ package struct SuiteLoader: Sendable {
 
     /// Reads an example transcript of a case.
     /// - Throws: ``TranscriptDecodingError`` when it is missing or malformed.
-    package func example(_ suite: LoadedSuite, caseID: String, kind: String) throws(TranscriptDecodingError) -> Transcript {
+    package func example(
+        _ suite: LoadedSuite, caseID: String, kind: String
+    ) throws(TranscriptDecodingError) -> Transcript {
         let path = suite.examplePath(caseID: caseID, kind: kind)
         guard let text = files.text(path) else { throw TranscriptDecodingError("\(path): missing") }
         do {

@@ -97,7 +97,8 @@ extension MultiModalDialog {
         state.withLock { s in
             guard !s.finishSent, s.phase == .started || s.phase == .awaitingStarted else { return }
             if s.canActInListening {
-                sendDirective(&s, "RequestToRespond", input: ["type": .string(type), "text": .string(text)], parameters: params)
+                sendDirective(
+                    &s, "RequestToRespond", input: ["type": .string(type), "text": .string(text)], parameters: params)
                 s.tapPaused = true  // the server leaves Listening: tap2talk upload pauses (C11)
             } else {
                 s.pending.append(.requestToRespond(type: type, text: text, parameters: params))
@@ -160,7 +161,9 @@ extension MultiModalDialog {
                 if s.pushToTalkOpen { sendDirective(&s, "CancelSpeech") }
                 s.pushToTalkOpen = false
             case .requestToRespond(let type, let text, let parameters):
-                sendDirective(&s, "RequestToRespond", input: ["type": .string(type), "text": .string(text)], parameters: parameters)
+                sendDirective(
+                    &s, "RequestToRespond", input: ["type": .string(type), "text": .string(text)],
+                    parameters: parameters)
                 s.tapPaused = true
                 s.pending = Array(queued)
                 return

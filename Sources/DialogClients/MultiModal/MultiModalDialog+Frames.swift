@@ -1,5 +1,5 @@
-import Synchronization
 package import ProtocolModel
+import Synchronization
 package import WireJSON
 import WireSocket
 
@@ -30,7 +30,8 @@ extension MultiModalDialog {
         if let dialogID { input["dialog_id"] = .string(dialogID) }
         let payload: JSONObject = [
             "task_group": "aigc", "task": "multimodal-generation", "function": "generation",
-            "model": .string(DialogProtocol.multimodalDialog.rawValue), "input": .object(input), "parameters": .object(parameters),
+            "model": .string(DialogProtocol.multimodalDialog.rawValue), "input": .object(input),
+            "parameters": .object(parameters),
         ]
         var frame = DashScopeEnvelope.clientFrame(.runTask, taskID: s.taskID, payload: payload).objectValue ?? [:]
         s.faults.rewriteStart?(&frame)
@@ -38,17 +39,25 @@ extension MultiModalDialog {
     }
 
     /// A directive frame: `continue-task`, or `finish-task` for Stop (C6, C7, C23).
-    func directiveText(_ s: DialogSessionState, _ directive: String, input extra: JSONObject = [:],
-                       parameters: JSONObject? = nil, action: DashScopeEnvelope.Action? = nil, taskID: String? = nil) -> String {
-        DashScopeEnvelope.directive(directive, taskID: taskID ?? s.taskID, dialogID: s.dialogID, input: extra,
-                                    parameters: parameters, action: action).encodedString()
+    func directiveText(
+        _ s: DialogSessionState, _ directive: String, input extra: JSONObject = [:],
+        parameters: JSONObject? = nil, action: DashScopeEnvelope.Action? = nil, taskID: String? = nil
+    ) -> String {
+        DashScopeEnvelope.directive(
+            directive, taskID: taskID ?? s.taskID, dialogID: s.dialogID, input: extra,
+            parameters: parameters, action: action
+        ).encodedString()
     }
 
     /// Sends a directive unless the task is over (C22).
     @discardableResult
-    func sendDirective(_ s: inout DialogSessionState, _ directive: String, input: JSONObject = [:],
-                       parameters: JSONObject? = nil) -> Bool {
-        guard let connection = s.connection, !s.finishSent, s.phase == .started || s.phase == .awaitingStarted else { return false }
+    func sendDirective(
+        _ s: inout DialogSessionState, _ directive: String, input: JSONObject = [:],
+        parameters: JSONObject? = nil
+    ) -> Bool {
+        guard let connection = s.connection, !s.finishSent, s.phase == .started || s.phase == .awaitingStarted else {
+            return false
+        }
         connection.send(text: directiveText(s, directive, input: input, parameters: parameters))
         if directive == "HeartBeat" { s.lastHeartbeatAt = Clock.nowMicros() }
         return true
@@ -83,8 +92,12 @@ extension MultiModalDialog {
     }
 
     /// A directive frame with the current ids, optionally with another action or task id.
-    package func rawDirective(_ directive: String, input: JSONObject = [:], parameters: JSONObject? = nil,
-                              action: DashScopeEnvelope.Action? = nil, taskID: String? = nil) -> String {
-        state.withLock { directiveText($0, directive, input: input, parameters: parameters, action: action, taskID: taskID) }
+    package func rawDirective(
+        _ directive: String, input: JSONObject = [:], parameters: JSONObject? = nil,
+        action: DashScopeEnvelope.Action? = nil, taskID: String? = nil
+    ) -> String {
+        state.withLock {
+            directiveText($0, directive, input: input, parameters: parameters, action: action, taskID: taskID)
+        }
     }
 }

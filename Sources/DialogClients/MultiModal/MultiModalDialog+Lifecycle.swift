@@ -6,7 +6,8 @@ extension MultiModalDialog {
     /// server's close (closing itself after `options.stopTimeoutMillis`). Nothing is sent after.
     public func stop() async {
         let connection: ClientConnection? = state.withLock { s in
-            guard let connection = s.connection, !s.finishSent, s.phase == .started || s.phase == .awaitingStarted else {
+            guard let connection = s.connection, !s.finishSent, s.phase == .started || s.phase == .awaitingStarted
+            else {
                 return s.phase == .closed ? nil : s.connection
             }
             sendDirective(&s, "Stop")
@@ -62,12 +63,12 @@ extension MultiModalDialog {
             let now = Clock.nowMicros()
             let period = options.heartbeatPeriodMicros
             if !s.faults.disableHeartbeat, now - max(s.lastReceivedAt, s.lastHeartbeatAt) >= period,
-               now - s.lastHeartbeatAt >= 5_000_000
+                now - s.lastHeartbeatAt >= 5_000_000
             {
                 sendDirective(&s, "HeartBeat")
             }
             if options.keepAudioFlowing, s.upstreamFormat == "pcm", s.wantsContinuousAudio,
-               now - s.lastAudioAt >= 200_000
+                now - s.lastAudioAt >= 200_000
             {
                 sendBinary(&s, [UInt8](repeating: 0, count: s.upstreamRate / 5))
                 // Keep the 100 ms cadence once silence flows.

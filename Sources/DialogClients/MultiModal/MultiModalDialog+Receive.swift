@@ -31,8 +31,9 @@ extension MultiModalDialog {
                 guard let output = json["payload"]?["output"]?.objectValue else { return }
                 handleOutput(&s, output, now: now)
             case "task-failed":
-                let error = DialogError(code: header["error_code"]?.stringValue ?? "TaskFailed",
-                                        message: header["error_message"]?.stringValue ?? "", isFatal: true)
+                let error = DialogError(
+                    code: header["error_code"]?.stringValue ?? "TaskFailed",
+                    message: header["error_message"]?.stringValue ?? "", isFatal: true)
                 // C24: terminal; nothing more is sent.
                 s.finishSent = true
                 emit(s) { $0.onErrorReceived?(error) }
@@ -89,8 +90,9 @@ extension MultiModalDialog {
             // The round is dropped; audio is allowed again only after Listening (+ SendSpeech).
             s.pushToTalkOpen = false
         case "Error":
-            let error = DialogError(code: output["error_name"]?.stringValue ?? "Error",
-                                    message: output["error_message"]?.stringValue ?? "", isFatal: false)
+            let error = DialogError(
+                code: output["error_name"]?.stringValue ?? "Error",
+                message: output["error_message"]?.stringValue ?? "", isFatal: false)
             emit(s) { $0.onErrorReceived?(error) }
         case "Stopped":
             s.phase = .finishing
@@ -112,8 +114,9 @@ extension MultiModalDialog {
             s.lastReceivedAt = now
             guard !s.round.interrupted else { return }
             emit(s) { $0.onSynthesizedData?(bytes) }
-            let micros = AudioDuration.micros(byteCount: bytes.count, format: s.downstreamFormat,
-                                              sampleRate: s.downstreamRate, bitRateKbps: s.downstreamBitRate)
+            let micros = AudioDuration.micros(
+                byteCount: bytes.count, format: s.downstreamFormat,
+                sampleRate: s.downstreamRate, bitRateKbps: s.downstreamBitRate)
             s.player.enqueue(durationMicros: micros, atMicros: now)
         }
     }

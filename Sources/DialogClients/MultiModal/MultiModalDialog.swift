@@ -1,6 +1,6 @@
-public import WireJSON
-import Synchronization
 import ProtocolModel
+import Synchronization
+public import WireJSON
 import WireSocket
 
 /// A multimodal dialog client (Model Studio "实时多模态交互" over WebSocket) mirroring the iOS
@@ -43,8 +43,10 @@ public final class MultiModalDialog: Sendable {
     ///   - workSpaceId: `input.workspace_id` of Start.
     ///   - appId: `input.app_id` of Start.
     ///   - mode: the interaction mode (`upstream.mode`, unless the Start params set one).
-    public init(url: String?, workSpaceId: String, appId: String, mode: DialogMode,
-                options: MultiModalDialogOptions = MultiModalDialogOptions()) {
+    public init(
+        url: String?, workSpaceId: String, appId: String, mode: DialogMode,
+        options: MultiModalDialogOptions = MultiModalDialogOptions()
+    ) {
         self.url = url ?? DialogProtocol.serviceHost + DialogProtocol.multimodalDialog.servicePath
         self.workSpaceId = workSpaceId
         self.appId = appId
@@ -74,8 +76,10 @@ public final class MultiModalDialog: Sendable {
     }
 
     /// SDK-style start: connects, sends Start, and calls `completion` once `Started` arrived.
-    public func start(apiKey: String, params: MultiModalRequestParam, dialogId: String? = nil,
-                      completion: @escaping @Sendable (Bool, DialogError?) -> Void) {
+    public func start(
+        apiKey: String, params: MultiModalRequestParam, dialogId: String? = nil,
+        completion: @escaping @Sendable (Bool, DialogError?) -> Void
+    ) {
         Task {
             do throws(DialogError) {
                 _ = try await start(apiKey: apiKey, params: params, dialogId: dialogId)
@@ -90,12 +94,19 @@ public final class MultiModalDialog: Sendable {
     /// - Parameter dialogId: resume this dialog (C23).
     /// - Throws: `DialogError` when the upgrade is refused, the task fails, or nothing arrives.
     @discardableResult
-    public func start(apiKey: String, params: MultiModalRequestParam, dialogId: String? = nil,
-                      timeoutMillis: Int = 10_000) async throws(DialogError) -> String {
+    public func start(
+        apiKey: String, params: MultiModalRequestParam, dialogId: String? = nil,
+        timeoutMillis: Int = 10_000
+    ) async throws(DialogError) -> String {
         let (headers, startText) = try state.withLock { (s) throws(DialogError) in
-            guard s.phase == .idle else { throw DialogError(code: "InvalidState", message: "start() was already called", isFatal: false) }
+            guard s.phase == .idle else {
+                throw DialogError(code: "InvalidState", message: "start() was already called", isFatal: false)
+            }
             s.phase = .connecting
-            return (handshakeHeaders(apiKey: apiKey, s.faults.authorization), startFrame(&s, params: params, dialogID: dialogId))
+            return (
+                handshakeHeaders(apiKey: apiKey, s.faults.authorization),
+                startFrame(&s, params: params, dialogID: dialogId)
+            )
         }
         let socket = WebSocketClient()
         let connection: ClientConnection
@@ -109,7 +120,8 @@ public final class MultiModalDialog: Sendable {
                 s.socket = socket
             }
             let refused = error.message.contains("HTTP 401") || error.message.contains("HTTP 403")
-            let failure = DialogError(code: refused ? "InvalidApiKey" : "ConnectFailed", message: error.message, isFatal: true)
+            let failure = DialogError(
+                code: refused ? "InvalidApiKey" : "ConnectFailed", message: error.message, isFatal: true)
             report(failure)
             throw failure
         }
@@ -127,7 +139,9 @@ public final class MultiModalDialog: Sendable {
             runReceiveLoop(connection)
             Task { [weak self] in
                 try? await Task.sleep(for: .milliseconds(timeoutMillis))
-                self?.resolveStart(.failure(DialogError(code: "Timeout", message: "no Started within \(timeoutMillis) ms", isFatal: true)))
+                self?.resolveStart(
+                    .failure(
+                        DialogError(code: "Timeout", message: "no Started within \(timeoutMillis) ms", isFatal: true)))
             }
         }
         let dialogID = try outcome.get()
@@ -158,7 +172,9 @@ public final class MultiModalDialog: Sendable {
     /// Returns once every callback queued so far has run.
     public func flushCallbacks() async { await queue.drain() }
 
-    private func handshakeHeaders(apiKey: String, _ authorization: MultiModalDialogFaults.Authorization) -> [(String, String)] {
+    private func handshakeHeaders(
+        apiKey: String, _ authorization: MultiModalDialogFaults.Authorization
+    ) -> [(String, String)] {
         var headers = options.headers
         switch authorization {
         case .bearer: headers.append(("Authorization", "Bearer \(apiKey)"))

@@ -55,8 +55,10 @@ public struct MultiModalRequestParam: Sendable {
             object["sample_rate"] = sampleRate.map { .int(Int64($0)) }
             object["audio_format"] = audioFormat.map(JSONValue.string)
             object["intermediate_text"] = intermediateText.map(JSONValue.string)
-            for (key, value) in [("volume", volume), ("speech_rate", speechRate), ("pitch_rate", pitchRate),
-                                 ("frame_size", frameSize), ("bit_rate", bitRate), ("transmit_rate_limit", transmitRateLimit)] {
+            for (key, value) in [
+                ("volume", volume), ("speech_rate", speechRate), ("pitch_rate", pitchRate),
+                ("frame_size", frameSize), ("bit_rate", bitRate), ("transmit_rate_limit", transmitRateLimit),
+            ] {
                 object[key] = value.map { .int(Int64($0)) }
             }
             object["incremental_response"] = incrementalResponse.map(JSONValue.bool)
@@ -102,9 +104,11 @@ public struct MultiModalRequestParam: Sendable {
 
         var json: JSONObject {
             var object = extra
-            for (key, value) in [("user_defined_params", userDefinedParams), ("user_defined_tokens", userDefinedTokens),
-                                 ("tool_prompts", toolPrompts), ("user_prompt_params", userPromptParams),
-                                 ("user_query_params", userQueryParams)] {
+            for (key, value) in [
+                ("user_defined_params", userDefinedParams), ("user_defined_tokens", userDefinedTokens),
+                ("tool_prompts", toolPrompts), ("user_prompt_params", userPromptParams),
+                ("user_query_params", userQueryParams),
+            ] {
                 object[key] = value.map(JSONValue.object)
             }
             object["videos"] = videos.map(JSONValue.array)

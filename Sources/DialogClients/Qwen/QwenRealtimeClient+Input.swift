@@ -1,5 +1,5 @@
-public import WireJSON
 import Synchronization
+public import WireJSON
 
 extension QwenRealtimeClient {
     /// `input_audio_buffer.append` of s16le mono PCM at the input rate, as one chunk (C8: a
@@ -99,8 +99,12 @@ extension QwenRealtimeClient {
         state.withLock { s in
             guard s.calls[callId] == false else { return false }
             s.calls[callId] = true
-            send(&s, ["type": "conversation.item.create",
-                      "item": ["type": "function_call_output", "call_id": .string(callId), "output": .string(output)]])
+            send(
+                &s,
+                [
+                    "type": "conversation.item.create",
+                    "item": ["type": "function_call_output", "call_id": .string(callId), "output": .string(output)],
+                ])
             if createResponse, s.calls.values.allSatisfy({ $0 }) { requestResponse(&s, nil) }
             return true
         }

@@ -10,7 +10,8 @@ extension QwenRealtimeClient {
                 guard let event = await connection.next(timeoutMillis: 1000) else { continue }
                 switch event {
                 case .message(let message):
-                    guard message.isText, let json = try? JSONValue.decode(message.bytes), let object = json.objectValue else { continue }
+                    guard message.isText, let json = try? JSONValue.decode(message.bytes), let object = json.objectValue
+                    else { continue }
                     handle(object)
                 case .closed(let code, let reason):
                     handleClosed(code: Int(code?.rawValue ?? 1006), reason: reason)
@@ -38,8 +39,9 @@ extension QwenRealtimeClient {
                 resolution = (type, .success(session))
             case "error":
                 let body = event["error"]?.objectValue ?? [:]
-                let error = QwenRealtimeError(type: body["type"]?.stringValue ?? "server_error", code: body["code"]?.stringValue ?? "",
-                                              message: body["message"]?.stringValue ?? "", param: body["param"]?.stringValue)
+                let error = QwenRealtimeError(
+                    type: body["type"]?.stringValue ?? "server_error", code: body["code"]?.stringValue ?? "",
+                    message: body["message"]?.stringValue ?? "", param: body["param"]?.stringValue)
                 if error.param == "response.create" { s.createSent = false }
                 emit(s) { $0.onError?(error) }
                 let terminal = (error.isFatal && !s.faults.ignoreFatalErrors) || s.faults.everyErrorTerminal
@@ -159,7 +161,8 @@ extension QwenRealtimeClient {
             emit(s) { $0.onPlaybackStarted?(responseID) }
         }
         emit(s) { $0.onAudio?(responseID, pcm) }
-        s.player.enqueue(durationMicros: AudioDuration.pcmMicros(byteCount: pcm.count, sampleRate: s.outputRate), atMicros: now)
+        s.player.enqueue(
+            durationMicros: AudioDuration.pcmMicros(byteCount: pcm.count, sampleRate: s.outputRate), atMicros: now)
     }
 
     private func endPlaybackInput(_ s: inout QwenSessionState, _ responseID: String) {
@@ -210,6 +213,10 @@ extension QwenRealtimeClient {
             s.socket = nil
             Task.detached { socket?.shutdown() }
         }
-        resolveWaiter(kind: nil, .failure(QwenRealtimeError(type: "client_error", code: "closed", message: "connection closed (\(code)) \(reason)")))
+        resolveWaiter(
+            kind: nil,
+            .failure(
+                QwenRealtimeError(
+                    type: "client_error", code: "closed", message: "connection closed (\(code)) \(reason)")))
     }
 }

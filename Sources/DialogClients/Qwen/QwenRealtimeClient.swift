@@ -1,5 +1,5 @@
-public import WireJSON
 import Synchronization
+public import WireJSON
 import WireSocket
 
 /// A Qwen realtime client (Qwen-Audio-Realtime and Qwen-Omni-Realtime over WebSocket) covering
@@ -101,7 +101,9 @@ public final class QwenRealtimeClient: Sendable {
     }
 
     /// Registers a waiter for `kind`, runs `body` under the lock, and waits for the reply.
-    func awaitReply(_ kind: String, _ body: @escaping @Sendable (inout QwenSessionState) -> Void)
+    func awaitReply(
+        _ kind: String, _ body: @escaping @Sendable (inout QwenSessionState) -> Void
+    )
         async -> () throws(QwenRealtimeError) -> JSONObject
     {
         let timeout = options.connectTimeoutMillis
@@ -112,7 +114,11 @@ public final class QwenRealtimeClient: Sendable {
             }
             Task { [weak self] in
                 try? await Task.sleep(for: .milliseconds(timeout))
-                self?.resolveWaiter(kind: kind, .failure(QwenRealtimeError(type: "client_error", code: "timeout", message: "no \(kind) within \(timeout) ms")))
+                self?.resolveWaiter(
+                    kind: kind,
+                    .failure(
+                        QwenRealtimeError(
+                            type: "client_error", code: "timeout", message: "no \(kind) within \(timeout) ms")))
             }
         }
         return { () throws(QwenRealtimeError) -> JSONObject in try result.get() }

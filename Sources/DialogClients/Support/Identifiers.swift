@@ -10,7 +10,8 @@ enum Identifiers {
         bytes[6] = bytes[6] & 0x0F | 0x40
         bytes[8] = bytes[8] & 0x3F | 0x80
         let hex = bytes.map { byte in String(byte, radix: 16).leftPadded(to: 2) }
-        return [hex[0..<4], hex[4..<6], hex[6..<8], hex[8..<10], hex[10..<16]].map { $0.joined() }.joined(separator: "-")
+        return [hex[0..<4], hex[4..<6], hex[6..<8], hex[8..<10], hex[10..<16]].map { $0.joined() }.joined(
+            separator: "-")
     }
 
     /// `prefix` followed by 32 random hex digits (`event_…`).

@@ -3,32 +3,32 @@
 extension EmbeddedScenarios {
     /// mock-server/scenarios/abrupt-close.json
     static let `abruptClose` = #"""
-{
-  "$schema": "../../conformance/schema/scenario.schema.json",
-  "name": "abrupt-close",
-  "description": "Drops the TCP connection without a close frame 2 s (scaled by timeScale) after the session starts.",
-  "seed": 7,
-  "faults": [
-    {
-      "id": "cut",
-      "kind": "abruptClose",
-      "armed": false
-    }
-  ],
-  "triggers": [
-    {
-      "id": "after-2s",
-      "when": {
-        "afterMs": 2000
-      },
-      "actions": [
         {
-          "arm": "cut"
+          "$schema": "../../conformance/schema/scenario.schema.json",
+          "name": "abrupt-close",
+          "description": "Drops the TCP connection without a close frame 2 s (scaled by timeScale) after the session starts.",
+          "seed": 7,
+          "faults": [
+            {
+              "id": "cut",
+              "kind": "abruptClose",
+              "armed": false
+            }
+          ],
+          "triggers": [
+            {
+              "id": "after-2s",
+              "when": {
+                "afterMs": 2000
+              },
+              "actions": [
+                {
+                  "arm": "cut"
+                }
+              ]
+            }
+          ]
         }
-      ]
-    }
-  ]
-}
 
-"""#
+        """#
 }

@@ -3,18 +3,18 @@
 extension EmbeddedScenarios {
     /// mock-server/scenarios/bandwidth.json
     static let `bandwidth` = #"""
-{
-  "$schema": "../../conformance/schema/scenario.schema.json",
-  "name": "bandwidth",
-  "description": "Caps the server's send rate at 8 kB/s from the start: answer audio arrives slower than real time.",
-  "seed": 7,
-  "faults": [
-    {
-      "kind": "bandwidthCap",
-      "bytesPerSecond": 8000
-    }
-  ]
-}
+        {
+          "$schema": "../../conformance/schema/scenario.schema.json",
+          "name": "bandwidth",
+          "description": "Caps the server's send rate at 8 kB/s from the start: answer audio arrives slower than real time.",
+          "seed": 7,
+          "faults": [
+            {
+              "kind": "bandwidthCap",
+              "bytesPerSecond": 8000
+            }
+          ]
+        }
 
-"""#
+        """#
 }

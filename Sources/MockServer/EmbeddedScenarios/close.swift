@@ -3,32 +3,32 @@
 extension EmbeddedScenarios {
     /// mock-server/scenarios/close.json
     static let `close` = #"""
-{
-  "$schema": "../../conformance/schema/scenario.schema.json",
-  "name": "close",
-  "description": "Closes the connection with code 4000 and a reason right after the first answer audio (Qwen delta or multimodal binary frame).",
-  "seed": 7,
-  "faults": [
-    {
-      "id": "close-after-delta",
-      "kind": "close",
-      "code": 4000,
-      "reason": "mock: scripted close",
-      "match": {
-        "type": "response.audio.delta"
-      }
-    },
-    {
-      "id": "close-after-binary",
-      "kind": "close",
-      "code": 4000,
-      "reason": "mock: scripted close",
-      "match": {
-        "binary": true
-      }
-    }
-  ]
-}
+        {
+          "$schema": "../../conformance/schema/scenario.schema.json",
+          "name": "close",
+          "description": "Closes the connection with code 4000 and a reason right after the first answer audio (Qwen delta or multimodal binary frame).",
+          "seed": 7,
+          "faults": [
+            {
+              "id": "close-after-delta",
+              "kind": "close",
+              "code": 4000,
+              "reason": "mock: scripted close",
+              "match": {
+                "type": "response.audio.delta"
+              }
+            },
+            {
+              "id": "close-after-binary",
+              "kind": "close",
+              "code": 4000,
+              "reason": "mock: scripted close",
+              "match": {
+                "binary": true
+              }
+            }
+          ]
+        }
 
-"""#
+        """#
 }

@@ -3,44 +3,44 @@
 extension EmbeddedScenarios {
     /// mock-server/scenarios/default.json
     static let `default` = #"""
-{
-  "$schema": "../../conformance/schema/scenario.schema.json",
-  "name": "default",
-  "description": "A natural conversation for both protocols: every utterance gets a transcript and a spoken answer at realistic timing.",
-  "seed": 20240611,
-  "variables": { "user_name": "there" },
-  "policies": { "responsePauseMs": 0, "interruptible": true, "callDeclaredTools": true, "roundTimestamps": true },
-  "turns": {
-    "list": [
-      { "transcript": "Hello, who am I talking to?", "answer": "Hi ${user_name}! I'm your voice assistant. How can I help you today?" },
-      { "transcript": "What's the weather like tomorrow?", "answer": "Tomorrow looks mostly sunny, with a high of twenty-three degrees and a light breeze in the afternoon." },
-      { "transcript": "Should I take an umbrella?", "answer": "You can leave it at home; the chance of rain is only about ten percent." },
-      { "transcript": "今天下午有什么安排？", "answer": "你下午三点有一个项目会议，五点以后就没有其他安排了。" },
-      { "transcript": "Set a timer for ten minutes.", "answer": "Okay, a ten-minute timer is running now.", "spoken": "Okay, your ten minute timer is running now." },
-      { "transcript": "Thanks, that's all for now.", "answer": "You're welcome. Talk to you later!" }
-    ],
-    "default": { "transcript": "Can you say that again?", "answer": "Sure. I said I'm happy to help with anything else you need." },
-    "cycle": false
-  },
-  "timing": {
-    "events": {
-      "*": { "kind": "uniform", "minMs": 5, "maxMs": 25 },
-      "task-started": { "kind": "fixed", "ms": 5 },
-      "Started": { "kind": "uniform", "minMs": 10, "maxMs": 40 },
-      "session.created": { "kind": "uniform", "minMs": 10, "maxMs": 40 },
-      "session.updated": { "kind": "uniform", "minMs": 10, "maxMs": 30 },
-      "SpeechStarted": { "kind": "normal", "meanMs": 180, "sdMs": 40, "capMs": 400 },
-      "input_audio_buffer.speech_started": { "kind": "normal", "meanMs": 180, "sdMs": 40, "capMs": 400 },
-      "SpeechEnded": { "kind": "normal", "meanMs": 450, "sdMs": 80, "capMs": 900 },
-      "input_audio_buffer.speech_stopped": { "kind": "normal", "meanMs": 450, "sdMs": 80, "capMs": 900 },
-      "RespondingStarted": { "kind": "lognormal", "medianMs": 480, "sigma": 0.25, "capMs": 1500 },
-      "response.created": { "kind": "lognormal", "medianMs": 420, "sigma": 0.25, "capMs": 1500 }
-    },
-    "jitterMs": 10,
-    "audio": { "chunkMs": 60, "realTimeFactor": 1.5 },
-    "text": { "timeToFirstTokenMs": 280, "tokensPerSecond": 20, "tokenization": "auto" }
-  }
-}
+        {
+          "$schema": "../../conformance/schema/scenario.schema.json",
+          "name": "default",
+          "description": "A natural conversation for both protocols: every utterance gets a transcript and a spoken answer at realistic timing.",
+          "seed": 20240611,
+          "variables": { "user_name": "there" },
+          "policies": { "responsePauseMs": 0, "interruptible": true, "callDeclaredTools": true, "roundTimestamps": true },
+          "turns": {
+            "list": [
+              { "transcript": "Hello, who am I talking to?", "answer": "Hi ${user_name}! I'm your voice assistant. How can I help you today?" },
+              { "transcript": "What's the weather like tomorrow?", "answer": "Tomorrow looks mostly sunny, with a high of twenty-three degrees and a light breeze in the afternoon." },
+              { "transcript": "Should I take an umbrella?", "answer": "You can leave it at home; the chance of rain is only about ten percent." },
+              { "transcript": "今天下午有什么安排？", "answer": "你下午三点有一个项目会议，五点以后就没有其他安排了。" },
+              { "transcript": "Set a timer for ten minutes.", "answer": "Okay, a ten-minute timer is running now.", "spoken": "Okay, your ten minute timer is running now." },
+              { "transcript": "Thanks, that's all for now.", "answer": "You're welcome. Talk to you later!" }
+            ],
+            "default": { "transcript": "Can you say that again?", "answer": "Sure. I said I'm happy to help with anything else you need." },
+            "cycle": false
+          },
+          "timing": {
+            "events": {
+              "*": { "kind": "uniform", "minMs": 5, "maxMs": 25 },
+              "task-started": { "kind": "fixed", "ms": 5 },
+              "Started": { "kind": "uniform", "minMs": 10, "maxMs": 40 },
+              "session.created": { "kind": "uniform", "minMs": 10, "maxMs": 40 },
+              "session.updated": { "kind": "uniform", "minMs": 10, "maxMs": 30 },
+              "SpeechStarted": { "kind": "normal", "meanMs": 180, "sdMs": 40, "capMs": 400 },
+              "input_audio_buffer.speech_started": { "kind": "normal", "meanMs": 180, "sdMs": 40, "capMs": 400 },
+              "SpeechEnded": { "kind": "normal", "meanMs": 450, "sdMs": 80, "capMs": 900 },
+              "input_audio_buffer.speech_stopped": { "kind": "normal", "meanMs": 450, "sdMs": 80, "capMs": 900 },
+              "RespondingStarted": { "kind": "lognormal", "medianMs": 480, "sigma": 0.25, "capMs": 1500 },
+              "response.created": { "kind": "lognormal", "medianMs": 420, "sigma": 0.25, "capMs": 1500 }
+            },
+            "jitterMs": 10,
+            "audio": { "chunkMs": 60, "realTimeFactor": 1.5 },
+            "text": { "timeToFirstTokenMs": 280, "tokensPerSecond": 20, "tokenization": "auto" }
+          }
+        }
 
-"""#
+        """#
 }

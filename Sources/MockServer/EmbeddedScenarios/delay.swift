@@ -3,24 +3,24 @@
 extension EmbeddedScenarios {
     /// mock-server/scenarios/delay.json
     static let `delay` = #"""
-{
-  "$schema": "../../conformance/schema/scenario.schema.json",
-  "name": "delay",
-  "description": "Delays the first answer-start event by 2.5 s; later frames queue behind it.",
-  "seed": 7,
-  "faults": [
-    {
-      "kind": "delay",
-      "ms": 2500,
-      "match": {
-        "type": [
-          "RespondingStarted",
-          "response.created"
-        ]
-      }
-    }
-  ]
-}
+        {
+          "$schema": "../../conformance/schema/scenario.schema.json",
+          "name": "delay",
+          "description": "Delays the first answer-start event by 2.5 s; later frames queue behind it.",
+          "seed": 7,
+          "faults": [
+            {
+              "kind": "delay",
+              "ms": 2500,
+              "match": {
+                "type": [
+                  "RespondingStarted",
+                  "response.created"
+                ]
+              }
+            }
+          ]
+        }
 
-"""#
+        """#
 }

@@ -3,23 +3,23 @@
 extension EmbeddedScenarios {
     /// mock-server/scenarios/drop.json
     static let `drop` = #"""
-{
-  "$schema": "../../conformance/schema/scenario.schema.json",
-  "name": "drop",
-  "description": "Never sends RespondingEnded / response.audio.done of the first answer.",
-  "seed": 7,
-  "faults": [
-    {
-      "kind": "drop",
-      "match": {
-        "type": [
-          "RespondingEnded",
-          "response.audio.done"
-        ]
-      }
-    }
-  ]
-}
+        {
+          "$schema": "../../conformance/schema/scenario.schema.json",
+          "name": "drop",
+          "description": "Never sends RespondingEnded / response.audio.done of the first answer.",
+          "seed": 7,
+          "faults": [
+            {
+              "kind": "drop",
+              "match": {
+                "type": [
+                  "RespondingEnded",
+                  "response.audio.done"
+                ]
+              }
+            }
+          ]
+        }
 
-"""#
+        """#
 }

@@ -3,24 +3,24 @@
 extension EmbeddedScenarios {
     /// mock-server/scenarios/duplicate.json
     static let `duplicate` = #"""
-{
-  "$schema": "../../conformance/schema/scenario.schema.json",
-  "name": "duplicate",
-  "description": "Sends the first final answer event twice.",
-  "seed": 7,
-  "faults": [
-    {
-      "kind": "duplicate",
-      "copies": 1,
-      "match": {
-        "type": [
-          "RespondingContent",
-          "response.done"
-        ]
-      }
-    }
-  ]
-}
+        {
+          "$schema": "../../conformance/schema/scenario.schema.json",
+          "name": "duplicate",
+          "description": "Sends the first final answer event twice.",
+          "seed": 7,
+          "faults": [
+            {
+              "kind": "duplicate",
+              "copies": 1,
+              "match": {
+                "type": [
+                  "RespondingContent",
+                  "response.done"
+                ]
+              }
+            }
+          ]
+        }
 
-"""#
+        """#
 }

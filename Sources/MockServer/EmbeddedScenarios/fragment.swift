@@ -3,22 +3,22 @@
 extension EmbeddedScenarios {
     /// mock-server/scenarios/fragment.json
     static let `fragment` = #"""
-{
-  "$schema": "../../conformance/schema/scenario.schema.json",
-  "name": "fragment",
-  "description": "Sends every text frame as WebSocket fragments of at most 16 payload bytes.",
-  "seed": 7,
-  "faults": [
-    {
-      "kind": "fragment",
-      "frameBytes": 16,
-      "match": {
-        "binary": false
-      },
-      "repeat": "every"
-    }
-  ]
-}
+        {
+          "$schema": "../../conformance/schema/scenario.schema.json",
+          "name": "fragment",
+          "description": "Sends every text frame as WebSocket fragments of at most 16 payload bytes.",
+          "seed": 7,
+          "faults": [
+            {
+              "kind": "fragment",
+              "frameBytes": 16,
+              "match": {
+                "binary": false
+              },
+              "repeat": "every"
+            }
+          ]
+        }
 
-"""#
+        """#
 }

@@ -3,25 +3,25 @@
 extension EmbeddedScenarios {
     /// mock-server/scenarios/half-open.json
     static let `halfOpen` = #"""
-{
-  "$schema": "../../conformance/schema/scenario.schema.json",
-  "name": "half-open",
-  "description": "Stops reading and writing forever after the first answer event: a half-open connection the client must detect.",
-  "seed": 7,
-  "faults": [
-    {
-      "kind": "stall",
-      "direction": "both",
-      "forever": true,
-      "match": {
-        "type": [
-          "RespondingStarted",
-          "response.created"
-        ]
-      }
-    }
-  ]
-}
+        {
+          "$schema": "../../conformance/schema/scenario.schema.json",
+          "name": "half-open",
+          "description": "Stops reading and writing forever after the first answer event: a half-open connection the client must detect.",
+          "seed": 7,
+          "faults": [
+            {
+              "kind": "stall",
+              "direction": "both",
+              "forever": true,
+              "match": {
+                "type": [
+                  "RespondingStarted",
+                  "response.created"
+                ]
+              }
+            }
+          ]
+        }
 
-"""#
+        """#
 }

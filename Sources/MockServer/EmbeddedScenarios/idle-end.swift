@@ -3,17 +3,17 @@
 extension EmbeddedScenarios {
     /// mock-server/scenarios/idle-end.json
     static let `idleEnd` = #"""
-{
-  "$schema": "../../conformance/schema/scenario.schema.json",
-  "name": "idle-end",
-  "description": "AIBuds-style auto end: the session ends after 15 s without any client input (timeScale 1).",
-  "seed": 7,
-  "policies": {
-    "idleEndMs": 15000,
-    "responsePauseMs": 800,
-    "interruptible": false
-  }
-}
+        {
+          "$schema": "../../conformance/schema/scenario.schema.json",
+          "name": "idle-end",
+          "description": "AIBuds-style auto end: the session ends after 15 s without any client input (timeScale 1).",
+          "seed": 7,
+          "policies": {
+            "idleEndMs": 15000,
+            "responsePauseMs": 800,
+            "interruptible": false
+          }
+        }
 
-"""#
+        """#
 }

@@ -3,63 +3,63 @@
 extension EmbeddedScenarios {
     /// mock-server/scenarios/inject-error.json
     static let `injectError` = #"""
-{
-  "$schema": "../../conformance/schema/scenario.schema.json",
-  "name": "inject-error",
-  "description": "Turn 1 answers with a non-fatal protocol error instead of speech; turn 2 with a fatal one; every multimodal HeartBeat also gets an Error event.",
-  "seed": 7,
-  "turns": {
-    "list": [
-      {
-        "transcript": "What's the weather?",
-        "answer": "",
-        "errors": [
-          {
-            "code": 500,
-            "name": "InternalLLMError",
-            "message": "mock: model unavailable",
-            "type": "invalid_request_error",
-            "at": "insteadOfAnswer"
-          }
-        ]
-      },
-      {
-        "transcript": "Try again.",
-        "answer": "",
-        "errors": [
-          {
-            "code": "InternalError",
-            "name": "InternalError",
-            "message": "mock: service failure",
-            "fatal": true,
-            "at": "insteadOfAnswer"
-          }
-        ]
-      }
-    ]
-  },
-  "triggers": [
-    {
-      "id": "error-on-heartbeat",
-      "when": {
-        "message": "HeartBeat"
-      },
-      "repeat": "every",
-      "actions": [
         {
-          "fault": {
-            "kind": "injectError",
-            "error": {
-              "code": 400,
-              "name": "InvalidDirective",
-              "message": "mock: injected on HeartBeat"
+          "$schema": "../../conformance/schema/scenario.schema.json",
+          "name": "inject-error",
+          "description": "Turn 1 answers with a non-fatal protocol error instead of speech; turn 2 with a fatal one; every multimodal HeartBeat also gets an Error event.",
+          "seed": 7,
+          "turns": {
+            "list": [
+              {
+                "transcript": "What's the weather?",
+                "answer": "",
+                "errors": [
+                  {
+                    "code": 500,
+                    "name": "InternalLLMError",
+                    "message": "mock: model unavailable",
+                    "type": "invalid_request_error",
+                    "at": "insteadOfAnswer"
+                  }
+                ]
+              },
+              {
+                "transcript": "Try again.",
+                "answer": "",
+                "errors": [
+                  {
+                    "code": "InternalError",
+                    "name": "InternalError",
+                    "message": "mock: service failure",
+                    "fatal": true,
+                    "at": "insteadOfAnswer"
+                  }
+                ]
+              }
+            ]
+          },
+          "triggers": [
+            {
+              "id": "error-on-heartbeat",
+              "when": {
+                "message": "HeartBeat"
+              },
+              "repeat": "every",
+              "actions": [
+                {
+                  "fault": {
+                    "kind": "injectError",
+                    "error": {
+                      "code": 400,
+                      "name": "InvalidDirective",
+                      "message": "mock: injected on HeartBeat"
+                    }
+                  }
+                }
+              ]
             }
-          }
+          ]
         }
-      ]
-    }
-  ]
-}
 
-"""#
+        """#
 }

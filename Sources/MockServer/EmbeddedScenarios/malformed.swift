@@ -3,23 +3,23 @@
 extension EmbeddedScenarios {
     /// mock-server/scenarios/malformed.json
     static let `malformed` = #"""
-{
-  "$schema": "../../conformance/schema/scenario.schema.json",
-  "name": "malformed",
-  "description": "Makes the first session/start confirmation syntactically invalid JSON (a trailing comma).",
-  "seed": 7,
-  "faults": [
-    {
-      "kind": "malformedJSON",
-      "match": {
-        "type": [
-          "Started",
-          "session.created"
-        ]
-      }
-    }
-  ]
-}
+        {
+          "$schema": "../../conformance/schema/scenario.schema.json",
+          "name": "malformed",
+          "description": "Makes the first session/start confirmation syntactically invalid JSON (a trailing comma).",
+          "seed": 7,
+          "faults": [
+            {
+              "kind": "malformedJSON",
+              "match": {
+                "type": [
+                  "Started",
+                  "session.created"
+                ]
+              }
+            }
+          ]
+        }
 
-"""#
+        """#
 }

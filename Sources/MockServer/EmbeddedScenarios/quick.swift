@@ -3,43 +3,43 @@
 extension EmbeddedScenarios {
     /// mock-server/scenarios/quick.json
     static let `quick` = #"""
-{
-  "$schema": "../../conformance/schema/scenario.schema.json",
-  "name": "quick",
-  "description": "The default conversation cut short for fast test suites: the same six turns with one short spoken answer each, 5–30 ms to every answer event, audio at 4x real time.",
-  "seed": 20240611,
-  "policies": { "responsePauseMs": 0, "interruptible": true },
-  "turns": {
-    "list": [
-      { "transcript": "Hello, who am I talking to?", "answer": "Hi!" },
-      { "transcript": "What's the weather like tomorrow?", "answer": "Mostly sunny." },
-      { "transcript": "Should I take an umbrella?", "answer": "No need." },
-      { "transcript": "今天下午有什么安排？", "answer": "三点开会。" },
-      { "transcript": "Set a timer for ten minutes.", "answer": "Timer set.", "spoken": "Your timer is set." },
-      { "transcript": "Thanks, that's all for now.", "answer": "Bye!" }
-    ],
-    "default": { "transcript": "Can you say that again?", "answer": "Sure, happy to help." },
-    "cycle": false
-  },
-  "timing": {
-    "events": {
-      "*": { "kind": "uniform", "minMs": 1, "maxMs": 5 },
-      "task-started": { "kind": "fixed", "ms": 2 },
-      "Started": { "kind": "uniform", "minMs": 2, "maxMs": 8 },
-      "session.created": { "kind": "uniform", "minMs": 2, "maxMs": 8 },
-      "session.updated": { "kind": "uniform", "minMs": 2, "maxMs": 8 },
-      "SpeechStarted": { "kind": "uniform", "minMs": 5, "maxMs": 15 },
-      "input_audio_buffer.speech_started": { "kind": "uniform", "minMs": 5, "maxMs": 15 },
-      "SpeechEnded": { "kind": "uniform", "minMs": 5, "maxMs": 15 },
-      "input_audio_buffer.speech_stopped": { "kind": "uniform", "minMs": 5, "maxMs": 15 },
-      "RespondingStarted": { "kind": "uniform", "minMs": 10, "maxMs": 30 },
-      "response.created": { "kind": "uniform", "minMs": 10, "maxMs": 30 }
-    },
-    "jitterMs": 2,
-    "audio": { "chunkMs": 60, "realTimeFactor": 4 },
-    "text": { "timeToFirstTokenMs": 20, "tokensPerSecond": 100, "tokenization": "auto" }
-  }
-}
+        {
+          "$schema": "../../conformance/schema/scenario.schema.json",
+          "name": "quick",
+          "description": "The default conversation cut short for fast test suites: the same six turns with one short spoken answer each, 5–30 ms to every answer event, audio at 4x real time.",
+          "seed": 20240611,
+          "policies": { "responsePauseMs": 0, "interruptible": true },
+          "turns": {
+            "list": [
+              { "transcript": "Hello, who am I talking to?", "answer": "Hi!" },
+              { "transcript": "What's the weather like tomorrow?", "answer": "Mostly sunny." },
+              { "transcript": "Should I take an umbrella?", "answer": "No need." },
+              { "transcript": "今天下午有什么安排？", "answer": "三点开会。" },
+              { "transcript": "Set a timer for ten minutes.", "answer": "Timer set.", "spoken": "Your timer is set." },
+              { "transcript": "Thanks, that's all for now.", "answer": "Bye!" }
+            ],
+            "default": { "transcript": "Can you say that again?", "answer": "Sure, happy to help." },
+            "cycle": false
+          },
+          "timing": {
+            "events": {
+              "*": { "kind": "uniform", "minMs": 1, "maxMs": 5 },
+              "task-started": { "kind": "fixed", "ms": 2 },
+              "Started": { "kind": "uniform", "minMs": 2, "maxMs": 8 },
+              "session.created": { "kind": "uniform", "minMs": 2, "maxMs": 8 },
+              "session.updated": { "kind": "uniform", "minMs": 2, "maxMs": 8 },
+              "SpeechStarted": { "kind": "uniform", "minMs": 5, "maxMs": 15 },
+              "input_audio_buffer.speech_started": { "kind": "uniform", "minMs": 5, "maxMs": 15 },
+              "SpeechEnded": { "kind": "uniform", "minMs": 5, "maxMs": 15 },
+              "input_audio_buffer.speech_stopped": { "kind": "uniform", "minMs": 5, "maxMs": 15 },
+              "RespondingStarted": { "kind": "uniform", "minMs": 10, "maxMs": 30 },
+              "response.created": { "kind": "uniform", "minMs": 10, "maxMs": 30 }
+            },
+            "jitterMs": 2,
+            "audio": { "chunkMs": 60, "realTimeFactor": 4 },
+            "text": { "timeToFirstTokenMs": 20, "tokensPerSecond": 100, "tokenization": "auto" }
+          }
+        }
 
-"""#
+        """#
 }

@@ -3,30 +3,30 @@
 extension EmbeddedScenarios {
     /// mock-server/scenarios/reorder.json
     static let `reorder` = #"""
-{
-  "$schema": "../../conformance/schema/scenario.schema.json",
-  "name": "reorder",
-  "description": "Holds four answer-audio frames (Qwen deltas or multimodal binary frames) and releases them shuffled; after 500 ms if the window does not fill.",
-  "seed": 7,
-  "faults": [
-    {
-      "kind": "reorder",
-      "window": 4,
-      "holdMs": 500,
-      "match": {
-        "type": "response.audio.delta"
-      }
-    },
-    {
-      "kind": "reorder",
-      "window": 4,
-      "holdMs": 500,
-      "match": {
-        "binary": true
-      }
-    }
-  ]
-}
+        {
+          "$schema": "../../conformance/schema/scenario.schema.json",
+          "name": "reorder",
+          "description": "Holds four answer-audio frames (Qwen deltas or multimodal binary frames) and releases them shuffled; after 500 ms if the window does not fill.",
+          "seed": 7,
+          "faults": [
+            {
+              "kind": "reorder",
+              "window": 4,
+              "holdMs": 500,
+              "match": {
+                "type": "response.audio.delta"
+              }
+            },
+            {
+              "kind": "reorder",
+              "window": 4,
+              "holdMs": 500,
+              "match": {
+                "binary": true
+              }
+            }
+          ]
+        }
 
-"""#
+        """#
 }

@@ -3,16 +3,16 @@
 extension EmbeddedScenarios {
     /// mock-server/scenarios/session-expiry.json
     static let `sessionExpiry` = #"""
-{
-  "$schema": "../../conformance/schema/scenario.schema.json",
-  "name": "session-expiry",
-  "description": "Qwen-style session cap scaled down: the session expires 120 minutes after start at timeScale 0.0005 (3.6 s).",
-  "seed": 7,
-  "timeScale": 0.0005,
-  "policies": {
-    "sessionCapMs": 7200000
-  }
-}
+        {
+          "$schema": "../../conformance/schema/scenario.schema.json",
+          "name": "session-expiry",
+          "description": "Qwen-style session cap scaled down: the session expires 120 minutes after start at timeScale 0.0005 (3.6 s).",
+          "seed": 7,
+          "timeScale": 0.0005,
+          "policies": {
+            "sessionCapMs": 7200000
+          }
+        }
 
-"""#
+        """#
 }

@@ -3,24 +3,24 @@
 extension EmbeddedScenarios {
     /// mock-server/scenarios/slow-close.json
     static let `slowClose` = #"""
-{
-  "$schema": "../../conformance/schema/scenario.schema.json",
-  "name": "slow-close",
-  "description": "Sends the close frame after the first answer, then keeps TCP open for 5 s before closing it.",
-  "seed": 7,
-  "faults": [
-    {
-      "kind": "slowClose",
-      "ms": 5000,
-      "match": {
-        "type": [
-          "RespondingEnded",
-          "response.done"
-        ]
-      }
-    }
-  ]
-}
+        {
+          "$schema": "../../conformance/schema/scenario.schema.json",
+          "name": "slow-close",
+          "description": "Sends the close frame after the first answer, then keeps TCP open for 5 s before closing it.",
+          "seed": 7,
+          "faults": [
+            {
+              "kind": "slowClose",
+              "ms": 5000,
+              "match": {
+                "type": [
+                  "RespondingEnded",
+                  "response.done"
+                ]
+              }
+            }
+          ]
+        }
 
-"""#
+        """#
 }

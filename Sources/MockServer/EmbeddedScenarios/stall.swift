@@ -3,26 +3,26 @@
 extension EmbeddedScenarios {
     /// mock-server/scenarios/stall.json
     static let `stall` = #"""
-{
-  "$schema": "../../conformance/schema/scenario.schema.json",
-  "name": "stall",
-  "description": "Stops writing for 3 s when the bot starts responding, then continues (a stalled network path).",
-  "seed": 7,
-  "faults": [
-    {
-      "id": "stall-write",
-      "kind": "stall",
-      "direction": "write",
-      "ms": 3000,
-      "match": {
-        "type": [
-          "RespondingStarted",
-          "response.created"
-        ]
-      }
-    }
-  ]
-}
+        {
+          "$schema": "../../conformance/schema/scenario.schema.json",
+          "name": "stall",
+          "description": "Stops writing for 3 s when the bot starts responding, then continues (a stalled network path).",
+          "seed": 7,
+          "faults": [
+            {
+              "id": "stall-write",
+              "kind": "stall",
+              "direction": "write",
+              "ms": 3000,
+              "match": {
+                "type": [
+                  "RespondingStarted",
+                  "response.created"
+                ]
+              }
+            }
+          ]
+        }
 
-"""#
+        """#
 }

@@ -3,17 +3,17 @@
 extension EmbeddedScenarios {
     /// mock-server/scenarios/time-scale.json
     static let `timeScale` = #"""
-{
-  "$schema": "../../conformance/schema/scenario.schema.json",
-  "name": "time-scale",
-  "description": "The multimodal 60 s silence and 20 s audio-gap rules at timeScale 0.01: 600 ms and 200 ms.",
-  "seed": 7,
-  "timeScale": 0.01,
-  "policies": {
-    "serverSilenceTimeoutMs": 60000,
-    "audioGapTimeoutMs": 20000
-  }
-}
+        {
+          "$schema": "../../conformance/schema/scenario.schema.json",
+          "name": "time-scale",
+          "description": "The multimodal 60 s silence and 20 s audio-gap rules at timeScale 0.01: 600 ms and 200 ms.",
+          "seed": 7,
+          "timeScale": 0.01,
+          "policies": {
+            "serverSilenceTimeoutMs": 60000,
+            "audioGapTimeoutMs": 20000
+          }
+        }
 
-"""#
+        """#
 }

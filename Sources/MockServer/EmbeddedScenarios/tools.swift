@@ -3,26 +3,26 @@
 extension EmbeddedScenarios {
     /// mock-server/scenarios/tools.json
     static let `tools` = #"""
-{
-  "$schema": "../../conformance/schema/scenario.schema.json",
-  "name": "tools",
-  "description": "Qwen realtime function calling without scripting the calls: a session that declares tools gets, on its first answer, a call of the declared tool that best fits what the user said (arguments built from its parameters schema), and after the function_call_output an answer that reports the output.",
-  "seed": 20261204,
-  "policies": { "callDeclaredTools": true },
-  "turns": {
-    "list": [
-      { "transcript": "What's the weather in Hangzhou tomorrow?", "answer": "That is the forecast for tomorrow. Anything else?" },
-      { "transcript": "Thanks, that's all.", "answer": "You're welcome!" }
-    ],
-    "default": { "transcript": "Can you say that again?", "answer": "Sure, happy to repeat it." },
-    "cycle": false
-  },
-  "timing": {
-    "events": { "*": { "kind": "uniform", "minMs": 5, "maxMs": 25 } },
-    "audio": { "chunkMs": 60, "realTimeFactor": 1.5 },
-    "text": { "timeToFirstTokenMs": 200, "tokensPerSecond": 40, "tokenization": "auto" }
-  }
-}
+        {
+          "$schema": "../../conformance/schema/scenario.schema.json",
+          "name": "tools",
+          "description": "Qwen realtime function calling without scripting the calls: a session that declares tools gets, on its first answer, a call of the declared tool that best fits what the user said (arguments built from its parameters schema), and after the function_call_output an answer that reports the output.",
+          "seed": 20261204,
+          "policies": { "callDeclaredTools": true },
+          "turns": {
+            "list": [
+              { "transcript": "What's the weather in Hangzhou tomorrow?", "answer": "That is the forecast for tomorrow. Anything else?" },
+              { "transcript": "Thanks, that's all.", "answer": "You're welcome!" }
+            ],
+            "default": { "transcript": "Can you say that again?", "answer": "Sure, happy to repeat it." },
+            "cycle": false
+          },
+          "timing": {
+            "events": { "*": { "kind": "uniform", "minMs": 5, "maxMs": 25 } },
+            "audio": { "chunkMs": 60, "realTimeFactor": 1.5 },
+            "text": { "timeToFirstTokenMs": 200, "tokensPerSecond": 40, "tokenization": "auto" }
+          }
+        }
 
-"""#
+        """#
 }

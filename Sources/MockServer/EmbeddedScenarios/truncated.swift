@@ -3,25 +3,25 @@
 extension EmbeddedScenarios {
     /// mock-server/scenarios/truncated.json
     static let `truncated` = #"""
-{
-  "$schema": "../../conformance/schema/scenario.schema.json",
-  "name": "truncated",
-  "description": "Cuts the second answer-text event to 40% of its bytes, leaving invalid JSON.",
-  "seed": 7,
-  "faults": [
-    {
-      "kind": "truncateJSON",
-      "keepFraction": 0.4,
-      "skip": 1,
-      "match": {
-        "type": [
-          "RespondingContent",
-          "response.audio_transcript.delta"
-        ]
-      }
-    }
-  ]
-}
+        {
+          "$schema": "../../conformance/schema/scenario.schema.json",
+          "name": "truncated",
+          "description": "Cuts the second answer-text event to 40% of its bytes, leaving invalid JSON.",
+          "seed": 7,
+          "faults": [
+            {
+              "kind": "truncateJSON",
+              "keepFraction": 0.4,
+              "skip": 1,
+              "match": {
+                "type": [
+                  "RespondingContent",
+                  "response.audio_transcript.delta"
+                ]
+              }
+            }
+          ]
+        }
 
-"""#
+        """#
 }

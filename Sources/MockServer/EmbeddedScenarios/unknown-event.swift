@@ -3,24 +3,24 @@
 extension EmbeddedScenarios {
     /// mock-server/scenarios/unknown-event.json
     static let `unknownEvent` = #"""
-{
-  "$schema": "../../conformance/schema/scenario.schema.json",
-  "name": "unknown-event",
-  "description": "After the first answer starts, sends an event type neither protocol defines; clients must ignore it.",
-  "seed": 7,
-  "faults": [
-    {
-      "kind": "unknownEvent",
-      "eventType": "mock.surprise",
-      "match": {
-        "type": [
-          "RespondingStarted",
-          "response.created"
-        ]
-      }
-    }
-  ]
-}
+        {
+          "$schema": "../../conformance/schema/scenario.schema.json",
+          "name": "unknown-event",
+          "description": "After the first answer starts, sends an event type neither protocol defines; clients must ignore it.",
+          "seed": 7,
+          "faults": [
+            {
+              "kind": "unknownEvent",
+              "eventType": "mock.surprise",
+              "match": {
+                "type": [
+                  "RespondingStarted",
+                  "response.created"
+                ]
+              }
+            }
+          ]
+        }
 
-"""#
+        """#
 }

@@ -29,11 +29,13 @@ final class RecordWriter: Sendable {
         self.logger = logger
         let box = Unmanaged.passRetained(self).toOpaque()
         var thread = pthread_t()
-        let rc = pthread_create(&thread, nil, { argument in
-            let writer = Unmanaged<RecordWriter>.fromOpaque(argument!).takeRetainedValue()
-            writer.run()
-            return nil
-        }, box)
+        let rc = pthread_create(
+            &thread, nil,
+            { argument in
+                let writer = Unmanaged<RecordWriter>.fromOpaque(argument!).takeRetainedValue()
+                writer.run()
+                return nil
+            }, box)
         if rc == 0 { pthread_detach(thread) } else { Unmanaged<RecordWriter>.fromOpaque(box).release() }
     }
 
@@ -103,7 +105,9 @@ final class RecordWriter: Sendable {
         for file in files.values { fclose(file) }
     }
 
-    private func open(_ path: String, _ files: inout [String: UnsafeMutablePointer<FILE>], _ failed: inout Set<String>)
+    private func open(
+        _ path: String, _ files: inout [String: UnsafeMutablePointer<FILE>], _ failed: inout Set<String>
+    )
         -> UnsafeMutablePointer<FILE>?
     {
         guard !failed.contains(path) else { return nil }

@@ -1,8 +1,8 @@
+import ProtocolModel
 import ScenarioEngine
 import SessionCore
 import WireAudio
 import WireJSON
-import ProtocolModel
 
 /// Serves a recorded journal back (`mock-server --replay FILE`), for either protocol: it sends
 /// exactly what the replay scenario schedules, paced by the client's frames, and nothing else.
@@ -28,7 +28,9 @@ final class ReplaySession: ProtocolSession {
 
     func receive(binary bytes: [UInt8]) -> [SessionCommand] {
         // 16 kHz s16le mono is the multimodal default uplink; only used for audio triggers.
-        handle(scenario.runtime.clientAudio(byteCount: bytes.count, durationMicros: Int64(bytes.count) * 1_000_000 / 32_000))
+        handle(
+            scenario.runtime.clientAudio(
+                byteCount: bytes.count, durationMicros: Int64(bytes.count) * 1_000_000 / 32_000))
     }
 
     func engineTimerFired(_ name: String) -> [SessionCommand] { [] }
@@ -40,12 +42,18 @@ final class ReplaySession: ProtocolSession {
         case .unknownEvent(let type, let template):
             [json(template ?? ["type": .string(type)], at: atMicros)]
         case .injectError(let error):
-            [json(["type": "error", "error": ["code": .string(error.code), "message": .string(error.message)]], at: atMicros)]
+            [
+                json(
+                    ["type": "error", "error": ["code": .string(error.code), "message": .string(error.message)]],
+                    at: atMicros)
+            ]
         }
     }
 
     func endSession(_ reason: SessionEnd) -> [SessionCommand] {
-        handle(scenario.runtime.close()) + [.transport(.close(code: 1000, reason: "replay ended"), atMicros: scenario.now)]
+        handle(scenario.runtime.close()) + [
+            .transport(.close(code: 1000, reason: "replay ended"), atMicros: scenario.now)
+        ]
     }
 
     func scripted(_ frame: ScriptedFrame, atMicros: Int64) -> OutboundFrame? {
@@ -62,7 +70,9 @@ final class ReplaySession: ProtocolSession {
     }
 
     private func json(_ value: JSONValue, at time: Int64) -> OutboundFrame {
-        OutboundFrame(eventType: MessageName.ofServerFrame(value), isText: true, bytes: value.encoded(), dueAtMicros: time, json: value)
+        OutboundFrame(
+            eventType: MessageName.ofServerFrame(value), isText: true, bytes: value.encoded(), dueAtMicros: time,
+            json: value)
     }
 
     /// Voice-like s16le audio of exactly `length` bytes (the recording kept only the length).

@@ -1,9 +1,9 @@
 import AnswerAudio
+import ProtocolModel
 import ScenarioEngine
 import SessionCore
 import WireJSON
 import WireSocket
-import ProtocolModel
 
 /// Runs one protocol session on one connection: feeds it frames and timers, executes its
 /// commands on the socket, and journals everything. Service-thread confined.
@@ -59,30 +59,40 @@ final class SessionDriver<Session: ProtocolSession>: ConnectionHandler {
         case .text(let bytes):
             let classification = session.classify(text: bytes)
             if let json = classification.json {
-                journal.record(textEntry(t: t, .in, json: json, eventType: classification.eventType, byteLength: bytes.count))
+                journal.record(
+                    textEntry(t: t, .in, json: json, eventType: classification.eventType, byteLength: bytes.count))
             } else if let audio = classification.inPlaceAudio?.audio, !journalAudio {
                 // Read in place by the engine: the event type and the audio summary, as for any audio frame.
-                journal.record(JournalEntry(t: t, direction: .in, kind: .text, byteLength: bytes.count,
-                                            eventType: classification.eventType, audio: audio))
+                journal.record(
+                    JournalEntry(
+                        t: t, direction: .in, kind: .text, byteLength: bytes.count,
+                        eventType: classification.eventType, audio: audio))
             } else if classification.inPlaceAudio != nil, let json = try? JSONValue.decode(bytes) {
                 // --journal-audio keeps the payload (or the length was not base64's): the whole frame.
-                journal.record(textEntry(t: t, .in, json: json, eventType: classification.eventType, byteLength: bytes.count))
+                journal.record(
+                    textEntry(t: t, .in, json: json, eventType: classification.eventType, byteLength: bytes.count))
             } else {
-                journal.record(JournalEntry(t: t, direction: .in, kind: .text, byteLength: bytes.count,
-                                            text: String(decoding: bytes.prefix(4096), as: UTF8.self)))
+                journal.record(
+                    JournalEntry(
+                        t: t, direction: .in, kind: .text, byteLength: bytes.count,
+                        text: String(decoding: bytes.prefix(4096), as: UTF8.self)))
             }
             metrics.frameIn(bytes: bytes.count)
             execute(session.receive(text: bytes, classification: classification))
         case .binary(let bytes):
-            journal.record(.binaryFrame(t: t, .in, byteLength: bytes.count, audio: session.audioSummary(ofBinary: bytes, inbound: true)))
+            journal.record(
+                .binaryFrame(
+                    t: t, .in, byteLength: bytes.count, audio: session.audioSummary(ofBinary: bytes, inbound: true)))
             metrics.frameIn(bytes: bytes.count)
             execute(session.receive(binary: bytes))
         }
     }
 
     func connectionClosed(_ connection: Connection, peerCode: CloseCode?, peerReason: String) {
-        journal.record(JournalEntry(t: journal.elapsed(atMicros: now), direction: .in, kind: .close,
-                                    closeCode: peerCode.map { Int($0.rawValue) }, closeReason: peerReason))
+        journal.record(
+            JournalEntry(
+                t: journal.elapsed(atMicros: now), direction: .in, kind: .close,
+                closeCode: peerCode.map { Int($0.rawValue) }, closeReason: peerReason))
         ended = true
         timers.removeAll()
         session.closed(peerCode: peerCode.map { Int($0.rawValue) })
@@ -164,14 +174,19 @@ final class SessionDriver<Session: ProtocolSession>: ConnectionHandler {
         let t = journal.elapsed(atMicros: sentAt)
         if frame.isText {
             if let json = frame.json ?? (try? JSONValue.decode(frame.bytes)) {
-                journal.record(textEntry(t: t, .out, json: json, eventType: frame.eventType, byteLength: frame.bytes.count))
+                journal.record(
+                    textEntry(t: t, .out, json: json, eventType: frame.eventType, byteLength: frame.bytes.count))
             } else {
-                journal.record(JournalEntry(t: t, direction: .out, kind: .text, byteLength: frame.bytes.count,
-                                            eventType: frame.eventType, text: String(decoding: frame.bytes.prefix(4096), as: UTF8.self)))
+                journal.record(
+                    JournalEntry(
+                        t: t, direction: .out, kind: .text, byteLength: frame.bytes.count,
+                        eventType: frame.eventType, text: String(decoding: frame.bytes.prefix(4096), as: UTF8.self)))
             }
         } else {
-            journal.record(.binaryFrame(t: t, .out, byteLength: frame.bytes.count,
-                                        audio: session.audioSummary(ofBinary: frame.bytes, inbound: false)))
+            journal.record(
+                .binaryFrame(
+                    t: t, .out, byteLength: frame.bytes.count,
+                    audio: session.audioSummary(ofBinary: frame.bytes, inbound: false)))
         }
         connection.fragmentSize = frame.fragmentBytes ?? persistentFragmentBytes
         connection.send(frame.isText ? .text(frame.bytes) : .binary(frame.bytes))
@@ -183,22 +198,27 @@ final class SessionDriver<Session: ProtocolSession>: ConnectionHandler {
     /// and the session closed with 1008, so one stuck client cannot grow the server's memory.
     private func closeSlowReader(_ connection: Connection) {
         let reason = "client not reading: more than \(maxQueuedBytes) bytes queued"
-        journal.record(JournalEntry(t: journal.elapsed(atMicros: now), direction: .out, kind: .close, closeCode: 1008,
-                                    closeReason: reason))
+        journal.record(
+            JournalEntry(
+                t: journal.elapsed(atMicros: now), direction: .out, kind: .close, closeCode: 1008,
+                closeReason: reason))
         logger(.warn, "session \(journal.id): \(reason); closing with 1008")
         metrics.slowReaderClosed()
         connection.closeDroppingQueue(code: CloseCode(1008), reason: reason)
     }
 
     /// A text frame's journal entry: audio payloads summarised (and dropped unless `journalAudio`).
-    private func textEntry(t: Int64, _ direction: JournalEntry.Direction, json: JSONValue, eventType: String?,
-                           byteLength: Int) -> JournalEntry {
+    private func textEntry(
+        t: Int64, _ direction: JournalEntry.Direction, json: JSONValue, eventType: String?,
+        byteLength: Int
+    ) -> JournalEntry {
         guard let summary = session.audioSummary(ofText: json, eventType: eventType, inbound: direction == .in) else {
             return .textFrame(t: t, direction, json: json, eventType: eventType, byteLength: byteLength)
         }
         guard journalAudio else {
             // The event type and the audio summary only: no copy of the frame stays in memory.
-            return JournalEntry(t: t, direction: direction, kind: .text, byteLength: byteLength, eventType: eventType, audio: summary)
+            return JournalEntry(
+                t: t, direction: direction, kind: .text, byteLength: byteLength, eventType: eventType, audio: summary)
         }
         var entry = JournalEntry.textFrame(t: t, direction, json: json, eventType: eventType, byteLength: byteLength)
         entry.audio = summary
@@ -213,7 +233,8 @@ final class SessionDriver<Session: ProtocolSession>: ConnectionHandler {
             journal.record(JournalEntry(t: t, direction: .out, kind: .close, closeCode: code, closeReason: reason))
             connection.close(code: CloseCode(UInt16(clamping: code)), reason: reason)
         case .abruptClose:
-            journal.record(JournalEntry(t: t, direction: .out, kind: .close, closeReason: "abrupt close (no close frame)"))
+            journal.record(
+                JournalEntry(t: t, direction: .out, kind: .close, closeReason: "abrupt close (no close frame)"))
             connection.abort()
         case .stall(let direction, let duration):
             setStalled(true, direction, connection)
@@ -225,7 +246,8 @@ final class SessionDriver<Session: ProtocolSession>: ConnectionHandler {
         case .slowClose(let delay):
             // The close frame goes out now; the peer's answer is not read and TCP stays up
             // until the delay has passed.
-            journal.record(JournalEntry(t: t, direction: .out, kind: .close, closeCode: 1000, closeReason: "slow close"))
+            journal.record(
+                JournalEntry(t: t, direction: .out, kind: .close, closeCode: 1000, closeReason: "slow close"))
             connection.setReadsPaused(true)
             connection.close(code: .normal, reason: "slow close")
             connection.schedule(afterMicros: delay) { [weak connection] in connection?.abort() }
@@ -248,7 +270,8 @@ final class SessionDriver<Session: ProtocolSession>: ConnectionHandler {
         case .state(let state):
             journal.record(JournalEntry(t: t, kind: .state, state: state))
         case .violation(let obligation, let message):
-            journal.record(JournalEntry(t: t, kind: .violation, violation: Violation(obligation: obligation, message: message)))
+            journal.record(
+                JournalEntry(t: t, kind: .violation, violation: Violation(obligation: obligation, message: message)))
             logger(.debug, "session \(journal.id): client violation \(obligation): \(message)")
         case .fault(let fault):
             journal.record(JournalEntry(t: t, kind: .fault, fault: fault))

@@ -1,7 +1,7 @@
+import ProtocolModel
 import ScenarioEngine
 import Synchronization
 import WireJSON
-import ProtocolModel
 
 /// Everything one session did, in order: frames both ways, states, faults, violations, close.
 /// Written by the session's service thread, read by the control API from any thread (a mutex
@@ -37,8 +37,10 @@ final class SessionJournal: Sendable {
     /// closes are always kept, and `--record` files get every entry).
     let frameLimit: Int
 
-    init(id: String, protocolName: String, path: String, testID: String?, caseID: String?,
-         startedAtMicros: Int64, recordWriter: RecordWriter?, frameLimit: Int = .max) {
+    init(
+        id: String, protocolName: String, path: String, testID: String?, caseID: String?,
+        startedAtMicros: Int64, recordWriter: RecordWriter?, frameLimit: Int = .max
+    ) {
         self.frameLimit = frameLimit
         self.id = id
         self.protocolName = protocolName
@@ -113,7 +115,8 @@ final class SessionJournal: Sendable {
         let state = self.state.withLock { $0 }  // the entries are shared, not copied
         var object: JSONObject = [
             "id": .string(id), "protocol": .string(protocolName), "path": .string(path),
-            "open": .bool(state.isOpen), "framesIn": .int(Int64(state.framesIn)), "framesOut": .int(Int64(state.framesOut)),
+            "open": .bool(state.isOpen), "framesIn": .int(Int64(state.framesIn)),
+            "framesOut": .int(Int64(state.framesOut)),
             "bytesIn": .int(Int64(state.bytesIn)), "bytesOut": .int(Int64(state.bytesOut)),
             "violations": .int(Int64(state.violations)),
         ]

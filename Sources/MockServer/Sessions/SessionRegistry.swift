@@ -1,7 +1,7 @@
+import ProtocolModel
 import ScenarioEngine
 import Synchronization
 import WireJSON
-import ProtocolModel
 
 /// The sessions the server has seen (open ones, and the last `closedLimit` closed ones holding
 /// at most `closedByteLimit` of journals together), and
@@ -96,8 +96,10 @@ final class SessionRegistry: Sendable {
     /// `armNow` arms the faults already armed for its test id there and then (the session
     /// applies them once its connection is open).
     /// - Returns: its journal, or nil at the limit.
-    func add(limit: Int, _ makeJournal: (String) -> SessionJournal, control: SessionControl,
-             armNow: (FaultSpec) -> Void) -> SessionJournal? {
+    func add(
+        limit: Int, _ makeJournal: (String) -> SessionJournal, control: SessionControl,
+        armNow: (FaultSpec) -> Void
+    ) -> SessionJournal? {
         let (journal, pending) = state.withLock { state -> (SessionJournal?, [FaultSpec]) in
             guard state.open < limit else { return (nil, []) }
             let id = "s\(state.nextNumber)"
@@ -160,8 +162,10 @@ final class SessionRegistry: Sendable {
     private func trimClosed(_ state: inout State) {
         guard state.closedCount > closedLimit || state.closedBytes > closedByteLimit else { return }
         state.order.removeAll { id in
-            guard state.closedCount > closedLimit || state.closedBytes > closedByteLimit, let record = state.records[id],
-                  record.control == nil else { return false }
+            guard state.closedCount > closedLimit || state.closedBytes > closedByteLimit,
+                let record = state.records[id],
+                record.control == nil
+            else { return false }
             state.records[id] = nil
             state.closedCount -= 1
             state.closedBytes -= record.closedBytes
@@ -198,7 +202,8 @@ final class SessionRegistry: Sendable {
             var sessions: [String] = []
             var controls: [SessionControl] = []
             for id in state.order {
-                guard let record = state.records[id], record.journal.testID == testID, let control = record.control else { continue }
+                guard let record = state.records[id], record.journal.testID == testID, let control = record.control
+                else { continue }
                 sessions.append(id)
                 controls.append(control)
             }

@@ -31,7 +31,10 @@ extension JournalEntry {
         object["json"] = json
         object["text"] = text.map(JSONValue.string)
         if let audio {
-            var summary: JSONObject = ["codec": .string(audio.codec), "durationMs": .double(audio.durationMs), "frames": .int(Int64(audio.frames))]
+            var summary: JSONObject = [
+                "codec": .string(audio.codec), "durationMs": .double(audio.durationMs),
+                "frames": .int(Int64(audio.frames)),
+            ]
             summary["sampleRate"] = audio.sampleRate.map { .int(Int64($0)) }
             object["audio"] = .object(summary)
         }
@@ -61,7 +64,9 @@ extension JournalEntry {
         }
         var direction: Direction?
         if let name = object["dir"]?.stringValue {
-            guard let parsed = Direction(rawValue: name) else { throw JournalDecodingError(message: "unknown \"dir\" \"\(name)\"") }
+            guard let parsed = Direction(rawValue: name) else {
+                throw JournalDecodingError(message: "unknown \"dir\" \"\(name)\"")
+            }
             direction = parsed
         }
         self.init(t: t, direction: direction, kind: kind)
@@ -79,10 +84,13 @@ extension JournalEntry {
         }
         state = object["state"]?.stringValue
         if let note = object["fault"]?.objectValue {
-            fault = FaultNote(faultId: note["id"]?.stringValue, kind: note["kind"]?.stringValue ?? "", detail: note["detail"]?.stringValue ?? "")
+            fault = FaultNote(
+                faultId: note["id"]?.stringValue, kind: note["kind"]?.stringValue ?? "",
+                detail: note["detail"]?.stringValue ?? "")
         }
         if let record = object["violation"]?.objectValue {
-            violation = Violation(obligation: record["obligation"]?.stringValue ?? "", message: record["message"]?.stringValue ?? "")
+            violation = Violation(
+                obligation: record["obligation"]?.stringValue ?? "", message: record["message"]?.stringValue ?? "")
         }
         closeCode = object["code"]?.intValue.map { Int($0) }
         closeReason = object["reason"]?.stringValue

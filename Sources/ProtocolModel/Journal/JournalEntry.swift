@@ -39,17 +39,35 @@ package struct JournalEntry: Sendable, Hashable {
     private var details: Details?
 
     /// The raw text of a text frame that was not valid JSON.
-    package var text: String? { get { self[detail: \.text] } set { self[detail: \.text] = newValue } }
+    package var text: String? {
+        get { self[detail: \.text] }
+        set { self[detail: \.text] = newValue }
+    }
     /// The dialog state entered (state entries), or the state at the time.
-    package var state: String? { get { self[detail: \.state] } set { self[detail: \.state] = newValue } }
+    package var state: String? {
+        get { self[detail: \.state] }
+        set { self[detail: \.state] = newValue }
+    }
     /// The fault application (fault entries).
-    package var fault: FaultNote? { get { self[detail: \.fault] } set { self[detail: \.fault] = newValue } }
+    package var fault: FaultNote? {
+        get { self[detail: \.fault] }
+        set { self[detail: \.fault] = newValue }
+    }
     /// The client deviation (violation entries).
-    package var violation: Violation? { get { self[detail: \.violation] } set { self[detail: \.violation] = newValue } }
+    package var violation: Violation? {
+        get { self[detail: \.violation] }
+        set { self[detail: \.violation] = newValue }
+    }
     /// Close code (close entries).
-    package var closeCode: Int? { get { self[detail: \.closeCode] } set { self[detail: \.closeCode] = newValue } }
+    package var closeCode: Int? {
+        get { self[detail: \.closeCode] }
+        set { self[detail: \.closeCode] = newValue }
+    }
     /// Close reason (close entries).
-    package var closeReason: String? { get { self[detail: \.closeReason] } set { self[detail: \.closeReason] = newValue } }
+    package var closeReason: String? {
+        get { self[detail: \.closeReason] }
+        set { self[detail: \.closeReason] = newValue }
+    }
 
     /// The rare members; immutable, so entries that share one stay values.
     private final class Details: Sendable, Hashable {
@@ -95,18 +113,23 @@ package struct JournalEntry: Sendable, Hashable {
         self.eventType = eventType
         self.json = json
         self.audio = audio
-        let fields = Details.Fields(text: text, state: state, fault: fault, violation: violation, closeCode: closeCode,
-                                    closeReason: closeReason)
+        let fields = Details.Fields(
+            text: text, state: state, fault: fault, violation: violation, closeCode: closeCode,
+            closeReason: closeReason)
         self.details = fields.isEmpty ? nil : Details(fields)
     }
 
     /// A text frame entry.
-    package static func textFrame(t: Int64, _ direction: Direction, json: JSONValue, eventType: String? = nil, byteLength: Int) -> JournalEntry {
+    package static func textFrame(
+        t: Int64, _ direction: Direction, json: JSONValue, eventType: String? = nil, byteLength: Int
+    ) -> JournalEntry {
         JournalEntry(t: t, direction: direction, kind: .text, byteLength: byteLength, eventType: eventType, json: json)
     }
 
     /// A binary frame entry.
-    package static func binaryFrame(t: Int64, _ direction: Direction, byteLength: Int, audio: AudioSummary? = nil) -> JournalEntry {
+    package static func binaryFrame(
+        t: Int64, _ direction: Direction, byteLength: Int, audio: AudioSummary? = nil
+    ) -> JournalEntry {
         JournalEntry(t: t, direction: direction, kind: .binary, byteLength: byteLength, audio: audio)
     }
 

@@ -54,11 +54,13 @@ extension FaultStage {
         switch spec.kind {
         case .close(let code, let reason): action = .close(code: code, reason: reason)
         case .abruptClose: action = .abruptClose
-        case .stall(let direction, let ms): action = .stall(direction, durationMicros: ms.map { Int64(($0 * 1000).rounded()) })
+        case .stall(let direction, let ms):
+            action = .stall(direction, durationMicros: ms.map { Int64(($0 * 1000).rounded()) })
         case .slowClose(let ms): action = .slowClose(delayMicros: Int64((ms * 1000).rounded()))
         case .bandwidthCap(let rate): action = .bandwidthCap(bytesPerSecond: rate)
         case .fragment(let frameBytes): action = .fragment(frameBytes: frameBytes)
-        case .unknownEvent(let eventType, let template): request = .unknownEvent(eventType: eventType, template: template)
+        case .unknownEvent(let eventType, let template):
+            request = .unknownEvent(eventType: eventType, template: template)
         case .injectError(let error): request = .injectError(error)
         case .duplicate, .drop, .reorder, .delay, .truncateJSON, .malformedJSON, .sessionExpiry: return
         }
@@ -68,11 +70,13 @@ extension FaultStage {
                 connectionEnded = true
             }
             output.emissions.append(.transport(action, atMicros: time))
-            output.notes.append(FaultNote(faultId: spec.id, kind: spec.kindName.rawValue, detail: "\(action) \(detail)"))
+            output.notes.append(
+                FaultNote(faultId: spec.id, kind: spec.kindName.rawValue, detail: "\(action) \(detail)"))
         }
         if let request {
             output.emissions.append(.request(request, atMicros: time))
-            output.notes.append(FaultNote(faultId: spec.id, kind: spec.kindName.rawValue, detail: "requested \(request) \(detail)"))
+            output.notes.append(
+                FaultNote(faultId: spec.id, kind: spec.kindName.rawValue, detail: "requested \(request) \(detail)"))
         }
     }
 }

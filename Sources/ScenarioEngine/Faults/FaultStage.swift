@@ -62,7 +62,10 @@ package struct FaultStage: Sendable {
     package mutating func process(_ frame: OutboundFrame) -> FaultStageOutput {
         var output = FaultStageOutput()
         if connectionEnded {
-            output.notes.append(FaultNote(faultId: nil, kind: "closed", detail: "discarded \(describe(frame)) after the connection was closed by a fault"))
+            output.notes.append(
+                FaultNote(
+                    faultId: nil, kind: "closed",
+                    detail: "discarded \(describe(frame)) after the connection was closed by a fault"))
             return output
         }
         var work = FrameInProgress(frame: frame)

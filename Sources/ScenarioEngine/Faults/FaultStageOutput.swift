@@ -1,5 +1,5 @@
-package import WireJSON
 package import ProtocolModel
+package import WireJSON
 
 /// A frame the protocol engine must render itself (it owns the envelope), then send.
 package enum FaultRequest: Sendable, Hashable {

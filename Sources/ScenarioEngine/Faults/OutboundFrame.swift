@@ -1,5 +1,5 @@
-package import WireJSON
 import ProtocolModel
+package import WireJSON
 
 /// A frame the protocol engine wants to send, before faults.
 package struct OutboundFrame: Sendable, Hashable {

@@ -18,9 +18,12 @@ extension FaultStage {
         armed[index].window = nil
         let order = Self.permutation(count: window.frames.count, using: &random)
         let spec = armed[index].spec
-        output.notes.append(FaultNote(
-            faultId: spec.id, kind: spec.kindName.rawValue,
-            detail: "released \(window.frames.count) held frames (\(reason)) in order \(order.map(String.init).joined(separator: ","))"))
+        output.notes.append(
+            FaultNote(
+                faultId: spec.id, kind: spec.kindName.rawValue,
+                detail:
+                    "released \(window.frames.count) held frames (\(reason)) in order \(order.map(String.init).joined(separator: ","))"
+            ))
         for position in order {
             var work = window.frames[position]
             work.frame.dueAtMicros = max(work.frame.dueAtMicros, time)

@@ -29,7 +29,8 @@ extension TransportAction: CustomStringConvertible {
         switch self {
         case .close(let code, let reason): "close \(code) \"\(reason)\""
         case .abruptClose: "abrupt close"
-        case .stall(let direction, let micros): "stall \(direction.rawValue)" + (micros.map { " for \($0 / 1000) ms" } ?? " until the end")
+        case .stall(let direction, let micros):
+            "stall \(direction.rawValue)" + (micros.map { " for \($0 / 1000) ms" } ?? " until the end")
         case .slowClose(let micros): "slow close (TCP \(micros / 1000) ms after the close frame)"
         case .bandwidthCap(let rate): "bandwidth cap \(rate) B/s"
         case .fragment(let bytes): "fragment frames into \(bytes)-byte pieces"

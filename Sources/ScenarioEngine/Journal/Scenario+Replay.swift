@@ -51,7 +51,8 @@ extension Scenario {
             steps.append(ReplayStep(afterClientFrame: clientFrames, delayMicros: delay, frame: frame))
         }
         return Scenario(
-            name: name, description: "Replay of a recorded session (\(steps.count) server frames, time scale \(timeScale))",
+            name: name,
+            description: "Replay of a recorded session (\(steps.count) server frames, time scale \(timeScale))",
             timeScale: timeScale,
             policies: SessionPolicies(serverSilenceTimeoutMs: nil, audioGapTimeoutMs: nil, sessionCapMs: nil),
             replay: steps)

@@ -63,10 +63,13 @@ extension DelayDistribution {
     static let maximumMs = 86_400_000.0
 
     /// Parses `300` (fixed) or `{"kind": …, …, "capMs"?}`.
-    static func parse(_ value: JSONValue, at tokens: [String], context: ScenarioDecodingContext) throws(ScenarioError) -> DelayDistribution {
+    static func parse(
+        _ value: JSONValue, at tokens: [String], context: ScenarioDecodingContext
+    ) throws(ScenarioError) -> DelayDistribution {
         if let number = value.doubleValue {
             guard number >= 0, number <= maximumMs else {
-                throw context.error(tokens, "must be between 0 and \(Int(maximumMs)); got \(ScenarioDecodingContext.format(number))")
+                throw context.error(
+                    tokens, "must be between 0 and \(Int(maximumMs)); got \(ScenarioDecodingContext.format(number))")
             }
             return .fixed(number)
         }
@@ -87,7 +90,10 @@ extension DelayDistribution {
                 throw context.error(tokens, "missing required key \"maxMs\"")
             }
             guard high >= low else {
-                throw context.error(reader.path("maxMs"), "must not be less than minMs (\(ScenarioDecodingContext.format(low))); got \(ScenarioDecodingContext.format(high))")
+                throw context.error(
+                    reader.path("maxMs"),
+                    "must not be less than minMs (\(ScenarioDecodingContext.format(low))); got \(ScenarioDecodingContext.format(high))"
+                )
             }
             shape = .uniform(minMs: low, maxMs: high)
         case .normal:

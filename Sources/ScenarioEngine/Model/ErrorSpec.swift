@@ -49,7 +49,9 @@ package struct ErrorSpec: Sendable, Hashable {
     }
 
     /// Parses `{"code", "name"?, "message"?, "type"?, "param"?, "fatal"?, "at"?}`.
-    static func parse(_ value: JSONValue, at tokens: [String], context: ScenarioDecodingContext) throws(ScenarioError) -> ErrorSpec {
+    static func parse(
+        _ value: JSONValue, at tokens: [String], context: ScenarioDecodingContext
+    ) throws(ScenarioError) -> ErrorSpec {
         let reader = try context.object(value, at: tokens)
         try reader.rejectUnknownKeys(allowing: ["code", "name", "message", "type", "param", "fatal", "at"])
         let code: String

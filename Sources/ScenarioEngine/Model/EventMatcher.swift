@@ -66,7 +66,9 @@ package struct EventMatcher: Sendable, Hashable {
 
 extension EventMatcher {
     /// Parses `{"type": "X" | ["X", …], "binary"?, "pointer"?, "equals"?}`.
-    static func parse(_ value: JSONValue, at tokens: [String], context: ScenarioDecodingContext) throws(ScenarioError) -> EventMatcher {
+    static func parse(
+        _ value: JSONValue, at tokens: [String], context: ScenarioDecodingContext
+    ) throws(ScenarioError) -> EventMatcher {
         let reader = try context.object(value, at: tokens)
         try reader.rejectUnknownKeys(allowing: ["type", "binary", "pointer", "equals"])
         var matcher = EventMatcher()
@@ -76,7 +78,9 @@ extension EventMatcher {
         case .array(let names)?:
             for (index, name) in names.enumerated() {
                 guard case .string(let text) = name else {
-                    throw context.error(reader.path("type") + [String(index)], "expected string; got \(ScenarioDecodingContext.describe(name))")
+                    throw context.error(
+                        reader.path("type") + [String(index)],
+                        "expected string; got \(ScenarioDecodingContext.describe(name))")
                 }
                 matcher.eventTypes.append(text)
             }
@@ -85,7 +89,8 @@ extension EventMatcher {
         matcher.binary = try reader.bool("binary")
         if let text = try reader.string("pointer") {
             guard let pointerTokens = pointerTokens(text) else {
-                throw context.error(reader.path("pointer"), "expected a JSON pointer starting with \"/\"; got \"\(text)\"")
+                throw context.error(
+                    reader.path("pointer"), "expected a JSON pointer starting with \"/\"; got \"\(text)\"")
             }
             matcher.pointer = pointerTokens
         }

@@ -1,5 +1,5 @@
-package import WireJSON
 import ProtocolModel
+package import WireJSON
 
 /// One fault: what goes wrong, which outbound frames it applies to, and how often.
 ///
@@ -90,7 +90,8 @@ package struct FaultSpec: Sendable, Hashable {
     package var actsOnFrames: Bool {
         switch kind {
         case .duplicate, .drop, .reorder, .delay, .truncateJSON, .malformedJSON: true
-        case .close, .abruptClose, .stall, .slowClose, .bandwidthCap, .fragment, .unknownEvent, .injectError: match != nil
+        case .close, .abruptClose, .stall, .slowClose, .bandwidthCap, .fragment, .unknownEvent, .injectError:
+            match != nil
         case .sessionExpiry: false
         }
     }

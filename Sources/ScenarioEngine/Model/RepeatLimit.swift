@@ -37,7 +37,9 @@ package enum RepeatLimit: Sendable, Hashable {
                 }
                 return .count(Int(number))
             }
-            throw reader.context.error(reader.path(key), "expected \"once\", \"every\" or a positive integer; got \(ScenarioDecodingContext.describe(value))")
+            throw reader.context.error(
+                reader.path(key),
+                "expected \"once\", \"every\" or a positive integer; got \(ScenarioDecodingContext.describe(value))")
         }
     }
 }

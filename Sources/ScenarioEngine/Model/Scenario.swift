@@ -1,5 +1,5 @@
-import WireJSON
 import ProtocolModel
+import WireJSON
 
 /// A declarative server script shared by both protocols: what to say each turn, when to
 /// say it, what to do when things happen, and what to break.

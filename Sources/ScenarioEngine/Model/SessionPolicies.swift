@@ -63,7 +63,9 @@ extension SessionPolicies {
     static let maximumMs = 86_400_000.0
 
     /// Parses the `policies` object; a duration given as `null` or `0` disables its rule.
-    static func parse(_ value: JSONValue, at tokens: [String], context: ScenarioDecodingContext) throws(ScenarioError) -> SessionPolicies {
+    static func parse(
+        _ value: JSONValue, at tokens: [String], context: ScenarioDecodingContext
+    ) throws(ScenarioError) -> SessionPolicies {
         let reader = try context.object(value, at: tokens)
         let keys = [
             "idleEndMs", "responsePauseMs", "interruptible", "serverSilenceTimeoutMs",

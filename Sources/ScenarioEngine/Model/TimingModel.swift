@@ -47,7 +47,9 @@ package struct TimingModel: Sendable, Hashable {
 
 extension TimingModel {
     /// Parses the `timing` object.
-    static func parse(_ value: JSONValue, at tokens: [String], context: ScenarioDecodingContext) throws(ScenarioError) -> TimingModel {
+    static func parse(
+        _ value: JSONValue, at tokens: [String], context: ScenarioDecodingContext
+    ) throws(ScenarioError) -> TimingModel {
         let reader = try context.object(value, at: tokens)
         try reader.rejectUnknownKeys(allowing: ["events", "jitterMs", "audio", "text"])
         var model = TimingModel()
@@ -60,12 +62,15 @@ extension TimingModel {
         if let audio = try reader.object("audio") {
             try audio.rejectUnknownKeys(allowing: ["chunkMs", "realTimeFactor"])
             model.audio.chunkMs = try audio.double("chunkMs", in: 5...1000) ?? model.audio.chunkMs
-            model.audio.realTimeFactor = try audio.double("realTimeFactor", in: 0.1...1000) ?? model.audio.realTimeFactor
+            model.audio.realTimeFactor =
+                try audio.double("realTimeFactor", in: 0.1...1000) ?? model.audio.realTimeFactor
         }
         if let text = try reader.object("text") {
             try text.rejectUnknownKeys(allowing: ["timeToFirstTokenMs", "tokensPerSecond", "tokenization"])
-            model.text.timeToFirstTokenMs = try text.double("timeToFirstTokenMs", in: 0...60_000) ?? model.text.timeToFirstTokenMs
-            model.text.tokensPerSecond = try text.double("tokensPerSecond", in: 0.1...10_000) ?? model.text.tokensPerSecond
+            model.text.timeToFirstTokenMs =
+                try text.double("timeToFirstTokenMs", in: 0...60_000) ?? model.text.timeToFirstTokenMs
+            model.text.tokensPerSecond =
+                try text.double("tokensPerSecond", in: 0.1...10_000) ?? model.text.tokensPerSecond
             model.text.tokenization = try text.enumeration("tokenization", as: TextCadence.Tokenization.self) ?? .auto
         }
         return model

@@ -1,5 +1,5 @@
-package import WireJSON
 import ProtocolModel
+package import WireJSON
 
 /// A rule "when X happens, do Y": arms or disarms faults, injects a fault inline, sends a
 /// frame, or ends the session.
@@ -46,7 +46,9 @@ package struct Trigger: Sendable, Hashable {
     package var actions: [Action]
 
     /// Creates a trigger.
-    package init(id: String? = nil, condition: Condition, probability: Double = 1, limit: RepeatLimit = .once, actions: [Action]) {
+    package init(
+        id: String? = nil, condition: Condition, probability: Double = 1, limit: RepeatLimit = .once, actions: [Action]
+    ) {
         self.id = id
         self.condition = condition
         self.probability = probability

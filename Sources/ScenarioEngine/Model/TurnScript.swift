@@ -30,7 +30,9 @@ package struct TurnScript: Sendable, Hashable {
 
 extension TurnScript {
     /// Parses `turns`: either an array (the list) or `{"list", "default", "cycle"}`.
-    static func parse(_ value: JSONValue, at tokens: [String], context: ScenarioDecodingContext) throws(ScenarioError) -> TurnScript {
+    static func parse(
+        _ value: JSONValue, at tokens: [String], context: ScenarioDecodingContext
+    ) throws(ScenarioError) -> TurnScript {
         if case .array(let elements) = value {
             return TurnScript(list: try parseList(elements, at: tokens, context: context))
         }
@@ -47,7 +49,9 @@ extension TurnScript {
         return script
     }
 
-    private static func parseList(_ elements: [JSONValue], at tokens: [String], context: ScenarioDecodingContext) throws(ScenarioError) -> [TurnContent] {
+    private static func parseList(
+        _ elements: [JSONValue], at tokens: [String], context: ScenarioDecodingContext
+    ) throws(ScenarioError) -> [TurnContent] {
         var turns: [TurnContent] = []
         for (index, element) in elements.enumerated() {
             turns.append(try parseTurn(element, at: tokens + [String(index)], context: context))
@@ -56,7 +60,9 @@ extension TurnScript {
     }
 
     /// Parses one turn object.
-    static func parseTurn(_ value: JSONValue, at tokens: [String], context: ScenarioDecodingContext) throws(ScenarioError) -> TurnContent {
+    static func parseTurn(
+        _ value: JSONValue, at tokens: [String], context: ScenarioDecodingContext
+    ) throws(ScenarioError) -> TurnContent {
         let reader = try context.object(value, at: tokens)
         try reader.rejectUnknownKeys(allowing: [
             "transcript", "answer", "spoken", "audio", "commands", "extraInfo", "functionCalls", "errors", "intent",
@@ -80,7 +86,9 @@ extension TurnScript {
                 if let value = try extra.object(key) { info[key] = .object(value.object) }
             }
             if let calls = try extra.array("tool_calls") {
-                for (index, call) in calls.enumerated() { _ = try context.object(call, at: extra.path("tool_calls") + [String(index)]) }
+                for (index, call) in calls.enumerated() {
+                    _ = try context.object(call, at: extra.path("tool_calls") + [String(index)])
+                }
                 info["tool_calls"] = .array(calls)
             }
             turn.extraInfo = info
@@ -96,7 +104,8 @@ extension TurnScript {
             turn.functionCalls.append(.init(name: name, arguments: arguments, callId: try call.string("callId")))
         }
         for (index, element) in (try reader.array("errors") ?? []).enumerated() {
-            turn.errors.append(try ErrorSpec.parse(element, at: reader.path("errors") + [String(index)], context: context))
+            turn.errors.append(
+                try ErrorSpec.parse(element, at: reader.path("errors") + [String(index)], context: context))
         }
         turn.intent = try reader.enumeration("intent", as: TurnContent.Intent.self) ?? .valid
         return turn
@@ -106,8 +115,9 @@ extension TurnScript {
         try reader.rejectUnknownKeys(allowing: ["synth", "file", "none"])
         if let path = try reader.string("file") {
             guard TurnContent.Audio.staysInside(path) else {
-                throw reader.context.error(reader.path("file"),
-                                           "\"\(path)\" must be a path inside the scenario's folder (relative, never above it with \"..\")")
+                throw reader.context.error(
+                    reader.path("file"),
+                    "\"\(path)\" must be a path inside the scenario's folder (relative, never above it with \"..\")")
             }
             return .file(path: path)
         }

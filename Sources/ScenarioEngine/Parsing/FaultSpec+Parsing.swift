@@ -5,7 +5,9 @@ extension FaultSpec {
     static let commonKeys = ["id", "kind", "match", "skip", "repeat", "probability", "armed", "description"]
 
     /// Parses one fault object: the common members plus the parameters of its kind.
-    static func parse(_ value: JSONValue, at tokens: [String], context: ScenarioDecodingContext) throws(ScenarioError) -> FaultSpec {
+    static func parse(
+        _ value: JSONValue, at tokens: [String], context: ScenarioDecodingContext
+    ) throws(ScenarioError) -> FaultSpec {
         let reader = try context.object(value, at: tokens)
         guard let name = try reader.enumeration("kind", as: KindName.self) else {
             throw context.error(tokens, "missing required key \"kind\"")
@@ -73,7 +75,9 @@ extension FaultSpec {
         case .fragment:
             return (.fragment(frameBytes: Int(try reader.int("frameBytes", in: 1...16_777_216) ?? 16)), ["frameBytes"])
         case .truncateJSON:
-            return (.truncateJSON(keepFraction: try reader.double("keepFraction", in: 0...0.99) ?? 0.5), ["keepFraction"])
+            return (
+                .truncateJSON(keepFraction: try reader.double("keepFraction", in: 0...0.99) ?? 0.5), ["keepFraction"]
+            )
         case .malformedJSON:
             return (.malformedJSON, [])
         case .unknownEvent:
@@ -87,14 +91,18 @@ extension FaultSpec {
             return (.drop, [])
         case .reorder:
             let window = Int(try reader.int("window", in: 2...1000) ?? 3)
-            return (.reorder(window: window, holdMs: try reader.double("holdMs", in: 1...60_000) ?? 1000), ["window", "holdMs"])
+            return (
+                .reorder(window: window, holdMs: try reader.double("holdMs", in: 1...60_000) ?? 1000),
+                ["window", "holdMs"]
+            )
         case .delay:
             guard let ms = try reader.double("ms", in: day) else {
                 throw reader.context.error(reader.tokens, "missing required key \"ms\"")
             }
             return (.delay(ms: ms), ["ms"])
         case .injectError:
-            let error = try ErrorSpec.parse(try reader.required("error"), at: reader.path("error"), context: reader.context)
+            let error = try ErrorSpec.parse(
+                try reader.required("error"), at: reader.path("error"), context: reader.context)
             return (.injectError(error), ["error"])
         case .sessionExpiry:
             guard let ms = try reader.double("afterMs", in: 1...day.upperBound) else {

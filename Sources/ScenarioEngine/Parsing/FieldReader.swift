@@ -82,7 +82,9 @@ struct FieldReader {
         guard let value = value(key) else { return nil }
         let names = E.allCases.map(\.rawValue)
         guard case .string(let text) = value else {
-            throw context.error(path(key), "expected one of \(names.joined(separator: ", ")); got \(ScenarioDecodingContext.describe(value))")
+            throw context.error(
+                path(key),
+                "expected one of \(names.joined(separator: ", ")); got \(ScenarioDecodingContext.describe(value))")
         }
         guard let result = E(rawValue: text) else {
             throw context.error(path(key), "expected one of \(names.joined(separator: ", ")); got \"\(text)\"")
@@ -108,7 +110,8 @@ struct FieldReader {
         var result: [String: String] = [:]
         for (name, value) in reader.object {
             guard case .string(let text) = value else {
-                throw context.error(reader.path(name), "expected string; got \(ScenarioDecodingContext.describe(value))")
+                throw context.error(
+                    reader.path(name), "expected string; got \(ScenarioDecodingContext.describe(value))")
             }
             result[name] = text
         }
@@ -123,6 +126,7 @@ struct FieldReader {
     private func rangeError(_ key: String, _ range: ClosedRange<Double>, _ number: Double) -> ScenarioError {
         let low = ScenarioDecodingContext.format(range.lowerBound)
         let high = ScenarioDecodingContext.format(range.upperBound)
-        return context.error(path(key), "must be between \(low) and \(high); got \(ScenarioDecodingContext.format(number))")
+        return context.error(
+            path(key), "must be between \(low) and \(high); got \(ScenarioDecodingContext.format(number))")
     }
 }

@@ -16,7 +16,9 @@ extension Scenario {
     ///     without a location.
     /// - Throws: ``ScenarioError`` for the first problem found: wrong type, value out of range,
     ///   unknown member (with a did-you-mean), missing member, dangling reference.
-    package static func parse(_ value: JSONValue, file: String, locate: ScenarioSourceLocator? = nil) throws(ScenarioError) -> Scenario {
+    package static func parse(
+        _ value: JSONValue, file: String, locate: ScenarioSourceLocator? = nil
+    ) throws(ScenarioError) -> Scenario {
         let context = ScenarioDecodingContext(file: file, locate: locate)
         let reader = try context.object(value, at: [])
         try reader.rejectUnknownKeys(allowing: topLevelKeys)

@@ -2,7 +2,9 @@ import WireJSON
 
 extension Trigger {
     /// Parses `{"id"?, "when": {…}, "probability"?, "repeat"?, "actions": […]}`.
-    static func parse(_ value: JSONValue, at tokens: [String], context: ScenarioDecodingContext) throws(ScenarioError) -> Trigger {
+    static func parse(
+        _ value: JSONValue, at tokens: [String], context: ScenarioDecodingContext
+    ) throws(ScenarioError) -> Trigger {
         let reader = try context.object(value, at: tokens)
         try reader.rejectUnknownKeys(allowing: ["id", "when", "probability", "repeat", "actions", "description"])
         guard let when = try reader.object("when") else {
@@ -27,7 +29,10 @@ extension Trigger {
         try reader.rejectUnknownKeys(allowing: kinds + ["match", "from"])
         let present = kinds.filter { reader.has($0) }
         guard present.count == 1 else {
-            throw reader.context.error(reader.tokens, "expected exactly one of \(kinds.joined(separator: ", ")); got \(present.isEmpty ? "none" : present.joined(separator: ", "))")
+            throw reader.context.error(
+                reader.tokens,
+                "expected exactly one of \(kinds.joined(separator: ", ")); got \(present.isEmpty ? "none" : present.joined(separator: ", "))"
+            )
         }
         if reader.has("match"), present[0] != "message" {
             throw reader.context.error(reader.path("match"), "\"match\" only applies to \"message\"")
@@ -43,7 +48,8 @@ extension Trigger {
             }
             return .message(type: type, match: match)
         case "afterMs":
-            return .afterTime(ms: try reader.double("afterMs", in: 0...86_400_000) ?? 0, from: try reader.string("from"))
+            return .afterTime(
+                ms: try reader.double("afterMs", in: 0...86_400_000) ?? 0, from: try reader.string("from"))
         case "audioFrames":
             return .audioFrames(count: Int(try reader.int("audioFrames", in: 1...100_000_000) ?? 1))
         case "audioMs":
@@ -53,18 +59,24 @@ extension Trigger {
         }
     }
 
-    private static func parseAction(_ value: JSONValue, at tokens: [String], context: ScenarioDecodingContext) throws(ScenarioError) -> Action {
+    private static func parseAction(
+        _ value: JSONValue, at tokens: [String], context: ScenarioDecodingContext
+    ) throws(ScenarioError) -> Action {
         let reader = try context.object(value, at: tokens)
         let kinds = ["arm", "disarm", "fault", "send", "endSession"]
         try reader.rejectUnknownKeys(allowing: kinds + ["delayMs"])
         let present = kinds.filter { reader.has($0) }
         guard present.count == 1 else {
-            throw context.error(tokens, "expected exactly one of \(kinds.joined(separator: ", ")); got \(present.isEmpty ? "none" : present.joined(separator: ", "))")
+            throw context.error(
+                tokens,
+                "expected exactly one of \(kinds.joined(separator: ", ")); got \(present.isEmpty ? "none" : present.joined(separator: ", "))"
+            )
         }
         switch present[0] {
         case "arm": return .arm(faultId: try reader.string("arm") ?? "")
         case "disarm": return .disarm(faultId: try reader.string("disarm") ?? "")
-        case "fault": return .fault(try FaultSpec.parse(try reader.required("fault"), at: reader.path("fault"), context: context))
+        case "fault":
+            return .fault(try FaultSpec.parse(try reader.required("fault"), at: reader.path("fault"), context: context))
         case "send":
             guard let frame = try reader.object("send") else { throw context.error(tokens, "missing \"send\"") }
             return .send(frame: .object(frame.object), delayMs: try reader.double("delayMs", in: 0...86_400_000) ?? 0)

@@ -8,12 +8,16 @@ extension ScenarioRuntime {
         switch timer {
         case .idleEnd:
             guard policyWatches.contains(.idleEnd), let ms = policies.idleEndMs else { return [] }
-            return deadlineCheck(timer, deadline: lastClientInputMicros + scenario.scaledMicros(ms), now: now, end: .idle)
+            return deadlineCheck(
+                timer, deadline: lastClientInputMicros + scenario.scaledMicros(ms), now: now, end: .idle)
         case .serverSilence:
             guard policyWatches.contains(.serverSilence), let ms = policies.serverSilenceTimeoutMs else { return [] }
-            return deadlineCheck(timer, deadline: lastServerOutputMicros + scenario.scaledMicros(ms), now: now, end: .serverSilence)
+            return deadlineCheck(
+                timer, deadline: lastServerOutputMicros + scenario.scaledMicros(ms), now: now, end: .serverSilence)
         case .audioGap:
-            guard audioGapWatched, policyWatches.contains(.audioGap), let ms = policies.audioGapTimeoutMs else { return [] }
+            guard audioGapWatched, policyWatches.contains(.audioGap), let ms = policies.audioGapTimeoutMs else {
+                return []
+            }
             return deadlineCheck(timer, deadline: lastAudioMicros + scenario.scaledMicros(ms), now: now, end: .audioGap)
         case .sessionExpiry(let number) where disarmedExpiries.contains(number):
             return []
@@ -36,7 +40,9 @@ extension ScenarioRuntime {
     package mutating func watchAudioGap(_ watched: Bool) -> [ScenarioAction] {
         guard watched != audioGapWatched else { return [] }
         audioGapWatched = watched
-        guard watched, !hasEnded, policyWatches.contains(.audioGap), let ms = scenario.policies.audioGapTimeoutMs else { return [] }
+        guard watched, !hasEnded, policyWatches.contains(.audioGap), let ms = scenario.policies.audioGapTimeoutMs else {
+            return []
+        }
         let now = clock.nowMicros
         lastAudioMicros = max(lastAudioMicros, now)
         return [.scheduleTimer(.audioGap, atMicros: lastAudioMicros + scenario.scaledMicros(ms))]
@@ -73,7 +79,9 @@ extension ScenarioRuntime {
     }
 
     /// Ends the session if `deadline` has passed, else reschedules the timer at it.
-    private mutating func deadlineCheck(_ timer: ScenarioTimer, deadline: Int64, now: Int64, end reason: SessionEnd) -> [ScenarioAction] {
+    private mutating func deadlineCheck(
+        _ timer: ScenarioTimer, deadline: Int64, now: Int64, end reason: SessionEnd
+    ) -> [ScenarioAction] {
         if now >= deadline { return end(reason) }
         return [.scheduleTimer(timer, atMicros: deadline)]
     }

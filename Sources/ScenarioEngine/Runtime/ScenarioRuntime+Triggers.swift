@@ -56,7 +56,10 @@ extension ScenarioRuntime {
             expiryCount += 1
             if let id = fault.id { expiryByFaultID[id, default: []].append(expiryCount) }
             return [
-                .note(FaultNote(faultId: fault.id, kind: "sessionExpiry", detail: "\(name) armed: session ends in \(scenario.scaledMicros(afterMs)) µs")),
+                .note(
+                    FaultNote(
+                        faultId: fault.id, kind: "sessionExpiry",
+                        detail: "\(name) armed: session ends in \(scenario.scaledMicros(afterMs)) µs")),
                 .scheduleTimer(.sessionExpiry(expiryCount), atMicros: now + scenario.scaledMicros(afterMs)),
             ]
         }
@@ -83,7 +86,9 @@ extension ScenarioRuntime {
         noteServerOutput(output)
         var actions = output.emissions.map(ScenarioAction.emit)
         actions += output.notes.map(ScenarioAction.note)
-        if output.emissions.contains(where: { if case .transport(let action, _) = $0 { action.endsConnection } else { false } }) {
+        if output.emissions.contains(where: {
+            if case .transport(let action, _) = $0 { action.endsConnection } else { false }
+        }) {
             hasEnded = true
         }
         return actions
