@@ -64,7 +64,8 @@ let package = Package(
 
         /// Drives a protocol session without sockets: manual clock, timers, commands recorded.
         .target(
-            name: "SessionTesting", dependencies: ["AnswerAudio", "ScenarioEngine", "SessionCore", "ProtocolModel"],
+            name: "SessionTesting",
+            dependencies: ["AnswerAudio", "ScenarioEngine", "SessionCore", "ProtocolModel", "WireJSON"],
             swiftSettings: settings),
 
         // MARK: - Engines
@@ -130,6 +131,13 @@ let package = Package(
         .target(name: "LoadGenerator", linkerSettings: [.linkedLibrary("m")]),
 
         // MARK: - Tests
+        .testTarget(
+            name: "SessionCoreTests",
+            dependencies: ["SessionCore", "SessionTesting", "ScenarioEngine", "ProtocolModel", "WireJSON"],
+            swiftSettings: settings),
+        .testTarget(
+            name: "SessionTestingTests", dependencies: ["SessionTesting", "ScenarioEngine", "SessionCore", "WireJSON"],
+            swiftSettings: settings),
         .testTarget(name: "ProtocolModelTests", dependencies: ["ProtocolModel", "WireJSON"], swiftSettings: settings),
         .testTarget(name: "WireJSONTests", dependencies: ["WireJSON"], swiftSettings: settings),
         .testTarget(

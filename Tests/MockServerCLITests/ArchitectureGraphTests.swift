@@ -7,10 +7,18 @@ import Testing
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 
+    /// Package.swift with every run of whitespace made one space and none after `(` or `[`, so
+    /// a declaration reads `.target(name: "X", dependencies: ["A", …]` however it is wrapped.
+    static func packageText() throws -> String {
+        let text = try String(contentsOf: root.appendingPathComponent("Package.swift"), encoding: .utf8)
+        return text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
+            .replacingOccurrences(of: "( ", with: "(").replacingOccurrences(of: "[ ", with: "[")
+    }
+
     /// Target → dependencies of every non-test target, read from Package.swift's
     /// `.target(name: "X", dependencies: ["A", …])` / `.executableTarget(…)` declarations.
     static func packageGraph() throws -> [String: Set<String>] {
-        let text = try String(contentsOf: root.appendingPathComponent("Package.swift"), encoding: .utf8)
+        let text = try packageText()
         var graph: [String: Set<String>] = [:]
         let declarations =
             text.components(separatedBy: ".target(name: \"").dropFirst()
@@ -27,6 +35,7 @@ import Testing
                         $0.trimmingCharacters(in: .whitespacesAndNewlines.union(["\""]))
                     })
             }
+            dependencies.remove("")  // after a trailing comma
             graph[name] = dependencies
         }
         return graph
@@ -52,7 +61,7 @@ import Testing
 
     /// "Only the Wire* modules import C libraries": no other target depends on a system library.
     @Test func onlyWireModulesDependOnSystemLibraries() throws {
-        let text = try String(contentsOf: Self.root.appendingPathComponent("Package.swift"), encoding: .utf8)
+        let text = try Self.packageText()
         let systemLibraries = Set(
             text.components(separatedBy: ".systemLibrary(name: \"").dropFirst().map { String($0.prefix { $0 != "\"" }) }
         )
@@ -82,7 +91,7 @@ import Testing
 
     /// Target → (directory, dependencies) of every target, test targets included.
     static func allTargets() throws -> [String: (directory: String, dependencies: Set<String>)] {
-        let text = try String(contentsOf: root.appendingPathComponent("Package.swift"), encoding: .utf8)
+        let text = try packageText()
         var targets: [String: (directory: String, dependencies: Set<String>)] = [:]
         for kind in ["target", "executableTarget", "testTarget", "systemLibrary"] {
             for declaration in text.components(separatedBy: ".\(kind)(name: \"").dropFirst() {
@@ -96,6 +105,7 @@ import Testing
                             $0.trimmingCharacters(in: .whitespacesAndNewlines.union(["\""]))
                         })
                 }
+                dependencies.remove("")  // after a trailing comma
                 targets[name] = (kind == "testTarget" ? "Tests/\(name)" : "Sources/\(name)", dependencies)
             }
         }
@@ -132,7 +142,7 @@ import Testing
         let targets = try Self.allTargets()
         #expect(targets.count >= 40, "Package.swift parsed: \(targets.keys.sorted())")
         let modules = Set(targets.keys)
-        let text = try String(contentsOf: Self.root.appendingPathComponent("Package.swift"), encoding: .utf8)
+        let text = try Self.packageText()
         let executables = Set(
             text.components(separatedBy: ".executableTarget(name: \"").dropFirst().map {
                 String($0.prefix { $0 != "\"" })
@@ -149,6 +159,23 @@ import Testing
             #expect(
                 declared.subtracting(imported).subtracting(mayGoUnimported).isEmpty,
                 "\(name) declares \(declared.subtracting(imported).sorted()) but no file imports it")
+        }
+    }
+
+    /// Every Swift library module has its own test target, `<Module>Tests` (executables are
+    /// tested through their binaries: see the README's Layout).
+    @Test func everyLibraryModuleHasATestTarget() throws {
+        let targets = try Self.allTargets()
+        let text = try Self.packageText()
+        let libraries = text.components(separatedBy: ".target(name: \"").dropFirst().map {
+            String($0.prefix { $0 != "\"" })
+        }
+        for library in libraries {
+            let hasSwift =
+                FileManager.default.enumerator(atPath: Self.root.appendingPathComponent("Sources/\(library)").path)?
+                .contains { ($0 as? String)?.hasSuffix(".swift") == true } ?? false
+            guard hasSwift else { continue }  // the benchmark's C code
+            #expect(targets["\(library)Tests"] != nil, "\(library) has no test target \(library)Tests")
         }
     }
 }
