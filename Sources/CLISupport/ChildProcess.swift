@@ -345,10 +345,24 @@ package final class ChildProcess: Sendable {
     /// for the last output (a child it left behind may hold the pipes open), and returns what
     /// was kept.
     package func completion(timeout: Duration = .seconds(300)) async -> Completed {
-        let ended = await waitForExit(timeout: timeout)
-        let termination = if let ended { ended } else { await terminate() }
+        endAtDeadline(ContinuousClock.now + timeout, grace: .seconds(2))
+        let termination = await waitForExit() ?? .signalled(SIGKILL)
         _ = await waitForOutputEnd(timeout: .seconds(1))
         return Completed(termination: termination, stdout: standardOutput, stderr: standardError)
+    }
+
+    /// Ends the child at `deadline` from a thread of its own: SIGTERM, then SIGKILL after
+    /// `grace`. A timeout is then on time even when the cooperative pool is busy (a test run
+    /// blocks its threads for seconds at a time).
+    private func endAtDeadline(_ deadline: ContinuousClock.Instant, grace: Duration) {
+        Self.detachThread { [self] in
+            while isRunning, ContinuousClock.now < deadline { usleep(10_000) }
+            guard isRunning else { return }
+            signal(SIGTERM)
+            let killAt = ContinuousClock.now + grace
+            while isRunning, ContinuousClock.now < killAt { usleep(10_000) }
+            if isRunning { signal(SIGKILL) }
+        }
     }
 
     // MARK: - Reader thread
