@@ -45,11 +45,21 @@ struct ParameterReader {
     /// `path.key` for messages.
     func name(_ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
 
-    /// The present, non-null value of `key`.
-    func value(_ key: String) -> JSONValue? {
-        guard let value = object[key], !value.isNull else { return nil }
-        return value
+    /// The typed reads (``JSONMemberReader``), with this reader's problems.
+    private var members: JSONMemberReader<ParameterProblem> {
+        JSONMemberReader(object, nullIsAbsent: true) { mismatch in
+            if mismatch.isOutOfRange, case .integer(let range) = mismatch.expected, let number = mismatch.value.intValue
+            {
+                return problem(mismatch.key, "\(number) is outside \(range.lowerBound)…\(range.upperBound)")
+            }
+            let name = mismatch.expected.typeName
+            let article = ["integer", "object", "array"].contains(name) ? "an" : "a"
+            return problem(mismatch.key, "must be \(article) \(name), got \(mismatch.value.typeName)")
+        }
     }
+
+    /// The present, non-null value of `key`.
+    func value(_ key: String) -> JSONValue? { members.value(key) }
 
     /// A nested reader (`null`/absent → empty).
     func nested(_ key: String) throws(ParameterProblem) -> ParameterReader {
@@ -57,11 +67,7 @@ struct ParameterReader {
     }
 
     /// A string, or nil when absent/null.
-    func string(_ key: String) throws(ParameterProblem) -> String? {
-        guard let value = value(key) else { return nil }
-        guard let text = value.stringValue else { throw problem(key, "must be a string, got \(value.typeName)") }
-        return text
-    }
+    func string(_ key: String) throws(ParameterProblem) -> String? { try members.string(key) }
 
     /// A string that must be one of `allowed`.
     func choice(_ key: String, _ allowed: [String]) throws(ParameterProblem) -> String? {
@@ -74,12 +80,7 @@ struct ParameterReader {
 
     /// An integer (`16000` or `16000.0`) within `range`.
     func int(_ key: String, in range: ClosedRange<Int>) throws(ParameterProblem) -> Int? {
-        guard let value = value(key) else { return nil }
-        guard let number = value.intValue else { throw problem(key, "must be an integer, got \(value.typeName)") }
-        guard number >= range.lowerBound, number <= range.upperBound else {
-            throw problem(key, "\(number) is outside \(range.lowerBound)…\(range.upperBound)")
-        }
-        return Int(number)
+        try members.int(key, in: Int64(range.lowerBound)...Int64(range.upperBound)).map { Int($0) }
     }
 
     /// An integer that must be one of `allowed`.
@@ -92,11 +93,7 @@ struct ParameterReader {
     }
 
     /// A boolean.
-    func bool(_ key: String) throws(ParameterProblem) -> Bool? {
-        guard let value = value(key) else { return nil }
-        guard let flag = value.boolValue else { throw problem(key, "must be a boolean, got \(value.typeName)") }
-        return flag
-    }
+    func bool(_ key: String) throws(ParameterProblem) -> Bool? { try members.bool(key) }
 
     /// A problem with `key`.
     func problem(_ key: String, _ text: String) -> ParameterProblem {

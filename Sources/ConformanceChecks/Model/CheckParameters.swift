@@ -16,6 +16,26 @@ package struct CheckParameters: Sendable {
     /// The raw value of `key`.
     package func value(_ key: String) -> JSONValue? { object[key] }
 
+    /// The typed reads (``JSONMemberReader``; a `null` parameter is a wrong type, not absent),
+    /// each getter's error worded once.
+    private var members: JSONMemberReader<CheckParameterError> {
+        JSONMemberReader(object, nullIsAbsent: false) { mismatch in
+            let message =
+                switch mismatch.expected {
+                case .string: "expected a non-empty string"
+                case .boolean: "expected true or false"
+                case .integer(let range): "expected an integer in \(range.lowerBound)…\(range.upperBound)"
+                case .number(let range):
+                    "expected a number "
+                        + (range.upperBound == .greatestFiniteMagnitude
+                            ? "≥ \(format(range.lowerBound))"
+                            : "in \(format(range.lowerBound))…\(format(range.upperBound))")
+                case .object, .array: "expected \(mismatch.expected.typeName)"
+                }
+            return CheckParameterError([mismatch.key], message)
+        }
+    }
+
     /// A required string.
     package func requiredString(_ key: String) throws(CheckParameterError) -> String {
         guard let text = try string(key) else { throw CheckParameterError([key], "required string is missing") }
@@ -24,10 +44,8 @@ package struct CheckParameters: Sendable {
 
     /// An optional string.
     package func string(_ key: String) throws(CheckParameterError) -> String? {
-        guard let value = object[key] else { return nil }
-        guard let text = value.stringValue, !text.isEmpty else {
-            throw CheckParameterError([key], "expected a non-empty string")
-        }
+        guard let text = try members.string(key) else { return nil }
+        guard !text.isEmpty else { throw CheckParameterError([key], "expected a non-empty string") }
         return text
     }
 
@@ -52,31 +70,16 @@ package struct CheckParameters: Sendable {
     package func double(
         _ key: String, in range: ClosedRange<Double> = 0...Double.greatestFiniteMagnitude
     ) throws(CheckParameterError) -> Double? {
-        guard let value = object[key] else { return nil }
-        guard let number = value.doubleValue, range.contains(number) else {
-            let bounds =
-                range.upperBound == .greatestFiniteMagnitude
-                ? "≥ \(format(range.lowerBound))" : "in \(format(range.lowerBound))…\(format(range.upperBound))"
-            throw CheckParameterError([key], "expected a number \(bounds)")
-        }
-        return number
+        try members.double(key, in: range)
     }
 
     /// An optional integer, range-checked.
     package func int(_ key: String, in range: ClosedRange<Int> = 0...Int.max) throws(CheckParameterError) -> Int? {
-        guard let value = object[key] else { return nil }
-        guard let number = value.intValue, number >= range.lowerBound, number <= range.upperBound else {
-            throw CheckParameterError([key], "expected an integer in \(range.lowerBound)…\(range.upperBound)")
-        }
-        return Int(number)
+        try members.int(key, in: Int64(range.lowerBound)...Int64(range.upperBound)).map { Int($0) }
     }
 
     /// An optional boolean.
-    package func bool(_ key: String) throws(CheckParameterError) -> Bool? {
-        guard let value = object[key] else { return nil }
-        guard let flag = value.boolValue else { throw CheckParameterError([key], "expected true or false") }
-        return flag
-    }
+    package func bool(_ key: String) throws(CheckParameterError) -> Bool? { try members.bool(key) }
 
     /// An optional JSON pointer.
     package func pointer(_ key: String) throws(CheckParameterError) -> JSONPointer? {

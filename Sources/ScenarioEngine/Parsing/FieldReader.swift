@@ -16,11 +16,24 @@ struct FieldReader {
         return false
     }
 
-    /// The raw value of `key`, treating `null` as absent.
-    func value(_ key: String) -> JSONValue? {
-        guard let value = object[key], value != .null else { return nil }
-        return value
+    /// The typed reads (``JSONMemberReader``), with this reader's errors.
+    private var members: JSONMemberReader<ScenarioError> {
+        JSONMemberReader(object, nullIsAbsent: true) { mismatch in
+            if mismatch.isOutOfRange, let number = mismatch.value.doubleValue {
+                let range: ClosedRange<Double> =
+                    switch mismatch.expected {
+                    case .integer(let range): Double(range.lowerBound)...Double(range.upperBound)
+                    case .number(let range): range
+                    default: number...number
+                    }
+                return rangeError(mismatch.key, range, number)
+            }
+            return typeError(mismatch.key, mismatch.expected.typeName, mismatch.value)
+        }
     }
+
+    /// The raw value of `key`, treating `null` as absent.
+    func value(_ key: String) -> JSONValue? { members.value(key) }
 
     /// Rejects members not in `allowed`, suggesting the closest allowed name.
     func rejectUnknownKeys(allowing allowed: [String]) throws(ScenarioError) {
@@ -44,35 +57,19 @@ struct FieldReader {
     }
 
     /// An optional string member.
-    func string(_ key: String) throws(ScenarioError) -> String? {
-        guard let value = value(key) else { return nil }
-        guard case .string(let text) = value else { throw typeError(key, "string", value) }
-        return text
-    }
+    func string(_ key: String) throws(ScenarioError) -> String? { try members.string(key) }
 
     /// An optional boolean member.
-    func bool(_ key: String) throws(ScenarioError) -> Bool? {
-        guard let value = value(key) else { return nil }
-        guard case .bool(let flag) = value else { throw typeError(key, "boolean", value) }
-        return flag
-    }
+    func bool(_ key: String) throws(ScenarioError) -> Bool? { try members.bool(key) }
 
     /// An optional number member that must lie in `range`.
     func double(_ key: String, in range: ClosedRange<Double>) throws(ScenarioError) -> Double? {
-        guard let value = value(key) else { return nil }
-        guard let number = value.doubleValue, number.isFinite else { throw typeError(key, "number", value) }
-        guard range.contains(number) else { throw rangeError(key, range, number) }
-        return number
+        try members.double(key, in: range)
     }
 
     /// An optional integer member that must lie in `range`.
     func int(_ key: String, in range: ClosedRange<Int64>) throws(ScenarioError) -> Int64? {
-        guard let value = value(key) else { return nil }
-        guard let number = value.intValue else { throw typeError(key, "integer", value) }
-        guard range.contains(number) else {
-            throw rangeError(key, Double(range.lowerBound)...Double(range.upperBound), Double(number))
-        }
-        return number
+        try members.int(key, in: range)
     }
 
     /// An optional string member restricted to the raw values of `E`.
