@@ -38,17 +38,17 @@ package struct ClientFrame: Sendable, Hashable {
     ///   object with `header` and `payload` objects.
     package init(_ json: JSONValue?) throws(ParameterProblem) {
         guard let json else { throw ParameterProblem("mmd.C2", "text frame is not JSON") }
-        guard case .object(let root) = json else {
+        guard case .object = json else {
             throw ParameterProblem("mmd.C2", "text frame is a JSON \(json.typeName), not an object")
         }
-        guard case .object(let header)? = root["header"] else {
+        guard let header = DashScopeEnvelope.header(of: json) else {
             throw ParameterProblem("mmd.C2", "frame has no \"header\" object")
         }
         self.json = json
         action = header["action"]?.stringValue
         taskID = header["task_id"]?.stringValue
         streaming = header["streaming"]?.stringValue
-        payload = root["payload"]?.objectValue ?? JSONObject()
+        payload = DashScopeEnvelope.payload(of: json) ?? JSONObject()
         input = payload["input"]?.objectValue ?? JSONObject()
         directiveName = input["directive"]?.stringValue
         parameters = payload["parameters"].flatMap { $0.isNull ? nil : $0 }

@@ -1,3 +1,5 @@
+import ProtocolModel
+
 /// The client directives of §5.0, spelled as on the wire.
 package enum Directive: String, Sendable, Hashable, CaseIterable {
     /// The first message (`run-task`): opens the dialog.
@@ -26,9 +28,9 @@ package enum Directive: String, Sendable, Hashable, CaseIterable {
     /// The `header.action` this directive must travel with (C7).
     package var expectedAction: String {
         switch self {
-        case .start: "run-task"
-        case .stop: "finish-task"
-        default: "continue-task"
+        case .start: DashScopeEnvelope.Action.runTask.rawValue
+        case .stop: DashScopeEnvelope.Action.finishTask.rawValue
+        default: DashScopeEnvelope.Action.continueTask.rawValue
         }
     }
 }

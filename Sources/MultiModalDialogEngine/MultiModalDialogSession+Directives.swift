@@ -25,7 +25,9 @@ extension MultiModalDialogSession {
         if directive == .start {
             let message = "Start is only allowed as the first frame (\(frame.action ?? "no action"))"
             return reject(
-                .invalidDirective(message), obligation: frame.action == "continue-task" ? "mmd.C7" : "mmd.C2", message)
+                .invalidDirective(message),
+                obligation: frame.action == DashScopeEnvelope.Action.continueTask.rawValue ? "mmd.C7" : "mmd.C2",
+                message)
         }
         var commands: [SessionCommand] = []
         if frame.action != directive.expectedAction {

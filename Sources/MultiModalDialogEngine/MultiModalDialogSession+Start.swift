@@ -12,7 +12,7 @@ extension MultiModalDialogSession {
         do throws(ParameterProblem) {
             start = try StartConfiguration.parse(try ClientFrame(json))
         } catch {
-            if let taskID = json?["header"]?["task_id"]?.stringValue { frames.taskID = taskID }
+            if let taskID = DashScopeEnvelope.taskID(of: json) { frames.taskID = taskID }
             return failTask(code: "InvalidParameter", message: error.message, violation: error)
         }
         var commands = start.warnings.map { SessionCommand.journal(.should($0.obligation, $0.message)) }
@@ -53,7 +53,7 @@ extension MultiModalDialogSession {
         }
         var time = now
         if options.sendsTaskStarted {
-            time += scenario.runtime.delayMicros(before: "task-started")
+            time += scenario.runtime.delayMicros(before: DashScopeEnvelope.Event.taskStarted.rawValue)
             timeline.add(.taskStarted, at: lane(time))
         }
         time += scenario.runtime.delayMicros(before: "Started")

@@ -151,7 +151,7 @@ package final class MultiModalDialogSession<Clock: ScenarioClock>: ProtocolSessi
         case .active:
             return receiveDirective(json)
         case .finished:
-            if serverSentStopped, json?["header"]?["action"]?.stringValue == "finish-task" {
+            if serverSentStopped, DashScopeEnvelope.action(of: json) == DashScopeEnvelope.Action.finishTask.rawValue {
                 serverSentStopped = false
                 return [.journal(.info("finish-task after the server's Stopped (Java SDK habit, §11): ignored"))]
             }

@@ -7,7 +7,7 @@ extension StartConfiguration {
     /// - Throws: the first ``ParameterProblem`` that makes the Start invalid (S4 answers it
     ///   with `task-failed{InvalidParameter}`).
     package static func parse(_ frame: ClientFrame) throws(ParameterProblem) -> StartConfiguration {
-        guard frame.action == "run-task" else {
+        guard frame.action == DashScopeEnvelope.Action.runTask.rawValue else {
             throw ParameterProblem(
                 "mmd.C2", "first frame must have header.action \"run-task\", got \(describe(frame.action))")
         }

@@ -86,6 +86,12 @@ package enum DashScopeEnvelope {
     }
     /// `header.event` of a server frame.
     package static func headerEvent(of frame: JSONValue?) -> String? { frame?["header"]?["event"]?.stringValue }
+    /// `payload`, when the frame has one.
+    package static func payload(of frame: JSONValue?) -> JSONObject? { frame?["payload"]?.objectValue }
+    /// `payload.parameters` of a client frame (Start, UpdateInfo).
+    package static func parameters(of frame: JSONValue?) -> JSONValue? { frame?["payload"]?["parameters"] }
+    /// `payload.output` of a server frame (a dialog event's members).
+    package static func output(of frame: JSONValue?) -> JSONObject? { frame?["payload"]?["output"]?.objectValue }
     /// `header.task_id`.
     package static func taskID(of frame: JSONValue?) -> String? { frame?["header"]?["task_id"]?.stringValue }
 

@@ -8,7 +8,7 @@ extension LatencyExtractor {
         var samples: [LatencySample] = []
         let listening =
             EntryMatcher.server("DialogStateChanged").indices(in: transcript).first {
-                transcript.journal[$0].json?["payload"]?["output"]?["state"]?.stringValue == "Listening"
+                DashScopeEnvelope.output(of: transcript.journal[$0].json)?["state"]?.stringValue == "Listening"
             } ?? transcript.firstIndex { $0.kind == .state && $0.state == "Listening" }
         if let listening,
             let sample = reaction(

@@ -49,7 +49,9 @@ package struct LatencyExtractor: Sendable {
     func uplinkRate(_ transcript: Transcript) -> Int {
         for index in transcript.clientFrameIndices {
             let json = transcript.journal[index].json
-            if let rate = json?["payload"]?["parameters"]?["upstream"]?["sample_rate"]?.intValue { return Int(rate) }
+            if let rate = DashScopeEnvelope.parameters(of: json)?["upstream"]?["sample_rate"]?.intValue {
+                return Int(rate)
+            }
             if let rate = json?["session"]?["input_audio_format"]?["sample_rate"]?.intValue { return Int(rate) }
         }
         return 16000
@@ -58,7 +60,8 @@ package struct LatencyExtractor: Sendable {
     /// The downlink sample rate the client asked for (default 24 kHz, both protocols).
     func downlinkRate(_ transcript: Transcript) -> Int {
         for index in transcript.clientFrameIndices {
-            if let rate = transcript.journal[index].json?["payload"]?["parameters"]?["downstream"]?["sample_rate"]?
+            if let rate = DashScopeEnvelope.parameters(of: transcript.journal[index].json)?["downstream"]?[
+                "sample_rate"]?
                 .intValue
             {
                 return Int(rate)

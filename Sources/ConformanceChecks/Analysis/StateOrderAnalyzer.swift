@@ -30,7 +30,9 @@ package enum StateOrderAnalyzer {
         var current: String?
         for index in sources {
             let entry = transcript.journal[index]
-            guard let state = entry.state ?? entry.json?["payload"]?["output"]?["state"]?.stringValue else { continue }
+            guard let state = entry.state ?? DashScopeEnvelope.output(of: entry.json)?["state"]?.stringValue else {
+                continue
+            }
             var point = StateTimeline.Point(index: index, ms: transcript.milliseconds(at: index), state: state)
             if let current {
                 if current == state {

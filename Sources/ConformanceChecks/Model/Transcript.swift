@@ -52,7 +52,8 @@ package struct Transcript: Sendable, Hashable {
     /// `pcm`, as the service assumes).
     package var declaredUplinkFormat: String {
         for index in clientFrameIndices where DashScopeEnvelope.directiveName(of: journal[index].json) == "Start" {
-            return journal[index].json?["payload"]?["parameters"]?["upstream"]?["audio_format"]?.stringValue ?? "pcm"
+            return DashScopeEnvelope.parameters(of: journal[index].json)?["upstream"]?["audio_format"]?.stringValue
+                ?? "pcm"
         }
         return "pcm"
     }

@@ -1,3 +1,4 @@
+import ProtocolModel
 import Synchronization
 import WireJSON
 import WireSocket
@@ -22,15 +23,15 @@ extension MultiModalDialog {
     }
 
     private func handleText(_ bytes: [UInt8]) {
-        guard let json = try? JSONValue.decode(bytes), let header = json["header"] else { return }
+        guard let json = try? JSONValue.decode(bytes), let header = DashScopeEnvelope.header(of: json) else { return }
         let now = Clock.nowMicros()
         state.withLock { s in
             s.lastReceivedAt = now
-            switch header["event"]?.stringValue {
-            case "result-generated":
-                guard let output = json["payload"]?["output"]?.objectValue else { return }
+            switch header["event"]?.stringValue.flatMap(DashScopeEnvelope.Event.init(rawValue:)) {
+            case .resultGenerated:
+                guard let output = DashScopeEnvelope.output(of: json) else { return }
                 handleOutput(&s, output, now: now)
-            case "task-failed":
+            case .taskFailed:
                 let error = DialogError(
                     code: header["error_code"]?.stringValue ?? "TaskFailed",
                     message: header["error_message"]?.stringValue ?? "", isFatal: true)
@@ -38,8 +39,8 @@ extension MultiModalDialog {
                 s.finishSent = true
                 emit(s) { $0.onErrorReceived?(error) }
                 if s.phase == .awaitingStarted { failStart(&s, error) }
-            default:
-                break  // task-started, task-finished: tolerated (C24)
+            case .taskStarted, .taskFinished, nil:
+                break  // tolerated (C24)
             }
         }
     }
