@@ -11,13 +11,6 @@ package struct DialogErrorEvent: Sendable, Hashable {
     /// Human-readable text.
     package var message: String
 
-    /// Creates an error.
-    package init(code: Int, name: String, message: String) {
-        self.code = code
-        self.name = name
-        self.message = message
-    }
-
     /// A directive that is not allowed in the current dialog state (S11).
     package static func invalidState(_ message: String) -> DialogErrorEvent {
         DialogErrorEvent(code: 400, name: "InvalidState", message: message)

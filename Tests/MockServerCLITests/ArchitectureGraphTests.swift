@@ -15,30 +15,10 @@ import Testing
             .replacingOccurrences(of: "( ", with: "(").replacingOccurrences(of: "[ ", with: "[")
     }
 
-    /// Target → dependencies of every non-test target, read from Package.swift's
-    /// `.target(name: "X", dependencies: ["A", …])` / `.executableTarget(…)` declarations.
+    /// Target → dependencies of every non-test target (libraries and executables).
     static func packageGraph() throws -> [String: Set<String>] {
-        let text = try packageText()
-        var graph: [String: Set<String>] = [:]
-        let declarations =
-            text.components(separatedBy: ".target(name: \"").dropFirst()
-            + text.components(separatedBy: ".executableTarget(name: \"").dropFirst()
-        for declaration in declarations {
-            let name = String(declaration.prefix { $0 != "\"" })
-            // This declaration only: up to the next declaration of any kind.
-            let own = declaration.components(separatedBy: "(name: ").first ?? ""
-            var dependencies: Set<String> = []
-            if let list = own.range(of: "dependencies: [") {
-                let inside = own[list.upperBound...].prefix { $0 != "]" }
-                dependencies = Set(
-                    inside.split(separator: ",").map {
-                        $0.trimmingCharacters(in: .whitespacesAndNewlines.union(["\""]))
-                    })
-            }
-            dependencies.remove("")  // after a trailing comma
-            graph[name] = dependencies
-        }
-        return graph
+        try allTargets().filter { $0.value.kind == "target" || $0.value.kind == "executableTarget" }
+            .mapValues(\.dependencies)
     }
 
     /// Module → dependencies as the README's graph block draws them (`A, B → C, D` per group).
@@ -89,24 +69,25 @@ import Testing
         }
     }
 
-    /// Target → (directory, dependencies) of every target, test targets included.
-    static func allTargets() throws -> [String: (directory: String, dependencies: Set<String>)] {
+    /// Target → (declaration kind, directory, dependencies) of every target, test targets and
+    /// system libraries included, read from the `.target(name: "X", dependencies: ["A", …])`
+    /// declarations (any kind).
+    static func allTargets() throws -> [String: (kind: String, directory: String, dependencies: Set<String>)] {
         let text = try packageText()
-        var targets: [String: (directory: String, dependencies: Set<String>)] = [:]
+        var targets: [String: (kind: String, directory: String, dependencies: Set<String>)] = [:]
         for kind in ["target", "executableTarget", "testTarget", "systemLibrary"] {
             for declaration in text.components(separatedBy: ".\(kind)(name: \"").dropFirst() {
                 let name = String(declaration.prefix { $0 != "\"" })
+                // This declaration only: up to the next declaration of any kind.
                 let own = declaration.components(separatedBy: "(name: ").first ?? ""
                 var dependencies: Set<String> = []
                 if let list = own.range(of: "dependencies: [") {
                     let inside = own[list.upperBound...].prefix { $0 != "]" }
                     dependencies = Set(
-                        inside.split(separator: ",").map {
-                            $0.trimmingCharacters(in: .whitespacesAndNewlines.union(["\""]))
-                        })
+                        inside.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces.union(["\""])) })
                 }
                 dependencies.remove("")  // after a trailing comma
-                targets[name] = (kind == "testTarget" ? "Tests/\(name)" : "Sources/\(name)", dependencies)
+                targets[name] = (kind, kind == "testTarget" ? "Tests/\(name)" : "Sources/\(name)", dependencies)
             }
         }
         return targets
