@@ -208,17 +208,3 @@ extension MultiModalDriver {
         }
     }
 }
-
-extension JSONObject {
-    /// Sets (or with nil removes) the value at a path of object keys, creating objects on the way.
-    mutating func set(_ path: [String], _ value: JSONValue?) {
-        guard let key = path.first else { return }
-        if path.count == 1 {
-            self[key] = value
-            return
-        }
-        var child = self[key]?.objectValue ?? [:]
-        child.set(Array(path.dropFirst()), value)
-        self[key] = .object(child)
-    }
-}

@@ -195,17 +195,3 @@ struct BadInputTests {
         #expect(!harness.events.contains("Error"))
     }
 }
-
-extension JSONObject {
-    /// Sets (or removes, for nil) the value at a key path, creating objects on the way.
-    mutating func set(_ path: [String], _ value: JSONValue?) {
-        guard let key = path.first else { return }
-        if path.count == 1 {
-            self[key] = value
-            return
-        }
-        var child = self[key]?.objectValue ?? JSONObject()
-        child.set(Array(path.dropFirst()), value)
-        self[key] = .object(child)
-    }
-}

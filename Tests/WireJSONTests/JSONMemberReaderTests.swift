@@ -50,3 +50,18 @@ struct JSONMemberReaderTests {
         #expect(throws: Failure(key: "o", expected: "array", outOfRange: false)) { try reader.array("o") }
     }
 }
+
+@Suite("JSONObject.set")
+struct JSONObjectPathSetTests {
+    @Test func setsCreatesAndRemovesAlongAPath() {
+        var object: JSONObject = ["header": ["action": "run-task"]]
+        object.set(["header", "action"], "continue-task")
+        object.set(["payload", "parameters", "client_info", "user_id"], "u1")
+        #expect(object["header"]?["action"] == "continue-task")
+        #expect(object["payload"]?["parameters"]?["client_info"]?["user_id"] == "u1")
+        object.set(["payload", "parameters", "client_info", "user_id"], nil)
+        #expect(object["payload"]?["parameters"]?["client_info"] == .object([:]))
+        object.set([], "ignored")
+        #expect(object.count == 2)
+    }
+}

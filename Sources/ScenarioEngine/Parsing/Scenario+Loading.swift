@@ -8,6 +8,15 @@ extension Scenario {
     ///   - file: The name to print in errors.
     /// - Throws: ``ScenarioError``.
     package static func load(bytes: [UInt8], file: String) throws(ScenarioError) -> Scenario {
+        let (value, locate) = try decodeLocated(bytes, file: file)
+        return try parse(value, file: file, locate: locate)
+    }
+
+    /// Decodes JSON bytes (duplicate keys are errors) with a locator of its members'
+    /// `LINE:COLUMN` for later errors; a syntax error names the file, line and column.
+    static func decodeLocated(
+        _ bytes: [UInt8], file: String
+    ) throws(ScenarioError) -> (JSONValue, ScenarioSourceLocator) {
         let value: JSONValue
         do {
             value = try JSONValue.decode(bytes, options: [.rejectDuplicateKeys])
@@ -15,11 +24,14 @@ extension Scenario {
             throw ScenarioError(file: file, line: error.line, column: error.column, tokens: [], message: error.message)
         }
         let map = JSONSourceMap(bytes: bytes)
-        return try parse(value, file: file) { tokens, atKey in
-            let pointer = JSONPointer(tokens: tokens)
-            if atKey, let location = map.keyLocation(of: pointer) { return location }
-            return map.nearestLocation(of: pointer)
-        }
+        return (
+            value,
+            { tokens, atKey in
+                let pointer = JSONPointer(tokens: tokens)
+                if atKey, let location = map.keyLocation(of: pointer) { return location }
+                return map.nearestLocation(of: pointer)
+            }
+        )
     }
 
     /// Parses scenario text (convenience for tests and embedded scenarios).
@@ -46,18 +58,8 @@ extension FaultSpec {
     /// Parses one fault object given on its own (the control API's `POST /_mock/faults`), with
     /// `FILE:LINE:COLUMN` locations for errors; `file` names the source in messages.
     package static func load(bytes: [UInt8], file: String) throws(ScenarioError) -> FaultSpec {
-        let value: JSONValue
-        do {
-            value = try JSONValue.decode(bytes, options: [.rejectDuplicateKeys])
-        } catch {
-            throw ScenarioError(file: file, line: error.line, column: error.column, tokens: [], message: error.message)
-        }
-        let map = JSONSourceMap(bytes: bytes)
-        let context = ScenarioDecodingContext(file: file) { tokens, atKey in
-            let pointer = JSONPointer(tokens: tokens)
-            if atKey, let location = map.keyLocation(of: pointer) { return location }
-            return map.nearestLocation(of: pointer)
-        }
+        let (value, locate) = try Scenario.decodeLocated(bytes, file: file)
+        let context = ScenarioDecodingContext(file: file, locate: locate)
         return try parse(value, at: [], context: context)
     }
 
