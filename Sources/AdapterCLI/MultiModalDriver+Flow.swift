@@ -67,7 +67,7 @@ extension MultiModalDriver {
             self.events.hasSeen("playback_started") || self.erredBackToListening
         }
         if playing, events.hasSeen("playback_started"), fault?.name == "respond-outside-listening" {
-            dialog.sendRaw(text: dialog.rawDirective("RequestToRespond", input: ["type": "prompt", "text": "Hello?"]))
+            dialog.sendRaw(text: dialog.rawDirective(.requestToRespond, input: ["type": "prompt", "text": "Hello?"]))
         }
         _ = await waitUnlessEnded(timeoutMillis: 20_000) {
             self.events.hasSeen("responding_ended") || self.erredBackToListening
@@ -142,14 +142,14 @@ extension MultiModalDriver {
     func injectListeningFault() async {
         let other = "00000000-0000-4000-8000-000000000000"
         switch fault?.name {
-        case "wrong-task-id": dialog.sendRaw(text: dialog.rawDirective("HeartBeat", taskID: other))
+        case "wrong-task-id": dialog.sendRaw(text: dialog.rawDirective(.heartBeat, taskID: other))
         case "wrong-dialog-id":
-            dialog.sendRaw(text: dialog.rawDirective("HeartBeat", input: ["dialog_id": .string(other)]))
+            dialog.sendRaw(text: dialog.rawDirective(.heartBeat, input: ["dialog_id": .string(other)]))
         case "audio-outside-sendspeech": dialog.sendRaw(binary: [UInt8](repeating: 0, count: 3200))
         case "respond-without-text":
-            dialog.sendRaw(text: dialog.rawDirective("RequestToRespond", input: ["type": "prompt"]))
+            dialog.sendRaw(text: dialog.rawDirective(.requestToRespond, input: ["type": "prompt"]))
         case "interrupt-in-listening":
-            dialog.sendRaw(text: dialog.rawDirective("RequestToSpeak"))
+            dialog.sendRaw(text: dialog.rawDirective(.requestToSpeak))
             // The mock accepts it: let the RequestAccepted arrive before the flow goes on, so the
             // acceptance does not cut the next push2talk bracket (one broken rule, not two). A
             // poll, not `wait`: the drive's own waits must still see every event.
@@ -157,25 +157,25 @@ extension MultiModalDriver {
         case "bad-image":
             dialog.sendRaw(
                 text: dialog.rawDirective(
-                    "RequestToRespond", input: ["type": "prompt", "text": "What is this?"],
+                    .requestToRespond, input: ["type": "prompt", "text": "What is this?"],
                     parameters: ["images": [["type": "file", "value": "frame.jpg"]]]))
         case "oversized-image":
             let big = Base64.encode([UInt8](repeating: 0x5A, count: 200 * 1024))
             dialog.sendRaw(
                 text: dialog.rawDirective(
-                    "RequestToRespond", input: ["type": "prompt", "text": "What is this?"],
+                    .requestToRespond, input: ["type": "prompt", "text": "What is this?"],
                     parameters: ["images": [["type": "base64", "value": .string(big)]]]))
         case "video-connect-as-transcript":
             dialog.sendRaw(
                 text: dialog.rawDirective(
-                    "RequestToRespond", input: ["type": "transcript", "text": "Video on."],
+                    .requestToRespond, input: ["type": "transcript", "text": "Video on."],
                     parameters: ["biz_params": ["videos": [["action": "connect", "type": "voicechat_video_channel"]]]]))
         case "heartbeat-flood":
-            dialog.sendRaw(text: dialog.rawDirective("HeartBeat"))
+            dialog.sendRaw(text: dialog.rawDirective(.heartBeat))
             Task { [dialog] in
                 try? await Task.sleep(for: .seconds(1))
                 // Not after Stop: that would break C22 as well.
-                if dialog.isRunning { dialog.sendRaw(text: dialog.rawDirective("HeartBeat")) }
+                if dialog.isRunning { dialog.sendRaw(text: dialog.rawDirective(.heartBeat)) }
             }
         default: break
         }
@@ -197,11 +197,11 @@ extension MultiModalDriver {
     private func finish() async {
         switch fault?.name {
         case "continue-for-stop":
-            dialog.sendRaw(text: dialog.rawDirective("Stop", action: .continueTask))
+            dialog.sendRaw(text: dialog.rawDirective(.stop, action: .continueTask))
             if await !dialog.waitUntilClosed(timeoutMillis: 3_000) { await dialog.close() }
         case "frames-after-finish":
-            dialog.sendRaw(text: dialog.rawDirective("Stop"))
-            dialog.sendRaw(text: dialog.rawDirective("HeartBeat"))
+            dialog.sendRaw(text: dialog.rawDirective(.stop))
+            dialog.sendRaw(text: dialog.rawDirective(.heartBeat))
             if await !dialog.waitUntilClosed(timeoutMillis: 3_000) { await dialog.close() }
         default:
             await dialog.stop()

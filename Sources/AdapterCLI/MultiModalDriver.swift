@@ -1,4 +1,5 @@
 import DialogClients
+import ProtocolModel
 import WireJSON
 
 /// Drives a `MultiModalDialog` from adapter commands and reports its callbacks as events.
@@ -94,7 +95,7 @@ final class MultiModalDriver: Sendable {
             if fault?.name == "respond-outside-listening" {
                 // A second one at once: the first has left Listening.
                 dialog.sendRaw(
-                    text: dialog.rawDirective("RequestToRespond", input: ["type": "prompt", "text": "Hello?"]))
+                    text: dialog.rawDirective(.requestToRespond, input: ["type": "prompt", "text": "Hello?"]))
             }
             if fault?.name == "frames-outside-video",
                 command["params"]?["biz_params"]?["videos"]?[0]?["action"] == "connect"
@@ -133,7 +134,7 @@ final class MultiModalDriver: Sendable {
     }
 
     /// Waits until the dialog is in `state` (polling). - Returns: false on timeout.
-    func waitForState(_ state: DialogState, timeoutMillis: Int) async -> Bool {
+    func waitForState(_ state: DialogClients.DialogState, timeoutMillis: Int) async -> Bool {
         for _ in 0..<(timeoutMillis / 20) {
             if dialog.dialogState == state { return true }
             try? await Task.sleep(for: .milliseconds(20))

@@ -1,4 +1,4 @@
-import ProtocolModel
+package import ProtocolModel
 package import WireJSON
 
 /// A client text frame in the DashScope envelope (§4.1, §4.2), read tolerantly: extra keys and

@@ -30,12 +30,12 @@ extension MultiModalDialogSession {
                 message)
         }
         var commands: [SessionCommand] = []
-        if frame.action != directive.expectedAction {
+        if frame.action != directive.expectedAction.rawValue {
             commands.append(
                 .journal(
                     .must(
                         "mmd.C7",
-                        "\(directive.rawValue) must use action \"\(directive.expectedAction)\", got \(frame.action.map { "\"\($0)\"" } ?? "none")"
+                        "\(directive.rawValue) must use action \"\(directive.expectedAction.rawValue)\", got \(frame.action.map { "\"\($0)\"" } ?? "none")"
                     )))
         }
         if let sent = frame.dialogID, let dialogID, sent != dialogID {
@@ -85,7 +85,7 @@ extension MultiModalDialogSession {
                     )))
         }
         lastHeartBeatAt = now
-        if scenario.runtime.scenario.replay == nil { reply(.event("HeartBeat", [:])) }
+        if scenario.runtime.scenario.replay == nil { reply(.event(Directive.heartBeat.rawValue, [:])) }
         return commands
     }
 

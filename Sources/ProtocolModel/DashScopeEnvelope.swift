@@ -47,7 +47,8 @@ package enum DashScopeEnvelope {
         for (key, value) in fields { input[key] = value }
         var payload: JSONObject = ["input": .object(input)]
         if let parameters { payload["parameters"] = .object(parameters) }
-        return clientFrame(action ?? (name == "Stop" ? .finishTask : .continueTask), taskID: taskID, payload: payload)
+        return clientFrame(
+            action ?? Directive(rawValue: name)?.expectedAction ?? .continueTask, taskID: taskID, payload: payload)
     }
 
     /// A server frame: `header {task_id, event, extra…}` and `payload`.

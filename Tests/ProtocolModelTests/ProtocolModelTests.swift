@@ -90,4 +90,19 @@ struct ProtocolModelTests {
         #expect(MessageName.of(nil) == nil)
         #expect(MessageName.of(.array([])) == nil)
     }
+
+    @Test("Each directive travels with its header action (C7), and a directive frame gets it")
+    func directivesAndTheirActions() {
+        #expect(Directive.start.expectedAction == .runTask)
+        #expect(Directive.stop.expectedAction == .finishTask)
+        for directive in Directive.allCases where directive != .start && directive != .stop {
+            #expect(directive.expectedAction == .continueTask, "\(directive)")
+            let frame = DashScopeEnvelope.directive(directive.rawValue, taskID: "t", dialogID: nil)
+            #expect(DashScopeEnvelope.action(of: frame) == "continue-task")
+        }
+        #expect(
+            DashScopeEnvelope.action(of: DashScopeEnvelope.directive("Unknown", taskID: "t", dialogID: nil))
+                == "continue-task")
+        #expect(Directive.allCases.count == 11)
+    }
 }

@@ -22,7 +22,7 @@ extension LatencyExtractor {
             let next = number + 1 < rounds.count ? rounds[number + 1] : nil
             if let sample = reaction(
                 LatencyMetric.respondingStartedToLocalStarted, transcript, from: start,
-                to: .client("LocalRespondingStarted"), before: next)
+                to: .client(Directive.localRespondingStarted.rawValue), before: next)
             {
                 samples.append(sample)
             }
@@ -31,7 +31,8 @@ extension LatencyExtractor {
                 transcript.journal[$0].kind == .binary && transcript.journal[$0].direction == .out
             }
             guard let first = audio.first,
-                let ended = EntryMatcher.client("LocalRespondingEnded").first(in: transcript, from: start + 1),
+                let ended = EntryMatcher.client(Directive.localRespondingEnded.rawValue).first(
+                    in: transcript, from: start + 1),
                 ended < upper
             else { continue }
             let duration = audio.reduce(0.0) { $0 + (transcript.audioMilliseconds(at: $1, sampleRate: rate) ?? 0) }

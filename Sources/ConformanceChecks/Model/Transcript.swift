@@ -51,7 +51,8 @@ package struct Transcript: Sendable, Hashable {
     /// The uplink format a multimodal client declared in Start (`upstream.audio_format`, default
     /// `pcm`, as the service assumes).
     package var declaredUplinkFormat: String {
-        for index in clientFrameIndices where DashScopeEnvelope.directiveName(of: journal[index].json) == "Start" {
+        for index in clientFrameIndices
+        where DashScopeEnvelope.directiveName(of: journal[index].json) == Directive.start.rawValue {
             return DashScopeEnvelope.parameters(of: journal[index].json)?["upstream"]?["audio_format"]?.stringValue
                 ?? "pcm"
         }

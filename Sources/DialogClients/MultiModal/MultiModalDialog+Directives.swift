@@ -1,3 +1,4 @@
+import ProtocolModel
 import Synchronization
 public import WireJSON
 
@@ -10,7 +11,7 @@ extension MultiModalDialog {
             // call waits for it; it was dropped when it fell between Started and Listening.
             guard s.listeningSeen || s.phase == .awaitingStarted || s.phase == .started, !s.finishSent else { return }
             if s.canActInListening, s.listeningSeen {
-                if sendDirective(&s, "SendSpeech") { s.pushToTalkOpen = true }
+                if sendDirective(&s, .sendSpeech) { s.pushToTalkOpen = true }
             } else {
                 s.pending.append(.sendSpeech)
             }
@@ -61,7 +62,7 @@ extension MultiModalDialog {
             if !s.pending.isEmpty {
                 s.pending.append(.stopSpeech)
             } else if s.pushToTalkOpen {
-                sendDirective(&s, "StopSpeech")
+                sendDirective(&s, .stopSpeech)
                 s.pushToTalkOpen = false
                 s.tapPaused = true
             }
@@ -75,7 +76,7 @@ extension MultiModalDialog {
             if let index = s.pending.lastIndex(where: { if case .sendSpeech = $0 { true } else { false } }) {
                 s.pending.removeSubrange(index...)
             } else if s.pushToTalkOpen {
-                sendDirective(&s, "CancelSpeech")
+                sendDirective(&s, .cancelSpeech)
                 s.pushToTalkOpen = false
             }
         }
@@ -85,7 +86,7 @@ extension MultiModalDialog {
     public func interrupt() {
         state.withLock { s in
             guard s.dialogState == .thinking || s.dialogState == .responding else { return }
-            sendDirective(&s, "RequestToSpeak")
+            sendDirective(&s, .requestToSpeak)
         }
     }
 
@@ -98,7 +99,7 @@ extension MultiModalDialog {
             guard !s.finishSent, s.phase == .started || s.phase == .awaitingStarted else { return }
             if s.canActInListening {
                 sendDirective(
-                    &s, "RequestToRespond", input: ["type": .string(type), "text": .string(text)], parameters: params)
+                    &s, .requestToRespond, input: ["type": .string(type), "text": .string(text)], parameters: params)
                 s.tapPaused = true  // the server leaves Listening: tap2talk upload pauses (C11)
             } else {
                 s.pending.append(.requestToRespond(type: type, text: text, parameters: params))
@@ -108,14 +109,14 @@ extension MultiModalDialog {
 
     /// `UpdateInfo` with `parameters` (images, client_info.status, biz_params).
     public func updateInfo(params: JSONObject) {
-        state.withLock { s in _ = sendDirective(&s, "UpdateInfo", parameters: params) }
+        state.withLock { s in _ = sendDirective(&s, .updateInfo, parameters: params) }
     }
 
     /// `HeartBeat`, unless one was sent less than 5 s ago (C21).
     public func sendHeartBeat() {
         state.withLock { s in
             guard Clock.nowMicros() - s.lastHeartbeatAt >= 5_000_000 else { return }
-            sendDirective(&s, "HeartBeat")
+            sendDirective(&s, .heartBeat)
         }
     }
 
@@ -124,7 +125,7 @@ extension MultiModalDialog {
         state.withLock { s in
             guard s.round.respondingStarted, !s.round.localStartedSent else { return }
             s.round.localStartedSent = true
-            sendDirective(&s, "LocalRespondingStarted")
+            sendDirective(&s, .localRespondingStarted)
         }
     }
 
@@ -136,8 +137,8 @@ extension MultiModalDialog {
     func localRespondingEnded(_ s: inout DialogSessionState) {
         guard s.round.respondingStarted, !s.round.localEndedSent, !s.faults.skipLocalRespondingEnded else { return }
         s.round.localEndedSent = true
-        sendDirective(&s, "LocalRespondingEnded")
-        if s.faults.doubleLocalRespondingEnded { sendDirective(&s, "LocalRespondingEnded") }
+        sendDirective(&s, .localRespondingEnded)
+        if s.faults.doubleLocalRespondingEnded { sendDirective(&s, .localRespondingEnded) }
     }
 
     /// Sends the operations that waited for Listening, in order.
@@ -147,22 +148,22 @@ extension MultiModalDialog {
         while let operation = queued.popFirst() {
             switch operation {
             case .sendSpeech:
-                if sendDirective(&s, "SendSpeech") { s.pushToTalkOpen = true }
+                if sendDirective(&s, .sendSpeech) { s.pushToTalkOpen = true }
             case .audio(let bytes):
                 if s.pushToTalkOpen || s.mode != .push2talk { sendBinary(&s, bytes) }
             case .stopSpeech:
-                if s.pushToTalkOpen { sendDirective(&s, "StopSpeech") }
+                if s.pushToTalkOpen { sendDirective(&s, .stopSpeech) }
                 s.pushToTalkOpen = false
                 s.tapPaused = true
                 // The utterance is over: the state leaves Listening, so the rest waits again.
                 s.pending = Array(queued)
                 return
             case .cancelSpeech:
-                if s.pushToTalkOpen { sendDirective(&s, "CancelSpeech") }
+                if s.pushToTalkOpen { sendDirective(&s, .cancelSpeech) }
                 s.pushToTalkOpen = false
             case .requestToRespond(let type, let text, let parameters):
                 sendDirective(
-                    &s, "RequestToRespond", input: ["type": .string(type), "text": .string(text)],
+                    &s, .requestToRespond, input: ["type": .string(type), "text": .string(text)],
                     parameters: parameters)
                 s.tapPaused = true
                 s.pending = Array(queued)

@@ -26,7 +26,10 @@ extension MultiModalDialog {
         s.downstreamFormat = downstream["audio_format"]?.stringValue ?? "pcm"
         s.downstreamRate = Int(downstream["sample_rate"]?.intValue ?? 24000)
         s.downstreamBitRate = Int(downstream["bit_rate"]?.intValue ?? 32)
-        var input: JSONObject = ["directive": "Start", "workspace_id": .string(workSpaceId), "app_id": .string(appId)]
+        var input: JSONObject = [
+            "directive": .string(Directive.start.rawValue), "workspace_id": .string(workSpaceId),
+            "app_id": .string(appId),
+        ]
         if let dialogID { input["dialog_id"] = .string(dialogID) }
         let payload: JSONObject = [
             "task_group": "aigc", "task": "multimodal-generation", "function": "generation",
@@ -40,11 +43,11 @@ extension MultiModalDialog {
 
     /// A directive frame: `continue-task`, or `finish-task` for Stop (C6, C7, C23).
     func directiveText(
-        _ s: DialogSessionState, _ directive: String, input extra: JSONObject = [:],
+        _ s: DialogSessionState, _ directive: Directive, input extra: JSONObject = [:],
         parameters: JSONObject? = nil, action: DashScopeEnvelope.Action? = nil, taskID: String? = nil
     ) -> String {
         DashScopeEnvelope.directive(
-            directive, taskID: taskID ?? s.taskID, dialogID: s.dialogID, input: extra,
+            directive.rawValue, taskID: taskID ?? s.taskID, dialogID: s.dialogID, input: extra,
             parameters: parameters, action: action
         ).encodedString()
     }
@@ -52,14 +55,14 @@ extension MultiModalDialog {
     /// Sends a directive unless the task is over (C22).
     @discardableResult
     func sendDirective(
-        _ s: inout DialogSessionState, _ directive: String, input: JSONObject = [:],
+        _ s: inout DialogSessionState, _ directive: Directive, input: JSONObject = [:],
         parameters: JSONObject? = nil
     ) -> Bool {
         guard let connection = s.connection, !s.finishSent, s.phase == .started || s.phase == .awaitingStarted else {
             return false
         }
         connection.send(text: directiveText(s, directive, input: input, parameters: parameters))
-        if directive == "HeartBeat" { s.lastHeartbeatAt = Clock.nowMicros() }
+        if directive == .heartBeat { s.lastHeartbeatAt = Clock.nowMicros() }
         return true
     }
 
@@ -93,7 +96,7 @@ extension MultiModalDialog {
 
     /// A directive frame with the current ids, optionally with another action or task id.
     package func rawDirective(
-        _ directive: String, input: JSONObject = [:], parameters: JSONObject? = nil,
+        _ directive: Directive, input: JSONObject = [:], parameters: JSONObject? = nil,
         action: DashScopeEnvelope.Action? = nil, taskID: String? = nil
     ) -> String {
         state.withLock {

@@ -1,3 +1,4 @@
+import ProtocolModel
 import Synchronization
 import WireSocket
 
@@ -10,7 +11,7 @@ extension MultiModalDialog {
             else {
                 return s.phase == .closed ? nil : s.connection
             }
-            sendDirective(&s, "Stop")
+            sendDirective(&s, .stop)
             s.finishSent = true
             s.pending = []
             return connection
@@ -65,7 +66,7 @@ extension MultiModalDialog {
             if !s.faults.disableHeartbeat, now - max(s.lastReceivedAt, s.lastHeartbeatAt) >= period,
                 now - s.lastHeartbeatAt >= 5_000_000
             {
-                sendDirective(&s, "HeartBeat")
+                sendDirective(&s, .heartBeat)
             }
             if options.keepAudioFlowing, s.upstreamFormat == "pcm", s.wantsContinuousAudio,
                 now - s.lastAudioAt >= 200_000

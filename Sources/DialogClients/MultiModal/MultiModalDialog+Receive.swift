@@ -77,7 +77,7 @@ extension MultiModalDialog {
             emit(s) { $0.onConversationEvent?(.respondingStarted, output) }
             if options.builtInPlayer, s.player.begin(atMicros: now) {
                 s.round.localStartedSent = true
-                sendDirective(&s, "LocalRespondingStarted")
+                sendDirective(&s, .localRespondingStarted)
                 emit(s) { $0.onPlaybackStarted?() }
             }
         case "RespondingEnded":

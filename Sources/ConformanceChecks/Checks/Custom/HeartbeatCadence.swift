@@ -30,7 +30,7 @@ package struct HeartbeatCadence: CustomRule {
                     expected, "silent for \(format(gap)) ms (#\(previous) → #\(next))", evidence: [next, previous])
             }
         }
-        let beats = EntryMatcher.client("HeartBeat").indices(in: transcript)
+        let beats = EntryMatcher.client(Directive.heartBeat.rawValue).indices(in: transcript)
         for (previous, next) in zip(beats, beats.dropFirst()) {
             let gap = transcript.milliseconds(at: next) - transcript.milliseconds(at: previous)
             if gap < minIntervalMs {

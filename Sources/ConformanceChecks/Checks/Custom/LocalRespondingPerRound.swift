@@ -12,13 +12,13 @@ package struct LocalRespondingPerRound: CustomRule {
     package func evaluate(_ transcript: Transcript, context: CheckContext) -> CheckResult {
         let expected = "one LocalRespondingEnded per RespondingStarted round, after it"
         let rounds = EntryMatcher.server("RespondingStarted").indices(in: transcript)
-        let ends = EntryMatcher.client("LocalRespondingEnded").indices(in: transcript)
+        let ends = EntryMatcher.client(Directive.localRespondingEnded.rawValue).indices(in: transcript)
         if let early = ends.first, rounds.first.map({ early < $0 }) ?? true {
             return context.fail(
                 expected, "LocalRespondingEnded at #\(early) before any RespondingStarted", evidence: [early])
         }
         let sessionEnd =
-            EntryMatcher.client("Stop").first(in: transcript)
+            EntryMatcher.client(Directive.stop.rawValue).first(in: transcript)
             ?? transcript.firstIndex { $0.kind == .close } ?? transcript.journal.count
         for (number, start) in rounds.enumerated() {
             let next = number + 1 < rounds.count ? rounds[number + 1] : transcript.journal.count

@@ -1,5 +1,3 @@
-import ProtocolModel
-
 /// The client directives of §5.0, spelled as on the wire.
 package enum Directive: String, Sendable, Hashable, CaseIterable {
     /// The first message (`run-task`): opens the dialog.
@@ -26,11 +24,11 @@ package enum Directive: String, Sendable, Hashable, CaseIterable {
     case heartBeat = "HeartBeat"
 
     /// The `header.action` this directive must travel with (C7).
-    package var expectedAction: String {
+    package var expectedAction: DashScopeEnvelope.Action {
         switch self {
-        case .start: DashScopeEnvelope.Action.runTask.rawValue
-        case .stop: DashScopeEnvelope.Action.finishTask.rawValue
-        default: DashScopeEnvelope.Action.continueTask.rawValue
+        case .start: .runTask
+        case .stop: .finishTask
+        default: .continueTask
         }
     }
 }
