@@ -12,65 +12,6 @@ import Synchronization
 /// blocking a thread of the cooperative pool. The child gets only fds 0-2 and default signal
 /// handling; with `ownProcessGroup` it leads its own group, and signals reach the whole group.
 package final class ChildProcess: Sendable {
-    /// Where the child's stdin comes from.
-    package enum Input: Sendable {
-        /// /dev/null: the child reads end of input at once.
-        case null
-        /// A pipe written with ``write(_:)`` and closed with ``closeInput()``.
-        case pipe
-    }
-
-    /// Where one of the child's outputs goes.
-    package enum Output: Sendable {
-        /// Shared with this process.
-        case inherit
-        /// Kept for ``standardOutput`` / ``standardError``, up to `limit` bytes (the rest is read and dropped).
-        case keep(limit: Int = 64 << 20)
-        /// The complete lines of each read (without their newlines; an unterminated last line at
-        /// end of output too), handed over on the reader thread as they arrive.
-        case lines(@Sendable ([String]) -> Void)
-    }
-
-    /// How the child ended.
-    package enum Termination: Sendable, Hashable, CustomStringConvertible {
-        case exited(Int32)
-        case signalled(Int32)
-
-        /// The exit code, or the number of the signal that ended it.
-        package var status: Int32 {
-            switch self {
-            case .exited(let code), .signalled(let code): code
-            }
-        }
-
-        /// "exit N" or "signal N".
-        package var description: String {
-            switch self {
-            case .exited(let code): "exit \(code)"
-            case .signalled(let signal): "signal \(signal)"
-            }
-        }
-
-        /// From a wait status (WIFEXITED, WEXITSTATUS and WTERMSIG are macros: the low 7 bits are the signal).
-        init(waitStatus: Int32) {
-            self = waitStatus & 0x7F == 0 ? .exited((waitStatus >> 8) & 0xFF) : .signalled(waitStatus & 0x7F)
-        }
-    }
-
-    /// A child that could not be started.
-    package struct Failure: Error, CustomStringConvertible {
-        package let description: String
-    }
-
-    /// What a child run to its end left (``run(_:_:environment:workingDirectory:input:timeout:)``).
-    package struct Completed: Sendable {
-        package let termination: Termination
-        package let stdout: String
-        package let stderr: String
-        /// The exit code, or the number of the signal that ended it.
-        package var status: Int32 { termination.status }
-    }
-
     private struct State {
         var stdout: [UInt8] = []
         var stderr: [UInt8] = []
@@ -96,94 +37,16 @@ package final class ChildProcess: Sendable {
         workingDirectory: String? = nil, standardInput: Input = .null, standardOutput: Output = .keep(),
         standardError: Output = .keep(), ownProcessGroup: Bool = false
     ) throws(Failure) {
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        // Default handling of every signal and none blocked: a child of a process that ignores
-        // SIGPIPE (every WebSocket server does) does not inherit that.
-        var signals = sigset_t()
-        sigfillset(&signals)
-        posix_spawnattr_setsigdefault(&attributes, &signals)
-        sigemptyset(&signals)
-        posix_spawnattr_setsigmask(&attributes, &signals)
-        var flags = Int32(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK)
-        if ownProcessGroup {
-            flags |= Int32(POSIX_SPAWN_SETPGROUP)
-            posix_spawnattr_setpgroup(&attributes, 0)
-        }
-        posix_spawnattr_setflags(&attributes, Int16(flags))
-
-        // Every pipe end is close-on-exec (no other child inherits it); the child's copies on
-        // 0-2 are not.
-        var parentEnds: [Int32] = []
-        var childEnds: [Int32] = []
-        func closeAll(_ descriptors: [Int32]) { for descriptor in descriptors { close(descriptor) } }
-        func pipeEnds() throws(Failure) -> (read: Int32, write: Int32) {
-            var ends: [Int32] = [-1, -1]
-            guard GNU.pipe2.map({ $0(&ends, O_CLOEXEC) }) ?? Self.pipeClosedOnExec(&ends) == 0 else {
-                let reason = Self.errnoText(errno)
-                closeAll(parentEnds + childEnds)
-                throw Failure(description: "cannot start \(executable): pipe: \(reason)")
-            }
-            return (ends[0], ends[1])
-        }
-        var input: Int32 = -1
-        switch standardInput {
-        case .null:
-            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        case .pipe:
-            let ends = try pipeEnds()
-            (input, parentEnds, childEnds) = (ends.write, parentEnds + [ends.write], childEnds + [ends.read])
-            posix_spawn_file_actions_adddup2(&actions, ends.read, 0)
-        }
-        var readers: [(descriptor: Int32, output: Output, isStdout: Bool)] = []
-        for (target, output) in [(Int32(1), standardOutput), (Int32(2), standardError)] {
-            if case .inherit = output { continue }
-            let ends = try pipeEnds()
-            (parentEnds, childEnds) = (parentEnds + [ends.read], childEnds + [ends.write])
-            posix_spawn_file_actions_adddup2(&actions, ends.write, target)
-            readers.append((ends.read, output, target == 1))
-        }
-        // Nothing else of this process (listening sockets, other children's pipes) leaks in.
-        _ = GNU.addCloseFrom?(&actions, 3)
-        if let workingDirectory {
-            guard let addChangeDirectory = GNU.addChangeDirectory else {
-                closeAll(parentEnds + childEnds)
-                throw Failure(
-                    description:
-                        "cannot start \(executable) in \(workingDirectory): no posix_spawn_file_actions_addchdir_np")
-            }
-            _ = addChangeDirectory(&actions, workingDirectory)
-        }
-
-        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
-        defer { for pointer in argv { free(pointer) } }
-        let envp = environment.map { $0.map { strdup("\($0.key)=\($0.value)") } + [nil] }
-        defer { for pointer in envp ?? [] { free(pointer) } }
-        var child = pid_t()
-        let rc =
-            envp.map { posix_spawn(&child, executable, &actions, &attributes, argv, $0) }
-            ?? posix_spawn(&child, executable, &actions, &attributes, argv, environ)
-        closeAll(childEnds)
-        guard rc == 0 else {
-            closeAll(parentEnds)
-            throw Failure(description: "cannot start \(executable): \(Self.errnoText(rc))")
-        }
-        if input >= 0 {
-            // A write to a child that has closed its stdin fails with EPIPE instead of killing this process.
-            ignoreSIGPIPE()
-        }
-        pid = child
+        let spawned = try ProcessSpawn.spawn(
+            executable, arguments, environment: environment, workingDirectory: workingDirectory,
+            standardInput: standardInput, outputs: [(1, standardOutput), (2, standardError)],
+            ownProcessGroup: ownProcessGroup)
+        pid = spawned.pid
         self.ownProcessGroup = ownProcessGroup
-        state = Mutex(State(outputEnded: readers.isEmpty))
-        self.input = Mutex(input)
-        if !readers.isEmpty {
-            let pipes = readers
-            Self.detachThread { [self] in readOutput(pipes) }
-        }
+        state = Mutex(State(outputEnded: spawned.readers.isEmpty))
+        input = Mutex(spawned.input)
+        let readers = spawned.readers
+        if !readers.isEmpty { Self.detachThread { [self] in readOutput(readers) } }
     }
 
     /// Runs `executable` to its end: `input` written to its stdin (then end of input), stdout
@@ -368,7 +231,7 @@ package final class ChildProcess: Sendable {
     // MARK: - Reader thread
 
     /// Reads every output pipe to its end (one thread for all of them).
-    private func readOutput(_ readers: [(descriptor: Int32, output: Output, isStdout: Bool)]) {
+    private func readOutput(_ readers: [ProcessSpawn.OutputPipe]) {
         var descriptors = readers.map { pollfd(fd: $0.descriptor, events: Int16(POLLIN), revents: 0) }
         var partial = [[UInt8]](repeating: [], count: readers.count)
         var chunk = [UInt8](repeating: 0, count: 65536)
@@ -422,28 +285,6 @@ package final class ChildProcess: Sendable {
         }
     }
 
-    private static func errnoText(_ code: Int32) -> String { String(cString: strerror(code)) }
-
-    /// `pipe2(O_CLOEXEC)` where the C library has no `pipe2`.
-    private static func pipeClosedOnExec(_ ends: inout [Int32]) -> Int32 {
-        guard pipe(&ends) == 0 else { return -1 }
-        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
-        return 0
-    }
-
-    /// glibc's `_GNU_SOURCE` functions (the Glibc module does not export them).
-    private enum GNU {
-        typealias Actions = UnsafeMutablePointer<posix_spawn_file_actions_t>
-        static let pipe2 = GlibcFunction.named(
-            "pipe2", as: (@convention(c) (UnsafeMutablePointer<Int32>, Int32) -> Int32).self)
-        static let addCloseFrom = GlibcFunction.named(
-            "posix_spawn_file_actions_addclosefrom_np",
-            as: (@convention(c) (Actions, Int32) -> Int32).self)
-        static let addChangeDirectory = GlibcFunction.named(
-            "posix_spawn_file_actions_addchdir_np",
-            as: (@convention(c) (Actions, UnsafePointer<CChar>) -> Int32).self)
-    }
-
     /// Runs `body` on a new detached thread (blocking reads never hold a thread of the pool).
     private static func detachThread(_ body: @escaping @Sendable () -> Void) {
         final class Body: Sendable {
@@ -467,9 +308,8 @@ package final class ChildProcess: Sendable {
     }
 }
 
-// The C functions that ChildProcess' own `write`, `signal` and `kill` hide inside it.
+// The C functions that ChildProcess' own `write` and `kill` hide inside it.
 private func writeBytes(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
     write(descriptor, bytes, count)
 }
 private func sendSignal(_ pid: pid_t, _ signal: Int32) { _ = kill(pid, signal) }
-private func ignoreSIGPIPE() { _ = signal(SIGPIPE, SIG_IGN) }

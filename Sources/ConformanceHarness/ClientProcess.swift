@@ -90,14 +90,10 @@ final class ClientProcess: Sendable {
 
     /// The first stdout line, once written (nil while none, or at EOF without one).
     func waitForFirstLine(timeoutMillis: Int) async -> Line? {
-        let deadline = MonotonicClock.nowMicros() + Int64(timeoutMillis) * 1000
-        while MonotonicClock.nowMicros() < deadline {
-            let closed = child.outputEnded
-            if let first = kept.kept.withLock({ $0.first }) { return first }
-            if closed { return nil }
-            try? await Task.sleep(for: .milliseconds(5))
+        guard case .found(let line) = await waitForLine(timeoutMillis: timeoutMillis, where: { _ in true }) else {
+            return nil
         }
-        return nil
+        return line
     }
 
     /// Waits for the client to exit; kills its process group at the deadline. Returns whether

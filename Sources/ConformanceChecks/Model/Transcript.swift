@@ -51,10 +51,10 @@ package struct Transcript: Sendable, Hashable {
     /// The uplink format a multimodal client declared in Start (`upstream.audio_format`, default
     /// `pcm`, as the service assumes).
     package var declaredUplinkFormat: String {
-        for index in clientFrameIndices
-        where DashScopeEnvelope.directiveName(of: journal[index].json) == Directive.start.rawValue {
-            return DashScopeEnvelope.parameters(of: journal[index].json)?["upstream"]?["audio_format"]?.stringValue
-                ?? "pcm"
+        // Stops at the first Start (a multimodal session's first frame); no index array per call (called per audio frame).
+        for entry in journal
+        where entry.isFrame(.in) && DashScopeEnvelope.directiveName(of: entry.json) == Directive.start.rawValue {
+            return DashScopeEnvelope.parameters(of: entry.json)?["upstream"]?["audio_format"]?.stringValue ?? "pcm"
         }
         return "pcm"
     }

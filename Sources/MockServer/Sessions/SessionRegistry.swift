@@ -65,6 +65,7 @@ final class SessionRegistry: Sendable {
 
         /// Takes the waiters whose case has no open session left.
         mutating func takeSatisfiedWaiters() -> [CheckedContinuation<Void, Never>] {
+            guard !closeWaiters.isEmpty else { return [] }  // the usual close: nobody waits
             let done = closeWaiters.filter { !hasOpenSession(caseID: $0.value.caseID) }
             for key in done.keys { closeWaiters[key] = nil }
             return done.values.map(\.continuation)
