@@ -27,6 +27,9 @@ extension MultiModalDialogSession {
             } catch {
                 return reject(.invalidParameter(error.message), obligation: error.obligation, error.message)
             }
+            if let problem = unknownVoice(updated.downlink) {
+                return reject(.invalidParameter(problem.message), obligation: problem.obligation, problem.message)
+            }
             streams = updated
         }
         if !images.isEmpty { commands += videoFrame(images) }

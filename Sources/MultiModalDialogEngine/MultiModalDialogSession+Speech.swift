@@ -108,7 +108,8 @@ extension MultiModalDialogSession {
     /// Starts recognising an utterance whose transcript is the next scripted turn.
     func beginUtterance(startMs: Int) {
         let number = nextRoundNumber()
-        let transcript = scenario.runtime.scenario.turn(at: turnIndex, variables: scenario.runtime.variables).transcript
+        let scripted = scenario.runtime.scenario.turn(at: turnIndex, variables: scenario.runtime.variables).transcript
+        let transcript = recognised(scripted)
         utterance = Utterance(round: number, startMs: startMs, tokens: Tokenizer.tokens(of: transcript, rule: .auto))
     }
 
@@ -127,6 +128,11 @@ extension MultiModalDialogSession {
         return []
     }
 
+    /// A scripted transcript as the recogniser reports it: `replace_words` applied.
+    func recognised(_ transcript: String) -> String {
+        config?.replaceWords.applied(to: transcript) ?? transcript
+    }
+
     /// Ends the utterance: SpeechEnded, final SpeechContent, Thinking, then the answer round.
     func closeUtterance(at time: Int64) -> [SessionCommand] {
         guard let open = utterance else { return [] }
@@ -135,7 +141,8 @@ extension MultiModalDialogSession {
         let turn = consumeTurn(user: nil, variables: scenario.runtime.variables)
         timeline.add(.event("SpeechEnded", [:]), at: time, round: open.round)
         timeline.add(
-            .event("SpeechContent", ["text": .string(turn.transcript), "finished": true]), at: time, round: open.round)
+            .event("SpeechContent", ["text": .string(recognised(turn.transcript)), "finished": true]), at: time,
+            round: open.round)
         timeline.add(.enter(.thinking), at: time, round: open.round)
         conversation = .thinking
         planRound(number: open.round, content: .scripted(turn), from: time)

@@ -5,6 +5,31 @@ import WireAudio
 import WireJSON
 
 extension MultiModalDialogSession {
+    /// A `downstream.voice` the scenario's TTS voices do not have (policy `voices`), as the
+    /// problem to answer with `InvalidParameter`.
+    func unknownVoice(_ downlink: DownlinkSettings) -> ParameterProblem? {
+        let policies = scenario.runtime.scenario.policies
+        guard let voice = downlink.voice, !policies.acceptsVoice(voice) else { return nil }
+        let known = (policies.voices ?? []).prefix(8).joined(separator: ", ")
+        return ParameterProblem(
+            "mmd.C5",
+            "payload.parameters.downstream.voice \"\(voice)\" is not a voice of the application's TTS model "
+                + "(voices: \(known)\((policies.voices?.count ?? 0) > 8 ? ", …" : ""); scenario policy voices)")
+    }
+
+    /// Journal notes for the recognition settings the scripted recogniser honours or only records.
+    func recognitionNotes(_ start: StartConfiguration) -> [SessionCommand] {
+        var notes: [SessionCommand] = []
+        if let vocabulary = start.vocabularyID {
+            notes.append(.journal(.info("vocabulary_id \(vocabulary) accepted (the scenario scripts what is heard)")))
+        }
+        if !start.replaceWords.isEmpty {
+            let pairs = start.replaceWords.map { "\($0.source)→\($0.target)" }.joined(separator: ", ")
+            notes.append(.journal(.info("asr_post_processing.replace_words applied to transcripts: \(pairs)")))
+        }
+        return notes
+    }
+
     /// The first text frame: a valid run-task/Start starts the dialog (S3), anything else
     /// fails the task (S4).
     func receiveStart(_ json: JSONValue?) -> [SessionCommand] {
@@ -15,9 +40,20 @@ extension MultiModalDialogSession {
             if let taskID = DashScopeEnvelope.taskID(of: json) { frames.taskID = taskID }
             return failTask(code: "InvalidParameter", message: error.message, violation: error)
         }
+        frames.taskID = start.taskID
+        if let problem = unknownVoice(start.downlink) {
+            return failTask(code: "InvalidParameter", message: problem.message, violation: problem)
+        }
         var commands = start.warnings.map { SessionCommand.journal(.should($0.obligation, $0.message)) }
         commands += start.notes.map { SessionCommand.journal(.info($0)) }
-        frames.taskID = start.taskID
+        commands += recognitionNotes(start)
+        if case .object(let attributes)? = json?["payload"]?["parameters"]?["dialog_attributes"] {
+            commands.append(
+                .journal(
+                    .info(
+                        "dialog_attributes \(attributes.keys.sorted().joined(separator: ", ")) accepted "
+                            + "(the scenario decides the agent and its answers)")))
+        }
         if let requested = start.dialogID {
             if requested.count != 36 {
                 commands.append(

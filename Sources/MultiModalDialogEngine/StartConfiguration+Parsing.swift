@@ -93,6 +93,8 @@ extension StartConfiguration {
             uplinkFormat = UplinkFormat(rawValue: name) ?? uplinkFormat
         }
         uplinkSampleRate = try reader.int("sample_rate", oneOf: Self.sampleRates) ?? uplinkSampleRate
+        replaceWords = try WordReplacement.read(from: reader) ?? replaceWords
+        vocabularyID = try reader.string("vocabulary_id") ?? vocabularyID
     }
 }
 

@@ -19,6 +19,10 @@ package struct StartConfiguration: Sendable, Hashable {
     package var uplinkFormat: UplinkFormat = .pcm
     /// `upstream.sample_rate`.
     package var uplinkSampleRate = 16000
+    /// `upstream.asr_post_processing.replace_words`, applied to recognised transcripts.
+    package var replaceWords: [WordReplacement] = []
+    /// `upstream.vocabulary_id` (hot words; accepted and journaled, recognition is scripted).
+    package var vocabularyID: String?
     /// The downstream settings.
     package var downlink = DownlinkSettings()
     /// `client_info.user_id`.

@@ -9,15 +9,26 @@ extension QwenRealtimeSession {
     func sessionUpdate(_ event: JSONObject) -> [SessionCommand] {
         let isFirst = sessionUpdates == 0
         sessionUpdates += 1
-        guard case .object(let patch)? = event["session"] else {
+        guard case .object(var patch)? = event["session"] else {
             return reject(.invalidValue("session", "session.update needs a 'session' object."), "qrt.C5")
+        }
+        var notes: [SessionCommand] = []
+        if isFirst, profile == .audio, !input.started, patch["turn_detection"] == nil,
+            scenario.runtime.scenario.policies.omittedTurnDetectionIsPushToTalk
+        {
+            patch["turn_detection"] = .null
+            notes.append(
+                .journal(
+                    .info(
+                        "the first session.update carries no turn_detection: push-to-talk on the audio profile, "
+                            + "as the nuisdk documents (policy omittedTurnDetectionIsPushToTalk)")))
         }
         let before = configuration
         switch configuration.apply(patch, isFirstUpdate: isFirst, audioStarted: input.started) {
         case .failure(let failure):
             return reject(failure.error, failure.obligation)
         case .success(let result):
-            var commands: [SessionCommand] = []
+            var commands = notes
             for key in result.ignoredKeys {
                 commands += violation("qrt.C7", "\(key) is only honoured in the first session.update (ignored)")
             }

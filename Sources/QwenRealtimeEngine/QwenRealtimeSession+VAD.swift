@@ -84,8 +84,8 @@ extension QwenRealtimeSession {
             "text": .string(tokens[..<count].joined()), "stash": .string(tokens[count...].joined()),
         ]
         if profile == .omni {
-            fields["language"] = "zh"
-            fields["emotion"] = "neutral"
+            fields["language"] = .string(recognisedLanguage(turn.content))
+            fields["emotion"] = .string(turn.content.emotion ?? "neutral")
         }
         return emit("conversation.item.input_audio_transcription.delta", fields)
     }
@@ -117,5 +117,13 @@ extension QwenRealtimeSession {
             "input_audio_buffer.speech_stopped",
             ["audio_end_ms": .int(Int64(input.totalMs)), "item_id": .string(turn.itemID)])
             + commitUserAudio(itemID: turn.itemID, content: turn.content)
+    }
+}
+
+extension QwenRealtimeSession {
+    /// The language the recogniser reports for `content`: the turn's scripted `language`, else
+    /// the session's `input_audio_transcription.language`, else `zh`.
+    func recognisedLanguage(_ content: TurnContent) -> String {
+        content.language ?? configuration.transcriptionLanguage ?? "zh"
     }
 }

@@ -103,6 +103,36 @@ extension SessionConfiguration {
         return nil
     }
 
+    /// `input_audio_transcription`: an object or null; `model` and `language` strings, `corpus`
+    /// an object whose `text` is a string.
+    private static func validateTranscription(_ value: JSONValue) -> Result<JSONValue, SessionUpdateFailure> {
+        func bad(_ field: String, _ message: String) -> Result<JSONValue, SessionUpdateFailure> {
+            .failure(
+                SessionUpdateFailure(
+                    error: .invalidValue("session.input_audio_transcription\(field)", message), obligation: "qrt.C5"))
+        }
+        if value.isNull { return .success(value) }
+        guard value.objectValue != nil else { return bad("", "input_audio_transcription must be an object or null.") }
+        for key in ["model", "language"] {
+            if let member = value[key], !member.isNull, member.stringValue == nil {
+                return bad(".\(key)", "\(key) must be a string.")
+            }
+        }
+        if let language = value["language"]?.stringValue,
+            language.isEmpty || language.count > 16
+                || !language.allSatisfy({ $0.isASCII && ($0.isLetter || $0 == "-") })
+        {
+            return bad(".language", "language must be a language code such as 'zh' or 'en'.")
+        }
+        if let corpus = value["corpus"], !corpus.isNull {
+            guard corpus.objectValue != nil else { return bad(".corpus", "corpus must be an object.") }
+            if let text = corpus["text"], !text.isNull, text.stringValue == nil {
+                return bad(".corpus.text", "corpus.text must be a string.")
+            }
+        }
+        return .success(value)
+    }
+
     private func fail(_ error: QwenError, _ obligation: String) -> Result<SessionUpdateResult, SessionUpdateFailure> {
         .failure(SessionUpdateFailure(error: error, obligation: obligation))
     }
@@ -149,7 +179,7 @@ extension SessionConfiguration {
             return value.boolValue != nil || value.isNull
                 ? .success(value) : bad("smooth_output must be a boolean or null.")
         case "input_audio_transcription":
-            return value.objectValue != nil || value.isNull ? .success(value) : bad("\(key) must be an object or null.")
+            return Self.validateTranscription(value)
         case "temperature":
             return (value.doubleValue.map { $0 >= 0 && $0 < 2 } ?? false)
                 ? .success(value) : bad("temperature must be in [0, 2).")

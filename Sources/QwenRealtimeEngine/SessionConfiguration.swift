@@ -93,6 +93,11 @@ package struct SessionConfiguration: Sendable, Hashable {
         Int(object["max_history_turns"]?.intValue ?? 20)
     }
 
+    /// `input_audio_transcription.language`, when the client declared one.
+    package var transcriptionLanguage: String? {
+        object["input_audio_transcription"]?["language"]?.stringValue
+    }
+
     /// The `input_audio_format` value.
     package var inputAudioFormat: String { object["input_audio_format"]?.stringValue ?? "pcm" }
 }

@@ -32,13 +32,29 @@ package struct SessionPolicies: Sendable, Hashable {
     /// `extra_info.timestamps`, when the round's steps happened (ms since the round started),
     /// unless the turn scripts its own. Off by default; the default scenario turns it on.
     package var roundTimestamps: Bool
+    /// Qwen realtime, audio profile: a first `session.update` that carries no `turn_detection`
+    /// means push-to-talk, as the nuisdk documents for an `nls_config` without it (SEED-003).
+    /// Off by default: the realtime API documents `session.created` with server VAD and an
+    /// absent key as "keep the current value", and the nuisdk sends `turn_detection: null`.
+    package var omittedTurnDetectionIsPushToTalk: Bool
+    /// Multimodal dialog: the voices of the application's TTS model; `downstream.voice` outside
+    /// them (other than `""`, the console's voice, and cloned `cosyvoice-…` ids) is refused
+    /// with `InvalidParameter`. `nil` accepts any voice.
+    package var voices: [String]?
+
+    /// The CosyVoice system voices the mock knows by default (``voices``).
+    package static let defaultVoices = [
+        "longxiaochun_v2", "longxiaoxia_v2", "longwan_v2", "longcheng_v2", "longhua_v2", "longshu_v2",
+        "loongbella_v2", "longxiaochun", "longxiaoxia", "longwan", "longcheng", "longhua", "longshu", "loongbella",
+    ]
 
     /// Creates policies; the defaults are the documented protocol values with no idle end.
     package init(
         idleEndMs: Double? = nil, responsePauseMs: Double = 0, interruptible: Bool = true,
         serverSilenceTimeoutMs: Double? = 60_000, audioGapTimeoutMs: Double? = 20_000,
         duplexAudioGapInEveryState: Bool = false, sessionCapMs: Double? = 7_200_000, callDeclaredTools: Bool = false,
-        roundTimestamps: Bool = false
+        roundTimestamps: Bool = false, omittedTurnDetectionIsPushToTalk: Bool = false,
+        voices: [String]? = SessionPolicies.defaultVoices
     ) {
         self.idleEndMs = idleEndMs
         self.responsePauseMs = responsePauseMs
@@ -49,6 +65,14 @@ package struct SessionPolicies: Sendable, Hashable {
         self.sessionCapMs = sessionCapMs
         self.callDeclaredTools = callDeclaredTools
         self.roundTimestamps = roundTimestamps
+        self.omittedTurnDetectionIsPushToTalk = omittedTurnDetectionIsPushToTalk
+        self.voices = voices
+    }
+
+    /// Whether `voice` is one the application may ask for (``voices``).
+    package func acceptsVoice(_ voice: String) -> Bool {
+        guard let voices else { return true }
+        return voice.isEmpty || voice.hasPrefix("cosyvoice-") || voices.contains(voice)
     }
 
     /// `ms` times `timeScale`, in whole microseconds (at least 1 µs for a positive value).
@@ -70,7 +94,7 @@ extension SessionPolicies {
         let keys = [
             "idleEndMs", "responsePauseMs", "interruptible", "serverSilenceTimeoutMs",
             "audioGapTimeoutMs", "duplexAudioGapInEveryState", "sessionCapMs", "callDeclaredTools",
-            "roundTimestamps",
+            "roundTimestamps", "omittedTurnDetectionIsPushToTalk", "voices",
         ]
         try reader.rejectUnknownKeys(allowing: keys)
         var policies = SessionPolicies()
@@ -89,6 +113,21 @@ extension SessionPolicies {
         policies.sessionCapMs = try duration("sessionCapMs", policies.sessionCapMs)
         policies.callDeclaredTools = try reader.bool("callDeclaredTools") ?? false
         policies.roundTimestamps = try reader.bool("roundTimestamps") ?? false
+        policies.omittedTurnDetectionIsPushToTalk = try reader.bool("omittedTurnDetectionIsPushToTalk") ?? false
+        if let given = reader.object["voices"] {
+            if given.isNull {
+                policies.voices = nil
+            } else {
+                var voices: [String] = []
+                for (index, element) in (try reader.array("voices") ?? []).enumerated() {
+                    guard let voice = element.stringValue, !voice.isEmpty else {
+                        throw context.error(reader.path("voices") + [String(index)], "expected a non-empty voice name")
+                    }
+                    voices.append(voice)
+                }
+                policies.voices = voices
+            }
+        }
         return policies
     }
 }

@@ -74,6 +74,11 @@ package struct TurnContent: Sendable, Hashable {
     package var errors: [ErrorSpec]
     /// smart_turn classification.
     package var intent: Intent
+    /// The language the recogniser reports for the user's words (Qwen `language`, e.g. `en`);
+    /// `nil`: the session's `input_audio_transcription.language`, else `zh`.
+    package var language: String?
+    /// The emotion the recogniser reports (Qwen omni `emotion`, e.g. `happy`); `nil`: `neutral`.
+    package var emotion: String?
 
     /// Creates turn content; `spoken` defaults to `answer`.
     package init(
@@ -90,6 +95,8 @@ package struct TurnContent: Sendable, Hashable {
         self.functionCalls = functionCalls
         self.errors = errors
         self.intent = intent
+        self.language = nil
+        self.emotion = nil
     }
 
     /// The length of synthesized answer audio in microseconds (0 for files and no audio,

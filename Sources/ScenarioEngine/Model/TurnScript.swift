@@ -66,6 +66,7 @@ extension TurnScript {
         let reader = try context.object(value, at: tokens)
         try reader.rejectUnknownKeys(allowing: [
             "transcript", "answer", "spoken", "audio", "commands", "extraInfo", "functionCalls", "errors", "intent",
+            "language", "emotion",
         ])
         var turn = TurnContent(
             transcript: try reader.string("transcript") ?? "", answer: try reader.string("answer") ?? "",
@@ -108,6 +109,14 @@ extension TurnScript {
                 try ErrorSpec.parse(element, at: reader.path("errors") + [String(index)], context: context))
         }
         turn.intent = try reader.enumeration("intent", as: TurnContent.Intent.self) ?? .valid
+        for key in ["language", "emotion"] {
+            guard let value = try reader.string(key) else { continue }
+            guard !value.isEmpty, value.count <= 32, value.allSatisfy({ $0.isASCII && !$0.isWhitespace }) else {
+                throw reader.context.error(
+                    reader.path(key), "\"\(value)\" must be a short code such as \"en\" or \"happy\"")
+            }
+            if key == "language" { turn.language = value } else { turn.emotion = value }
+        }
         return turn
     }
 
