@@ -1,10 +1,13 @@
-/// The two Qwen realtime profiles sharing one protocol (spec §0): Qwen-Audio-Realtime and
-/// Qwen-Omni-Realtime, chosen from the model name in the upgrade URL.
+/// The Qwen realtime profiles sharing one protocol (spec §0): Qwen-Audio-Realtime,
+/// Qwen-Omni-Realtime and the transcription-only Qwen-ASR-Realtime, chosen from the model name
+/// in the upgrade URL.
 package enum QwenProfile: String, Sendable, Hashable, CaseIterable {
     /// `qwen-audio-3.x-realtime-*` (the nuisdk of SEED-003).
     case audio
     /// `*omni*realtime*` (image input, search, sampling knobs, `session.finish`).
     case omni
+    /// `qwen3-asr-flash-realtime*`: speech in, transcripts out, no answers.
+    case transcription
 
     /// The profile of `model`, or `nil` for a model of neither family.
     ///
@@ -14,6 +17,10 @@ package enum QwenProfile: String, Sendable, Hashable, CaseIterable {
         let name = model.lowercased()
         if Self.isAudioModel(name) {
             self = .audio
+        } else if name.hasPrefix("qwen"), let asr = Self.end(of: "-asr-", in: name),
+            Self.end(of: "realtime", in: String(name[asr...])) != nil
+        {
+            self = .transcription
         } else if name.hasPrefix("qwen"), let omni = Self.end(of: "omni", in: name),
             Self.end(of: "realtime", in: String(name[omni...])) != nil
         {
@@ -51,6 +58,8 @@ package enum QwenProfile: String, Sendable, Hashable, CaseIterable {
         switch profile {
         case .audio:
             return name.hasPrefix("qwen-audio-3.1") ? "longanqian_v3.1" : "longanqian"
+        case .transcription:
+            return ""
         case .omni:
             if name.hasPrefix("qwen3.5") || name.hasPrefix("qwen3.8") { return "Tina" }
             if name.hasPrefix("qwen-omni-turbo") { return "Chelsie" }
@@ -58,11 +67,24 @@ package enum QwenProfile: String, Sendable, Hashable, CaseIterable {
         }
     }
 
+    /// Whether the model answers (omni, audio) or only transcribes.
+    package var answers: Bool { self != .transcription }
+
+    /// The input transcription delta event: ASR's `…input_audio_transcription.text`.
+    package var transcriptionDeltaType: String {
+        self == .transcription
+            ? "conversation.item.input_audio_transcription.text" : "conversation.item.input_audio_transcription.delta"
+    }
+
+    /// Whether transcription events report `language` and `emotion` (omni deltas, every ASR event).
+    package var reportsLanguage: Bool { self != .audio }
+
     /// The `turn_detection.type` values this profile accepts (C5).
     package var turnDetectionTypes: [String] {
         switch self {
         case .audio: ["server_vad", "smart_turn"]
         case .omni: ["server_vad", "semantic_vad"]
+        case .transcription: ["server_vad"]
         }
     }
 
@@ -70,19 +92,25 @@ package enum QwenProfile: String, Sendable, Hashable, CaseIterable {
     package var transcriptionModel: String {
         switch self {
         case .audio: "fun-asr"
-        case .omni: "qwen3-asr-flash-realtime"
+        case .omni, .transcription: "qwen3-asr-flash-realtime"
         }
     }
 
     /// Client event types of §4.0 this profile defines (omni's retrieve/delete are served but
     /// journaled as C17).
     package var clientEventTypes: Set<String> {
-        var types: Set<String> = [
-            "session.update", "input_audio_buffer.append", "input_audio_buffer.commit",
-            "input_audio_buffer.clear", "conversation.item.create", "conversation.item.retrieve",
-            "conversation.item.delete", "response.create", "response.cancel",
+        let audio: Set<String> = [
+            "session.update", "input_audio_buffer.append", "input_audio_buffer.commit", "input_audio_buffer.clear",
         ]
-        if self == .omni { types.formUnion(["input_image_buffer.append", "session.finish"]) }
-        return types
+        switch self {
+        case .transcription: return audio.union(["session.finish"])
+        case .audio:
+            return audio.union([
+                "conversation.item.create", "conversation.item.retrieve", "conversation.item.delete",
+                "response.create", "response.cancel",
+            ])
+        case .omni:
+            return QwenProfile.audio.clientEventTypes.union(["input_image_buffer.append", "session.finish"])
+        }
     }
 }

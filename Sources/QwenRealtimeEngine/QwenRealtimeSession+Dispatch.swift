@@ -84,6 +84,13 @@ extension QwenRealtimeSession {
     }
 
     private func dispatch(_ type: String, _ event: JSONObject) -> [SessionCommand] {
+        if profile == .transcription, !profile.clientEventTypes.contains(type),
+            QwenProfile.omni.clientEventTypes.contains(type)
+        {
+            return reject(
+                .unknownEvent(type), "qrt.C17",
+                "\(type) is not part of the transcription model's API (\(model) only transcribes)")
+        }
         switch type {
         case "session.update": return sessionUpdate(event)
         case "input_audio_buffer.append": return appendAudio(event)
@@ -99,7 +106,7 @@ extension QwenRealtimeSession {
             return commands + (type == "conversation.item.retrieve" ? retrieveItem(event) : deleteItem(event))
         case "response.create": return createResponse(event)
         case "response.cancel": return cancelResponse()
-        case "session.finish" where profile == .omni: return finishSession()
+        case "session.finish" where profile.clientEventTypes.contains(type): return finishSession()
         case "session.finish", "input_image_buffer.append":
             return reject(.unknownEvent(type), "qrt.C17", "\(type) is not defined for the audio profile")
         default:

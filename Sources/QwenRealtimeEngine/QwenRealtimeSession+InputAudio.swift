@@ -77,6 +77,13 @@ extension QwenRealtimeSession {
     func commitAudio() -> [SessionCommand] {
         var commands: [SessionCommand] = []
         if configuration.turnDetection != nil {
+            if profile == .transcription {
+                return reject(
+                    .invalidValue(
+                        "input_audio_buffer.commit",
+                        "input_audio_buffer.commit is only available without turn detection (turn_detection: null)."),
+                    "qrt.C9")
+            }
             commands += violationOnce("C9-commit", "qrt.C9", "input_audio_buffer.commit sent in a VAD mode")
             if profile == .audio { return commands }
         }
@@ -91,12 +98,12 @@ extension QwenRealtimeSession {
                 "qrt.C10", "committed only \(input.bufferedMicros / 1000) ms of audio (≥ 100 ms expected)")
         }
         let content = scenario.runtime.nextTurn()
-        pendingTurn = content
+        if profile.answers { pendingTurn = content }
         let itemID = userTurn?.itemID ?? scenario.runtime.ids.id(prefix: "item_")
         userTurn = nil
         commands += commitUserAudio(
             itemID: itemID, content: content, delay: delay(before: "input_audio_buffer.committed"))
-        return commands + enter("Committed")
+        return commands + enter(profile.answers ? "Committed" : "Listening")
     }
 
     /// `input_audio_buffer.clear` (S9): drop uncommitted audio; ignored in audio-profile VAD modes.
@@ -143,9 +150,10 @@ extension QwenRealtimeSession {
         }
         item["content"] = [["type": "input_audio", "transcript": .string(content.transcript)]]
         conversation.update(item)
-        return commands
-            + emit(
-                "conversation.item.input_audio_transcription.completed",
-                ["item_id": .string(itemID), "content_index": 0, "transcript": .string(content.transcript)])
+        var completed: JSONObject = [
+            "item_id": .string(itemID), "content_index": 0, "transcript": .string(content.transcript),
+        ]
+        if profile == .transcription { for (key, value) in recognition(content) { completed[key] = value } }
+        return commands + emit("conversation.item.input_audio_transcription.completed", completed)
     }
 }

@@ -11,6 +11,11 @@ extension QwenRealtimeSession {
         var commands = enter("Finishing")
         commands += cancel(reason: "client_cancelled")
         commands += flushSpeech()
+        if profile == .transcription, configuration.turnDetection == nil, input.bufferedBytes > 0 {
+            // Manual mode: the audio not yet committed is recognised before the session ends.
+            let itemID = scenario.runtime.ids.id(prefix: "item_")
+            commands += commitUserAudio(itemID: itemID, content: scenario.runtime.nextTurn())
+        }
         commands += emit("session.finished", delay: delay(before: "session.finished"))
         return commands + closeConnection(code: 1000, reason: "session finished")
     }

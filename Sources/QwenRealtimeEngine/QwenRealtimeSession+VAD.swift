@@ -54,6 +54,7 @@ extension QwenRealtimeSession {
                 turn.deltasSent == 0 ? transcriptionDelta(turn, confirmed: max(0, turn.tokens.count - 1)) : []
             commands += emit("input_audio_buffer.speech_stopped", fields, delay: stopDelay)
             commands += commitUserAudio(itemID: turn.itemID, content: turn.content)
+            guard profile.answers else { return commands + enter("Listening") }
             guard configuration.turnDetection?.createResponse ?? true, !isFinishing else {
                 pendingTurn = turn.content
                 return commands + enter("Committed")
@@ -83,11 +84,8 @@ extension QwenRealtimeSession {
             "item_id": .string(turn.itemID), "content_index": 0,
             "text": .string(tokens[..<count].joined()), "stash": .string(tokens[count...].joined()),
         ]
-        if profile == .omni {
-            fields["language"] = .string(recognisedLanguage(turn.content))
-            fields["emotion"] = .string(turn.content.emotion ?? "neutral")
-        }
-        return emit("conversation.item.input_audio_transcription.delta", fields)
+        if profile.reportsLanguage { for (key, value) in recognition(turn.content) { fields[key] = value } }
+        return emit(profile.transcriptionDeltaType, fields)
     }
 
     /// A smart_turn filler: ambient transcription with a temporary item id only (S8).
@@ -125,5 +123,10 @@ extension QwenRealtimeSession {
     /// the session's `input_audio_transcription.language`, else `zh`.
     func recognisedLanguage(_ content: TurnContent) -> String {
         content.language ?? configuration.transcriptionLanguage ?? "zh"
+    }
+
+    /// The `language` and `emotion` members of a transcription event.
+    func recognition(_ content: TurnContent) -> JSONObject {
+        ["language": .string(recognisedLanguage(content)), "emotion": .string(content.emotion ?? "neutral")]
     }
 }

@@ -51,7 +51,10 @@ extension SessionConfiguration {
             default:
                 break
             }
-            let frozen = profile == .audio && audioStarted && (key == "turn_detection" || key == "input_audio_format")
+            let frozenKeys =
+                profile == .transcription
+                ? ["input_audio_format", "sample_rate"] : ["turn_detection", "input_audio_format"]
+            let frozen = profile != .omni && audioStarted && frozenKeys.contains(key)
             if frozen, !Self.sameSetting(value, object[key]) {
                 return fail(
                     .invalidState(
@@ -157,9 +160,14 @@ extension SessionConfiguration {
         case "voice", "instructions":
             return value.stringValue != nil || (key == "instructions" && value.isNull)
                 ? .success(value.isNull ? "" : value) : bad("\(key) must be a string.")
+        case "input_audio_format" where profile == .transcription && value.stringValue == "opus":
+            return bad("input_audio_format opus is not emulated by the mock; send pcm (16-bit mono).")
         case "input_audio_format":
             return ["pcm", "pcm16"].contains(value.stringValue ?? "")
                 ? .success(value) : bad("Unsupported input_audio_format.")
+        case "sample_rate" where profile == .transcription:
+            return [8000, 16000].contains(value.intValue ?? 0) && value.typeName == "integer"
+                ? .success(value) : bad("sample_rate must be 8000 or 16000.")
         case "output_audio_format":
             return ["pcm", "pcm16", "pcm24"].contains(value.stringValue ?? "")
                 ? .success(value) : bad("Unsupported output_audio_format.")

@@ -11,6 +11,16 @@ package struct SessionConfiguration: Sendable, Hashable {
     /// The profile defaults of S2 for `model`.
     package init(profile: QwenProfile, model: String, sessionID: String) {
         self.profile = profile
+        guard profile != .transcription else {
+            // Qwen-ASR-Realtime: text out only, top-level sample_rate, server VAD by default.
+            object = [
+                "id": .string(sessionID), "object": "realtime.session", "model": .string(model),
+                "modalities": ["text"], "input_audio_format": "pcm", "sample_rate": 16000,
+                "input_audio_transcription": [:],
+                "turn_detection": .object(TurnDetection.defaultObject(profile: profile)),
+            ]
+            return
+        }
         var object: JSONObject = [
             "id": .string(sessionID), "object": "realtime.session", "model": .string(model),
             "modalities": ["text", "audio"],
@@ -24,6 +34,8 @@ package struct SessionConfiguration: Sendable, Hashable {
         case .audio:
             object["enable_speech_emotion"] = true
             object["max_history_turns"] = 20
+        case .transcription:
+            break
         case .omni:
             object["enable_search"] = false
             object["search_options"] = ["enable_source": false]
@@ -75,7 +87,8 @@ package struct SessionConfiguration: Sendable, Hashable {
 
     /// Input PCM sample rate: 16 kHz, or omni `audio.input.format.sample_rate`.
     package var inputSampleRate: Int {
-        Int(object["audio"]?["input"]?["format"]?["sample_rate"]?.intValue ?? 16000)
+        if profile == .transcription { return Int(object["sample_rate"]?.intValue ?? 16000) }
+        return Int(object["audio"]?["input"]?["format"]?["sample_rate"]?.intValue ?? 16000)
     }
 
     /// Input channels (omni 3.8 `audio.input.format.channels`; otherwise mono).

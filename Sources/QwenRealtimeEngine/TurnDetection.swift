@@ -36,6 +36,8 @@ package struct TurnDetection: Sendable, Hashable {
         switch profile {
         case .audio:
             return ["type": "server_vad", "threshold": 0.5, "silence_duration_ms": 800]
+        case .transcription:
+            return ["type": "server_vad", "threshold": 0.2, "silence_duration_ms": 800]
         case .omni:
             return [
                 "type": "server_vad", "threshold": 0.5, "prefix_padding_ms": 300, "silence_duration_ms": 800,

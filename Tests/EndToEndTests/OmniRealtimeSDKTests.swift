@@ -9,12 +9,14 @@ import Testing
 struct OmniRealtimeSDKTests {
     static let model = "qwen3-omni-flash-realtime"
 
-    private func run(_ flow: String, scenario: String? = nil) async throws -> (events: [String], extra: [String: Any]) {
+    private func run(
+        _ flow: String, scenario: String? = nil, model: String = Self.model
+    ) async throws -> (events: [String], extra: [String: Any]) {
         let server = try SDKProcess.startMock(scenario: scenario)
         defer { server.stop() }
         let result = try await SDKProcess.flow(
             "omni_realtime_flows.py",
-            [flow, "\(server.baseURL)/api-ws/v1/realtime", Self.model, SDKProcess.speech])
+            [flow, "\(server.baseURL)/api-ws/v1/realtime", model, SDKProcess.speech])
         // Every frame the mock sent is valid against the server schemas of conformance/protocols.
         #expect(
             try ServerFrameSchemas.problems(
@@ -82,5 +84,26 @@ struct OmniRealtimeSDKTests {
         let (events, extra) = try await run("finish")
         #expect(events.last == "session.finished")
         #expect(extra["closed"] as? Bool == true)
+    }
+
+    /// Issue 12 item 5: `qwen3-asr-flash-realtime` with the SDK's TranscriptionParams: server
+    /// VAD, then manual commits with the rest recognised on session.finish; never an answer.
+    @Test(arguments: ["asr-vad", "asr-manual"])
+    func transcriptionOnlyModel(flow: String) async throws {
+        let (events, extra) = try await run(flow, model: "qwen3-asr-flash-realtime")
+        #expect(events.allSatisfy { !$0.hasPrefix("response.") }, "\(events)")
+        #expect(events.last == "session.finished")
+        #expect(extra["closed"] as? Bool == true)
+        let completed = extra["completed"] as? [[String: Any]] ?? []
+        #expect(completed.count == (flow == "asr-vad" ? 1 : 2), "\(completed)")
+        #expect(completed.allSatisfy { $0["language"] as? String == "en" && $0["emotion"] as? String != nil })
+        #expect(completed.allSatisfy { !($0["transcript"] as? String ?? "").isEmpty })
+        if flow == "asr-vad" {
+            #expect(events.contains("input_audio_buffer.speech_started"))
+            let partials = extra["partials"] as? [String] ?? []
+            #expect(!partials.isEmpty && partials.last == completed.first?["transcript"] as? String, "\(partials)")
+        } else {
+            #expect(!events.contains("input_audio_buffer.speech_started"))
+        }
     }
 }

@@ -38,7 +38,7 @@ struct CatalogueTests {
         "response.function_call_arguments.delta", "response.function_call_arguments.done", "response.output_item.done",
         "response.done", "voiceprint_audio_list.in_progress", "voiceprint_audio_list.completed",
         "voiceprint_audio_list.failed",
-        "session.finished",
+        "session.finished", "conversation.item.input_audio_transcription.text",
     ]
 
     struct Catalogue: Sendable, CustomTestStringConvertible {
@@ -68,7 +68,7 @@ struct CatalogueTests {
         #expect(Self.multimodalClient.count == 11)
         #expect(Self.multimodalServer.count == 15)
         #expect(Self.qwenClient.count == 11)
-        #expect(Self.qwenServer.count == 33)
+        #expect(Self.qwenServer.count == 34)
     }
 
     /// The discriminator of each schema is the message name it is filed under.

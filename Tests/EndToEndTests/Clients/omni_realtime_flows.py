@@ -2,7 +2,8 @@
 
 usage: omni_realtime_flows.py FLOW BASE_URL MODEL [AUDIO_WAV]
 Prints one JSON object on the last stdout line: {"events": [server event types in order],
-"errors": [...], "extra": {...}}. Flows: vad, ptt, tool, declared-tool, cancel, finish.
+"errors": [...], "extra": {...}}. Flows: vad, ptt, tool, declared-tool, cancel, finish
+(omni); asr-vad, asr-manual (qwen3-asr-flash-realtime).
 """
 import base64
 import json
@@ -13,6 +14,7 @@ import wave
 
 import dashscope
 from dashscope.audio.qwen_omni import OmniRealtimeCallback, OmniRealtimeConversation, MultiModality
+from dashscope.audio.qwen_omni.omni_realtime import TranscriptionParams
 
 flow, base_url, model = sys.argv[1], sys.argv[2], sys.argv[3]
 audio_path = sys.argv[4] if len(sys.argv) > 4 else None
@@ -131,6 +133,30 @@ elif flow == "cancel":
     conversation.cancel_response()
     recorder.wait_for("response.done", timeout=20)
     extra["status"] = [m for m in recorder.messages if m.get("type") == "response.done"][-1]["response"]["status"]
+elif flow in ("asr-vad", "asr-manual"):
+    # qwen3-asr-flash-realtime: the SDK's transcription path (TranscriptionParams), as its docs show.
+    vad = flow == "asr-vad"
+    conversation.update_session(output_modalities=[MultiModality.TEXT], enable_turn_detection=vad,
+                                turn_detection_threshold=0.2, turn_detection_silence_duration_ms=800,
+                                transcription_params=TranscriptionParams(language="en", sample_rate=16000,
+                                                                         input_audio_format="pcm",
+                                                                         corpus_text="weather"))
+    recorder.wait_for("session.updated")
+    pcm = pcm16k(audio_path)
+    stream(conversation, pcm + bytes(16000 * 2 * 1), realtime=vad)
+    if vad:
+        recorder.wait_for("conversation.item.input_audio_transcription.completed", timeout=20)
+    else:
+        conversation.commit()
+        recorder.wait_for("conversation.item.input_audio_transcription.completed", timeout=20)
+        stream(conversation, pcm, realtime=False)  # left uncommitted: session.finish recognises it
+    conversation.end_session(timeout=10)
+    recorder.closed.wait(5)
+    extra["closed"] = recorder.closed.is_set()
+    completed = [m for m in recorder.messages if m.get("type") == "conversation.item.input_audio_transcription.completed"]
+    extra["completed"] = [{k: m.get(k) for k in ("transcript", "language", "emotion")} for m in completed]
+    partials = [m for m in recorder.messages if m.get("type") == "conversation.item.input_audio_transcription.text"]
+    extra["partials"] = [m.get("text", "") + m.get("stash", "") for m in partials]
 elif flow == "finish":
     conversation.update_session(output_modalities=[MultiModality.TEXT], enable_turn_detection=False)
     recorder.wait_for("session.updated")
@@ -140,6 +166,6 @@ elif flow == "finish":
 else:
     raise SystemExit(f"unknown flow {flow}")
 
-if flow != "finish":
+if flow not in ("finish", "asr-vad", "asr-manual"):
     conversation.close()
 print(json.dumps({"events": recorder.events, "extra": extra}))
