@@ -21,7 +21,7 @@ package struct StartConfiguration: Sendable, Hashable {
     package var uplinkSampleRate = 16000
     /// `upstream.asr_post_processing.replace_words`, applied to recognised transcripts.
     package var replaceWords: [WordReplacement] = []
-    /// `upstream.vocabulary_id` (hot words; accepted and journaled, recognition is scripted).
+    /// `upstream.vocabulary_id` (hot words; accepted and noted in the session log, recognition is scripted).
     package var vocabularyID: String?
     /// The downstream settings.
     package var downlink = DownlinkSettings()

@@ -7,7 +7,7 @@ package struct WordReplacement: Sendable, Hashable {
     package var source: String
     /// What the user sees instead.
     package var target: String
-    /// The entry's `match_mode`, kept for the journal (the mock matches plain text).
+    /// The entry's `match_mode` (not interpreted: the mock matches plain text).
     package var matchMode: String?
 
     /// Reads `asr_post_processing` (an object or null) from `upstream`: `nil` when absent (the

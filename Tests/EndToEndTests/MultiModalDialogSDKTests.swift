@@ -111,4 +111,23 @@ struct MultiModalDialogSDKTests {
         let (_, _, extra) = try await run("resume")
         #expect(extra["resumed"] as? Bool == true)
     }
+
+    /// Issue 12 item 4: the SDK's AsrPostProcessing replace_words change what is recognised
+    /// (every SpeechContent of the default scenario's "Hello, who am I talking to?"), and
+    /// vocabulary_id is accepted.
+    @Test func replaceWordsApplyToTranscripts() async throws {
+        let (events, _, extra) = try await run("replace-words")
+        let texts = (extra["speech_texts"] as? [Any] ?? []).compactMap { $0 as? String }
+        #expect(texts.last == "Hello, who am I speaking to?", "\(texts)")
+        #expect(texts.allSatisfy { !$0.contains("talking") }, "\(texts)")
+        #expect(events.contains("RespondingEnded"))
+    }
+
+    /// Issue 12 item 4: a voice the app's TTS does not have fails the task with the field named.
+    @Test func anUnknownVoiceFailsTheTask() async throws {
+        let (events, _, extra) = try await run("unknown-voice")
+        #expect(!events.contains("Started"))
+        let failure = extra["failure"] as? String ?? ""
+        #expect(failure.contains("InvalidParameter") && failure.contains("no_such_voice"), "\(failure)")
+    }
 }

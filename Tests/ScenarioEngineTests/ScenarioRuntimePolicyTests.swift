@@ -6,6 +6,7 @@ import Testing
     static let booleanPolicies: [(key: String, value: any KeyPath<SessionPolicies, Bool> & Sendable)] = [
         ("duplexAudioGapInEveryState", \.duplexAudioGapInEveryState), ("callDeclaredTools", \.callDeclaredTools),
         ("roundTimestamps", \.roundTimestamps),
+        ("omittedTurnDetectionIsPushToTalk", \.omittedTurnDetectionIsPushToTalk),
     ]
 
     @Test(
@@ -19,6 +20,35 @@ import Testing
             _ = try Scenario.load(bytes: Array(#"{"policies": {"\#(key)": "yes"}}"#.utf8), file: "bad.json")
         } throws: { error in
             "\(error)".contains("bad.json") && "\(error)".contains(key)
+        }
+    }
+
+    @Test func voicesParseWithDefaultsNullAndErrorsNamingTheEntry() throws {
+        #expect(
+            try Scenario.load(bytes: Array("{}".utf8), file: "d.json").policies.voices == SessionPolicies.defaultVoices)
+        let listed = try Scenario.load(bytes: Array(#"{"policies": {"voices": ["a_v2", "b"]}}"#.utf8), file: "l.json")
+        #expect(listed.policies.voices == ["a_v2", "b"])
+        #expect(
+            listed.policies.acceptsVoice("b") && listed.policies.acceptsVoice("") && !listed.policies.acceptsVoice("c"))
+        let open = try Scenario.load(bytes: Array(#"{"policies": {"voices": null}}"#.utf8), file: "n.json")
+        #expect(open.policies.voices == nil && open.policies.acceptsVoice("anything"))
+        #expect {
+            _ = try Scenario.load(bytes: Array(#"{"policies": {"voices": ["ok", 3]}}"#.utf8), file: "bad.json")
+        } throws: { error in
+            "\(error)".contains("bad.json") && "\(error)".contains("policies.voices[1]")
+        }
+    }
+
+    @Test func turnLanguageAndEmotionParseAndAreChecked() throws {
+        let scenario = try Scenario.load(
+            bytes: Array(#"{"turns": [{"transcript": "hi", "language": "en", "emotion": "happy"}]}"#.utf8),
+            file: "t.json")
+        let turn = scenario.turn(at: 0, variables: [:])
+        #expect(turn.language == "en" && turn.emotion == "happy")
+        #expect {
+            _ = try Scenario.load(bytes: Array(#"{"turns": [{"language": "en gb"}]}"#.utf8), file: "bad.json")
+        } throws: { error in
+            "\(error)".contains("bad.json") && "\(error)".contains("language")
         }
     }
 

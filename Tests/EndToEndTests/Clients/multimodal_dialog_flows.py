@@ -3,7 +3,8 @@ the mock.
 
 usage: multimodal_dialog_flows.py FLOW URL SPEECH_WAV
 Prints one JSON object on the last stdout line: {"events": [...], "states": [...], "extra": {...}}.
-Flows: tap2talk, push2talk, duplex, interrupt, respond, vqa, liveai, heartbeat, resume.
+Flows: tap2talk, push2talk, duplex, interrupt, respond, vqa, liveai, heartbeat, resume,
+replace-words, unknown-voice.
 """
 import base64
 import json
@@ -14,8 +15,9 @@ import wave
 
 import dashscope
 from dashscope.multimodal.multimodal_dialog import MultiModalCallback, MultiModalDialog
-from dashscope.multimodal.multimodal_request_params import (BizParams, ClientInfo, Device, Downstream,
-                                                             RequestParameters, RequestToRespondParameters, Upstream)
+from dashscope.multimodal.multimodal_request_params import (AsrPostProcessing, BizParams, ClientInfo, Device,
+                                                             Downstream, ReplaceWord, RequestParameters,
+                                                             RequestToRespondParameters, Upstream)
 
 flow, url, speech_path = sys.argv[1], sys.argv[2], sys.argv[3]
 dashscope.api_key = "sk-e2e"
@@ -27,6 +29,7 @@ class Recorder(MultiModalCallback):
         self.audio_bytes = 0
         self.dialog_id = None
         self.responding = []
+        self.speech_texts = []
         self.cond = threading.Condition()
 
     def _add(self, name):
@@ -70,6 +73,9 @@ class Recorder(MultiModalCallback):
         self._add("SpeechEnded")
 
     def on_speech_content(self, payload):
+        output = payload.get("output", payload) if isinstance(payload, dict) else {}
+        with self.cond:
+            self.speech_texts.append(output.get("text"))
         self._add("SpeechContent")
 
     def on_responding_content(self, payload):
@@ -109,17 +115,18 @@ def stream(dialog, data, realtime=True, chunk=3200):
             time.sleep(0.1)
 
 
-def make_dialog(recorder, mode, dialog_id=None):
+def make_dialog(recorder, mode, dialog_id=None, voice="longxiaochun_v2", wait=True, **upstream):
     params = RequestParameters(
-        upstream=Upstream(type="AudioOnly", mode=mode, audio_format="pcm"),
-        downstream=Downstream(voice="longxiaochun_v2", sample_rate=24000, audio_format="pcm",
+        upstream=Upstream(type="AudioOnly", mode=mode, audio_format="pcm", **upstream),
+        downstream=Downstream(voice=voice, sample_rate=24000, audio_format="pcm",
                               intermediate_text="transcript,dialog"),
         client_info=ClientInfo(user_id="e2e-user", device=Device(uuid="e2e-device")),
         biz_params=BizParams(user_prompt_params={"user_name": "Ada"}))
     dialog = MultiModalDialog(app_id="app-e2e", workspace_id="ws-e2e", url=url, request_params=params,
                               multimodal_callback=recorder, dialog_id=dialog_id)
     dialog.start(dialog_id)
-    recorder.wait_for("DialogStateChanged:Listening")
+    if wait:
+        recorder.wait_for("DialogStateChanged:Listening")
     return dialog
 
 
@@ -218,6 +225,21 @@ elif flow == "resume":
     second.stop()
     second_recorder.wait_for("Stopped")
     extra["first_dialog_id"] = first_id
+elif flow == "replace-words":
+    words = AsrPostProcessing(replace_words=[ReplaceWord(source="talking", target="speaking", match_mode="exact")])
+    dialog = make_dialog(recorder, "push2talk", vocabulary_id="vocab-e2e", asr_post_processing=words)
+    dialog.start_speech()
+    stream(dialog, speech, realtime=False)
+    dialog.stop_speech()
+    finish_round(dialog, recorder, 1)
+    extra["speech_texts"] = recorder.speech_texts
+elif flow == "unknown-voice":
+    dialog = make_dialog(recorder, "push2talk", voice="no_such_voice", wait=False)
+    recorder.wait_for("Error", timeout=10)
+    extra["failure"] = recorder.errors[-1]
+    recorder.errors = []
+    print(json.dumps({"events": recorder.events, "states": recorder.states, "extra": extra}))
+    sys.exit(0)
 else:
     raise SystemExit(f"unknown flow {flow}")
 
