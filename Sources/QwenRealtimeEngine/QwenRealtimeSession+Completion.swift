@@ -25,7 +25,7 @@ extension QwenRealtimeSession {
             let usage = Usage.json(
                 inputText: active.promptTextTokens, inputAudio: active.promptAudioTokens,
                 outputText: Usage.textTokens(active.textSent) + Usage.textTokens(arguments),
-                outputAudio: Usage.outputAudioTokens(micros: audioMicros))
+                outputAudio: Usage.outputAudioTokens(micros: audioMicros), search: configuration.searchUse)
             commands = emit(
                 "response.done",
                 ["response": active.json(status: "completed", usage: usage, conversationID: conversationID)])
@@ -40,6 +40,10 @@ extension QwenRealtimeSession {
             if isClosed { return commands }
         }
         if awaitedCalls.isEmpty { (answerAfterCalls, declaredToolCallAwaiting) = (nil, nil) }
+        if active.failure == nil {
+            let audioMicros = Int64(active.audioBytesSent / 2) * 1_000_000 / Int64(configuration.outputSampleRate)
+            commands += watchIdleSilence(answerStartMicros: active.startMicros, audioMicros: audioMicros)
+        }
         return commands + enter(awaitedCalls.isEmpty ? "Listening" : "AwaitingToolOutput")
     }
 

@@ -91,6 +91,11 @@ extension QwenRealtimeSession {
                 .unknownEvent(type), "qrt.C17",
                 "\(type) is not part of the transcription model's API (\(model) only transcribes)")
         }
+        let acted = type == Self.appendType || type == "session.update" ? [] : userActed()
+        return acted + dispatchKnown(type, event)
+    }
+
+    private func dispatchKnown(_ type: String, _ event: JSONObject) -> [SessionCommand] {
         switch type {
         case "session.update": return sessionUpdate(event)
         case "input_audio_buffer.append": return appendAudio(event)

@@ -19,7 +19,7 @@ extension QwenRealtimeSession {
         guard Base64.decode(base64, into: &input.decodedChunk) else {
             return reject(.invalidValue("audio", "Invalid base64 audio data."), "qrt.C8")
         }
-        let bytes = input.decodedChunk
+        var bytes = input.decodedChunk
         var commands: [SessionCommand] = []
         if !input.started {
             input.started = true
@@ -29,8 +29,19 @@ extension QwenRealtimeSession {
             input.detector = makeDetector()
             commands += enter("Listening")
         }
-        // A file's bytes instead of samples (a WAV header, Ogg pages): heard as noise, journaled once.
-        if let container = AudioContainer.detect(bytes), reportedOnce.insert("C8-container").inserted {
+        if configuration.inputIsWAV, let header = WAVFile.streamHeader(bytes) {
+            // Declared wav: the header is the container, the samples after it are the audio.
+            if header.sampleRate != input.sampleRate || header.channels != input.channels,
+                reportedOnce.insert("C8-wav-layout").inserted
+            {
+                commands += violation(
+                    "qrt.C8",
+                    "WAV header says \(header.sampleRate) Hz × \(header.channels) channel(s); "
+                        + "audio.input.format declared \(input.sampleRate) Hz × \(input.channels)")
+            }
+            bytes = Array(bytes[header.dataOffset...])
+        } else if let container = AudioContainer.detect(bytes), reportedOnce.insert("C8-container").inserted {
+            // A file's bytes instead of samples (a WAV header, Ogg pages): heard as noise, journaled once.
             commands.append(
                 .journal(
                     .must(

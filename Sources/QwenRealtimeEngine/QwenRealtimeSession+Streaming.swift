@@ -2,6 +2,7 @@ import AnswerAudio
 import ProtocolModel
 import ScenarioEngine
 package import SessionCore
+import WireAudio
 import WireJSON
 
 extension QwenRealtimeSession {
@@ -9,6 +10,7 @@ extension QwenRealtimeSession {
     static var responseTimer: String { "response" }
 
     package func engineTimerFired(_ name: String) -> [SessionCommand] {
+        if name == Self.speakFirstTimer, !isClosed { return idleSilenceElapsed() }
         guard name == Self.responseTimer, !isClosed else { return [] }
         var commands: [SessionCommand] = []
         while let active = response, let due = active.nextDueMicros, due <= now {
@@ -48,6 +50,13 @@ extension QwenRealtimeSession {
             return emit(type, partFields(active, ["delta": .string(text)]))
         case .audioDelta(let bytes):
             response?.audioBytesSent += bytes.count
+            if active.audioBytesSent == 0, configuration.outputIsWAV {
+                // wav output: the answer's first chunk starts with the header of the whole answer.
+                let header = WAVFile.streamHeader(
+                    sampleRate: configuration.outputSampleRate, dataBytes: active.plan.audioBytes)
+                return emit(
+                    "response.audio.delta", partFields(active, ["delta": .string(Base64.encode(header + bytes))]))
+            }
             return emit("response.audio.delta", partFields(active, ["delta": .string(Base64.encode(bytes))]))
         case .messageDone:
             return closeMessage(status: "completed")

@@ -22,8 +22,9 @@ extension QwenRealtimeSession {
         let turn = UserTurn(
             intent: intent, itemID: scenario.runtime.ids.id(prefix: "item_"), content: content, startMs: startMs)
         userTurn = turn
+        var commands = intent == .valid ? userActed() : []
         guard intent != .filler else { return [.journal(.info("smart_turn: filler segment at \(startMs) ms"))] }
-        var commands = emit(
+        commands += emit(
             "input_audio_buffer.speech_started",
             ["audio_start_ms": .int(Int64(startMs)), "item_id": .string(turn.itemID)],
             delay: delay(before: "input_audio_buffer.speech_started"))

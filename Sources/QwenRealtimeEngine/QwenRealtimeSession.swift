@@ -63,6 +63,10 @@ package final class QwenRealtimeSession<Clock: ScenarioClock>: ProtocolSession {
     var itemAudioMicros: [String: Int64] = [:]
     /// Token counts of prompt texts (instructions, history items) already seen.
     var promptTokenMemo = Usage.TextTokenMemo()
+    /// When the model speaks first if the user stays silent (omni `idle_timeout_ms`), and whether
+    /// it already did since the user's last input (once per silence); both reset by user input.
+    var speakFirstDueMicros: Int64?
+    var spokeFirst = false
     /// Responses started (seeds the synthesized voice).
     var responseCount = 0
     /// Omni `conversation_id`.

@@ -38,6 +38,14 @@ package struct ResponsePlan: Sendable, Hashable {
 
     /// The steps in sending order (offsets never decrease).
     package private(set) var steps: [TimedStep] = []
+
+    /// The PCM bytes of all the plan's audio deltas.
+    package var audioBytes: Int {
+        steps.reduce(0) { total, timed in
+            if case .audioDelta(let bytes) = timed.step { return total + bytes.count }
+            return total
+        }
+    }
     /// Length of the answer audio in microseconds (0 without audio).
     package private(set) var audioDurationMicros: Int64 = 0
 

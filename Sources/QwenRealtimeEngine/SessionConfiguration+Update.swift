@@ -181,6 +181,19 @@ extension SessionConfiguration {
         case "max_history_turns":
             return (value.intValue.map { (1...50).contains($0) } ?? false) && value.typeName == "integer"
                 ? .success(value) : bad("max_history_turns must be an integer in [1, 50].")
+        case "search_options":
+            guard let options = value.objectValue else { return bad("search_options must be an object.") }
+            for flag in ["enable_source", "enable_citation", "forced_search"] {
+                if let member = options[flag], member.boolValue == nil {
+                    return bad("search_options.\(flag) must be a boolean.")
+                }
+            }
+            if let strategy = options["search_strategy"],
+                !["turbo", "max", "agent"].contains(strategy.stringValue ?? "")
+            {
+                return bad("search_options.search_strategy must be turbo, max or agent.")
+            }
+            return .success(value)
         case "enable_speech_emotion", "enable_search":
             return value.boolValue != nil ? .success(value) : bad("\(key) must be a boolean.")
         case "smooth_output":

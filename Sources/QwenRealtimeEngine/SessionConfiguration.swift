@@ -111,6 +111,17 @@ package struct SessionConfiguration: Sendable, Hashable {
         object["input_audio_transcription"]?["language"]?.stringValue
     }
 
+    /// The web search an answer makes when omni `enable_search` is on (for `usage.plugins`).
+    var searchUse: Usage.SearchUse? {
+        guard profile == .omni, object["enable_search"]?.boolValue == true else { return nil }
+        return Usage.SearchUse(strategy: object["search_options"]?["search_strategy"]?.stringValue ?? "turbo")
+    }
+
+    /// Omni `audio.input.format.type` / `audio.output.format.type` is `wav` (a RIFF header before
+    /// the samples) rather than raw `pcm`.
+    package var inputIsWAV: Bool { object["audio"]?["input"]?["format"]?["type"]?.stringValue == "wav" }
+    package var outputIsWAV: Bool { object["audio"]?["output"]?["format"]?["type"]?.stringValue == "wav" }
+
     /// The `input_audio_format` value.
     package var inputAudioFormat: String { object["input_audio_format"]?.stringValue ?? "pcm" }
 }

@@ -16,6 +16,9 @@ package struct TurnDetection: Sendable, Hashable {
     package var interruptResponse: Bool
     /// Audio smart_turn voiceprint URLs (first update only).
     package var voiceprintURLs: [String]
+    /// Omni server_vad `idle_timeout_ms`: after an answer has played, this much user silence
+    /// makes the model speak first.
+    package var idleTimeoutMs: Int?
 
     /// Whether semantic turn-taking (filler / invalid classification) is on.
     package var isSmartTurn: Bool { type == "smart_turn" }
@@ -29,6 +32,7 @@ package struct TurnDetection: Sendable, Hashable {
         createResponse = object["create_response"]?.boolValue ?? true
         interruptResponse = object["interrupt_response"]?.boolValue ?? true
         voiceprintURLs = object["voiceprint_audio_urls"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        idleTimeoutMs = object["idle_timeout_ms"]?.intValue.map { Int($0) }
     }
 
     /// The default object of a profile, as echoed in `session.created` (S2).

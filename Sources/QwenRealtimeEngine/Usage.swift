@@ -30,11 +30,13 @@ enum Usage {
     /// Tokens of `micros` of output audio.
     static func outputAudioTokens(micros: Int64) -> Int { Int(micros / 80_000) }
 
-    /// The `usage` object.
-    static func json(inputText: Int, inputAudio: Int, outputText: Int, outputAudio: Int) -> JSONValue {
+    /// The `usage` object; `search` adds the web-search plugin entry of an `enable_search` session.
+    static func json(
+        inputText: Int, inputAudio: Int, outputText: Int, outputAudio: Int, search: SearchUse? = nil
+    ) -> JSONValue {
         let input = inputText + inputAudio
         let output = outputText + outputAudio
-        return [
+        var usage: JSONObject = [
             "total_tokens": .int(Int64(input + output)),
             "input_tokens": .int(Int64(input)),
             "output_tokens": .int(Int64(output)),
@@ -43,5 +45,18 @@ enum Usage {
                 "text_tokens": .int(Int64(outputText)), "audio_tokens": .int(Int64(outputAudio)),
             ],
         ]
+        if let search {
+            usage["plugins"] = ["search": ["count": .int(Int64(search.count)), "strategy": .string(search.strategy)]]
+        }
+        return .object(usage)
+    }
+
+    /// One answer's web searches (omni `enable_search`): DashScope bills them as a `search`
+    /// plugin entry in `usage.plugins` next to the tokens.
+    struct SearchUse: Sendable, Hashable {
+        /// Searches made for the answer (the mock makes one per answer).
+        var count = 1
+        /// `search_options.search_strategy` (`turbo` by default).
+        var strategy: String
     }
 }

@@ -44,23 +44,55 @@ package enum WAVFile {
         throw format == nil ? .missingFormatChunk : .missingDataChunk
     }
 
-    /// Encodes a buffer as a 16-bit mono WAV file.
-    package static func encode(_ buffer: PCMBuffer) -> [UInt8] {
-        let dataSize = buffer.count * 2
+    /// The header of a WAV *stream*: where the samples of the `data` chunk start and their
+    /// layout, for audio that arrives in pieces (the data may run past `bytes`). `nil` when
+    /// `bytes` does not start with a complete RIFF/WAVE header up to the `data` chunk.
+    package static func streamHeader(_ bytes: [UInt8]) -> (dataOffset: Int, channels: Int, sampleRate: Int)? {
+        guard bytes.count >= 12, ascii(bytes, 0) == "RIFF", ascii(bytes, 8) == "WAVE" else { return nil }
+        var offset = 12
+        var format: (channels: Int, rate: Int)?
+        while offset + 8 <= bytes.count {
+            let declared = Int(readUInt32(bytes, offset + 4))
+            let body = offset + 8
+            switch ascii(bytes, offset) {
+            case "data":
+                guard let format else { return nil }
+                return (body, format.channels, format.rate)
+            case "fmt ":
+                guard body + declared <= bytes.count, let parsed = try? parseFormat(bytes, body, declared) else {
+                    return nil
+                }
+                format = parsed
+            default:
+                break
+            }
+            offset = body + declared + (declared & 1)
+        }
+        return nil
+    }
+
+    /// The 44-byte header of a streamed mono 16-bit WAV whose `data` holds `dataBytes` bytes.
+    package static func streamHeader(sampleRate: Int, dataBytes: Int) -> [UInt8] {
         var out = [UInt8]()
-        out.reserveCapacity(44 + dataSize)
+        out.reserveCapacity(44)
         out += Array("RIFF".utf8)
-        append32(&out, UInt32(36 + dataSize))
+        append32(&out, UInt32(clamping: 36 + dataBytes))
         out += Array("WAVEfmt ".utf8)
         append32(&out, 16)
         append16(&out, 1)  // PCM
         append16(&out, 1)  // mono
-        append32(&out, UInt32(buffer.sampleRate))
-        append32(&out, UInt32(buffer.sampleRate * 2))  // byte rate
+        append32(&out, UInt32(sampleRate))
+        append32(&out, UInt32(sampleRate * 2))  // byte rate
         append16(&out, 2)  // block align
         append16(&out, 16)  // bits per sample
         out += Array("data".utf8)
-        append32(&out, UInt32(dataSize))
+        append32(&out, UInt32(clamping: dataBytes))
+        return out
+    }
+
+    /// Encodes a buffer as a 16-bit mono WAV file.
+    package static func encode(_ buffer: PCMBuffer) -> [UInt8] {
+        var out = streamHeader(sampleRate: buffer.sampleRate, dataBytes: buffer.count * 2)
         out += buffer.littleEndianBytes
         return out
     }

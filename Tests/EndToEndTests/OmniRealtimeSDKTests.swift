@@ -106,4 +106,19 @@ struct OmniRealtimeSDKTests {
             #expect(!events.contains("input_audio_buffer.speech_started"))
         }
     }
+
+    /// Issue 12 item 4 (omni): with the SDK's AudioFormatConfig(type: wav) both ways, a WAV
+    /// stream is heard and every answer starts with a WAV header; enable_search is a usage
+    /// plugin entry; turn_detection idle_timeout_ms 5000 makes the model speak first.
+    @Test func wavSearchAndIdleTimeout() async throws {
+        let (events, extra) = try await run("omni-settings")
+        #expect(events.contains("input_audio_buffer.speech_started"))
+        #expect(extra["first_chunk_magic"] as? [String] == ["RIFF", "RIFF"], "\(extra)")
+        let plugins = extra["plugins"] as? [Any] ?? []
+        #expect(plugins.count == 2)
+        #expect(plugins.allSatisfy { (($0 as? [String: Any])?["search"] as? [String: Any])?["count"] as? Int == 1 })
+        let after = extra["model_spoke_after_s"] as? Double ?? 0
+        #expect(after >= 4.5 && after < 9, "\(after)")
+        #expect(extra["user_items"] as? Int == 1)
+    }
 }

@@ -14,7 +14,7 @@ import wave
 
 import dashscope
 from dashscope.audio.qwen_omni import OmniRealtimeCallback, OmniRealtimeConversation, MultiModality
-from dashscope.audio.qwen_omni.omni_realtime import TranscriptionParams
+from dashscope.audio.qwen_omni.omni_realtime import AudioFormatConfig, TranscriptionParams
 
 flow, base_url, model = sys.argv[1], sys.argv[2], sys.argv[3]
 audio_path = sys.argv[4] if len(sys.argv) > 4 else None
@@ -133,6 +133,30 @@ elif flow == "cancel":
     conversation.cancel_response()
     recorder.wait_for("response.done", timeout=20)
     extra["status"] = [m for m in recorder.messages if m.get("type") == "response.done"][-1]["response"]["status"]
+elif flow == "omni-settings":
+    # wav both ways, web search, and idle_timeout_ms: the model speaks first after 5 s of silence.
+    conversation.update_session(output_modalities=[MultiModality.AUDIO, MultiModality.TEXT], voice="Cherry",
+                                input_audio_config=AudioFormatConfig(type="wav", sample_rate=16000),
+                                output_audio_config=AudioFormatConfig(type="wav", sample_rate=24000),
+                                enable_turn_detection=True, turn_detection_param={"idle_timeout_ms": 5000},
+                                enable_search=True)
+    recorder.wait_for("session.updated")
+    with open(audio_path, "rb") as f:
+        wav = f.read()  # the whole file, header first
+    stream(conversation, wav + bytes(16000 * 2 * 1), realtime=True)
+    recorder.wait_for("response.done", timeout=20)
+    first_done = time.time()
+    recorder.wait_for("response.created", timeout=15, count=2)
+    extra["model_spoke_after_s"] = time.time() - first_done
+    recorder.wait_for("response.done", timeout=15, count=2)
+    dones = [m for m in recorder.messages if m.get("type") == "response.done"]
+    extra["plugins"] = [((m.get("response") or {}).get("usage") or {}).get("plugins") for m in dones]
+    firsts = []
+    for m in recorder.messages:
+        if m.get("type") == "response.audio.delta" and m.get("response_id") not in [r for r, _ in firsts]:
+            firsts.append((m.get("response_id"), base64.b64decode(m["delta"])[:4].decode("latin-1")))
+    extra["first_chunk_magic"] = [magic for _, magic in firsts]
+    extra["user_items"] = recorder.events.count("conversation.item.input_audio_transcription.completed")
 elif flow in ("asr-vad", "asr-manual"):
     # qwen3-asr-flash-realtime: the SDK's transcription path (TranscriptionParams), as its docs show.
     vad = flow == "asr-vad"
