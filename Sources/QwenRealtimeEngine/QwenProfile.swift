@@ -30,6 +30,11 @@ package enum QwenProfile: String, Sendable, Hashable, CaseIterable {
         }
     }
 
+    /// The model families the realtime route serves, for refusals.
+    package static var servedModels: String {
+        "qwen-audio-3.x-realtime…, qwen…omni…realtime…, qwen3-asr-flash-realtime…"
+    }
+
     /// The index just past the first occurrence of `needle` in `text`.
     private static func end(of needle: String, in text: String) -> String.Index? {
         var index = text.startIndex

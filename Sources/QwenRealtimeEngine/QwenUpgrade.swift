@@ -38,7 +38,15 @@ package enum QwenUpgrade {
             return reject(400, "InvalidParameter", "Missing required query parameter: model.")
         }
         guard let profile = QwenProfile(model: model) else {
-            return reject(400, "InvalidParameter", "Model not supported by the realtime endpoint: \(model).")
+            if model.lowercased().contains("livetranslate") {
+                return reject(
+                    400, "InvalidParameter",
+                    "\(model) is a Qwen LiveTranslate model: the mock does not emulate LiveTranslate "
+                        + "(realtime models it serves: \(QwenProfile.servedModels)).")
+            }
+            return reject(
+                400, "InvalidParameter",
+                "Model not supported by the realtime endpoint: \(model) (the mock serves \(QwenProfile.servedModels)).")
         }
         return .accept(QwenAcceptance(profile: profile, model: model))
     }

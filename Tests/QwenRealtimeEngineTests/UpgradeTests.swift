@@ -86,6 +86,23 @@ import WireJSON
         #expect(json["message"]?.stringValue?.isEmpty == false)
     }
 
+    /// Issue 12 item 5: a same-family model the mock does not emulate is refused with a message
+    /// that names it and says so, not a bare "not supported".
+    @Test func liveTranslateIsRefusedByName() throws {
+        let verdict = QwenUpgrade.check(
+            path: "/api-ws/v1/realtime", queryModel: "qwen3-livetranslate-flash-realtime",
+            headers: ["authorization": "Bearer sk-test"], apiKeys: ["sk-test"])
+        guard case .reject(status: 400, body: let json, obligation: _) = verdict else {
+            Issue.record("not refused with 400: \(verdict)")
+            return
+        }
+        let message = try #require(json["message"]?.stringValue)
+        #expect(
+            message.contains("qwen3-livetranslate-flash-realtime") && message.contains("does not emulate LiveTranslate")
+        )
+        #expect(message.contains("qwen3-asr-flash-realtime"))
+    }
+
     @Test func audioModelPatternIsStrict() {
         #expect(QwenProfile(model: "qwen-audio-turbo") == nil)
         #expect(QwenProfile(model: "qwen-audio-3.0-realtime-") == nil)
