@@ -29,7 +29,8 @@ extension QwenRealtimeSession {
             input.detector = makeDetector()
             commands += enter("Listening")
         }
-        if configuration.inputIsWAV, let header = WAVFile.streamHeader(bytes) {
+        let container = AudioContainer.detect(bytes)
+        if container == .wav, configuration.inputIsWAV, let header = WAVFile.streamHeader(bytes) {
             // Declared wav: the header is the container, the samples after it are the audio.
             if header.sampleRate != input.sampleRate || header.channels != input.channels,
                 reportedOnce.insert("C8-wav-layout").inserted
@@ -40,7 +41,7 @@ extension QwenRealtimeSession {
                         + "audio.input.format declared \(input.sampleRate) Hz × \(input.channels)")
             }
             bytes = Array(bytes[header.dataOffset...])
-        } else if let container = AudioContainer.detect(bytes), reportedOnce.insert("C8-container").inserted {
+        } else if let container, reportedOnce.insert("C8-container").inserted {
             // A file's bytes instead of samples (a WAV header, Ogg pages): heard as noise, journaled once.
             commands.append(
                 .journal(
