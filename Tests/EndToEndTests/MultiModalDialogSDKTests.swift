@@ -54,6 +54,10 @@ struct MultiModalDialogSDKTests {
             in: events)
         #expect(states == ["Listening", "Thinking", "Responding", "Listening"])
         #expect((extra["audio_bytes"] as? Int ?? 0) > 48_000)  // > 1 s of 24 kHz s16le answer audio
+        // Issue 12 item 1: the default scenario's final RespondingContent carries the round timestamps.
+        let timestamps = extra["timestamps"] as? [String: Any] ?? [:]
+        #expect(timestamps["round_start_ms"] as? Int == 0, "\(extra["timestamps"] ?? "none")")
+        #expect((timestamps["first_audio_ms"] as? Int ?? -1) >= (timestamps["responding_started_ms"] as? Int ?? 0))
     }
 
     @Test func pushToTalkTurn() async throws {

@@ -149,6 +149,9 @@ if flow == "tap2talk":
     stream(dialog, speech + silence)
     recorder.wait_for("SpeechEnded", timeout=20)
     finish_round(dialog, recorder, 1)
+    finals = [r for r in recorder.responding if isinstance(r, dict) and r.get("finished")]
+    extra_info = (finals[-1].get("extra_info") or {}) if finals else {}
+    extra["timestamps"] = extra_info.get("timestamps")
 elif flow == "push2talk":
     dialog = make_dialog(recorder, "push2talk")
     dialog.start_speech()
