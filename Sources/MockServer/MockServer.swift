@@ -70,6 +70,9 @@ public final class MockServer: @unchecked Sendable {
         /// A recorded journal (JSON Lines) to serve back on the protocol routes instead of the
         /// protocol engines, with its delays multiplied by `timeScale`.
         public var replay: (name: String, text: String, timeScale: Double)?
+        /// `--proxy-upstream`: forward the protocol routes to this service and journal both
+        /// sides, instead of serving them from the engines.
+        public var proxyUpstream: ProxyUpstream?
         public init() {}
     }
 
@@ -241,6 +244,8 @@ public final class MockServer: @unchecked Sendable {
     public func stop() {
         listener?.stop()
         DispatchQueue.concurrentPerform(iterations: servers.count) { servers[$0].stop(closeCode: .goingAway) }
+        // The sessions' upstream connections got their closes; the proxy's client thread goes last.
+        router.proxy?.client.shutdown()
         // Every session is closed now: the record files get their last entries before stop returns.
         router.recordWriter?.finish()
         configuration.logger(.info, "stopped")

@@ -24,12 +24,15 @@ final class Router: WebSocketServerDelegate, @unchecked Sendable {
     let answerAudio = AnswerAudioCache.shared
     /// Writes the `--record` files (nil without `--record`).
     let recordWriter: RecordWriter?
+    /// `--proxy-upstream`: protocol routes are forwarded there (nil: the engines serve them).
+    let proxy: ProxyClient?
 
     init(configuration: MockServer.Configuration) throws(ScenarioFileError) {
         sessions = SessionRegistry(
             closedLimit: configuration.keepClosedSessions,
             closedByteLimit: configuration.keepClosedSessionBytes)
         self.configuration = configuration
+        proxy = configuration.proxyUpstream.map { ProxyClient(upstream: $0, eventLoop: configuration.eventLoop) }
         recordWriter = configuration.recordDirectory.map { RecordWriter(directory: $0, logger: configuration.logger) }
         let source = configuration.scenarioSource ?? ("default", Array(EmbeddedScenarios.files["default"]!.utf8))
         do {
@@ -91,6 +94,9 @@ final class Router: WebSocketServerDelegate, @unchecked Sendable {
     func upgrade(_ request: HTTPRequestHead) -> UpgradeDecision {
         configuration.logger(.debug, "upgrade \(request.path) from \(request.peer)")
         if let route = extraRoutes[request.path] { return route(request) }
+        if let proxy, let route = ProtocolRoute(path: request.path) {
+            return upgradeProxied(route, request, proxy: proxy)
+        }
         if let replayScenario, ProtocolRoute(path: request.path) != nil {
             return startSession(
                 ReplaySession(runtime: makeRuntime(replayScenario)), protocolName: "replay", request: request,
@@ -175,7 +181,7 @@ final class Router: WebSocketServerDelegate, @unchecked Sendable {
     }
 
     /// HTTP 503 with a JSON body: `--max-sessions` sessions are open.
-    private func refuseAtCapacity(_ request: HTTPRequestHead) -> UpgradeDecision {
+    func refuseAtCapacity(_ request: HTTPRequestHead) -> UpgradeDecision {
         metrics.sessionRefusedAtCapacity()
         configuration.logger(
             .warn, "refused \(request.path): \(configuration.maxSessions) sessions open (--max-sessions)")
@@ -191,7 +197,7 @@ final class Router: WebSocketServerDelegate, @unchecked Sendable {
         caseID: String? = nil, maxMessageBytes: Int,
         initialNotes: [JournalNote] = []
     ) -> UpgradeDecision {
-        let testID = request.header("x-test-id") ?? request.queryItem("test_id")
+        let testID = request.testID
         let driver = SessionDriver(session: session, metrics: metrics, logger: configuration.logger)
         driver.initialNotes = initialNotes
         // Recordings are for replay: they keep the payloads.
@@ -240,6 +246,11 @@ final class Router: WebSocketServerDelegate, @unchecked Sendable {
             status: 404,
             ["code": "NotFound", "message": .string("no route \(request.head.method) \(request.head.path)")])
     }
+}
+
+extension HTTPRequestHead {
+    /// The test id a session is filed under: `X-Test-Id`, else `?test_id=`.
+    var testID: String? { header("x-test-id") ?? queryItem("test_id") }
 }
 
 extension HTTPResponse {

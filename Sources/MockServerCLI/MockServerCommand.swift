@@ -44,6 +44,14 @@ enum MockServerCommand {
                 "--replay-time-scale", valueName: "X",
                 help: "Multiply the replayed delays by X (default 1: original timing).", default: "1"),
             .value(
+                "--proxy-upstream", valueName: "URL",
+                help:
+                    "Forward the protocol routes to wss://HOST[:PORT] (or ws://), journaling both sides; the client's headers go upstream."
+            ),
+            .flag(
+                "--proxy-upstream-insecure",
+                help: "Accept a self-signed or mismatched upstream certificate (tests only)."),
+            .value(
                 "--threads", valueName: "N",
                 help: "Service threads sharing the port; a session stays on one (default: one per core)."),
             .value(
@@ -154,6 +162,9 @@ enum MockServerCommand {
                 configuration.recordDirectory = directory
             }
         }
+        CommandLineRunner.valueOrExit(spec: spec) {
+            configuration.proxyUpstream = try proxyUpstream(arguments)
+        }
         if let file = arguments.value("--replay") {
             guard let bytes = readFile(file) else {
                 printError("mock-server: --replay: cannot read '\(file)'")
@@ -200,6 +211,26 @@ enum MockServerCommand {
         memoryRelease.stop()
         server.stop()
         exit(0)
+    }
+
+    /// `--proxy-upstream URL [--proxy-upstream-insecure]`, checked; nil without `--proxy-upstream`.
+    static func proxyUpstream(_ arguments: ParsedArguments) throws(CommandLineError) -> ProxyUpstream? {
+        let insecure = arguments.flag("--proxy-upstream-insecure")
+        guard let text = arguments.value("--proxy-upstream") else {
+            guard !insecure else {
+                throw CommandLineError(
+                    "--proxy-upstream-insecure: needs --proxy-upstream", commandPath: ["mock-server"])
+            }
+            return nil
+        }
+        guard arguments.value("--replay") == nil else {
+            throw CommandLineError("--proxy-upstream: cannot be combined with --replay", commandPath: ["mock-server"])
+        }
+        do {
+            return try ProxyUpstream(parsing: text, insecureTLS: insecure)
+        } catch {
+            throw CommandLineError("--proxy-upstream: \(error)", commandPath: ["mock-server"])
+        }
     }
 
     /// `--check-scenario FILE`: exit 0 when valid, else `FILE:LINE:COLUMN: message` and exit 2.

@@ -7,6 +7,17 @@ public enum ClientEvent: Sendable, Equatable {
     case closed(code: CloseCode?, reason: String)
 }
 
+/// What a connection opened with ``WebSocketClient/open(_:headers:maxMessageBytes:insecureTLS:events:)``
+/// reports, on the client's service thread, in order.
+public enum ClientStreamEvent: Sendable {
+    /// The upgrade succeeded.
+    case opened(ClientConnection)
+    /// The connect or the upgrade failed; `status` is the HTTP status of a refused upgrade.
+    case failed(WebSocketError, status: Int?)
+    /// A message, or (last) the close.
+    case event(ClientEvent)
+}
+
 /// One client connection. Safe to use from any thread: operations are forwarded to the
 /// client's service thread.
 public final class ClientConnection: Sendable {
@@ -70,11 +81,11 @@ final class ConnectAttempt: ConnectionHandler {
     func connectionOpened(_ connection: Connection) {}
 
     func connection(_ connection: Connection, received message: WebSocketMessage) {
-        request.mailbox.put(.message(message))
+        request.deliver(.message(message))
     }
 
     func connectionClosed(_ connection: Connection, peerCode: CloseCode?, peerReason: String) {
-        request.mailbox.put(.closed(code: peerCode, reason: peerReason))
+        request.deliver(.closed(code: peerCode, reason: peerReason))
     }
 }
 
@@ -113,11 +124,9 @@ func clientCallback(
         connection.writesAtOnce = !client.table.offersDeflate
         attempt.connection = connection
         attempt.settled = true
-        attempt.request.outcome.put(
-            .success(
-                ClientConnection(
-                    client: client, connection: connection,
-                    mailbox: attempt.request.mailbox)))
+        attempt.request.settle(
+            .success(ClientConnection(client: client, connection: connection, mailbox: attempt.request.mailbox)),
+            status: nil)
         return 0
     case LWS_CALLBACK_CLIENT_CONNECTION_ERROR:
         let text = input.map { String(cString: $0.assumingMemoryBound(to: CChar.self)) } ?? "connection error"
@@ -125,7 +134,7 @@ func clientCallback(
         if !attempt.settled {
             attempt.settled = true
             let detail = status > 0 ? "HTTP \(status): \(text)" : text
-            attempt.request.outcome.put(.failure(WebSocketError(detail)))
+            attempt.request.settle(.failure(WebSocketError(detail)), status: status > 0 ? Int(status) : nil)
         }
         client.forget(attempt, wsi)
         return 0

@@ -2,7 +2,8 @@ internal import CLibWebSockets
 import Glibc
 
 /// A libwebsockets client on its own service thread, hosting any number of connections.
-/// Used by the project's tests, benchmarks and reference clients. `ws://` only.
+/// Used by the project's tests, benchmarks, reference clients and the mock's proxy mode.
+/// `ws://`, and `wss://` with `tls: true` (libwebsockets' OpenSSL client).
 ///
 /// A thin handle: the state lives in a `ClientCore` that its service thread keeps alive, so the
 /// handle's `deinit` (which joins that thread) never runs on the thread itself, whatever
@@ -10,8 +11,9 @@ import Glibc
 public final class WebSocketClient: Sendable {
     let core: ClientCore
 
-    public init(eventLoop: WebSocketServer.EventLoop = .poll, perMessageDeflate: Bool = false) {
-        core = ClientCore(eventLoop: eventLoop, perMessageDeflate: perMessageDeflate)
+    /// - Parameter tls: initialise OpenSSL in this client's context, so it can open `wss://` URLs.
+    public init(eventLoop: WebSocketServer.EventLoop = .poll, perMessageDeflate: Bool = false, tls: Bool = false) {
+        core = ClientCore(eventLoop: eventLoop, perMessageDeflate: perMessageDeflate, tls: tls)
     }
 
     deinit { core.shutdown() }
@@ -27,6 +29,17 @@ public final class WebSocketClient: Sendable {
     ) async throws(WebSocketError) -> ClientConnection {
         try await core.connect(url, headers: headers, maxMessageBytes: maxMessageBytes, timeoutMillis: timeoutMillis)
     }
+
+    /// Opens `url` without waiting: `events` gets, on the client's service thread and in order,
+    /// `.opened` or `.failed`, then the connection's messages and its close. Returns at once
+    /// (lws connects without blocking; only its own service thread resolves the host).
+    /// - Parameter insecureTLS: accept a self-signed or mismatched `wss://` certificate (tests).
+    public func open(
+        _ url: String, headers: [(String, String)] = [], maxMessageBytes: Int = 64 << 20, insecureTLS: Bool = false,
+        events: @escaping @Sendable (ClientStreamEvent) -> Void
+    ) {
+        core.open(url, headers: headers, maxMessageBytes: maxMessageBytes, insecureTLS: insecureTLS, events: events)
+    }
 }
 
 /// The client's state and lws context, owned by its service thread while that runs.
@@ -38,7 +51,10 @@ final class ClientCore: @unchecked Sendable {
     var attempts: [ObjectIdentifier: ConnectAttempt] = [:]
     private var started = false
     private var nextID: UInt64 = 1
-    init(eventLoop: WebSocketServer.EventLoop, perMessageDeflate: Bool) {
+    /// OpenSSL is initialised in the context: `wss://` URLs can be opened.
+    let tls: Bool
+    init(eventLoop: WebSocketServer.EventLoop, perMessageDeflate: Bool, tls: Bool) {
+        self.tls = tls
         loop = ServiceLoop(eventLoop: eventLoop)
         table = ProtocolTable(name: "dialogmock-client", callback: clientCallback, deflate: perMessageDeflate)
         do {
@@ -50,11 +66,14 @@ final class ClientCore: @unchecked Sendable {
                 info.gid = -1
                 info.uid = -1
                 info.user = Unmanaged.passUnretained(self).toOpaque()
+                if tls { info.options |= UInt64(LWS_SERVER_OPTION_DO_SSL_GLOBAL_INIT) }
                 try loop.prepare(&info)
                 LibWebSocketsLog.install()
-                guard let context = lws_create_context(&info) else {
-                    throw WebSocketError("cannot create a client context")
+                let context = Self.systemCertificates.withCString { bundle -> OpaquePointer? in
+                    if tls && access(bundle, R_OK) == 0 { info.client_ssl_ca_filepath = bundle }
+                    return lws_create_context(&info)
                 }
+                guard let context else { throw WebSocketError("cannot create a client context") }
                 return context
             }
         } catch {
@@ -62,6 +81,9 @@ final class ClientCore: @unchecked Sendable {
         }
         loop.owner = self
     }
+
+    /// Debian's bundle of the system's trusted certificates (`ca-certificates`).
+    static let systemCertificates = "/etc/ssl/certs/ca-certificates.crt"
 
     func shutdown() {
         loop.stop { [self] in
@@ -82,13 +104,13 @@ final class ClientCore: @unchecked Sendable {
         _ url: String, headers: [(String, String)], maxMessageBytes: Int,
         timeoutMillis: Int
     ) async throws(WebSocketError) -> ClientConnection {
-        guard let target = ClientURL(url) else { throw WebSocketError("not a ws:// URL: \(url)") }
+        guard let target = ClientURL(url) else { throw WebSocketError("not a ws:// or wss:// URL: \(url)") }
         let mailbox = Mailbox<ClientEvent>()
         let outcome = Mailbox<Result<ClientConnection, WebSocketError>>()
         let request = SendableBox(
             ConnectRequest(
-                target: target, headers: headers, maxMessageBytes: maxMessageBytes,
-                mailbox: mailbox, outcome: outcome))
+                target: target, headers: headers, maxMessageBytes: maxMessageBytes, insecureTLS: false,
+                delivery: .mailboxes(events: mailbox, outcome: outcome)))
         loop.execute { [self] in begin(request.value) }
         guard let result = await outcome.take(timeoutMillis: timeoutMillis) else {
             throw WebSocketError("connecting to \(url) timed out after \(timeoutMillis) ms")
@@ -96,9 +118,28 @@ final class ClientCore: @unchecked Sendable {
         return try result.get()
     }
 
+    func open(
+        _ url: String, headers: [(String, String)], maxMessageBytes: Int, insecureTLS: Bool,
+        events: @escaping @Sendable (ClientStreamEvent) -> Void
+    ) {
+        guard let target = ClientURL(url) else {
+            events(.failed(WebSocketError("not a ws:// or wss:// URL: \(url)"), status: nil))
+            return
+        }
+        let request = SendableBox(
+            ConnectRequest(
+                target: target, headers: headers, maxMessageBytes: maxMessageBytes, insecureTLS: insecureTLS,
+                delivery: .callback(events)))
+        loop.execute { [self] in begin(request.value) }
+    }
+
     private func begin(_ request: ConnectRequest) {
         guard let context = loop.context else {
-            request.outcome.put(.failure(WebSocketError("client is shut down")))
+            request.settle(.failure(WebSocketError("client is shut down")), status: nil)
+            return
+        }
+        if request.target.secure && !tls {
+            request.settle(.failure(WebSocketError("wss:// needs a client made with tls: true")), status: nil)
             return
         }
         let attempt = ConnectAttempt(request: request, client: self)
@@ -108,7 +149,8 @@ final class ClientCore: @unchecked Sendable {
         info.port = Int32(request.target.port)
         info.ietf_version_or_minus_one = -1
         info.opaque_user_data = Unmanaged.passUnretained(attempt).toOpaque()
-        let hostHeader = "\(request.target.host):\(request.target.port)"
+        info.ssl_connection = request.target.secure ? Int32(request.tlsFlags) : 0
+        let hostHeader = request.target.hostHeader
         let wsi = request.target.host.withCString { host in
             request.target.pathAndQuery.withCString { path in
                 hostHeader.withCString { hostValue in
@@ -123,7 +165,7 @@ final class ClientCore: @unchecked Sendable {
         }
         if wsi == nil {
             attempts[ObjectIdentifier(attempt)] = nil
-            request.outcome.put(.failure(WebSocketError("cannot connect to \(hostHeader)")))
+            request.settle(.failure(WebSocketError("cannot connect to \(hostHeader)")), status: nil)
         }
     }
 
@@ -144,37 +186,4 @@ final class ClientCore: @unchecked Sendable {
 struct SendableBox<Value>: @unchecked Sendable {
     let value: Value
     init(_ value: Value) { self.value = value }
-}
-
-struct ConnectRequest {
-    let target: ClientURL
-    let headers: [(String, String)]
-    let maxMessageBytes: Int
-    let mailbox: Mailbox<ClientEvent>
-    let outcome: Mailbox<Result<ClientConnection, WebSocketError>>
-}
-
-/// `ws://host:port/path?query`, split.
-struct ClientURL {
-    let host: String
-    let port: Int
-    let pathAndQuery: String
-
-    init?(_ url: String) {
-        guard url.hasPrefix("ws://") else { return nil }
-        let rest = url.dropFirst(5)
-        let authority = rest.prefix { $0 != "/" && $0 != "?" }
-        var path = String(rest.dropFirst(authority.count))
-        if path.isEmpty || path.hasPrefix("?") { path = "/" + path }
-        let parts = authority.split(separator: ":", maxSplits: 1)
-        guard let hostPart = parts.first, !hostPart.isEmpty else { return nil }
-        host = String(hostPart)
-        if parts.count == 2 {
-            guard let port = Int(parts[1]), (1...65535).contains(port) else { return nil }
-            self.port = port
-        } else {
-            port = 80
-        }
-        pathAndQuery = path
-    }
 }

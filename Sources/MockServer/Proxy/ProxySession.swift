@@ -1,0 +1,174 @@
+import ProtocolModel
+import WireJSON
+import WireSocket
+
+/// One client session forwarded to the upstream service (`--proxy-upstream`): every frame both
+/// ways as it comes, closes with their codes, all journaled as the mock journals its own
+/// sessions (client frames `in`, the upstream's frames `out`, `t` when the proxy passed them on).
+///
+/// Confined to the client connection's service thread: upstream events arrive on the proxy
+/// client's own thread and are handed over through `execute`, so nothing here blocks or locks.
+final class ProxySession: ConnectionHandler {
+    let protocolKind: DialogProtocol
+    let journal: SessionJournal
+    let metrics: ServerMetrics
+    let logger: Logger
+    /// Called once when the client connection is gone.
+    var onClose: (() -> Void)?
+
+    private(set) weak var downstream: Connection?
+    private var upstream: ClientConnection?
+    /// Client frames that arrived before the upstream connection opened, in order.
+    private(set) var waitingForUpstream: [WebSocketMessage] = []
+    /// Upstream events that arrived before the client connection opened, with their arrival time.
+    private var waitingForClient: [(event: ClientStreamEvent, atMicros: Int64)] = []
+    private(set) var clientClosed = false
+    private var upstreamEnded = false
+    /// The client closed before the upstream opened: the close to send it once it does.
+    private var closeForUpstream: (CloseCode, String)?
+    /// The upstream failed on a multimodal route before the client sent its task id.
+    var pendingFailure: UpstreamFailure?
+
+    init(protocolKind: DialogProtocol, journal: SessionJournal, metrics: ServerMetrics, logger: Logger) {
+        self.protocolKind = protocolKind
+        self.journal = journal
+        self.metrics = metrics
+        self.logger = logger
+    }
+
+    private var now: Int64 { MonotonicClock.nowMicros() }
+
+    /// Opens the upstream connection (at the upgrade, before the client's connection is open).
+    func start(
+        client: WebSocketClient, url: String, headers: [(String, String)], insecureTLS: Bool,
+        maxMessageBytes: Int, serviceThread: ServiceThreadExecutor
+    ) {
+        let deliver = ServiceThreadBound<(ClientStreamEvent, Int64) -> Void>({ [weak self] event, at in
+            self?.upstreamEvent(event, atMicros: at)
+        })
+        client.open(url, headers: headers, maxMessageBytes: maxMessageBytes, insecureTLS: insecureTLS) { event in
+            let at = MonotonicClock.nowMicros()
+            serviceThread.execute { deliver.value(event, at) }
+        }
+    }
+
+    // MARK: - The client's connection
+
+    func connectionOpened(_ connection: Connection) {
+        downstream = connection
+        journal.serviceThreadName = connection.serviceThreadName
+        metrics.sessionOpened()
+        let waiting = waitingForClient
+        waitingForClient = []
+        for (event, at) in waiting { upstreamEvent(event, atMicros: at) }
+    }
+
+    func connection(_ connection: Connection, received message: WebSocketMessage) {
+        journal.record(Self.entry(message, .in, t: journal.elapsed(atMicros: now)))
+        metrics.frameIn(bytes: message.bytes.count)
+        if let upstream {
+            upstream.send(message)
+        } else if let failure = pendingFailure {
+            waitingForUpstream.append(message)
+            fail(failure)
+        } else if !upstreamEnded {
+            waitingForUpstream.append(message)
+        }
+    }
+
+    func connectionClosed(_ connection: Connection, peerCode: CloseCode?, peerReason: String) {
+        journal.record(
+            JournalEntry(
+                t: journal.elapsed(atMicros: now), direction: .in, kind: .close,
+                closeCode: peerCode.map { Int($0.rawValue) }, closeReason: peerReason))
+        clientClosed = true
+        let close = peerCode.map { (Self.sendable($0), peerReason) } ?? (.goingAway, "client gone")
+        if let upstream {
+            upstream.close(code: close.0, reason: close.1)
+            self.upstream = nil
+        } else if !upstreamEnded {
+            closeForUpstream = close
+        }
+        journal.markClosed()
+        metrics.sessionClosed()
+        onClose?()
+    }
+
+    // MARK: - The upstream connection
+
+    private func upstreamEvent(_ event: ClientStreamEvent, atMicros receivedAt: Int64) {
+        if case .opened(let connection) = event {
+            if let (code, reason) = closeForUpstream {
+                connection.close(code: code, reason: reason)
+                return
+            }
+            upstream = connection
+            for message in waitingForUpstream { connection.send(message) }
+            waitingForUpstream = []
+            return
+        }
+        if clientClosed { return }
+        guard let downstream else {
+            waitingForClient.append((event, receivedAt))
+            return
+        }
+        switch event {
+        case .opened:
+            break
+        case .failed(let error, let status):
+            upstreamEnded = true
+            let failure = UpstreamFailure(error: error, status: status)
+            logger(.warn, "session \(journal.id): upstream \(failure.summary)")
+            fail(failure)
+        case .event(.message(let message)):
+            let sentAt = now
+            journal.record(Self.entry(message, .out, t: journal.elapsed(atMicros: sentAt)))
+            metrics.frameOut(bytes: message.bytes.count, latenessMicros: max(0, sentAt - receivedAt))
+            downstream.send(message)
+        case .event(.closed(let code, let reason)):
+            upstreamEnded = true
+            upstream = nil
+            forwardClose(code, reason, to: downstream)
+        }
+    }
+
+    /// The upstream's close, passed on with its code; no close frame upstream, none here either.
+    private func forwardClose(_ code: CloseCode?, _ reason: String, to downstream: Connection) {
+        let t = journal.elapsed(atMicros: now)
+        guard let code else {
+            journal.record(
+                JournalEntry(
+                    t: t, direction: .out, kind: .close, closeReason: "abrupt close (upstream sent no close frame)"))
+            downstream.abort()
+            return
+        }
+        let sent = Self.sendable(code)
+        journal.record(
+            JournalEntry(t: t, direction: .out, kind: .close, closeCode: Int(sent.rawValue), closeReason: reason))
+        downstream.close(code: sent, reason: reason)
+    }
+
+    /// A code a close frame may carry (RFC 6455 §7.4): 1005, 1006, 1015 and unassigned ones become 1000.
+    static func sendable(_ code: CloseCode) -> CloseCode {
+        switch code.rawValue {
+        case 1000...1003, 1007...1014, 3000...4999: code
+        default: .normal
+        }
+    }
+
+    /// A frame's journal entry: text as the mock journals it (whole JSON, message name), binary by size.
+    static func entry(_ message: WebSocketMessage, _ direction: JournalEntry.Direction, t: Int64) -> JournalEntry {
+        switch message {
+        case .binary(let bytes):
+            return .binaryFrame(t: t, direction, byteLength: bytes.count)
+        case .text(let bytes):
+            guard let json = try? JSONValue.decode(bytes) else {
+                return JournalEntry(
+                    t: t, direction: direction, kind: .text, byteLength: bytes.count,
+                    text: String(decoding: bytes.prefix(4096), as: UTF8.self))
+            }
+            let name = direction == .in ? MessageName.ofClientFrame(json) : MessageName.ofServerFrame(json)
+            return .textFrame(t: t, direction, json: json, eventType: name, byteLength: bytes.count)
+        }
+    }
+}

@@ -1,0 +1,64 @@
+import ProtocolModel
+import WireJSON
+import WireSocket
+
+/// Why a proxied session's upstream connection did not open: a refused upgrade (its HTTP
+/// status) or a connect that failed (TLS, DNS, TCP).
+struct UpstreamFailure {
+    let error: WebSocketError
+    let status: Int?
+
+    var summary: String {
+        status.map { "refused the upgrade: HTTP \($0)" } ?? "connection failed: \(error.message)"
+    }
+    /// The error code the client reads.
+    var code: String { status == nil ? "UpstreamUnavailable" : "UpstreamRefused" }
+    var message: String { "proxy: upstream \(summary)" }
+}
+
+extension ProxySession {
+    /// Delay after which a multimodal client that sent no `run-task` yet is told without its task id.
+    static let taskIDWaitMicros: Int64 = 1_000_000
+
+    /// Tells the client the upstream failed, in its protocol (Qwen `error`; multimodal
+    /// `task-failed` under the client's task id, waiting up to a second for its `run-task`), then
+    /// closes with 1011.
+    func fail(_ failure: UpstreamFailure, withoutTaskID: Bool = false) {
+        guard let downstream, downstream.isOpen else { return }
+        let frame: JSONValue
+        switch protocolKind {
+        case .qwenRealtime:
+            frame = [
+                "event_id": "event_proxy_upstream", "type": "error",
+                "error": ["type": "server_error", "code": .string(failure.code), "message": .string(failure.message)],
+            ]
+        case .multimodalDialog:
+            let taskID = waitingForUpstream.lazy.compactMap { message -> String? in
+                guard message.isText else { return nil }
+                return DashScopeEnvelope.taskID(of: try? JSONValue.decode(message.bytes))
+            }.first
+            guard let taskID = taskID ?? (withoutTaskID ? "" : nil) else {
+                if pendingFailure == nil {
+                    pendingFailure = failure
+                    downstream.schedule(afterMicros: Self.taskIDWaitMicros) { [weak self] in
+                        guard let self, let failure = pendingFailure else { return }
+                        fail(failure, withoutTaskID: true)
+                    }
+                }
+                return
+            }
+            frame = DashScopeEnvelope.serverFrame(
+                .taskFailed, taskID: taskID,
+                header: ["error_code": .string(failure.code), "error_message": .string(failure.message)])
+        }
+        pendingFailure = nil
+        let bytes = frame.encoded()
+        let t = journal.elapsed(atMicros: MonotonicClock.nowMicros())
+        journal.record(
+            .textFrame(t: t, .out, json: frame, eventType: MessageName.ofServerFrame(frame), byteLength: bytes.count))
+        downstream.send(.text(bytes))
+        let reason = String(decoding: Array(failure.summary.utf8.prefix(120)), as: UTF8.self)
+        journal.record(JournalEntry(t: t, direction: .out, kind: .close, closeCode: 1011, closeReason: reason))
+        downstream.close(code: CloseCode(1011), reason: reason)
+    }
+}
