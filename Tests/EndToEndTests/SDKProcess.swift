@@ -24,10 +24,18 @@ enum SDKProcess {
     }
 
     /// Runs `script` with `arguments`; returns the JSON object printed on its last stdout line.
-    static func flow(_ script: String, _ arguments: [String], timeout: TimeInterval = 90) async throws -> [String: Any]
-    {
+    /// - Parameter apiKey: the key the SDK sends (`DIALOGMOCK_E2E_API_KEY`; the flows' default is `sk-e2e`).
+    static func flow(
+        _ script: String, _ arguments: [String], timeout: TimeInterval = 90, apiKey: String? = nil
+    ) async throws -> [String: Any] {
         let python = try await python.value.get()
-        let result = await run([python, clients.appendingPathComponent(script).path] + arguments, timeout: timeout)
+        var environment: [String: String]?
+        if let apiKey {
+            environment = ChildProcess.currentEnvironment.merging(["DIALOGMOCK_E2E_API_KEY": apiKey]) { $1 }
+        }
+        let result = await run(
+            [python, clients.appendingPathComponent(script).path] + arguments, timeout: timeout,
+            environment: environment)
         guard result.status == 0, let line = result.stdout.split(separator: "\n").last,
             let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
         else {
@@ -40,11 +48,13 @@ enum SDKProcess {
     }
 
     /// Runs a command to its end without blocking a thread of the test runner's pool.
-    static func run(_ command: [String], timeout: TimeInterval) async -> (status: Int32, stdout: String, stderr: String)
-    {
+    static func run(
+        _ command: [String], timeout: TimeInterval, environment: [String: String]? = nil
+    ) async -> (status: Int32, stdout: String, stderr: String) {
         do {
             let result = try await ChildProcess.run(
-                command[0], Array(command.dropFirst()), timeout: .milliseconds(Int(timeout * 1000)))
+                command[0], Array(command.dropFirst()), environment: environment,
+                timeout: .milliseconds(Int(timeout * 1000)))
             return (result.status, result.stdout, result.stderr)
         } catch {
             return (-1, "", "\(error)")

@@ -8,6 +8,7 @@ replace-words, unknown-voice.
 """
 import base64
 import json
+import os
 import sys
 import threading
 import time
@@ -20,7 +21,7 @@ from dashscope.multimodal.multimodal_request_params import (AsrPostProcessing, B
                                                              RequestToRespondParameters, Upstream)
 
 flow, url, speech_path = sys.argv[1], sys.argv[2], sys.argv[3]
-dashscope.api_key = "sk-e2e"
+dashscope.api_key = os.environ.get("DIALOGMOCK_E2E_API_KEY", "sk-e2e")
 
 
 class Recorder(MultiModalCallback):

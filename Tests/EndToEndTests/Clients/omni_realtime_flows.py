@@ -7,6 +7,7 @@ Prints one JSON object on the last stdout line: {"events": [server event types i
 """
 import base64
 import json
+import os
 import sys
 import threading
 import time
@@ -18,7 +19,7 @@ from dashscope.audio.qwen_omni.omni_realtime import AudioFormatConfig, Transcrip
 
 flow, base_url, model = sys.argv[1], sys.argv[2], sys.argv[3]
 audio_path = sys.argv[4] if len(sys.argv) > 4 else None
-dashscope.api_key = "sk-e2e"
+dashscope.api_key = os.environ.get("DIALOGMOCK_E2E_API_KEY", "sk-e2e")
 
 
 class Recorder(OmniRealtimeCallback):

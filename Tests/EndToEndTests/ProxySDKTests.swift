@@ -1,0 +1,132 @@
+import Foundation
+import MockServer
+import ProtocolModel
+import Synchronization
+import Testing
+
+/// The unmodified dashscope SDK → a mock in proxy mode (`--proxy-upstream`) → a second mock as
+/// the upstream, both protocols: the SDK's flow works as it does directly, both journals hold
+/// the same frames, and the SDK's API key (a canary) reached the upstream and no output.
+@Suite("dashscope SDK through the mock's proxy mode", .serialized)
+struct ProxySDKTests {
+    static let key = "sk-proxy-canary-5e1f0b"
+
+    /// Upstream and proxy, in process, logging at trace level into `logs`; the proxy records.
+    final class Pair: Sendable {
+        let upstream: MockServer
+        let proxy: MockServer
+        private let lines: LogLines
+        var logs: [String] { lines.all }
+        let record: URL
+
+        init() throws {
+            let lines = LogLines()
+            record = FileManager.default.temporaryDirectory.appendingPathComponent("dialogmock-proxy-\(UUID())")
+            try FileManager.default.createDirectory(at: record, withIntermediateDirectories: true)
+            var upstreamConfiguration = MockServer.Configuration()
+            upstreamConfiguration.apiKeys = [ProxySDKTests.key]  // only the forwarded key opens a session
+            upstreamConfiguration.journalAudio = true
+            upstreamConfiguration.logger = Logger(level: .trace) { line in lines.append(line) }
+            upstream = try MockServer(configuration: upstreamConfiguration)
+            try upstream.start()
+            var proxyConfiguration = MockServer.Configuration()
+            proxyConfiguration.proxyUpstream = try ProxyUpstream(parsing: upstream.baseURL)
+            proxyConfiguration.recordDirectory = record.path
+            proxyConfiguration.logger = upstreamConfiguration.logger
+            proxy = try MockServer(configuration: proxyConfiguration)
+            try proxy.start()
+            self.lines = lines
+        }
+
+        func stop() {
+            proxy.stop()
+            upstream.stop()
+            try? FileManager.default.removeItem(at: record)
+        }
+
+        /// Each journal's frames as `dir kind name bytes`, and its close entries.
+        static func frames(_ journal: String) throws -> (frames: [String], closes: Int) {
+            let entries = try JournalEntry.decodeLines(journal)
+            let frames = entries.filter { $0.kind == .text || $0.kind == .binary }.map {
+                "\($0.direction?.rawValue ?? "-") \($0.kind.rawValue) \($0.eventType ?? "-") \($0.byteLength ?? 0)"
+            }
+            return (frames, entries.filter { $0.kind == .close }.count)
+        }
+
+        /// Both sides journaled, frame for frame; the key in no journal, record or log line.
+        func expectCompleteJournalsWithoutTheKey(sourceLocation: SourceLocation = #_sourceLocation) async throws {
+            let proxied = try #require(await proxy.journal(session: "s1"))
+            let served = try #require(await upstream.journal(session: "s1"))
+            let (proxyFrames, proxyCloses) = try Self.frames(proxied)
+            let (upstreamFrames, upstreamCloses) = try Self.frames(served)
+            #expect(proxyFrames.count > 10, sourceLocation: sourceLocation)
+            // Each direction frame for frame (the two streams interleave as they come).
+            for direction in ["in ", "out "] {
+                #expect(
+                    proxyFrames.filter { $0.hasPrefix(direction) } == upstreamFrames.filter { $0.hasPrefix(direction) },
+                    sourceLocation: sourceLocation)
+            }
+            #expect(proxyFrames.contains { $0.hasPrefix("in ") } && proxyFrames.contains { $0.hasPrefix("out ") })
+            #expect(proxyCloses >= 1 && upstreamCloses >= 1, sourceLocation: sourceLocation)
+            let recorded = try String(contentsOf: record.appendingPathComponent("s1.jsonl"), encoding: .utf8)
+            #expect(try Self.frames(recorded).frames == proxyFrames, sourceLocation: sourceLocation)
+            let outputs = [proxied, served, recorded] + logs
+            #expect(!outputs.contains { $0.contains(ProxySDKTests.key) }, sourceLocation: sourceLocation)
+            #expect(logs.contains { $0.contains("proxied to ws://127.0.0.1:\(upstream.port)") })
+        }
+    }
+
+    @Test func multimodalDialogTapToTalkThroughTheProxy() async throws {
+        let pair = try Pair()
+        defer { pair.stop() }
+        let result = try await SDKProcess.flow(
+            "multimodal_dialog_flows.py", ["tap2talk", "\(pair.proxy.baseURL)/api-ws/v1/inference", SDKProcess.speech],
+            apiKey: Self.key)
+        let events = result["events"] as? [String] ?? []
+        for name in ["Started", "SpeechStarted", "SpeechContent", "RespondingStarted", "RespondingEnded", "Stopped"] {
+            #expect(events.contains(name), "\(name) missing in \(events)")
+        }
+        let extra = result["extra"] as? [String: Any] ?? [:]
+        #expect((extra["errors"] as? [Any])?.isEmpty ?? true, "SDK errors: \(extra["errors"] ?? "")")
+        #expect((extra["audio_bytes"] as? Int ?? 0) > 48_000)
+        await pair.proxy.sessionsClosedForTest()
+        try await pair.expectCompleteJournalsWithoutTheKey()
+        let lateness = await pair.proxy.sendLateness()
+        print(
+            "proxy hop (upstream frame received → sent to the client) over \(lateness.count) frames: p50 \(lateness.percentile(0.5)) µs, p99 \(lateness.percentile(0.99)) µs, max \(lateness.maxMicros) µs"
+        )
+    }
+
+    @Test func qwenRealtimeVoiceTurnThroughTheProxy() async throws {
+        let pair = try Pair()
+        defer { pair.stop() }
+        let result = try await SDKProcess.flow(
+            "omni_realtime_flows.py",
+            ["vad", "\(pair.proxy.baseURL)/api-ws/v1/realtime", "qwen3-omni-flash-realtime", SDKProcess.speech],
+            apiKey: Self.key)
+        let events = result["events"] as? [String] ?? []
+        for name in [
+            "session.created", "session.updated", "input_audio_buffer.speech_started", "response.audio.delta",
+            "response.done",
+        ] {
+            #expect(events.contains(name), "\(name) missing in \(events)")
+        }
+        #expect((result["extra"] as? [String: Any])?["transcript_matches_done"] as? Bool == true)
+        await pair.proxy.sessionsClosedForTest()
+        try await pair.expectCompleteJournalsWithoutTheKey()
+    }
+}
+
+/// Log lines of in-process servers, from any thread.
+final class LogLines: Sendable {
+    private let lines = Mutex<[String]>([])
+    func append(_ line: String) { lines.withLock { $0.append(line) } }
+    var all: [String] { lines.withLock { $0 } }
+}
+
+extension MockServer {
+    /// Waits (up to 3 s) until no session is open: the journals are complete.
+    fileprivate func sessionsClosedForTest() async {
+        for _ in 0..<300 where openSessionCount > 0 { try? await Task.sleep(for: .milliseconds(10)) }
+    }
+}
