@@ -79,6 +79,23 @@ struct MockServerCommandTests {
         (["--control-token", "two words"], "mock-server: --control-token: expected a non-empty token without spaces"),
         (["--keep-sessions", "-1"], "mock-server: --keep-sessions: expected an integer from 0 to 10000000, got '-1'"),
         (["--record", "/dev/null/x"], "mock-server: --record: cannot create '/dev/null/x': Not a directory"),
+        (
+            ["--proxy-upstream", "https://dashscope.aliyuncs.com"],
+            "mock-server: --proxy-upstream: expected wss://HOST[:PORT] or ws://HOST[:PORT], got 'https://dashscope.aliyuncs.com'"
+        ),
+        (
+            ["--proxy-upstream", "wss://host/api-ws/v1/inference"],
+            "mock-server: --proxy-upstream: expected wss://HOST[:PORT] or ws://HOST[:PORT], got 'wss://host/api-ws/v1/inference'"
+        ),
+        (
+            ["--proxy-upstream", "ws://127.0.0.1:0"],
+            "mock-server: --proxy-upstream: expected a port from 1 to 65535 in 'ws://127.0.0.1:0'"
+        ),
+        (["--proxy-upstream-insecure"], "mock-server: --proxy-upstream-insecure: needs --proxy-upstream"),
+        (
+            ["--proxy-upstream", "ws://127.0.0.1:9", "--replay", "x.jsonl"],
+            "mock-server: --proxy-upstream: cannot be combined with --replay"
+        ),
     ])
     func badArgumentsGiveOneClearLineAndExitTwo(arguments: [String], message: String) async throws {
         let result = try await MockServerTestProcess.run(arguments)

@@ -1,0 +1,167 @@
+import CLISupport
+import Foundation
+import Testing
+import WireJSON
+import WireSocket
+
+/// `mock-server --proxy-upstream` in front of a second `mock-server`: frames and close codes pass
+/// both ways, the upstream's faults (close, stall) reach the client as they happen, a refused or
+/// failed upstream is a protocol error and close 1011, a TLS upstream with a self-signed
+/// certificate works with `--proxy-upstream-insecure`, and the API key is in no output.
+@Suite(.serialized) struct ProxyModeTests {
+    static let key = "sk-proxy-cli-canary-93d1"
+    static let realtime = "/api-ws/v1/realtime?model=qwen3-omni-flash-realtime"
+    static let start =
+        #"{"header":{"action":"run-task","task_id":"task-proxy-1","streaming":"duplex"},"payload":{"task_group":"aigc","task":"multimodal-generation","function":"generation","model":"multimodal-dialog","input":{"directive":"Start","workspace_id":"w","app_id":"a"},"parameters":{"upstream":{"type":"AudioOnly","mode":"tap2talk"}}}}"#
+
+    static func headers(key: String = key, testID: String? = nil) -> [(String, String)] {
+        [("Authorization", "Bearer \(key)")] + (testID.map { [("X-Test-Id", $0)] } ?? [])
+    }
+
+    /// A text message's `type`.
+    static func type(_ message: WebSocketMessage?) -> String? {
+        message.flatMap { try? JSONValue.decode($0.bytes) }?["type"]?.stringValue
+    }
+
+    /// Messages until the close (or `timeoutMillis` without an event).
+    static func rest(
+        of connection: ClientConnection, timeoutMillis: Int = 5000
+    ) async -> (
+        messages: [JSONValue], close: CloseCode?, reason: String
+    ) {
+        var messages: [JSONValue] = []
+        while let event = await connection.next(timeoutMillis: timeoutMillis) {
+            switch event {
+            case .message(let message):
+                messages.append((try? JSONValue.decode(message.bytes)) ?? .string("binary \(message.bytes.count)"))
+            case .closed(let code, let reason):
+                return (messages, code, reason)
+            }
+        }
+        return (messages, nil, "no close within \(timeoutMillis) ms")
+    }
+
+    @Test func framesAndCloseCodesPassBothWaysAndTheKeyStaysOut() async throws {
+        let chain = try ProxyChain(upstreamArguments: ["--api-key", Self.key])
+        let client = WebSocketClient()
+        let connection = try await client.connect(chain.proxyURL + Self.realtime, headers: Self.headers())
+        #expect(Self.type(await connection.nextMessage()) == "session.created")
+        connection.send(text: #"{"type":"session.update","session":{"modalities":["text"]}}"#)
+        #expect(Self.type(await connection.nextMessage()) == "session.updated")
+        connection.send(.binary([1, 2, 3, 4]))
+        connection.close(code: CloseCode(4001), reason: "client done")
+        _ = await Self.rest(of: connection)
+        try await Task.sleep(for: .milliseconds(200))
+        let upstream = ProxyChain.journal(port: chain.upstream.port)
+        let proxied = ProxyChain.journal(port: chain.proxy.port)
+        // The client's close code reached the upstream; its binary frame too.
+        #expect(upstream.contains { $0["kind"]?.stringValue == "close" && $0["code"]?.intValue == 4001 })
+        #expect(upstream.contains { $0["kind"]?.stringValue == "binary" && $0["bytes"]?.intValue == 4 })
+        let frames = { (journal: [JSONValue]) in
+            journal.filter { ["text", "binary"].contains($0["kind"]?.stringValue) }.map {
+                "\($0["dir"]?.stringValue ?? "") \($0["event"]?.stringValue ?? "-") \($0["bytes"]?.intValue ?? 0)"
+            }
+        }
+        #expect(frames(proxied) == frames(upstream))
+        #expect(frames(proxied).count == 4)  // session.created, session.update, session.updated, binary
+        client.shutdown()
+        let outputs = chain.stop()
+        #expect(outputs.contains("proxied to ws://127.0.0.1:\(chain.upstream.port)/api-ws/v1/realtime"))
+        #expect(!outputs.contains(Self.key))
+    }
+
+    @Test func anUpstreamCloseFaultReachesTheClientWithItsCode() async throws {
+        let chain = try ProxyChain(upstreamArguments: [])
+        defer { _ = chain.stop() }
+        let fault = #"{"testId":"t-close","fault":{"kind":"close","code":4000,"reason":"bye"}}"#
+        #expect(ProxyChain.post(port: chain.upstream.port, path: "/_mock/faults", body: fault) == 200)
+        let client = WebSocketClient()
+        defer { client.shutdown() }
+        let connection = try await client.connect(
+            chain.proxyURL + Self.realtime, headers: Self.headers(testID: "t-close"))
+        let (_, close, reason) = await Self.rest(of: connection)
+        #expect(close == CloseCode(4000) && reason == "bye")
+        try await Task.sleep(for: .milliseconds(100))
+        let proxied = ProxyChain.journal(port: chain.proxy.port)
+        #expect(
+            proxied.contains {
+                $0["dir"]?.stringValue == "out" && $0["kind"]?.stringValue == "close" && $0["code"]?.intValue == 4000
+            })
+    }
+
+    @Test func anUpstreamStallHoldsOnlyItsOwnSession() async throws {
+        let chain = try ProxyChain(upstreamArguments: [])
+        defer { _ = chain.stop() }
+        let fault = #"{"testId":"t-stall","fault":{"kind":"stall","direction":"write","ms":1500}}"#
+        #expect(ProxyChain.post(port: chain.upstream.port, path: "/_mock/faults", body: fault) == 200)
+        let client = WebSocketClient()
+        defer { client.shutdown() }
+        let clock = ContinuousClock()
+        let began = clock.now
+        let stalled = try await client.connect(chain.proxyURL + Self.realtime, headers: Self.headers(testID: "t-stall"))
+        // Another session through the same proxy is served at once meanwhile.
+        let other = try await client.connect(chain.proxyURL + Self.realtime, headers: Self.headers())
+        #expect(Self.type(await other.nextMessage(timeoutMillis: 1000)) == "session.created")
+        #expect(clock.now - began < .milliseconds(1000))
+        #expect(Self.type(await stalled.nextMessage(timeoutMillis: 4000)) == "session.created")
+        #expect(clock.now - began >= .milliseconds(1300))
+        stalled.close()
+        other.close()
+        _ = await Self.rest(of: stalled)
+        _ = await Self.rest(of: other)
+        try await Task.sleep(for: .milliseconds(100))
+        // The proxy journaled the stalled frame when it passed it on, after the stall.
+        let created = ProxyChain.journal(port: chain.proxy.port).first { $0["event"]?.stringValue == "session.created" }
+        #expect((created?["t"]?.intValue ?? 0) >= 1_300_000)
+    }
+
+    @Test func aRefusedUpgradeIsAProtocolErrorAndClose1011() async throws {
+        let chain = try ProxyChain(upstreamArguments: ["--api-key", Self.key])
+        let client = WebSocketClient()
+        let wrong = "sk-proxy-wrong-key-77ab"
+        let qwen = try await client.connect(chain.proxyURL + Self.realtime, headers: Self.headers(key: wrong))
+        let (messages, close, reason) = await Self.rest(of: qwen)
+        #expect(messages.first?["type"]?.stringValue == "error")
+        #expect(messages.first?["error"]?["code"]?.stringValue == "UpstreamRefused")
+        #expect(messages.first?["error"]?["message"]?.stringValue?.contains("HTTP 401") == true)
+        #expect(close == CloseCode(1011) && reason.contains("HTTP 401"))
+        let dialog = try await client.connect(
+            chain.proxyURL + "/api-ws/v1/inference", headers: Self.headers(key: wrong))
+        dialog.send(text: Self.start)
+        let failed = await Self.rest(of: dialog)
+        #expect(failed.messages.first?["header"]?["event"]?.stringValue == "task-failed")
+        #expect(failed.messages.first?["header"]?["task_id"]?.stringValue == "task-proxy-1")
+        #expect(failed.messages.first?["header"]?["error_code"]?.stringValue == "UpstreamRefused")
+        #expect(failed.close == CloseCode(1011))
+        client.shutdown()
+        let outputs = chain.stop()
+        #expect(!outputs.contains(wrong) && !outputs.contains(Self.key))
+    }
+
+    @Test func aTLSUpstreamWithASelfSignedCertificate() async throws {
+        let upstream = try MockServerTestProcess.start(["--port", "0", "--api-key", Self.key])
+        defer { upstream.stop() }
+        let relay = try await SelfSignedTLSRelay(forwardingTo: upstream.port)
+        defer { relay.stop() }
+        let secure = "wss://127.0.0.1:\(relay.port)"
+        let client = WebSocketClient()
+        defer { client.shutdown() }
+        // Trusted with --proxy-upstream-insecure: a whole exchange through TLS.
+        let trusting = try ProxyChain(
+            upstreamArguments: [], upstreamURL: secure, proxyArguments: ["--proxy-upstream-insecure"])
+        let connection = try await client.connect(trusting.proxyURL + Self.realtime, headers: Self.headers())
+        #expect(Self.type(await connection.nextMessage()) == "session.created")
+        connection.send(text: #"{"type":"session.update","session":{"modalities":["text"]}}"#)
+        #expect(Self.type(await connection.nextMessage()) == "session.updated")
+        connection.close()
+        _ = await Self.rest(of: connection)
+        #expect(!trusting.stop().contains(Self.key))
+        // Without it the self-signed certificate is refused: a protocol error, then 1011.
+        let checking = try ProxyChain(upstreamArguments: [], upstreamURL: secure)
+        let refused = try await client.connect(checking.proxyURL + Self.realtime, headers: Self.headers())
+        let (messages, close, _) = await Self.rest(of: refused)
+        #expect(messages.first?["error"]?["code"]?.stringValue == "UpstreamUnavailable")
+        #expect(close == CloseCode(1011))
+        #expect(!checking.stop().contains(Self.key))
+    }
+}
