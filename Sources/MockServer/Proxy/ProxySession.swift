@@ -15,6 +15,8 @@ final class ProxySession: ConnectionHandler {
     let logger: Logger
     /// Called once when the client connection is gone.
     var onClose: (() -> Void)?
+    /// Most bytes queued for a client that does not read (`--max-queued-bytes`) before it is closed with 1008.
+    var maxQueuedBytes = Int.max
 
     private(set) weak var downstream: Connection?
     private var upstream: ClientConnection?
@@ -125,6 +127,7 @@ final class ProxySession: ConnectionHandler {
             journal.record(Self.entry(message, .out, t: journal.elapsed(atMicros: sentAt)))
             metrics.frameOut(bytes: message.bytes.count, latenessMicros: max(0, sentAt - receivedAt))
             downstream.send(message)
+            if downstream.queuedBytes > maxQueuedBytes { closeSlowReader(downstream) }
         case .event(.closed(let code, let reason)):
             upstreamEnded = true
             upstream = nil
@@ -146,6 +149,21 @@ final class ProxySession: ConnectionHandler {
         journal.record(
             JournalEntry(t: t, direction: .out, kind: .close, closeCode: Int(sent.rawValue), closeReason: reason))
         downstream.close(code: sent, reason: reason)
+    }
+
+    /// The client stopped reading: its backlog is dropped, it gets 1008, the upstream 1001 (as
+    /// the mock does with its own sessions).
+    private func closeSlowReader(_ downstream: Connection) {
+        let reason = "client not reading: more than \(maxQueuedBytes) bytes queued"
+        journal.record(
+            JournalEntry(
+                t: journal.elapsed(atMicros: now), direction: .out, kind: .close, closeCode: 1008, closeReason: reason))
+        logger(.warn, "session \(journal.id): \(reason); closing with 1008")
+        metrics.slowReaderClosed()
+        upstream?.close(code: .goingAway, reason: "client not reading")
+        upstream = nil
+        upstreamEnded = true
+        downstream.closeDroppingQueue(code: CloseCode(1008), reason: reason)
     }
 
     /// A code a close frame may carry (RFC 6455 §7.4): 1005, 1006, 1015 and unassigned ones become 1000.

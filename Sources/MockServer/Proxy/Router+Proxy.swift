@@ -33,6 +33,7 @@ extension Router {
             protocolKind: route.kind, journal: journal, metrics: metrics, logger: configuration.logger)
         let id = journal.id
         session.onClose = { [sessions] in sessions.markClosed(id) }
+        session.maxQueuedBytes = configuration.maxQueuedBytes
         let url = proxy.upstream.url(path: request.path, queryItems: request.queryItems.map { ($0.name, $0.value) })
         configuration.logger(.info, "session \(id): \(route.kind.rawValue) proxied to \(url)")
         session.start(
