@@ -190,7 +190,7 @@ enum ControlAPIDocument {
                     "framesIn": ["type": "integer"], "framesOut": ["type": "integer"], "bytesIn": ["type": "integer"],
                     "bytesOut": ["type": "integer"], "violations": ["type": "integer"], "testId": ["type": "string"],
                     "caseId": ["type": "string"], "thread": ["type": "string"],
-                    "framesNotJournaled": ["type": "integer"],
+                    "framesNotJournaled": ["type": "integer"], "upstream": ["type": "string"],
                 ],
             ],
         ]

@@ -64,6 +64,9 @@ import WireSocket
         }
         #expect(frames(proxied) == frames(upstream))
         #expect(frames(proxied).count == 4)  // session.created, session.update, session.updated, binary
+        let list = String(
+            decoding: RawWebSocket.get(port: chain.proxy.port, path: "/_mock/sessions") ?? [], as: UTF8.self)
+        #expect(list.contains(#""upstream":"ws://127.0.0.1:\#(chain.upstream.port)""#))
         client.shutdown()
         let outputs = chain.stop()
         #expect(outputs.contains("proxied to ws://127.0.0.1:\(chain.upstream.port)/api-ws/v1/realtime"))

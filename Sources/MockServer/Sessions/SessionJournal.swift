@@ -14,6 +14,8 @@ final class SessionJournal: Sendable {
     let testID: String?
     let caseID: String?
     let startedAtMicros: Int64
+    /// The upstream origin of a proxied session (`--proxy-upstream`); nil for the mock's own.
+    let upstream: String?
 
     private struct State {
         var entries: [JournalEntry] = []
@@ -39,8 +41,9 @@ final class SessionJournal: Sendable {
 
     init(
         id: String, protocolName: String, path: String, testID: String?, caseID: String?,
-        startedAtMicros: Int64, recordWriter: RecordWriter?, frameLimit: Int = .max
+        startedAtMicros: Int64, recordWriter: RecordWriter?, frameLimit: Int = .max, upstream: String? = nil
     ) {
+        self.upstream = upstream
         self.frameLimit = frameLimit
         self.id = id
         self.protocolName = protocolName
@@ -123,6 +126,7 @@ final class SessionJournal: Sendable {
         if let testID { object["testId"] = .string(testID) }
         if let caseID { object["caseId"] = .string(caseID) }
         if let thread = state.serviceThreadName { object["thread"] = .string(thread) }
+        if let upstream { object["upstream"] = .string(upstream) }
         if state.framesNotJournaled > 0 { object["framesNotJournaled"] = .int(Int64(state.framesNotJournaled)) }
         return .object(object)
     }
