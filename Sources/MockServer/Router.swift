@@ -37,10 +37,14 @@ final class Router: WebSocketServerDelegate, @unchecked Sendable {
         let source = configuration.scenarioSource ?? ("default", Array(EmbeddedScenarios.files["default"]!.utf8))
         do {
             scenarios = ScenarioStore(
-                initial: try Scenario.load(bytes: source.bytes, file: source.name),
+                initial: try ReplayAudioFiles.resolve(
+                    try Scenario.load(bytes: source.bytes, file: source.name), file: source.name,
+                    directory: configuration.scenarioDirectory),
                 timeScaleOverride: configuration.timeScale)
+        } catch let error as ScenarioFileError {
+            throw error
         } catch {
-            throw ScenarioFileError(description: error.description)
+            throw ScenarioFileError(description: "\(error)")
         }
         controlAPI = ControlAPI(
             configuration: configuration, sessions: sessions, metrics: metrics, scenarios: scenarios,
@@ -132,6 +136,11 @@ final class Router: WebSocketServerDelegate, @unchecked Sendable {
         guard sessions.openCount < configuration.maxSessions else { return refuseAtCapacity(request) }
         guard let scenario = scenario(for: route) else {
             return .reject(.error(404, "NotFound", "no conformance case \(route.caseID ?? "") on this server"))
+        }
+        if scenario.replay != nil {  // a recorded session (record-to-scenario) is served as recorded
+            return startSession(
+                ReplaySession(runtime: makeRuntime(scenario)), protocolName: route.kind.rawValue, request: request,
+                caseID: route.caseID, maxMessageBytes: Self.maxProtocolMessageBytes)
         }
         switch route.kind {
         case .qwenRealtime:

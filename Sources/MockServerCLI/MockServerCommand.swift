@@ -83,6 +83,8 @@ enum MockServerCommand {
             .flag("--version", help: "Print the version and exit."),
         ],
         discussion: """
+            `mock-server record-to-scenario JOURNAL [--out FILE]` turns a recorded session into a
+            scenario that replays it (see `mock-server record-to-scenario --help`).
             As soon as the server accepts connections, the first line on stdout is exactly
             `listening ws://HOST:PORT`. SIGINT or SIGTERM stops accepting, closes sessions with 1001
             and exits 0.
@@ -90,6 +92,9 @@ enum MockServerCommand {
     )
 
     static func main() {
+        if CommandLine.arguments.dropFirst().first == RecordToScenarioCommand.spec.name {
+            RecordToScenarioCommand.main(Array(CommandLine.arguments.dropFirst(2)))
+        }
         let arguments = CommandLineRunner.parseOrExit(Array(CommandLine.arguments.dropFirst()), spec: spec)
         if arguments.flag("--version") {
             printLine("mock-server \(MockServer.version)")

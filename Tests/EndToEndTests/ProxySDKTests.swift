@@ -3,6 +3,7 @@ import MockServer
 import ProtocolModel
 import Synchronization
 import Testing
+import WireSocket
 
 /// The unmodified dashscope SDK → a mock in proxy mode (`--proxy-upstream`) → a second mock as
 /// the upstream, both protocols: the SDK's flow works as it does directly, both journals hold
@@ -122,6 +123,98 @@ final class LogLines: Sendable {
     private let lines = Mutex<[String]>([])
     func append(_ line: String) { lines.withLock { $0.append(line) } }
     var all: [String] { lines.withLock { $0 } }
+}
+
+extension ProxySDKTests {
+    /// What `record-to-scenario` keeps: the SDK's session recorded through the proxy, turned
+    /// into a scenario (audio in files beside it), replays to the SDK with the same events, the
+    /// same audio, each server frame at its recorded delay after the client frame it followed
+    /// (error p99 ≤ 5 ms); a client that sends something else is reported where it departs.
+    @Test func aRecordedQwenSessionReplaysToTheSDKFrameForFrame() async throws {
+        let pair = try Pair()
+        defer { pair.stop() }
+        let arguments = { (base: String) in
+            ["vad", "\(base)/api-ws/v1/realtime", "qwen3-omni-flash-realtime", SDKProcess.speech]
+        }
+        let live = try await SDKProcess.flow("omni_realtime_flows.py", arguments(pair.proxy.baseURL), apiKey: Self.key)
+        await pair.proxy.sessionsClosedForTest()
+        let recording = try String(contentsOf: pair.record.appendingPathComponent("s1.jsonl"), encoding: .utf8)
+
+        let folder = pair.record.appendingPathComponent("scenario")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let files = try MockServer.recordedScenario(journal: recording, file: "s1.jsonl", name: "call")
+        #expect(files.audioFiles.count > 10)
+        for file in files.audioFiles {
+            let url = folder.appendingPathComponent(file.path)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(file.bytes).write(to: url)
+        }
+        #expect(try ServerFrameSchemas.scenarioProblems(files.scenario) == [])
+        var configuration = MockServer.Configuration()
+        configuration.scenarioSource = ("call.json", Array(files.scenario.utf8))
+        configuration.scenarioDirectory = folder.path
+        configuration.journalAudio = true
+        let replay = try MockServer(configuration: configuration)
+        try replay.start()
+        defer { replay.stop() }
+        let replayed = try await SDKProcess.flow("omni_realtime_flows.py", arguments(replay.baseURL))
+        #expect(replayed["events"] as? [String] == live["events"] as? [String])
+        let audio = { (result: [String: Any]) in (result["extra"] as? [String: Any])?["audio_bytes"] as? Int }
+        #expect(audio(replayed) == audio(live) && audio(live) ?? 0 > 24_000)
+        await replay.sessionsClosedForTest()
+
+        let recorded = try JournalEntry.decodeLines(recording)
+        let served = try JournalEntry.decodeLines(try #require(await replay.journal(session: "s1")))
+        #expect(!served.contains { $0.kind == .violation })
+        let errors = try Self.timingErrors(recorded: recorded, replayed: served)
+        #expect(errors.count == recorded.filter { $0.isFrame(.out) }.count && errors.count > 100)
+        let p99 = errors.sorted()[max(0, Int((Double(errors.count) * 0.99).rounded(.up)) - 1)]
+        print(
+            "replay timing error over \(errors.count) frames: p50 \(errors.sorted()[errors.count / 2]) µs, p99 \(p99) µs"
+        )
+        #expect(p99 <= 5_000)
+
+        // A client that departs: its first frame is not the recording's session.update.
+        let client = WebSocketClient()
+        defer { client.shutdown() }
+        let departing = try await client.connect(
+            "\(replay.baseURL)/api-ws/v1/realtime?model=qwen3-omni-flash-realtime",
+            headers: [("Authorization", "Bearer k")])
+        departing.send(text: #"{"type":"input_audio_buffer.commit"}"#)
+        try await Task.sleep(for: .milliseconds(200))
+        departing.close()
+        _ = await departing.next()
+        let departure = try JournalEntry.decodeLines(try #require(await replay.journal(session: "s2"))).first {
+            $0.kind == .violation
+        }
+        #expect(departure?.violation?.obligation == "replay.departure")
+        #expect(
+            departure?.violation?.message
+                == "client frame 1 is input_audio_buffer.commit; the recording had session.update")
+    }
+
+    /// For each server frame of the replay: |its delay after the client frame it was recorded after
+    /// − the recorded delay|, in µs.
+    static func timingErrors(recorded: [JournalEntry], replayed: [JournalEntry]) throws -> [Int64] {
+        func timeline(_ journal: [JournalEntry]) -> (client: [Int64], server: [(anchor: Int, t: Int64)]) {
+            var client: [Int64] = []
+            var server: [(Int, Int64)] = []
+            for entry in journal {
+                if entry.isFrame(.in) { client.append(entry.t) }
+                if entry.isFrame(.out) { server.append((client.count, entry.t)) }
+            }
+            return (client, server)
+        }
+        let (recordedClient, recordedServer) = timeline(recorded)
+        let (replayedClient, replayedServer) = timeline(replayed)
+        try #require(recordedServer.count == replayedServer.count)
+        return zip(recordedServer, replayedServer).map { was, now in
+            let anchorWas = was.anchor == 0 ? 0 : recordedClient[was.anchor - 1]
+            let anchorNow = was.anchor == 0 ? 0 : replayedClient[was.anchor - 1]
+            return abs((now.t - anchorNow) - (was.t - anchorWas))
+        }
+    }
 }
 
 extension MockServer {

@@ -50,3 +50,14 @@ enum ServerFrameSchemas {
         return problems
     }
 }
+
+extension ServerFrameSchemas {
+    /// Problems of a scenario file against `conformance/schema/scenario.schema.json`.
+    static func scenarioProblems(_ text: String) throws -> [String] {
+        let schema = try JSONValue.decode(
+            Array(
+                try Data(contentsOf: SDKProcess.root.appendingPathComponent("conformance/schema/scenario.schema.json")))
+        )
+        return try JSONSchemaValidator(schema: schema).validate(try JSONValue.decode(text)).map(\.description)
+    }
+}

@@ -4,11 +4,19 @@ import SessionCore
 import WireAudio
 import WireJSON
 
-/// Serves a recorded journal back (`mock-server --replay FILE`), for either protocol: it sends
-/// exactly what the replay scenario schedules, paced by the client's frames, and nothing else.
+/// Serves a recorded session back (`mock-server --replay FILE`, or a scenario with `replay`
+/// from `record-to-scenario`), for either protocol: it sends exactly what the replay scenario
+/// schedules, paced by the client's frames, and nothing else. The first client frame that
+/// differs from the recording's is journaled as a `replay.departure` violation; multimodal
+/// frames carry the live client's task id.
 final class ReplaySession: ProtocolSession {
     let scenario: ScenarioBridge<MonotonicScenarioClock>
     private let synthesizer = VoiceSynthesizer(sampleRate: 16_000, seed: 1)
+    /// Client frames received so far.
+    private var clientFrames = 0
+    private var departed = false
+    /// The live client's `header.task_id` (multimodal), put into replayed frames.
+    private var taskID: String?
 
     init(runtime: ScenarioRuntime<MonotonicScenarioClock>) {
         scenario = ScenarioBridge(runtime: runtime)
@@ -23,14 +31,31 @@ final class ReplaySession: ProtocolSession {
     }
 
     func receive(text bytes: [UInt8], classification: InboundClassification) -> [SessionCommand] {
-        handle(scenario.runtime.clientMessage(type: classification.eventType ?? "", json: classification.json))
+        if let id = DashScopeEnvelope.taskID(of: classification.json) { taskID = id }
+        let departure = check(classification.eventType ?? (classification.json == nil ? "text" : "-"))
+        return departure
+            + handle(scenario.runtime.clientMessage(type: classification.eventType ?? "", json: classification.json))
     }
 
     func receive(binary bytes: [UInt8]) -> [SessionCommand] {
         // 16 kHz s16le mono is the multimodal default uplink; only used for audio triggers.
-        handle(
-            scenario.runtime.clientAudio(
-                byteCount: bytes.count, durationMicros: Int64(bytes.count) * 1_000_000 / 32_000))
+        check("binary")
+            + handle(
+                scenario.runtime.clientAudio(
+                    byteCount: bytes.count, durationMicros: Int64(bytes.count) * 1_000_000 / 32_000))
+    }
+
+    /// Compares the client's next frame with the recording's (once: the first departure).
+    private func check(_ name: String) -> [SessionCommand] {
+        clientFrames += 1
+        guard !departed, let recorded = scenario.runtime.scenario.replayClientFrames else { return [] }
+        let expected = clientFrames <= recorded.count ? recorded[clientFrames - 1] : nil
+        guard expected != name else { return [] }
+        departed = true
+        let message =
+            "client frame \(clientFrames) is \(name); the recording had "
+            + (expected ?? "only \(recorded.count) client frames")
+        return [.journal(.violation(obligation: "replay.departure", message: message))]
     }
 
     func engineTimerFired(_ name: String) -> [SessionCommand] { [] }
@@ -69,8 +94,13 @@ final class ReplaySession: ProtocolSession {
         }
     }
 
-    private func json(_ value: JSONValue, at time: Int64) -> OutboundFrame {
-        OutboundFrame(
+    private func json(_ recorded: JSONValue, at time: Int64) -> OutboundFrame {
+        var value = recorded
+        if let taskID, DashScopeEnvelope.taskID(of: value) != nil, var object = value.objectValue {
+            object.set(["header", "task_id"], .string(taskID))
+            value = .object(object)
+        }
+        return OutboundFrame(
             eventType: MessageName.ofServerFrame(value), isText: true, bytes: value.encoded(), dueAtMicros: time,
             json: value)
     }

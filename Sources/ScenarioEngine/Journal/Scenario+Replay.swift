@@ -26,10 +26,12 @@ extension Scenario {
     package static func replay(journal: [JournalEntry], timeScale: Double = 1, name: String = "replay") -> Scenario {
         var steps: [ReplayStep] = []
         var clientFrames = 0
+        var clientNames: [String] = []
         var anchor: Int64 = 0
         for entry in journal {
             if entry.isFrame(.in) {
                 clientFrames += 1
+                clientNames.append(Self.replayName(of: entry))
                 anchor = entry.t
                 continue
             }
@@ -50,11 +52,19 @@ extension Scenario {
             let delay = Int64((Double(max(0, entry.t - anchor)) * timeScale).rounded())
             steps.append(ReplayStep(afterClientFrame: clientFrames, delayMicros: delay, frame: frame))
         }
-        return Scenario(
+        var scenario = Scenario(
             name: name,
             description: "Replay of a recorded session (\(steps.count) server frames, time scale \(timeScale))",
-            timeScale: timeScale,
-            policies: SessionPolicies(serverSilenceTimeoutMs: nil, audioGapTimeoutMs: nil, sessionCapMs: nil),
-            replay: steps)
+            timeScale: timeScale, policies: replayPolicies, replay: steps)
+        scenario.replayClientFrames = clientNames
+        return scenario
+    }
+
+    /// No idle end, silence, audio-gap or cap timers: only the recording ends a replayed session.
+    static let replayPolicies = SessionPolicies(serverSilenceTimeoutMs: nil, audioGapTimeoutMs: nil, sessionCapMs: nil)
+
+    /// How a replay names a client frame: its message name, else `binary` or `text`.
+    package static func replayName(of entry: JournalEntry) -> String {
+        entry.eventType ?? (entry.kind == .binary ? "binary" : "text")
     }
 }

@@ -8,11 +8,21 @@ package struct ReplayStep: Sendable, Hashable {
     package var delayMicros: Int64
     /// The frame.
     package var frame: ScriptedFrame
+    /// A recorded scenario keeps a JSON frame's audio in a file beside it (path relative to the
+    /// scenario's folder): its bytes go, base64-encoded, at `audioPointer` of the frame.
+    package var audioFile: String?
+    /// The JSON pointer (`/delta`) the audio of `audioFile` belongs at.
+    package var audioPointer: String?
 
     /// Creates a step.
-    package init(afterClientFrame: Int, delayMicros: Int64, frame: ScriptedFrame) {
+    package init(
+        afterClientFrame: Int, delayMicros: Int64, frame: ScriptedFrame, audioFile: String? = nil,
+        audioPointer: String? = nil
+    ) {
         self.afterClientFrame = afterClientFrame
         self.delayMicros = delayMicros
         self.frame = frame
+        self.audioFile = audioFile
+        self.audioPointer = audioPointer
     }
 }

@@ -31,6 +31,9 @@ package struct Scenario: Sendable, Hashable {
     /// For replayed sessions: the recorded server frames; the protocol engine then sends
     /// only these (see ``ScenarioRuntime``) instead of generating answers.
     package var replay: [ReplayStep]?
+    /// For replayed sessions: the recorded client frames' message names in order (`binary` for
+    /// a binary frame); a live client that sends something else departs from the recording.
+    package var replayClientFrames: [String]?
 
     /// Creates a scenario; the defaults are a plain, fault-free conversation.
     package init(

@@ -4,7 +4,7 @@ extension Scenario {
     /// The top-level members of a scenario file.
     static let topLevelKeys = [
         "$schema", "name", "description", "seed", "timeScale", "variables", "policies", "turns", "timing",
-        "triggers", "faults",
+        "triggers", "faults", "replay",
     ]
 
     /// Builds a scenario from a parsed scenario file, checking every member.
@@ -42,6 +42,11 @@ extension Scenario {
         }
         for (index, element) in (try reader.array("triggers") ?? []).enumerated() {
             scenario.triggers.append(try Trigger.parse(element, at: ["triggers", String(index)], context: context))
+        }
+        if let replay = reader.value("replay") {
+            try parseReplay(replay, into: &scenario, context: context)
+            // Only the recording ends a replayed session, unless the file sets policies.
+            if !reader.has("policies") { scenario.policies = replayPolicies }
         }
         try checkReferences(scenario, context: context)
         return scenario

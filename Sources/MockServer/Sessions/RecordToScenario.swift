@@ -1,0 +1,33 @@
+import ProtocolModel
+import ScenarioEngine
+import WireJSON
+
+extension MockServer {
+    /// A recorded session as a replayable scenario (`mock-server record-to-scenario`).
+    public struct RecordedScenarioFiles: Sendable {
+        /// The scenario file's text (pretty JSON).
+        public let scenario: String
+        /// Audio files to write beside it: path relative to the scenario's folder, bytes.
+        public let audioFiles: [(path: String, bytes: [UInt8])]
+        /// Server frames the scenario replays.
+        public let steps: Int
+    }
+
+    /// Turns a journal (JSON Lines, e.g. a `--record` file of a proxied session) into a scenario
+    /// whose sessions replay it frame for frame (``RecordedScenario``).
+    /// - Throws: ``ScenarioFileError`` `FILE:LINE: message` for a bad journal line.
+    public static func recordedScenario(
+        journal text: String, file: String, name: String
+    ) throws(ScenarioFileError) -> RecordedScenarioFiles {
+        let entries: [JournalEntry]
+        do {
+            entries = try JournalEntry.decodeLines(text)
+        } catch {
+            throw ScenarioFileError(description: "\(file):\(error.line ?? 0): \(error.message)")
+        }
+        let recorded = RecordedScenario(journal: entries, name: name)
+        return RecordedScenarioFiles(
+            scenario: recorded.document.encodedString(pretty: true) + "\n", audioFiles: recorded.audioFiles,
+            steps: recorded.stepCount)
+    }
+}
