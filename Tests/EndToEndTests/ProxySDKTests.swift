@@ -194,6 +194,33 @@ extension ProxySDKTests {
                 == "client frame 1 is input_audio_buffer.commit; the recording had session.update")
     }
 
+    /// The multimodal SDK's tap-to-talk session, recorded through the proxy and replayed: the SDK
+    /// gets the same events under its own task id (binary answer audio replays as voice-like audio
+    /// of the recorded lengths: journals keep binary frames' lengths only).
+    @Test func aRecordedMultimodalSessionReplaysToTheSDK() async throws {
+        let pair = try Pair()
+        defer { pair.stop() }
+        let arguments = { (base: String) in ["tap2talk", "\(base)/api-ws/v1/inference", SDKProcess.speech] }
+        let live = try await SDKProcess.flow(
+            "multimodal_dialog_flows.py", arguments(pair.proxy.baseURL), apiKey: Self.key)
+        await pair.proxy.sessionsClosedForTest()
+        let recording = try String(contentsOf: pair.record.appendingPathComponent("s1.jsonl"), encoding: .utf8)
+        let files = try MockServer.recordedScenario(journal: recording, file: "s1.jsonl", name: "dialog")
+        #expect(files.audioFiles.isEmpty)
+        var configuration = MockServer.Configuration()
+        configuration.scenarioSource = ("dialog.json", Array(files.scenario.utf8))
+        let replay = try MockServer(configuration: configuration)
+        try replay.start()
+        defer { replay.stop() }
+        let replayed = try await SDKProcess.flow("multimodal_dialog_flows.py", arguments(replay.baseURL))
+        #expect(replayed["events"] as? [String] == live["events"] as? [String])
+        let extra = replayed["extra"] as? [String: Any] ?? [:]
+        #expect((extra["errors"] as? [Any])?.isEmpty ?? true, "SDK errors: \(extra["errors"] ?? "")")
+        await replay.sessionsClosedForTest()
+        let served = try JournalEntry.decodeLines(try #require(await replay.journal(session: "s1")))
+        #expect(!served.contains { $0.kind == .violation })
+    }
+
     /// For each server frame of the replay: |its delay after the client frame it was recorded after
     /// − the recorded delay|, in µs.
     static func timingErrors(recorded: [JournalEntry], replayed: [JournalEntry]) throws -> [Int64] {

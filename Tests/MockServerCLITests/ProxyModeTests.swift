@@ -168,3 +168,48 @@ import WireSocket
         #expect(!checking.stop().contains(Self.key))
     }
 }
+
+extension ProxyModeTests {
+    /// `mock-server record-to-scenario`: a proxied session's record file becomes a scenario the
+    /// server loads and replays; a missing or bad journal is one line and exit 2.
+    @Test func recordToScenarioWritesAScenarioTheServerReplays() async throws {
+        let chain = try ProxyChain(upstreamArguments: [])
+        let client = WebSocketClient()
+        defer { client.shutdown() }
+        let connection = try await client.connect(chain.proxyURL + Self.realtime, headers: Self.headers())
+        #expect(Self.type(await connection.nextMessage()) == "session.created")
+        connection.send(text: #"{"type":"session.update","session":{"modalities":["text"]}}"#)
+        #expect(Self.type(await connection.nextMessage()) == "session.updated")
+        connection.close()
+        _ = await Self.rest(of: connection)
+        try await Task.sleep(for: .milliseconds(200))
+        let folder = NSTemporaryDirectory() + "dialogmock-recorded-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        try FileManager.default.copyItem(atPath: chain.record + "/s1.jsonl", toPath: folder + "/s1.jsonl")
+        _ = chain.stop()
+
+        let made = try await MockServerTestProcess.run(["record-to-scenario", folder + "/s1.jsonl"])
+        #expect(made.status == 0, "\(made.stderr)")
+        #expect(made.stdout == "\(folder)/s1.scenario.json: 2 server frames, 0 audio files\n")
+        let replay = try MockServerTestProcess.start(["--port", "0", "--scenario", folder + "/s1.scenario.json"])
+        defer { replay.stop() }
+        let replayed = try await client.connect(
+            "ws://127.0.0.1:\(replay.port)" + Self.realtime, headers: Self.headers())
+        #expect(Self.type(await replayed.nextMessage()) == "session.created")
+        replayed.send(text: #"{"type":"session.update","session":{"modalities":["text"]}}"#)
+        let updated = try JSONValue.decode(try #require(await replayed.nextMessage()).bytes)
+        #expect(updated["type"]?.stringValue == "session.updated")
+        #expect(updated["event_id"]?.stringValue == "event_rec3")  // ids rewritten deterministically
+        replayed.close()
+
+        let missing = try await MockServerTestProcess.run(["record-to-scenario", folder + "/none.jsonl"])
+        #expect(missing.status == 2 && missing.stdout.isEmpty)
+        #expect(missing.stderr == "mock-server record-to-scenario: cannot read '\(folder)/none.jsonl'\n")
+        try "{\"t\":1,\"kind\":\"state\"}\n{\"kind\":\"text\"}\n".write(
+            toFile: folder + "/bad.jsonl", atomically: true, encoding: .utf8)
+        let bad = try await MockServerTestProcess.run(["record-to-scenario", folder + "/bad.jsonl"])
+        #expect(bad.status == 2 && bad.stdout.isEmpty)
+        #expect(bad.stderr == "\(folder)/bad.jsonl:2: missing integer \"t\"\n")
+    }
+}
