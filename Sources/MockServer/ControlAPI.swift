@@ -146,6 +146,13 @@ final class ControlAPI {
     private func putScenario(_ body: [UInt8]) -> HTTPResponse {
         do {
             let scenario = try Scenario.load(bytes: body, file: "request body")
+            if let step = scenario.replay?.firstIndex(where: { $0.audioFile != nil }) {
+                // Audio files are read when the server starts (--scenario), never on a service thread.
+                return .error(
+                    400, "InvalidScenario",
+                    "request body: replay.steps[\(step)].audioFile: audio files are read at start-up only; serve this scenario with --scenario"
+                )
+            }
             scenarios.replace(with: scenario)
             AnswerPrefetch.start(scenario, cache: answerAudio)
             return .json(status: 200, ["status": "ok", "scenario": .string(scenario.name)])

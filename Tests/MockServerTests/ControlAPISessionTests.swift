@@ -44,6 +44,12 @@ struct ControlAPISessionTests {
             #expect(bad.status == 400)
             #expect(bad.body.contains("request body:1:"))
             #expect(bad.body.contains("drip"))
+            // A recorded scenario's audio files are read at start-up only.
+            let recorded = Control.request(
+                server, "PUT", "/_mock/scenario",
+                body: #"{"replay": {"steps": [{"json": {"type": "x"}, "audioFile": "a.audio/0001.pcm"}]}}"#)
+            #expect(recorded.status == 400)
+            #expect(recorded.body.contains("replay.steps[0].audioFile: audio files are read at start-up only"))
             let good = Control.request(
                 server, "PUT", "/_mock/scenario",
                 body: #"{"name": "dup", "faults": [{"kind": "duplicate", "match": {"type": "hello"}}]}"#)
