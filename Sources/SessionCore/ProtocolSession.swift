@@ -37,9 +37,13 @@ package protocol ProtocolSession: AnyObject {
     func audioSummary(ofText json: JSONValue, eventType: String?, inbound: Bool) -> AudioSummary?
     /// What a binary frame's audio held, for the journal (nil when it cannot be told exactly).
     func audioSummary(ofBinary bytes: [UInt8], inbound: Bool) -> AudioSummary?
+    /// Notes for the journal once the session is closed (after ``closed(peerCode:)``), e.g. what
+    /// of a recording a replay did not use.
+    func closingNotes() -> [JournalNote]
 }
 
 extension ProtocolSession {
+    package func closingNotes() -> [JournalNote] { [] }
     package func audioSummary(ofText json: JSONValue, eventType: String?, inbound: Bool) -> AudioSummary? { nil }
     package func audioSummary(ofBinary bytes: [UInt8], inbound: Bool) -> AudioSummary? { nil }
 }

@@ -202,6 +202,21 @@ extension ProxyModeTests {
         #expect(updated["type"]?.stringValue == "session.updated")
         #expect(updated["event_id"]?.stringValue == "event_rec3")  // ids rewritten deterministically
         replayed.close()
+        _ = await Self.rest(of: replayed)
+        // Consumption: everything recorded was sent, so no replay.unused; a client that stops
+        // after the first frame of a second session leaves one frame unused.
+        let early = try await client.connect("ws://127.0.0.1:\(replay.port)" + Self.realtime, headers: Self.headers())
+        #expect(Self.type(await early.nextMessage()) == "session.created")
+        early.close()
+        _ = await Self.rest(of: early)
+        try await Task.sleep(for: .milliseconds(100))
+        let violations = { (session: String) in
+            ProxyChain.journal(port: replay.port, session: session).filter { $0["kind"]?.stringValue == "violation" }
+        }
+        #expect(violations("s1").isEmpty)
+        #expect(
+            violations("s2").first?["violation"]?["message"]?.stringValue
+                == "1 of 2 recorded server frames were not sent (the client sent 0 frames, the recording 1)")
 
         let missing = try await MockServerTestProcess.run(["record-to-scenario", folder + "/none.jsonl"])
         #expect(missing.status == 2 && missing.stdout.isEmpty)

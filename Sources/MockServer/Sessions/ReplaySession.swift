@@ -17,6 +17,10 @@ final class ReplaySession: ProtocolSession {
     private var departed = false
     /// The live client's `header.task_id` (multimodal), put into replayed frames.
     private var taskID: String?
+    /// When each replayed frame handed to the driver is due (to tell, at the close, which went out).
+    private var dueTimes: [Int64] = []
+    /// When the text frame being received arrived: replayed frames are timed from there.
+    private var receivedAt: Int64?
 
     init(runtime: ScenarioRuntime<MonotonicScenarioClock>) {
         scenario = ScenarioBridge(runtime: runtime)
@@ -26,6 +30,7 @@ final class ReplaySession: ProtocolSession {
 
     /// The event type as both protocols name it: Qwen `type`, multimodal directive or action.
     func classify(text bytes: [UInt8]) -> InboundClassification {
+        receivedAt = scenario.now  // the driver classifies a text frame first, as it arrives
         guard let json = try? JSONValue.decode(bytes) else { return InboundClassification(eventType: nil, json: nil) }
         return InboundClassification(eventType: MessageName.ofClientFrame(json), json: json)
     }
@@ -34,7 +39,9 @@ final class ReplaySession: ProtocolSession {
         if let id = DashScopeEnvelope.taskID(of: classification.json) { taskID = id }
         let departure = check(classification.eventType ?? (classification.json == nil ? "text" : "-"))
         return departure
-            + handle(scenario.runtime.clientMessage(type: classification.eventType ?? "", json: classification.json))
+            + handle(
+                scenario.runtime.clientMessage(
+                    type: classification.eventType ?? "", json: classification.json, receivedAt: receivedAt))
     }
 
     func receive(binary bytes: [UInt8]) -> [SessionCommand] {
@@ -62,6 +69,24 @@ final class ReplaySession: ProtocolSession {
 
     func closed(peerCode: Int?) {}
 
+    /// Consumption: how many recorded server frames were not sent (their client frame never came,
+    /// or the session closed before they were due), as a `replay.unused` violation.
+    func closingNotes() -> [JournalNote] {
+        let steps = scenario.runtime.scenario.replay ?? []
+        let total = steps.filter { if case .close = $0.frame { false } else { true } }.count
+        let now = scenario.now
+        let unused = total - dueTimes.filter { $0 <= now }.count
+        guard unused > 0 else { return [] }
+        let recordedClient = scenario.runtime.scenario.replayClientFrames.map { ", the recording \($0.count)" } ?? ""
+        return [
+            .violation(
+                obligation: "replay.unused",
+                message:
+                    "\(unused) of \(total) recorded server frames were not sent (the client sent \(clientFrames) frames\(recordedClient))"
+            )
+        ]
+    }
+
     func render(_ request: FaultRequest, atMicros: Int64) -> [OutboundFrame] {
         switch request {
         case .unknownEvent(let type, let template):
@@ -82,6 +107,7 @@ final class ReplaySession: ProtocolSession {
     }
 
     func scripted(_ frame: ScriptedFrame, atMicros: Int64) -> OutboundFrame? {
+        if case .close = frame {} else { dueTimes.append(atMicros) }
         switch frame {
         case .json(let value):
             return json(value, at: atMicros)

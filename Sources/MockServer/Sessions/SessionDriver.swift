@@ -96,6 +96,7 @@ final class SessionDriver<Session: ProtocolSession>: ConnectionHandler {
         ended = true
         timers.removeAll()
         session.closed(peerCode: peerCode.map { Int($0.rawValue) })
+        for note in session.closingNotes() { record(note) }
         journal.markClosed()
         metrics.sessionClosed()
         onClose?()

@@ -90,9 +90,11 @@ package struct ScenarioRuntime<Clock: ScenarioClock>: Sendable {
     }
 
     /// A client text message arrived: its type (directive name or Qwen `type`) and JSON.
-    package mutating func clientMessage(type: String, json: JSONValue?) -> [ScenarioAction] {
+    /// `receivedAt` (when the frame came off the socket, before it was parsed) anchors replayed
+    /// frames; the clock's now by default.
+    package mutating func clientMessage(type: String, json: JSONValue?, receivedAt: Int64? = nil) -> [ScenarioAction] {
         guard !hasEnded else { return [] }
-        let now = clock.nowMicros
+        let now = min(receivedAt ?? .max, clock.nowMicros)
         lastClientInputMicros = now
         clientFrameCount += 1
         var actions = replayActions(afterClientFrame: clientFrameCount, at: now)
