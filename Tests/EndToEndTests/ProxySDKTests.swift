@@ -195,8 +195,8 @@ extension ProxySDKTests {
     }
 
     /// The multimodal SDK's tap-to-talk session, recorded through the proxy and replayed: the SDK
-    /// gets the same events under its own task id (binary answer audio replays as voice-like audio
-    /// of the recorded lengths: journals keep binary frames' lengths only).
+    /// gets the same events under its own task id and the recorded answer audio (binary frames,
+    /// kept by the proxy's record, in files beside the scenario).
     @Test func aRecordedMultimodalSessionReplaysToTheSDK() async throws {
         let pair = try Pair()
         defer { pair.stop() }
@@ -206,14 +206,25 @@ extension ProxySDKTests {
         await pair.proxy.sessionsClosedForTest()
         let recording = try String(contentsOf: pair.record.appendingPathComponent("s1.jsonl"), encoding: .utf8)
         let files = try MockServer.recordedScenario(journal: recording, file: "s1.jsonl", name: "dialog")
-        #expect(files.audioFiles.isEmpty)
+        // The record kept the binary answer audio: it goes to files beside the scenario.
+        #expect(files.audioFiles.count > 10 && files.audioFiles.allSatisfy { $0.path.hasSuffix(".bin") })
+        let folder = pair.record.appendingPathComponent("scenario")
+        for file in files.audioFiles {
+            let url = folder.appendingPathComponent(file.path)
+            try FileManager.default.createDirectory(
+                at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data(file.bytes).write(to: url)
+        }
         var configuration = MockServer.Configuration()
         configuration.scenarioSource = ("dialog.json", Array(files.scenario.utf8))
+        configuration.scenarioDirectory = folder.path
         let replay = try MockServer(configuration: configuration)
         try replay.start()
         defer { replay.stop() }
         let replayed = try await SDKProcess.flow("multimodal_dialog_flows.py", arguments(replay.baseURL))
         #expect(replayed["events"] as? [String] == live["events"] as? [String])
+        let audio = { (result: [String: Any]) in (result["extra"] as? [String: Any])?["audio_bytes"] as? Int }
+        #expect(audio(replayed) == audio(live) && audio(live) ?? 0 > 48_000)
         let extra = replayed["extra"] as? [String: Any] ?? [:]
         #expect((extra["errors"] as? [Any])?.isEmpty ?? true, "SDK errors: \(extra["errors"] ?? "")")
         await replay.sessionsClosedForTest()

@@ -55,6 +55,33 @@ struct ReplayTests {
         #expect(ContinuousClock.now - start >= .milliseconds(90))
     }
 
+    /// A journal that kept a binary frame's bytes (`data`, as a proxy's record does) replays those
+    /// bytes; one without them replays audio of the same length.
+    @Test func keptBinaryBytesAreReplayedAsRecorded() async throws {
+        let journal = """
+            {"t":0,"dir":"in","kind":"text","bytes":2,"event":"x","json":{}}
+            {"t":1000,"dir":"out","kind":"binary","bytes":4,"data":"AQIDBA=="}
+            {"t":2000,"dir":"out","kind":"binary","bytes":6}
+
+            """
+        var configuration = MockServer.Configuration()
+        configuration.replay = ("kept.jsonl", journal, 1)
+        let server = try MockServer(configuration: configuration)
+        try server.start()
+        defer { server.stop() }
+        let client = WebSocketClient()
+        defer { client.shutdown() }
+        let connection = try await client.connect("\(server.baseURL)/api-ws/v1/inference")
+        connection.send(text: "{}")
+        #expect(await connection.nextMessage() == .binary([1, 2, 3, 4]))
+        #expect(await connection.nextMessage()?.bytes.count == 6)
+        connection.close()
+        _ = await connection.next()
+        try await Task.sleep(for: .milliseconds(50))
+        // Everything recorded was sent: no replay.unused.
+        #expect(await server.journal(session: "s1")?.contains("replay.unused") == false)
+    }
+
     @Test func aBadJournalIsAClearError() {
         var configuration = MockServer.Configuration()
         configuration.replay = ("bad.jsonl", "{\"t\":0,\"kind\":\"text\"}\nnot json\n", 1)

@@ -17,6 +17,7 @@ import WireJSON
             json: ["event_id": "event_b2", "type": "response.audio.delta", "response_id": "resp_7", "delta": "AAEC"],
             eventType: "response.audio.delta", byteLength: 80),
         .binaryFrame(t: 100_000, .in, byteLength: 3200),
+        .binaryFrame(t: 120_000, .out, byteLength: 3, payload: [7, 8, 9]),
         .textFrame(
             t: 130_000, .out, json: ["event_id": "event_c3", "type": "response.done", "response": ["id": "resp_7"]],
             eventType: "response.done", byteLength: 70),
@@ -25,13 +26,13 @@ import WireJSON
 
     @Test func theScenarioFileLoadsBackAsTheReplay() throws {
         let recorded = RecordedScenario(journal: Self.journal, name: "call")
-        #expect(recorded.stepCount == 4)
-        #expect(recorded.audioFiles.map(\.path) == ["call.audio/0001.pcm"])
-        #expect(recorded.audioFiles.first?.bytes == [0, 1, 2])
+        #expect(recorded.stepCount == 5)
+        #expect(recorded.audioFiles.map(\.path) == ["call.audio/0001.pcm", "call.audio/0002.bin"])
+        #expect(recorded.audioFiles.map(\.bytes) == [[0, 1, 2], [7, 8, 9]])
         let scenario = try Scenario.load(bytes: recorded.document.encoded(), file: "call.json")
         let steps = try #require(scenario.replay)
-        #expect(steps.map(\.afterClientFrame) == [0, 1, 2, 2])
-        #expect(steps.map(\.delayMicros) == [0, 30_000, 30_000, 400_000])
+        #expect(steps.map(\.afterClientFrame) == [0, 1, 2, 2, 2])
+        #expect(steps.map(\.delayMicros) == [0, 30_000, 20_000, 30_000, 400_000])
         #expect(scenario.replayClientFrames == ["session.update", "binary"])
         #expect(scenario.policies.serverSilenceTimeoutMs == nil)
         // Ids: the same recorded id, the same new id; audio out of the frame, named beside it.
@@ -44,12 +45,23 @@ import WireJSON
                     "event_id": "event_rec3", "type": "response.audio.delta", "response_id": "resp_rec4", "delta": "",
                 ]))
         #expect(steps[1].audioFile == "call.audio/0001.pcm" && steps[1].audioPointer == "/delta")
+        #expect(steps[2].frame == .synthesizedAudio(byteLength: 3, audio: nil))
+        #expect(steps[2].audioFile == "call.audio/0002.bin" && steps[2].payload == nil)
         #expect(
-            steps[2].frame
+            steps[3].frame
                 == .json(["event_id": "event_rec5", "type": "response.done", "response": ["id": "resp_rec4"]]))
-        #expect(steps[3].frame == .close(code: 1000, reason: "bye"))
+        #expect(steps[4].frame == .close(code: 1000, reason: "bye"))
         // Deterministic: the same journal gives the same file.
         #expect(RecordedScenario(journal: Self.journal, name: "call").document == recorded.document)
+    }
+
+    /// A journal that kept a binary frame's bytes (`data`) replays them, through a JSON Lines round trip.
+    @Test func keptBinaryBytesRoundTripAndReplay() throws {
+        let text = JournalEntry.encodeLines(Self.journal)
+        #expect(text.contains(#""data":"BwgJ""#))
+        let decoded = try JournalEntry.decodeLines(text)
+        #expect(decoded == Self.journal)
+        #expect(Scenario.replay(journal: decoded).replay?.first { $0.payload != nil }?.payload == [7, 8, 9])
     }
 
     @Test(arguments: [

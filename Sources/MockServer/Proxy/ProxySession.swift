@@ -15,6 +15,9 @@ final class ProxySession: ConnectionHandler {
     let logger: Logger
     /// Called once when the client connection is gone.
     var onClose: (() -> Void)?
+    /// Keep binary frames' bytes in the journal (`--record`, `--journal-audio`): a recording then
+    /// replays the real audio.
+    var keepsPayloads = false
     /// Most bytes queued for a client that does not read (`--max-queued-bytes`) before it is closed with 1008.
     var maxQueuedBytes = Int.max
 
@@ -66,7 +69,7 @@ final class ProxySession: ConnectionHandler {
     }
 
     func connection(_ connection: Connection, received message: WebSocketMessage) {
-        journal.record(Self.entry(message, .in, t: journal.elapsed(atMicros: now)))
+        journal.record(Self.entry(message, .in, t: journal.elapsed(atMicros: now), keepingPayload: keepsPayloads))
         metrics.frameIn(bytes: message.bytes.count)
         if let upstream {
             upstream.send(message)
@@ -124,7 +127,8 @@ final class ProxySession: ConnectionHandler {
             fail(failure)
         case .event(.message(let message)):
             let sentAt = now
-            journal.record(Self.entry(message, .out, t: journal.elapsed(atMicros: sentAt)))
+            journal.record(
+                Self.entry(message, .out, t: journal.elapsed(atMicros: sentAt), keepingPayload: keepsPayloads))
             metrics.frameOut(bytes: message.bytes.count, latenessMicros: max(0, sentAt - receivedAt))
             downstream.send(message)
             if downstream.queuedBytes > maxQueuedBytes { closeSlowReader(downstream) }
@@ -174,11 +178,14 @@ final class ProxySession: ConnectionHandler {
         }
     }
 
-    /// A frame's journal entry: text as the mock journals it (whole JSON, message name), binary by size.
-    static func entry(_ message: WebSocketMessage, _ direction: JournalEntry.Direction, t: Int64) -> JournalEntry {
+    /// A frame's journal entry: text as the mock journals it (whole JSON, message name), binary by
+    /// size (and its bytes with `keepingPayload`).
+    static func entry(
+        _ message: WebSocketMessage, _ direction: JournalEntry.Direction, t: Int64, keepingPayload: Bool
+    ) -> JournalEntry {
         switch message {
         case .binary(let bytes):
-            return .binaryFrame(t: t, direction, byteLength: bytes.count)
+            return .binaryFrame(t: t, direction, byteLength: bytes.count, payload: keepingPayload ? bytes : nil)
         case .text(let bytes):
             guard let json = try? JSONValue.decode(bytes) else {
                 return JournalEntry(

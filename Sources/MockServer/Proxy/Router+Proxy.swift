@@ -34,6 +34,7 @@ extension Router {
         let id = journal.id
         session.onClose = { [sessions] in sessions.markClosed(id) }
         session.maxQueuedBytes = configuration.maxQueuedBytes
+        session.keepsPayloads = configuration.journalAudio || configuration.recordDirectory != nil
         let url = proxy.upstream.url(path: request.path, queryItems: request.queryItems.map { ($0.name, $0.value) })
         configuration.logger(.info, "session \(id): \(route.kind.rawValue) proxied to \(url)")
         session.start(

@@ -3,17 +3,20 @@ import ScenarioEngine
 import WireJSON
 
 /// Puts the audio a recorded scenario keeps in files beside it (`audioFile` of its replay
-/// steps) back into its frames, base64 at `audioPointer`. Runs when the server is made (never
+/// steps) back: into JSON frames, base64 at `audioPointer`; a binary frame's bytes as its payload. Runs when the server is made (never
 /// on a service thread); a file that cannot be read is a scenario error.
 enum ReplayAudioFiles {
     static func resolve(_ scenario: Scenario, file: String, directory: String) throws(ScenarioFileError) -> Scenario {
         guard var steps = scenario.replay, steps.contains(where: { $0.audioFile != nil }) else { return scenario }
         for index in steps.indices {
-            guard let path = steps[index].audioFile, case .json(let value) = steps[index].frame,
-                var object = value.objectValue
-            else { continue }
+            guard let path = steps[index].audioFile else { continue }
             guard let bytes = read(directory + "/" + path) else {
                 throw ScenarioFileError(description: "\(file): replay.steps[\(index)].audioFile: cannot read '\(path)'")
+            }
+            guard case .json(let value) = steps[index].frame, var object = value.objectValue else {
+                steps[index].payload = bytes  // a binary frame's recorded bytes
+                steps[index].audioFile = nil
+                continue
             }
             let tokens = (steps[index].audioPointer ?? "/delta").split(separator: "/").map(String.init)
             object.set(tokens, .string(Base64.encode(bytes)))

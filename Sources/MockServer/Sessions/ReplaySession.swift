@@ -21,6 +21,10 @@ final class ReplaySession: ProtocolSession {
     private var dueTimes: [Int64] = []
     /// When the text frame being received arrived: replayed frames are timed from there.
     private var receivedAt: Int64?
+    /// The replay's steps other than closes, in order (what ``scripted(_:atMicros:)`` is asked for).
+    private lazy var replayedSteps: [ReplayStep] = (scenario.runtime.scenario.replay ?? []).filter {
+        if case .close = $0.frame { false } else { true }
+    }
 
     init(runtime: ScenarioRuntime<MonotonicScenarioClock>) {
         scenario = ScenarioBridge(runtime: runtime)
@@ -107,7 +111,12 @@ final class ReplaySession: ProtocolSession {
     }
 
     func scripted(_ frame: ScriptedFrame, atMicros: Int64) -> OutboundFrame? {
+        // Non-close steps reach here in step order (anchors only grow): the k-th is step k.
+        let step = dueTimes.count < replayedSteps.count ? replayedSteps[dueTimes.count] : nil
         if case .close = frame {} else { dueTimes.append(atMicros) }
+        if case .synthesizedAudio(let length, _) = frame, let payload = step?.payload, payload.count == length {
+            return OutboundFrame(eventType: nil, isText: false, bytes: payload, dueAtMicros: atMicros)
+        }
         switch frame {
         case .json(let value):
             return json(value, at: atMicros)

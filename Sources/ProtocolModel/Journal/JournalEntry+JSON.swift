@@ -20,7 +20,8 @@ extension JournalEntry {
     /// The entry as one JSON object with keys in a fixed order; absent members are omitted:
     /// `{"t", "dir", "kind", "bytes", "event", "json", "text", "audio": {"codec",
     /// "durationMs", "frames", "sampleRate"}, "state", "fault": {"id", "kind", "detail"},
-    /// "violation": {"obligation", "message"}, "code", "reason"}`.
+    /// "violation": {"obligation", "message"}, "code", "reason", "data"}` (`data`: a binary
+    /// frame's bytes in base64, when kept).
     package var jsonValue: JSONValue {
         var object = JSONObject()
         object["t"] = .int(t)
@@ -51,6 +52,7 @@ extension JournalEntry {
         }
         object["code"] = closeCode.map { .int(Int64($0)) }
         object["reason"] = closeReason.map(JSONValue.string)
+        object["data"] = payload.map { .string(Base64.encode($0)) }
         return .object(object)
     }
 
@@ -94,5 +96,9 @@ extension JournalEntry {
         }
         closeCode = object["code"]?.intValue.map { Int($0) }
         closeReason = object["reason"]?.stringValue
+        if let data = object["data"]?.stringValue {
+            guard let bytes = Base64.decode(data) else { throw JournalDecodingError(message: "\"data\" is not base64") }
+            payload = bytes
+        }
     }
 }

@@ -68,6 +68,12 @@ package struct JournalEntry: Sendable, Hashable {
         get { self[detail: \.closeReason] }
         set { self[detail: \.closeReason] = newValue }
     }
+    /// The bytes of a binary frame, when the recorder keeps them (proxied sessions under
+    /// `--record` or `--journal-audio`); journaled as base64 `data`.
+    package var payload: [UInt8]? {
+        get { self[detail: \.payload] }
+        set { self[detail: \.payload] = newValue }
+    }
 
     /// The rare members; immutable, so entries that share one stay values.
     private final class Details: Sendable, Hashable {
@@ -78,6 +84,7 @@ package struct JournalEntry: Sendable, Hashable {
             var violation: Violation?
             var closeCode: Int?
             var closeReason: String?
+            var payload: [UInt8]?
 
             var isEmpty: Bool { self == Fields() }
         }
@@ -126,11 +133,13 @@ package struct JournalEntry: Sendable, Hashable {
         JournalEntry(t: t, direction: direction, kind: .text, byteLength: byteLength, eventType: eventType, json: json)
     }
 
-    /// A binary frame entry.
+    /// A binary frame entry (with its bytes when `payload` is given).
     package static func binaryFrame(
-        t: Int64, _ direction: Direction, byteLength: Int, audio: AudioSummary? = nil
+        t: Int64, _ direction: Direction, byteLength: Int, audio: AudioSummary? = nil, payload: [UInt8]? = nil
     ) -> JournalEntry {
-        JournalEntry(t: t, direction: direction, kind: .binary, byteLength: byteLength, audio: audio)
+        var entry = JournalEntry(t: t, direction: direction, kind: .binary, byteLength: byteLength, audio: audio)
+        if let payload { entry.payload = payload }
+        return entry
     }
 
     /// Whether this entry is a frame (text or binary) sent in `direction`.

@@ -5,8 +5,9 @@ package import WireJSON
 /// scenario file (`mock-server record-to-scenario`): the server's frames with their delays after
 /// the client frame that preceded them (``Scenario/replay(journal:timeScale:name:)``), the
 /// recorded client frames' names (to report where a live client departs), ids rewritten
-/// deterministically, and audio payloads of JSON frames (Qwen `response.audio.delta`) moved to
-/// files beside the scenario. Pure: the caller writes the files.
+/// deterministically, and audio moved to files beside the scenario: the payloads of JSON frames
+/// (Qwen `response.audio.delta`, `.pcm`) and binary frames whose bytes the journal kept (`.bin`).
+/// Pure: the caller writes the files.
 package struct RecordedScenario {
     /// The scenario file.
     package let document: JSONValue
@@ -21,14 +22,24 @@ package struct RecordedScenario {
         var scenario = Scenario.replay(journal: journal, name: name)
         var ids = IDRewriter()
         var files: [(String, [UInt8])] = []
+        func audioPath(_ suffix: String) -> String {
+            let number = String(files.count + 1)
+            return "\(name).audio/\(String(repeating: "0", count: max(0, 4 - number.count)))\(number).\(suffix)"
+        }
         for index in (scenario.replay ?? []).indices {
+            if let bytes = scenario.replay![index].payload {  // a binary frame's recorded bytes
+                let path = audioPath("bin")
+                files.append((path, bytes))
+                scenario.replay![index].audioFile = path
+                scenario.replay![index].payload = nil
+                continue
+            }
             guard case .json(var value) = scenario.replay![index].frame else { continue }
             ids.rewrite(&value)
             if value["type"]?.stringValue == "response.audio.delta", let delta = value["delta"]?.stringValue,
                 let bytes = Base64.decode(delta), var object = value.objectValue
             {
-                let number = String(files.count + 1)
-                let path = "\(name).audio/\(String(repeating: "0", count: max(0, 4 - number.count)))\(number).pcm"
+                let path = audioPath("pcm")
                 files.append((path, bytes))
                 object["delta"] = .string("")
                 value = .object(object)

@@ -11,8 +11,8 @@ extension Scenario {
     /// recording.
     ///
     /// - Text frames are replayed verbatim (parsed JSON is re-encoded; ids are not rewritten).
-    /// - Binary frames are not stored in journals, only their length and audio summary, so
-    ///   they replay as ``ScriptedFrame/synthesizedAudio(byteLength:audio:)``: synthesized
+    /// - Binary frames replay as ``ScriptedFrame/synthesizedAudio(byteLength:audio:)``: the
+    ///   recorded bytes (``ReplayStep/payload``) where the journal kept them, else synthesized
     ///   voice-like audio of exactly the recorded length in the session's output format.
     /// - A server close becomes a ``ScriptedFrame/close(code:reason:)`` step.
     /// - Fault, violation and state entries are not replayed (faults that changed frames are
@@ -50,7 +50,9 @@ extension Scenario {
                 continue
             }
             let delay = Int64((Double(max(0, entry.t - anchor)) * timeScale).rounded())
-            steps.append(ReplayStep(afterClientFrame: clientFrames, delayMicros: delay, frame: frame))
+            var step = ReplayStep(afterClientFrame: clientFrames, delayMicros: delay, frame: frame)
+            step.payload = entry.kind == .binary ? entry.payload : nil
+            steps.append(step)
         }
         var scenario = Scenario(
             name: name,

@@ -13,6 +13,9 @@ package struct ReplayStep: Sendable, Hashable {
     package var audioFile: String?
     /// The JSON pointer (`/delta`) the audio of `audioFile` belongs at.
     package var audioPointer: String?
+    /// The recorded bytes of a binary frame (from a journal that kept them, or its `audioFile`),
+    /// sent instead of synthesized audio of the same length.
+    package var payload: [UInt8]?
 
     /// Creates a step.
     package init(
