@@ -51,13 +51,9 @@ final class Router: WebSocketServerDelegate, @unchecked Sendable {
             answerAudio: answerAudio)
         AnswerPrefetch.start(scenarios.current, cache: answerAudio)
         if let replay = configuration.replay {
-            do {
-                replayScenario = Scenario.replay(
-                    journal: try JournalEntry.decodeLines(replay.text), timeScale: replay.timeScale,
-                    name: replay.name)
-            } catch {
-                throw ScenarioFileError(description: "\(replay.name):\(error.line ?? 0): \(error.message)")
-            }
+            replayScenario = Scenario.replay(
+                journal: try JournalFile.entries(replay.text, file: replay.name), timeScale: replay.timeScale,
+                name: replay.name)
         }
         var parsed = configuration.parsedCaseScenarios
         for (id, source) in configuration.caseScenarios {

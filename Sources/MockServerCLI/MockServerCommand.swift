@@ -84,7 +84,9 @@ enum MockServerCommand {
         ],
         discussion: """
             `mock-server record-to-scenario JOURNAL [--out FILE]` turns a recorded session into a
-            scenario that replays it (see `mock-server record-to-scenario --help`).
+            scenario that replays it; `mock-server compare-recordings OLD NEW
+            [--timing-tolerance-ms N]` reports what changed between two recordings of a flow (see
+            their --help).
             As soon as the server accepts connections, the first line on stdout is exactly
             `listening ws://HOST:PORT`. SIGINT or SIGTERM stops accepting, closes sessions with 1001
             and exits 0.
@@ -92,8 +94,12 @@ enum MockServerCommand {
     )
 
     static func main() {
-        if CommandLine.arguments.dropFirst().first == RecordToScenarioCommand.spec.name {
-            RecordToScenarioCommand.main(Array(CommandLine.arguments.dropFirst(2)))
+        // Subcommands that do not serve (plain `mock-server [options]` serves).
+        switch CommandLine.arguments.dropFirst().first {
+        case RecordToScenarioCommand.spec.name: RecordToScenarioCommand.main(Array(CommandLine.arguments.dropFirst(2)))
+        case CompareRecordingsCommand.spec.name:
+            CompareRecordingsCommand.main(Array(CommandLine.arguments.dropFirst(2)))
+        default: break
         }
         let arguments = CommandLineRunner.parseOrExit(Array(CommandLine.arguments.dropFirst()), spec: spec)
         if arguments.flag("--version") {

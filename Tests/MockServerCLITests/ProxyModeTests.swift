@@ -228,3 +228,54 @@ extension ProxyModeTests {
         #expect(bad.stderr == "\(folder)/bad.jsonl:2: missing integer \"t\"\n")
     }
 }
+
+extension ProxyModeTests {
+    /// `mock-server compare-recordings`: two recordings of one flow through the proxy are no drift
+    /// (exit 0); after the upstream changed (a dropped event, a delayed one) the report names the
+    /// event and the delay, exit 1; a missing recording is one line and exit 2.
+    @Test func compareRecordingsReportsWhatTheUpstreamNowSendsDifferently() async throws {
+        let chain = try ProxyChain(upstreamArguments: [])
+        let client = WebSocketClient()
+        defer { client.shutdown() }
+        func flow(testID: String) async throws {
+            let connection = try await client.connect(
+                chain.proxyURL + Self.realtime, headers: Self.headers(testID: testID))
+            #expect(Self.type(await connection.nextMessage()) == "session.created")
+            connection.send(text: #"{"type":"session.update","session":{"modalities":["text"]}}"#)
+            _ = await connection.nextMessage(timeoutMillis: 1500)
+            connection.send(text: #"{"type":"no.such.event"}"#)
+            _ = await connection.nextMessage(timeoutMillis: 1500)
+            connection.close()
+            _ = await Self.rest(of: connection)
+        }
+        try await flow(testID: "a")
+        try await flow(testID: "b")
+        let delay = #"{"testId":"c","fault":{"kind":"delay","ms":300,"match":{"type":"session.updated"}}}"#
+        let drop = #"{"testId":"c","fault":{"kind":"drop","match":{"type":"error"}}}"#
+        #expect(ProxyChain.post(port: chain.upstream.port, path: "/_mock/faults", body: delay) == 200)
+        #expect(ProxyChain.post(port: chain.upstream.port, path: "/_mock/faults", body: drop) == 200)
+        try await flow(testID: "c")
+        try await Task.sleep(for: .milliseconds(200))
+        let record = chain.record
+        defer { _ = chain.stop() }
+
+        let same = try await MockServerTestProcess.run([
+            "compare-recordings", record + "/s1.jsonl", record + "/s2.jsonl",
+        ])
+        #expect(same.status == 0, "\(same.stdout)")
+        #expect(try JSONValue.decode(same.stdout)["drifted"] == false)
+        let changed = try await MockServerTestProcess.run([
+            "compare-recordings", record + "/s1.jsonl", record + "/s3.jsonl",
+        ])
+        #expect(changed.status == 1)
+        let report = try JSONValue.decode(changed.stdout)
+        #expect(report["order"]?["removed"] == ["error": 1])
+        #expect(report["timing"]?["events"]?[0]?["event"]?.stringValue == "session.updated")
+        #expect((report["timing"]?["events"]?[0]?["newMedianUs"]?.intValue ?? 0) >= 300_000)
+        let missing = try await MockServerTestProcess.run([
+            "compare-recordings", record + "/s1.jsonl", "/nowhere.jsonl",
+        ])
+        #expect(missing.status == 2 && missing.stdout.isEmpty)
+        #expect(missing.stderr == "mock-server compare-recordings: cannot read '/nowhere.jsonl'\n")
+    }
+}

@@ -1,4 +1,3 @@
-import ProtocolModel
 import ScenarioEngine
 import WireJSON
 
@@ -19,13 +18,7 @@ extension MockServer {
     public static func recordedScenario(
         journal text: String, file: String, name: String
     ) throws(ScenarioFileError) -> RecordedScenarioFiles {
-        let entries: [JournalEntry]
-        do {
-            entries = try JournalEntry.decodeLines(text)
-        } catch {
-            throw ScenarioFileError(description: "\(file):\(error.line ?? 0): \(error.message)")
-        }
-        let recorded = RecordedScenario(journal: entries, name: name)
+        let recorded = RecordedScenario(journal: try JournalFile.entries(text, file: file), name: name)
         return RecordedScenarioFiles(
             scenario: recorded.document.encodedString(pretty: true) + "\n", audioFiles: recorded.audioFiles,
             steps: recorded.stepCount)
