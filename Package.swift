@@ -188,7 +188,9 @@ let package = Package(
             swiftSettings: settings),
         .testTarget(
             name: "ConformanceHarnessTests",
-            dependencies: ["ConformanceHarness", "ConformanceChecks", "ConformanceReports", "WireJSON"],
+            dependencies: [
+                "ConformanceHarness", "ConformanceChecks", "ConformanceReports", "ScenarioEngine", "WireJSON",
+            ],
             swiftSettings: settings),
         /// The whole conformance suite against the Swift reference clients and the faulty clients
         /// (depends on the executables so they are built).

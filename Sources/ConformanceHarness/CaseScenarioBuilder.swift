@@ -4,8 +4,8 @@ import MockServer
 package import ScenarioEngine
 import WireJSON
 
-/// The scenario a case's mock session runs: its shipped or suite-local scenario with the
-/// case's faults appended.
+/// The scenario a case's mock session runs: its shipped or suite-local scenario (or a recorded
+/// one, `recorded:PATH`) with the case's faults appended.
 package enum CaseScenarioBuilder {
     package struct Failure: Error, CustomStringConvertible {
         package let description: String
@@ -23,6 +23,9 @@ package enum CaseScenarioBuilder {
             if FileManager.default.fileExists(atPath: localPath) {
                 scenario = try Scenario.load(
                     bytes: Array(try Data(contentsOf: URL(fileURLWithPath: localPath))), file: localPath)
+                // A recorded scenario's audio lives in files beside it.
+                scenario = try MockServer.resolvingRecordedAudio(
+                    scenario, file: localPath, directory: (localPath as NSString).deletingLastPathComponent)
             } else if let text = MockServer.shippedScenario(named: name) {
                 scenario = try Scenario.load(text: text, file: "mock-server/scenarios/\(name).json")
             } else {

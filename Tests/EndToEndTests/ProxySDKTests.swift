@@ -191,7 +191,7 @@ extension ProxySDKTests {
         #expect(departure?.violation?.obligation == "replay.departure")
         #expect(
             departure?.violation?.message
-                == "client frame 1 is input_audio_buffer.commit; the recording had session.update")
+                == "SHOULD: client frame 1 is input_audio_buffer.commit; the recording had session.update")
     }
 
     /// The multimodal SDK's tap-to-talk session, recorded through the proxy and replayed: the SDK

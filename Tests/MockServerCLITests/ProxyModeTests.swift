@@ -216,7 +216,7 @@ extension ProxyModeTests {
         #expect(violations("s1").isEmpty)
         #expect(
             violations("s2").first?["violation"]?["message"]?.stringValue
-                == "1 of 2 recorded server frames were not sent (the client sent 0 frames, the recording 1)")
+                == "SHOULD: 1 of 2 recorded server frames were not sent (the client sent 0 frames, the recording 1)")
 
         let missing = try await MockServerTestProcess.run(["record-to-scenario", folder + "/none.jsonl"])
         #expect(missing.status == 2 && missing.stdout.isEmpty)

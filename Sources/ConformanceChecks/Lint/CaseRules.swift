@@ -155,7 +155,10 @@ struct CaseRules {
             found.append(
                 document.diagnostic(
                     ["scenario"],
-                    "scenario \(name) is neither shipped (mock-server/scenarios) nor in \(suite.directory)/scenarios"))
+                    name.hasPrefix(LoadedSuite.recordedPrefix)
+                        ? "recorded scenario \(suite.scenarioPath(name)) does not exist"
+                        : "scenario \(name) is neither shipped (mock-server/scenarios) nor in \(suite.directory)/scenarios"
+                ))
         }
         var faultLists: [(tokens: [String], faults: [JSONValue])] = [(["faults"], conformanceCase.faults)]
         for (offset, variant) in conformanceCase.matrix.enumerated() {

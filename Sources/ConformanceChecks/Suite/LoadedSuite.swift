@@ -24,8 +24,16 @@ package struct LoadedSuite: Sendable {
         "\(directory)/examples/\(caseID).\(kind).json"
     }
 
-    /// The path of a suite-local scenario.
-    package func scenarioPath(_ name: String) -> String { "\(directory)/scenarios/\(name).json" }
+    /// A case's `scenario` naming a recorded scenario file (`mock-server record-to-scenario`) by its
+    /// path in the suite's folder: `recorded:recordings/call.json`.
+    package static let recordedPrefix = "recorded:"
+
+    /// The path of a suite-local scenario: `scenarios/NAME.json`, or the file a `recorded:PATH`
+    /// name gives, in the suite's folder.
+    package func scenarioPath(_ name: String) -> String {
+        if name.hasPrefix(Self.recordedPrefix) { return "\(directory)/\(name.dropFirst(Self.recordedPrefix.count))" }
+        return "\(directory)/scenarios/\(name).json"
+    }
 
     /// The case with `id` (matrix variants resolve to their case).
     package func conformanceCase(id: String) -> ConformanceCase? {

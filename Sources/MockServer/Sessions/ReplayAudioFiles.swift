@@ -1,5 +1,5 @@
 import Glibc
-import ScenarioEngine
+package import ScenarioEngine
 import WireJSON
 
 /// Puts the audio a recorded scenario keeps in files beside it (`audioFile` of its replay
@@ -39,5 +39,15 @@ enum ReplayAudioFiles {
             bytes += buffer[0..<count]
         }
         return ferror(handle) == 0 ? bytes : nil
+    }
+}
+
+extension MockServer {
+    /// A recorded scenario with the audio of its files beside it put back (``ReplayAudioFiles``),
+    /// for scenarios handed over as values (the conformance harness's `recorded:` cases).
+    package static func resolvingRecordedAudio(
+        _ scenario: Scenario, file: String, directory: String
+    ) throws(ScenarioFileError) -> Scenario {
+        try ReplayAudioFiles.resolve(scenario, file: file, directory: directory)
     }
 }

@@ -66,7 +66,7 @@ final class ReplaySession: ProtocolSession {
         let message =
             "client frame \(clientFrames) is \(name); the recording had "
             + (expected ?? "only \(recorded.count) client frames")
-        return [.journal(.violation(obligation: "replay.departure", message: message))]
+        return [.journal(.violation(obligation: "replay.departure", message: Violation.Level.should.prefix + message))]
     }
 
     func engineTimerFired(_ name: String) -> [SessionCommand] { [] }
@@ -85,8 +85,8 @@ final class ReplaySession: ProtocolSession {
         return [
             .violation(
                 obligation: "replay.unused",
-                message:
-                    "\(unused) of \(total) recorded server frames were not sent (the client sent \(clientFrames) frames\(recordedClient))"
+                message: Violation.Level.should.prefix
+                    + "\(unused) of \(total) recorded server frames were not sent (the client sent \(clientFrames) frames\(recordedClient))"
             )
         ]
     }
