@@ -5,8 +5,10 @@ import MockServer
 /// `mock-server compare-recordings OLD NEW [--timing-tolerance-ms N]`: what the server sends
 /// differently in a new recording of the same flow (drift).
 enum CompareRecordingsCommand {
+    /// The word after `mock-server` that runs this command.
+    static let word = "compare-recordings"
     static let spec = CommandSpec(
-        name: "compare-recordings",
+        name: "mock-server compare-recordings",
         abstract: "Compare two recordings of the same flow: server frames added or removed, fields, timing.",
         options: [
             .value(

@@ -96,8 +96,8 @@ enum MockServerCommand {
     static func main() {
         // Subcommands that do not serve (plain `mock-server [options]` serves).
         switch CommandLine.arguments.dropFirst().first {
-        case RecordToScenarioCommand.spec.name: RecordToScenarioCommand.main(Array(CommandLine.arguments.dropFirst(2)))
-        case CompareRecordingsCommand.spec.name:
+        case RecordToScenarioCommand.word: RecordToScenarioCommand.main(Array(CommandLine.arguments.dropFirst(2)))
+        case CompareRecordingsCommand.word:
             CompareRecordingsCommand.main(Array(CommandLine.arguments.dropFirst(2)))
         default: break
         }

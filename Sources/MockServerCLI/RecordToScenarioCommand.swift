@@ -5,8 +5,10 @@ import MockServer
 /// `mock-server record-to-scenario JOURNAL [--out FILE]`: a recorded session as a scenario that
 /// replays it (`mock-server --scenario FILE`).
 enum RecordToScenarioCommand {
+    /// The word after `mock-server` that runs this command.
+    static let word = "record-to-scenario"
     static let spec = CommandSpec(
-        name: "record-to-scenario",
+        name: "mock-server record-to-scenario",
         abstract: "Turn a recorded session (a --record journal) into a scenario that replays it frame for frame.",
         options: [
             .value(
@@ -17,8 +19,8 @@ enum RecordToScenarioCommand {
             PositionalSpec("journal", help: "A session journal (JSON Lines), e.g. DIR/s1.jsonl from --record.")
         ],
         discussion: """
-            Audio of JSON frames goes to NAME.audio/NNNN.pcm beside the scenario; ids are rewritten
-            deterministically. Prints the scenario's path and the number of replayed frames.
+            Audio goes to NAME.audio/ beside the scenario (Qwen deltas as NNNN.pcm, binary frames
+            the journal kept as NNNN.bin); ids are rewritten deterministically. Prints the scenario's path and the number of replayed frames.
             """
     )
 

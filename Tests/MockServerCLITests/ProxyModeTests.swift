@@ -218,6 +218,9 @@ extension ProxyModeTests {
             violations("s2").first?["violation"]?["message"]?.stringValue
                 == "SHOULD: 1 of 2 recorded server frames were not sent (the client sent 0 frames, the recording 1)")
 
+        let usage = try await MockServerTestProcess.run(["record-to-scenario"])
+        #expect(usage.status == 2)
+        #expect(usage.stderr.hasPrefix("mock-server record-to-scenario: missing argument <journal>\n"))
         let missing = try await MockServerTestProcess.run(["record-to-scenario", folder + "/none.jsonl"])
         #expect(missing.status == 2 && missing.stdout.isEmpty)
         #expect(missing.stderr == "mock-server record-to-scenario: cannot read '\(folder)/none.jsonl'\n")
