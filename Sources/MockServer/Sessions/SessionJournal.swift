@@ -84,12 +84,12 @@ final class SessionJournal: Sendable {
     }
 
     /// Estimated memory the kept entries hold: each entry, plus the wire size of the frame it
-    /// keeps (its JSON tree or raw text); what `--keep-sessions-bytes` bounds.
+    /// keeps (its JSON tree or raw text, a binary frame's bytes); what `--keep-sessions-bytes` bounds.
     var retainedBytes: Int { state.withLock { $0.retainedBytes } }
 
     private static func estimatedBytes(of entry: JournalEntry) -> Int {
         let kept = entry.json != nil ? entry.byteLength ?? 0 : entry.text?.utf8.count ?? 0
-        return MemoryLayout<JournalEntry>.stride + kept
+        return MemoryLayout<JournalEntry>.stride + kept + (entry.payload?.count ?? 0)
     }
 
     func markClosed() {
