@@ -28,6 +28,11 @@ enum ConformanceCommand {
             .repeated("--case", valueName: "GLOB", help: "Select case ids matching GLOB (default: all)."),
             .repeated("--exclude", valueName: "GLOB", help: "Leave out case ids matching GLOB."),
             .flag("--strict", help: "Run strict-only cases; nonStrict verdicts fail the run."),
+            .flag(
+                "--strict-replay",
+                help:
+                    "Cases on a recorded scenario fail when the client departs from the recording or leaves recorded frames unused."
+            ),
             .value("--report", valueName: "DIR", help: "Report folder (default reports/runs/<client>/<timestamp>/)."),
             .value("--timeout-ms", valueName: "N", help: "Per-case timeout, overriding each case's own."),
             .value(

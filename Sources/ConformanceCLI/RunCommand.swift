@@ -24,6 +24,7 @@ enum RunCommand {
             configuration.includes = arguments.values("--case")
             configuration.excludes = arguments.values("--exclude")
             configuration.strict = arguments.flag("--strict")
+            configuration.strictReplay = arguments.flag("--strict-replay")
             configuration.reportDirectory = arguments.value("--report").map { URL(fileURLWithPath: $0) }
             if root.standardizedFileURL.path == ConformanceCommand.installedRoot.standardizedFileURL.path {
                 // The installed suite (/usr/share/dialogmock) is not the user's folder: clients

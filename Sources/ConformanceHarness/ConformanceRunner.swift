@@ -41,6 +41,7 @@ package struct ConformanceRunner: Sendable {
         var evaluator = CaseEvaluator(
             protocolName: configuration.protocolName, schemas: loader.messageSchemas(),
             strict: configuration.strict)
+        evaluator.strictReplay = configuration.strictReplay
         evaluator.budgets = LatencyBudgets(suite.definition.latencyBudgets)
         do {
             try evaluator.budgets.apply(commandLine: configuration.budgets)

@@ -12,6 +12,8 @@ package struct RunConfiguration: Sendable {
     package var excludes: [String] = []
     /// Run strict-only cases and count `nonStrict` as failing.
     package var strict = false
+    /// `--strict-replay`: recorded-scenario cases fail on departures and unused recorded frames.
+    package var strictReplay = false
     /// The report folder; nil = `reports/runs/<client>/<timestamp>/` under `reportsBase`.
     package var reportDirectory: URL?
     /// Where the default report folder goes: the repository root, or the current directory when

@@ -49,6 +49,24 @@ import WireJSON
         #expect(evaluation.failedChecks.first == "mmd.C13")
     }
 
+    /// Issue 16: a replayed session's departures and unused recorded frames are SHOULD-level
+    /// (nonStrict) unless the run has `--strict-replay`, which makes them fail the case.
+    @Test func replayFindingsFailOnlyWithStrictReplay() throws {
+        let conformanceCase = try Self.makeCase(checks: #"[{"kind":"serverViolations"}]"#)
+        var builder = TranscriptBuilder()
+        builder.entries.append(Self.violation(11, "replay.unused", .should))
+        builder.entries.append(Self.violation(12, "mmd.C23", .should))
+        let lenient = Self.evaluator.evaluate(conformanceCase, transcript: builder.transcript)
+        #expect(lenient.verdict == .nonStrict)
+        var strict = Self.evaluator
+        strict.strictReplay = true
+        let judged = strict.evaluate(conformanceCase, transcript: builder.transcript)
+        #expect(judged.verdict == .fail)
+        let journaled = judged.checks.filter { $0.kind == JournaledViolations.kind }
+        #expect(journaled.map(\.obligation) == ["replay.unused", "mmd.C23"])
+        #expect(journaled.map(\.verdict) == [.fail, .nonStrict])  // only the replay finding is upgraded
+    }
+
     @Test func aViolationTheCaseAlreadyReportsIsNotRepeated() throws {
         let conformanceCase = try Self.makeCase(checks: #"[{"kind":"serverViolations"}]"#)
         var builder = TranscriptBuilder()

@@ -15,6 +15,9 @@ package struct CaseEvaluator: Sendable {
     package var schemas: MessageSchemaCatalog
     /// Whether the run has `--strict` (strict-only cases run).
     package var strict: Bool
+    /// `--strict-replay`: a replayed case that departs from its recording or leaves recorded
+    /// frames unused fails instead of being nonStrict.
+    package var strictReplay = false
     /// Latency gates: a sample over its budget fails the case (``LatencyBudgets``).
     package var budgets = LatencyBudgets()
 
@@ -75,7 +78,7 @@ package struct CaseEvaluator: Sendable {
         }
         evaluation.checks += JournaledViolations.results(
             transcript, reported: evaluation.checks,
-            excused: conformanceCase.excusedViolations)
+            excused: conformanceCase.excusedViolations, strictReplay: strictReplay)
         evaluation.latency = LatencyExtractor(protocolName: protocolName).extract(transcript)
         if evaluation.appliedFaults.isEmpty {
             // A fault the mock applied (a stall, a delay) is inside the measured times: budgets

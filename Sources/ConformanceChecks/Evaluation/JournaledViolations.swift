@@ -9,13 +9,26 @@ package enum JournaledViolations {
     /// The check kind of these results in reports.
     package static let kind = "journaledViolation"
 
+    /// The obligations a replayed (`recorded:`) session reports: a client frame that departs
+    /// from the recording, recorded server frames left unused.
+    package static let replayObligations: Set<String> = ["replay.departure", "replay.unused"]
+
     /// Results for the violations in `transcript` that `reported` does not already name.
+    /// - Parameter strictReplay: `--strict-replay`: replay departures and unused frames are
+    ///   judged as MUST (they fail the run) instead of SHOULD.
     package static func results(
-        _ transcript: Transcript, reported: [CheckResult], excused: [ExcusedViolation] = []
+        _ transcript: Transcript, reported: [CheckResult], excused: [ExcusedViolation] = [],
+        strictReplay: Bool = false
     ) -> [CheckResult] {
         var groups: [(obligation: String, level: Violation.Level, indices: [Int])] = []
         for (index, entry) in transcript.journal.enumerated() {
-            guard let violation = entry.violation, !violation.obligation.isEmpty else { continue }
+            guard var violation = entry.violation, !violation.obligation.isEmpty else { continue }
+            if strictReplay, replayObligations.contains(violation.obligation), violation.level == .should {
+                violation.message =
+                    Violation.Level.must.prefix
+                    + violation.message.dropFirst(
+                        Violation.Level.should.prefix.count)
+            }
             if let group = groups.firstIndex(where: {
                 $0.obligation == violation.obligation && $0.level == violation.level
             }) {
