@@ -17,6 +17,8 @@ package struct AnswerAudioKey: Sendable, Hashable {
     package enum Encoding: Sendable, Hashable {
         /// s16le mono slices, one per cadence chunk.
         case pcm
+        /// As `pcm`, the first slice led by the 44-byte header of a WAV file of the whole answer.
+        case wav
         /// One LAME stream; a chunk that completes no MP3 frame is merged into the next.
         case mp3
         /// One Ogg Opus stream (header pages in the first frame, one page per packet).

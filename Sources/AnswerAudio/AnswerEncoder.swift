@@ -3,8 +3,9 @@ package import WireAudio
 
 /// Cuts answer PCM into the frames of an encoding, along the cadence's chunks.
 ///
-/// `pcm`: one s16le slice per cadence chunk. `mp3`: one LAME stream over the answer, the bytes
-/// ready after each chunk (a chunk that completes no MP3 frame is merged into the next).
+/// `pcm`: one s16le slice per cadence chunk; `wav`: the same, the first led by the file header.
+/// `mp3`: one LAME stream over the answer, the bytes ready after each chunk (a chunk that
+/// completes no MP3 frame is merged into the next).
 /// `opus`: one Ogg Opus stream (header pages in the first frame, one page per packet).
 /// `raw-opus`: one bare packet per binary frame. Opus packets are `frame_size` long when that is
 /// an Opus frame duration (10/20/40/60 ms); 100 and 120 ms become 20 ms packets.
@@ -28,6 +29,10 @@ package enum AnswerEncoder {
         switch encoding {
         case .pcm:
             return slices.map { Frame(sendOffsetMicros: $0.0, bytes: $0.1.littleEndianBytes) }
+        case .wav:
+            var frames = try encode(pcm, chunks: chunks, encoding: .pcm)
+            frames[0].bytes = Array(WAVFile.encode(pcm).prefix(44)) + frames[0].bytes
+            return frames
         case .mp3:
             let encoder = try MP3Encoder(sampleRate: pcm.sampleRate)
             var frames: [Frame] = []

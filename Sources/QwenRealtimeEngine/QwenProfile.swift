@@ -1,6 +1,6 @@
 /// The Qwen realtime profiles sharing one protocol (spec §0): Qwen-Audio-Realtime,
-/// Qwen-Omni-Realtime and the transcription-only Qwen-ASR-Realtime, chosen from the model name
-/// in the upgrade URL.
+/// Qwen-Omni-Realtime, the transcription-only Qwen-ASR-Realtime and the text-to-speech
+/// Qwen-TTS-Realtime, chosen from the model name in the upgrade URL.
 package enum QwenProfile: String, Sendable, Hashable, CaseIterable {
     /// `qwen-audio-3.x-realtime-*` (the nuisdk of SEED-003).
     case audio
@@ -8,6 +8,9 @@ package enum QwenProfile: String, Sendable, Hashable, CaseIterable {
     case omni
     /// `qwen3-asr-flash-realtime*`: speech in, transcripts out, no answers.
     case transcription
+    /// `qwen-tts-realtime*`, `qwen3-tts-flash-realtime*`, `qwen3-tts-instruct-flash-realtime*`:
+    /// text in (`input_text_buffer.*`), audio out (``SpeechSynthesisModel``).
+    case speechSynthesis
 
     /// The profile of `model`, or `nil` for a model of neither family.
     ///
@@ -17,6 +20,8 @@ package enum QwenProfile: String, Sendable, Hashable, CaseIterable {
         let name = model.lowercased()
         if Self.isAudioModel(name) {
             self = .audio
+        } else if SpeechSynthesisModel(model: name) != nil {
+            self = .speechSynthesis
         } else if name.hasPrefix("qwen"), let asr = Self.end(of: "-asr-", in: name),
             Self.end(of: "realtime", in: String(name[asr...])) != nil
         {
@@ -65,6 +70,8 @@ package enum QwenProfile: String, Sendable, Hashable, CaseIterable {
             return name.hasPrefix("qwen-audio-3.1") ? "longanqian_v3.1" : "longanqian"
         case .transcription:
             return ""
+        case .speechSynthesis:
+            return SpeechSynthesisModel.defaultVoice
         case .omni:
             if name.hasPrefix("qwen3.5") || name.hasPrefix("qwen3.8") { return "Tina" }
             if name.hasPrefix("qwen-omni-turbo") { return "Chelsie" }
@@ -90,6 +97,7 @@ package enum QwenProfile: String, Sendable, Hashable, CaseIterable {
         case .audio: ["server_vad", "smart_turn"]
         case .omni: ["server_vad", "semantic_vad"]
         case .transcription: ["server_vad"]
+        case .speechSynthesis: []
         }
     }
 
@@ -97,7 +105,7 @@ package enum QwenProfile: String, Sendable, Hashable, CaseIterable {
     package var transcriptionModel: String {
         switch self {
         case .audio: "fun-asr"
-        case .omni, .transcription: "qwen3-asr-flash-realtime"
+        case .omni, .transcription, .speechSynthesis: "qwen3-asr-flash-realtime"
         }
     }
 
@@ -109,6 +117,11 @@ package enum QwenProfile: String, Sendable, Hashable, CaseIterable {
         ]
         switch self {
         case .transcription: return audio.union(["session.finish"])
+        case .speechSynthesis:
+            return [
+                "session.update", "input_text_buffer.append", "input_text_buffer.commit", "input_text_buffer.clear",
+                "response.cancel", "session.finish",
+            ]
         case .audio:
             return audio.union([
                 "conversation.item.create", "conversation.item.retrieve", "conversation.item.delete",

@@ -84,6 +84,7 @@ extension QwenRealtimeSession {
     }
 
     private func dispatch(_ type: String, _ event: JSONObject) -> [SessionCommand] {
+        if profile == .speechSynthesis { return dispatchSpeech(type, event) }
         if profile == .transcription, !profile.clientEventTypes.contains(type),
             QwenProfile.omni.clientEventTypes.contains(type)
         {
@@ -138,7 +139,8 @@ extension QwenRealtimeSession {
         if clientEvents == 1, type != "session.update" {
             commands += violation("qrt.C4", "first client event is \(type), not session.update")
         }
-        if type != "session.update", let due = firstUpdatedDueMicros, now < due {
+        // TTS clients append text right after session.update (the SDK does): no rule forbids it.
+        if type != "session.update", profile != .speechSynthesis, let due = firstUpdatedDueMicros, now < due {
             commands += violation("qrt.C4", "\(type) sent before session.updated for the first session.update")
         }
         return commands

@@ -101,6 +101,7 @@ extension QwenRealtimeSession {
             rate = configuration.inputSampleRate
             channels = configuration.inputChannels
         case ("response.audio.delta", false):
+            guard profile != .speechSynthesis || configuration.speechFormat == "pcm" else { return nil }
             field = "delta"
             rate = configuration.outputSampleRate
         default:

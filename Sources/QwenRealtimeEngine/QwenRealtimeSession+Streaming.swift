@@ -35,6 +35,7 @@ extension QwenRealtimeSession {
     }
 
     private func perform(_ step: ResponsePlan.Step) -> [SessionCommand] {
+        if profile == .speechSynthesis { return performSpeechStep(step) }
         guard let active = response else { return [] }
         var base: JSONObject { ["response_id": .string(active.id)] }
         switch step {
@@ -150,7 +151,7 @@ extension QwenRealtimeSession {
     }
 
     /// `response_id`, `item_id`, `output_index`, `content_index` plus `extra`.
-    private func partFields(_ active: ActiveResponse, _ extra: JSONObject) -> JSONObject {
+    func partFields(_ active: ActiveResponse, _ extra: JSONObject) -> JSONObject {
         var fields = JSONObject()
         fields.reserveCapacity(4 + extra.count)
         fields["response_id"] = .string(active.id)

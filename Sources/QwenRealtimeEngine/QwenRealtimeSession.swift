@@ -8,7 +8,8 @@ import WireJSON
 /// threads; every frame goes through the scenario's fault stage via `send(_:)`.
 ///
 /// Files: `+Dispatch` (inbound frames, C2–C4), `+Output` (emitting, errors, closing),
-/// `+SessionUpdate`, `+InputAudio`, `+VAD`, `+Responses`, `+Streaming`, `+Items`, `+Lifecycle`.
+/// `+SessionUpdate`, `+InputAudio`, `+VAD`, `+Responses`, `+Streaming`, `+Items`, `+Lifecycle`;
+/// text-to-speech in `+TextToSpeech` and `+SpeechStreaming`.
 package final class QwenRealtimeSession<Clock: ScenarioClock>: ProtocolSession {
     /// The scenario of this session.
     package let scenario: ScenarioBridge<Clock>
@@ -51,6 +52,8 @@ package final class QwenRealtimeSession<Clock: ScenarioClock>: ProtocolSession {
     var inSmartTurn = false
     /// The response in progress.
     var response: ActiveResponse?
+    /// Text-to-speech: the input text buffer and the segments to speak.
+    var speech = TextToSpeechState()
     /// Function calls waiting for their output: `call_id` → name (C13).
     var awaitedCalls: [String: String] = [:]
     /// The answer to speak once the tool outputs are in and the client asks (S15).
@@ -128,7 +131,7 @@ package final class QwenRealtimeSession<Clock: ScenarioClock>: ProtocolSession {
     }
 
     package func classify(text bytes: [UInt8]) -> InboundClassification {
-        if let append = inPlaceAppend(bytes) {
+        if profile != .speechSynthesis, let append = inPlaceAppend(bytes) {
             return InboundClassification(eventType: Self.appendType, json: nil, inPlaceAudio: append)
         }
         guard let json = try? JSONValue.decode(bytes) else { return InboundClassification(eventType: nil, json: nil) }

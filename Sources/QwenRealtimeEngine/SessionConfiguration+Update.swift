@@ -26,6 +26,7 @@ extension SessionConfiguration {
     package mutating func apply(
         _ patch: JSONObject, isFirstUpdate: Bool, audioStarted: Bool
     ) -> Result<SessionUpdateResult, SessionUpdateFailure> {
+        if profile == .speechSynthesis { return applySpeechSynthesis(patch) }
         if let marker = Self.openAIGAShapeMarker(in: patch) {
             // Accepted and echoed as unknown keys, a GA session would run on defaults in silence.
             return fail(

@@ -11,6 +11,10 @@ package struct SessionConfiguration: Sendable, Hashable {
     /// The profile defaults of S2 for `model`.
     package init(profile: QwenProfile, model: String, sessionID: String) {
         self.profile = profile
+        guard profile != .speechSynthesis else {
+            object = Self.speechSynthesisDefaults(model: model, sessionID: sessionID)
+            return
+        }
         guard profile != .transcription else {
             // Qwen-ASR-Realtime: text out only, top-level sample_rate, server VAD by default.
             object = [
@@ -34,7 +38,7 @@ package struct SessionConfiguration: Sendable, Hashable {
         case .audio:
             object["enable_speech_emotion"] = true
             object["max_history_turns"] = 20
-        case .transcription:
+        case .transcription, .speechSynthesis:
             break
         case .omni:
             object["enable_search"] = false
@@ -96,9 +100,10 @@ package struct SessionConfiguration: Sendable, Hashable {
         Int(object["audio"]?["input"]?["format"]?["channels"]?.intValue ?? 1)
     }
 
-    /// Output PCM sample rate: 24 kHz, or omni `audio.output.format.sample_rate`.
+    /// Output PCM sample rate: 24 kHz, or omni `audio.output.format.sample_rate`, or TTS `sample_rate`.
     package var outputSampleRate: Int {
-        Int(object["audio"]?["output"]?["format"]?["sample_rate"]?.intValue ?? 24000)
+        if profile == .speechSynthesis { return Int(object["sample_rate"]?.intValue ?? 24000) }
+        return Int(object["audio"]?["output"]?["format"]?["sample_rate"]?.intValue ?? 24000)
     }
 
     /// Q/A turns of history per inference (audio `max_history_turns`, 20 by default).

@@ -40,7 +40,7 @@ package struct TurnDetection: Sendable, Hashable {
         switch profile {
         case .audio:
             return ["type": "server_vad", "threshold": 0.5, "silence_duration_ms": 800]
-        case .transcription:
+        case .transcription, .speechSynthesis:
             return ["type": "server_vad", "threshold": 0.2, "silence_duration_ms": 800]
         case .omni:
             return [
