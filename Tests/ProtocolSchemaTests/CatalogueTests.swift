@@ -17,14 +17,15 @@ struct CatalogueTests {
         "RespondingStarted", "RespondingContent", "RespondingEnded", "HeartBeat", "Error", "Stopped", "task-finished",
         "task-failed",
     ]
-    /// qwen-realtime.md §4.0 rows 1–11.
+    /// qwen-realtime.md §4.0 rows 1–14.
     static let qwenClient = [
         "session.update", "input_audio_buffer.append", "input_audio_buffer.commit", "input_audio_buffer.clear",
         "input_image_buffer.append", "conversation.item.create", "conversation.item.retrieve",
         "conversation.item.delete",
-        "response.create", "response.cancel", "session.finish",
+        "response.create", "response.cancel", "session.finish", "input_text_buffer.append", "input_text_buffer.commit",
+        "input_text_buffer.clear",
     ]
-    /// qwen-realtime.md §5.0 rows 1–33.
+    /// qwen-realtime.md §5.0 rows 1–36.
     static let qwenServer = [
         "error", "session.created", "session.updated",
         "input_audio_buffer.speech_started", "input_audio_buffer.speech_stopped", "input_audio_buffer.committed",
@@ -38,7 +39,8 @@ struct CatalogueTests {
         "response.function_call_arguments.delta", "response.function_call_arguments.done", "response.output_item.done",
         "response.done", "voiceprint_audio_list.in_progress", "voiceprint_audio_list.completed",
         "voiceprint_audio_list.failed",
-        "session.finished", "conversation.item.input_audio_transcription.text",
+        "session.finished", "conversation.item.input_audio_transcription.text", "input_text_buffer.committed",
+        "input_text_buffer.cleared",
     ]
 
     struct Catalogue: Sendable, CustomTestStringConvertible {
@@ -67,8 +69,8 @@ struct CatalogueTests {
     @Test func catalogueSizesMatchTheSpecs() {
         #expect(Self.multimodalClient.count == 11)
         #expect(Self.multimodalServer.count == 15)
-        #expect(Self.qwenClient.count == 11)
-        #expect(Self.qwenServer.count == 34)
+        #expect(Self.qwenClient.count == 14)
+        #expect(Self.qwenServer.count == 36)
     }
 
     /// The discriminator of each schema is the message name it is filed under.
