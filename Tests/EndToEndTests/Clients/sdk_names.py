@@ -1,9 +1,9 @@
 """Lists every protocol name the installed official clients can send or react to, read from
 their own sources: the `dashscope` SDK's MultiModalDialog (directives it sends, the response
 constants it dispatches on, every Start / RequestToRespond parameter its request classes can
-produce) and OmniRealtimeConversation (event types it sends and matches, every session key
-`update_session` can produce), and the `openai` package's beta realtime event unions and
-session fields.
+produce), OmniRealtimeConversation and QwenTtsRealtime (event types they send and match, every
+session key `update_session` can produce), and the `openai` package's beta realtime event unions
+and session fields.
 
 usage: sdk_names.py
 Prints one JSON object on the last stdout line:
@@ -18,11 +18,13 @@ import typing
 
 import dashscope
 from dashscope.audio.qwen_omni import omni_realtime
+from dashscope.audio.qwen_tts_realtime import qwen_tts_realtime
 from dashscope.multimodal import multimodal_constants, multimodal_dialog
 from dashscope.multimodal import multimodal_request_params as params
 
 MMD = "dashscope %s MultiModalDialog" % dashscope.__version__
 OMNI = "dashscope %s OmniRealtimeConversation" % dashscope.__version__
+TTS = "dashscope %s QwenTtsRealtime" % dashscope.__version__
 
 
 def paths(value, prefix, out, source):
@@ -91,6 +93,24 @@ def omni():
     return {"client": client, "server": server, "parameters": parameters}
 
 
+def tts():
+    text = inspect.getsource(qwen_tts_realtime)
+    client = {name: TTS for name in re.findall(r'"type":\s*"([a-z_]+(?:\.[a-z_]+)+)"', text)}
+    server = {name: TTS for name in re.findall(r'"([a-z_]+(?:\.[a-z_]+)+)"\s*==\s*json_data', text)}
+    # update_session with every optional argument: capture the session.update it would send.
+    synthesizer = qwen_tts_realtime.QwenTtsRealtime(model="qwen3-tts-flash-realtime",
+                                                     callback=qwen_tts_realtime.QwenTtsRealtimeCallback())
+    sent = []
+    synthesizer._QwenTtsRealtime__send_str = lambda data, *rest, **named: sent.append(json.loads(data))
+    synthesizer.update_session(voice="Cherry", mode="commit", sample_rate=24000, volume=50, speech_rate=1.0,
+                               audio_format="pcm", pitch_rate=1.0, bit_rate=128, language_type="Auto",
+                               enable_tn=True, instructions="i", optimize_instructions=True)
+    parameters = {}
+    for message in sent:
+        paths(message["session"], "session", parameters, TTS + " update_session")
+    return {"client": client, "server": server, "parameters": parameters}
+
+
 def literal_types(union):
     """The `type` literals of the event classes of an openai Annotated union."""
     names = []
@@ -121,8 +141,8 @@ def openai_beta():
 
 
 qwen = omni()
-beta = openai_beta()
-for kind in ("client", "server", "parameters"):
-    for name, source in beta[kind].items():
-        qwen[kind].setdefault(name, source)
+for other in (tts(), openai_beta()):
+    for kind in ("client", "server", "parameters"):
+        for name, source in other[kind].items():
+            qwen[kind].setdefault(name, source)
 print(json.dumps({"multimodal-dialog": multimodal(), "qwen-realtime": qwen}, sort_keys=True))
