@@ -31,7 +31,8 @@ package enum AnswerEncoder {
             return slices.map { Frame(sendOffsetMicros: $0.0, bytes: $0.1.littleEndianBytes) }
         case .wav:
             var frames = try encode(pcm, chunks: chunks, encoding: .pcm)
-            frames[0].bytes = Array(WAVFile.encode(pcm).prefix(44)) + frames[0].bytes
+            frames[0].bytes =
+                WAVFile.streamHeader(sampleRate: pcm.sampleRate, dataBytes: pcm.count * 2) + frames[0].bytes
             return frames
         case .mp3:
             let encoder = try MP3Encoder(sampleRate: pcm.sampleRate)

@@ -37,7 +37,8 @@ package enum QwenProfile: String, Sendable, Hashable, CaseIterable {
 
     /// The model families the realtime route serves, for refusals.
     package static var servedModels: String {
-        "qwen-audio-3.x-realtime…, qwen…omni…realtime…, qwen3-asr-flash-realtime…"
+        "qwen-audio-3.x-realtime…, qwen…omni…realtime…, qwen3-asr-flash-realtime…, qwen-tts-realtime…, "
+            + "qwen3-tts-flash-realtime…, qwen3-tts-instruct-flash-realtime…"
     }
 
     /// The index just past the first occurrence of `needle` in `text`.

@@ -38,7 +38,14 @@ package enum QwenUpgrade {
             return reject(400, "InvalidParameter", "Missing required query parameter: model.")
         }
         guard let profile = QwenProfile(model: model) else {
-            if model.lowercased().contains("livetranslate") {
+            let name = model.lowercased()
+            if name.hasPrefix("qwen3-tts-vc-") || name.hasPrefix("qwen3-tts-vd-") {
+                return reject(
+                    400, "InvalidParameter",
+                    "\(model) speaks custom (cloned or designed) voices only: the mock does not emulate it "
+                        + "(realtime models it serves: \(QwenProfile.servedModels)).")
+            }
+            if name.contains("livetranslate") {
                 return reject(
                     400, "InvalidParameter",
                     "\(model) is a Qwen LiveTranslate model: the mock does not emulate LiveTranslate "

@@ -1,5 +1,6 @@
 import QwenRealtimeEngine
 import ScenarioEngine
+import SessionCore
 import Testing
 import WireAudio
 import WireJSON
@@ -46,6 +47,21 @@ import WireJSON
         }
         for name in ["qwen3-tts-flash", "qwen-tts", "qwen3-tts-vc-realtime-2026-01-15", "qwen-tts-realtime-"] {
             #expect(QwenProfile(model: name) == nil, "\(name)")
+        }
+    }
+
+    @Test func voiceCloningAndDesignModelsAreRefusedByName() throws {
+        for model in ["qwen3-tts-vc-realtime-2026-01-15", "qwen3-tts-vd-realtime-2025-12-16"] {
+            let verdict = QwenUpgrade.check(
+                path: "/api-ws/v1/realtime", queryModel: model, headers: ["authorization": "Bearer sk-test"],
+                apiKeys: ["sk-test"])
+            guard case .reject(status: 400, body: let json, obligation: _) = verdict else {
+                Issue.record("\(model) not refused with 400: \(verdict)")
+                continue
+            }
+            let message = try #require(json["message"]?.stringValue)
+            #expect(
+                message.contains(model) && message.contains("custom") && message.contains("qwen3-tts-flash-realtime"))
         }
     }
 
