@@ -133,7 +133,9 @@ let package = Package(
         // MARK: - Tests
         .testTarget(
             name: "SessionCoreTests",
-            dependencies: ["SessionCore", "SessionTesting", "ScenarioEngine", "ProtocolModel", "WireJSON"],
+            dependencies: [
+                "SessionCore", "SessionTesting", "ScenarioEngine", "ProtocolModel", "WireJSON", "AnswerAudio",
+            ],
             swiftSettings: settings),
         .testTarget(
             name: "SessionTestingTests", dependencies: ["SessionTesting", "ScenarioEngine", "SessionCore", "WireJSON"],

@@ -110,9 +110,9 @@ extension MultiModalDialogSession {
 
     /// Drops the rest of `current` (its pending frames and fallback timer) at once.
     func interrupt(_ current: ActiveRound) -> [SessionCommand] {
-        let audio = timeline.pendingAudioCount(round: current.number)
-        timeline.drop(round: current.number)
-        laneTime = now
+        let audio = timeline.count(group: current.number) { if case .audio = $0 { true } else { false } }
+        timeline.drop(group: current.number)
+        timeline.resetLane(to: now)
         interruptedRoundPending = current.respondingStartedAt != nil
         return [
             .cancelTimer(.engine(Self.playbackFallbackTimer)),

@@ -21,7 +21,7 @@ extension MultiModalDialogSession {
         pushToTalkOpen = true
         endStretch("pushToTalkOutsideBracket")
         beginUtterance(startMs: 0)
-        if let open = utterance { timeline.add(.event("SpeechStarted", [:]), at: lane(now), round: open.round) }
+        if let open = utterance { timeline.add(.event("SpeechStarted", [:]), at: lane(now), group: open.round) }
         return []
     }
 
@@ -52,7 +52,7 @@ extension MultiModalDialogSession {
             }
             return [.journal(.info("CancelSpeech without speech in progress"))]
         }
-        let unsent = timeline.drop(round: open.round)
+        let unsent = timeline.drop(group: open.round)
         let startWasSent = !unsent.contains { $0.action == .event("SpeechStarted", [:]) }
         if startWasSent { timeline.add(.event("SpeechEnded", [:]), at: lane(now)) }
         resetSpeechDetection()

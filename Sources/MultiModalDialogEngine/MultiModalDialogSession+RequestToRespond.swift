@@ -49,7 +49,7 @@ extension MultiModalDialogSession {
         }
         pendingCommand = nil
         if let open = utterance {
-            timeline.drop(round: open.round)
+            timeline.drop(group: open.round)
             commands.append(.journal(.info("RequestToRespond replaces the utterance in progress")))
         }
         if config?.mode != .duplex { resetSpeechDetection() } else { utterance = nil }
@@ -66,7 +66,7 @@ extension MultiModalDialogSession {
             }
             let thinkingAt = lane(now)
             let number = nextRoundNumber()
-            timeline.add(.enter(.thinking), at: thinkingAt, round: number)
+            timeline.add(.enter(.thinking), at: thinkingAt, group: number)
             conversation = .thinking
             let turn = consumeTurn(user: text, variables: variables)
             commands.append(.journal(.info("RequestToRespond prompt → scripted turn \(turnIndex - 1)")))

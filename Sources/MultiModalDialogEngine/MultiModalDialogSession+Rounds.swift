@@ -29,7 +29,7 @@ extension MultiModalDialogSession {
                 if error.fatal { return }
             }
             round = current
-            timeline.add(.enter(.listening), at: lane(time), round: number)
+            timeline.add(.enter(.listening), at: lane(time), group: number)
             return
         }
         time = lane(time)
@@ -50,14 +50,14 @@ extension MultiModalDialogSession {
                         [
                             "round_id": .string(roundID), "llm_request_id": .string(llmRequestID),
                             "text": .string(shown), "spoken": .string(shown), "finished": false,
-                        ]), at: at, round: number)
+                        ]), at: at, group: number)
                 latest = max(latest, at)
             }
         }
         let respondingAt = time + scenario.runtime.delayMicros(before: "RespondingStarted")
-        timeline.add(.enter(.responding), at: respondingAt, round: number)
-        timeline.add(.event("RespondingStarted", [:]), at: respondingAt, round: number)
-        timeline.add(.milestone(.respondingStarted), at: respondingAt, round: number)
+        timeline.add(.enter(.responding), at: respondingAt, group: number)
+        timeline.add(.event("RespondingStarted", [:]), at: respondingAt, group: number)
+        timeline.add(.milestone(.respondingStarted), at: respondingAt, group: number)
         latest = max(latest, respondingAt)
         var final: JSONObject = [
             "round_id": .string(roundID), "llm_request_id": .string(llmRequestID),
@@ -82,7 +82,7 @@ extension MultiModalDialogSession {
             planAnswerAudio(rendered, tail, respondingAt: respondingAt, round: number)
         } else {
             // Rendering on a worker: the round waits at RespondingStarted's time (S8 order kept).
-            timeline.add(.answerAudio(handle, tail), at: respondingAt, round: number)
+            timeline.add(.answerAudio(handle, tail), at: respondingAt, group: number)
         }
     }
 
@@ -92,7 +92,7 @@ extension MultiModalDialogSession {
     func planAnswerAudio(_ answer: RenderedAnswer, _ tail: AnswerTail, respondingAt: Int64, round number: Int) {
         guard let config else { return }
         if let problem = answer.problem {
-            timeline.add(.error(.invalidParameter(problem)), at: respondingAt, round: number)
+            timeline.add(.error(.invalidParameter(problem)), at: respondingAt, group: number)
         }
         if round?.number == number { round?.audioDurationMicros = answer.durationMicros }
         var latest = tail.latest
@@ -103,7 +103,7 @@ extension MultiModalDialogSession {
                 offset = max(offset, Int64(sentBytes) * 1_000_000 / Int64(limit))
             }
             sentBytes += frame.bytes.count
-            timeline.add(.audio(frame.bytes), at: respondingAt + offset, round: number)
+            timeline.add(.audio(frame.bytes), at: respondingAt + offset, group: number)
             latest = max(latest, respondingAt + offset)
         }
         let endAt = lane(latest)
@@ -120,9 +120,9 @@ extension MultiModalDialogSession {
             ])
             final["extra_info"] = .object(extraInfo)
         }
-        timeline.add(.event("RespondingContent", final), at: endAt, round: number)
-        timeline.add(.event("RespondingEnded", [:]), at: endAt, round: number)
-        timeline.add(.milestone(.respondingEnded), at: endAt, round: number)
+        timeline.add(.event("RespondingContent", final), at: endAt, group: number)
+        timeline.add(.event("RespondingEnded", [:]), at: endAt, group: number)
+        timeline.add(.milestone(.respondingEnded), at: endAt, group: number)
         for error in tail.errorsAfter {
             add(error, at: endAt, round: number)
         }
@@ -168,9 +168,9 @@ extension MultiModalDialogSession {
     /// A scripted error: `Error` event, or `task-failed` when fatal (ErrorSpec rendering).
     private func add(_ error: ErrorSpec, at time: Int64, round number: Int) {
         if error.fatal {
-            timeline.add(.fatal(code: error.name ?? error.code, message: error.message), at: time, round: number)
+            timeline.add(.fatal(code: error.name ?? error.code, message: error.message), at: time, group: number)
         } else {
-            timeline.add(.error(Self.dialogError(error)), at: time, round: number)
+            timeline.add(.error(Self.dialogError(error)), at: time, group: number)
         }
     }
 

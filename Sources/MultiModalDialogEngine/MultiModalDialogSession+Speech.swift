@@ -101,7 +101,7 @@ extension MultiModalDialogSession {
             return commands
         }
         beginUtterance(startMs: atMs)
-        if let open = utterance { timeline.add(.event("SpeechStarted", [:]), at: lane(due), round: open.round) }
+        if let open = utterance { timeline.add(.event("SpeechStarted", [:]), at: lane(due), group: open.round) }
         return commands
     }
 
@@ -124,7 +124,7 @@ extension MultiModalDialogSession {
         utterance = open
         let text = open.tokens.prefix(count).joined()
         timeline.add(
-            .event("SpeechContent", ["text": .string(text), "finished": false]), at: lane(now), round: open.round)
+            .event("SpeechContent", ["text": .string(text), "finished": false]), at: lane(now), group: open.round)
         return []
     }
 
@@ -139,11 +139,11 @@ extension MultiModalDialogSession {
         utterance = nil
         pushToTalkOpen = false
         let turn = consumeTurn(user: nil, variables: scenario.runtime.variables)
-        timeline.add(.event("SpeechEnded", [:]), at: time, round: open.round)
+        timeline.add(.event("SpeechEnded", [:]), at: time, group: open.round)
         timeline.add(
             .event("SpeechContent", ["text": .string(recognised(turn.transcript)), "finished": true]), at: time,
-            round: open.round)
-        timeline.add(.enter(.thinking), at: time, round: open.round)
+            group: open.round)
+        timeline.add(.enter(.thinking), at: time, group: open.round)
         conversation = .thinking
         planRound(number: open.round, content: .scripted(turn), from: time)
         return [.journal(.info("utterance closed → scripted turn \(turnIndex - 1)"))]

@@ -7,43 +7,31 @@ import WireJSON
 extension MultiModalDialogSession {
     /// Plans a dialog event on the lane: at `time` or after the last planned one.
     func lane(_ time: Int64) -> Int64 {
-        laneTime = max(laneTime, time)
-        return laneTime
+        timeline.lane(time)
     }
 
     /// Plans an immediate reply that does not wait for the lane (HeartBeat, Error, …).
-    func reply(_ action: TimelineAction) {
+    func reply(_ action: DialogAction) {
         timeline.add(action, at: now)
     }
 
     /// Emits every step due now, in order, and moves the timeline timer to the next one.
     func drain() -> [SessionCommand] {
         var commands: [SessionCommand] = []
-        while lifecycle != .finished, let step = timeline.popDue(now: now) {
-            if case .answerAudio(let handle, _) = step.action, handle.rendered == nil {
+        while lifecycle != .finished, let next = timeline.next(now: now) {
+            switch next {
+            case .run(let step):
+                commands += execute(step)
+            case .awaitAudio(let handle):
                 // Still rendering: wait here (no timer) until the driver says it is ready.
-                timeline.putBack(step)
-                timelineTimerAt = step.dueAt
-                return commands + [
-                    .cancelTimer(.engine(Self.timelineTimer)), .awaitAudio(handle, then: .engine(Self.timelineTimer)),
-                ]
+                return commands + timeline.awaitAudio(handle)
             }
-            commands += execute(step)
         }
         if lifecycle == .finished { timeline.removeAll() }
-        let next = timeline.nextDue
-        if next != timelineTimerAt {
-            if let next {
-                commands.append(.scheduleTimer(.engine(Self.timelineTimer), atMicros: next))
-            } else {
-                commands.append(.cancelTimer(.engine(Self.timelineTimer)))
-            }
-            timelineTimerAt = next
-        }
-        return commands
+        return commands + timeline.retime()
     }
 
-    private func execute(_ step: Timeline.Step) -> [SessionCommand] {
+    private func execute(_ step: OutboundTimeline<DialogAction>.Step) -> [SessionCommand] {
         let time = step.dueAt
         switch step.action {
         case .event(let name, let fields):
@@ -65,7 +53,7 @@ extension MultiModalDialogSession {
             return reach(milestone, at: time)
         case .answerAudio(let handle, let tail):
             if let rendered = handle.rendered {
-                planAnswerAudio(rendered, tail, respondingAt: time, round: step.round ?? 0)
+                planAnswerAudio(rendered, tail, respondingAt: time, round: step.group ?? 0)
             }
             return []
         }

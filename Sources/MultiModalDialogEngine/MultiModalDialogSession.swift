@@ -7,7 +7,7 @@ import WireJSON
 /// The multimodal dialog protocol (spec `multimodal-dialog.md`, S2–S23) as a pure state
 /// machine: the server's session driver feeds it frames and timer firings and carries out the
 /// returned commands. Every outbound frame goes through the scenario's fault stage; frames
-/// are only handed out when due (see ``Timeline``), so interrupts and Stop are exact.
+/// are only handed out when due (see ``OutboundTimeline``), so interrupts and Stop are exact.
 /// Service-thread confined.
 package final class MultiModalDialogSession<Clock: ScenarioClock>: ProtocolSession {
     /// Where the session is in its lifetime.
@@ -31,10 +31,8 @@ package final class MultiModalDialogSession<Clock: ScenarioClock>: ProtocolSessi
     /// The state last announced in DialogStateChanged.
     var announcedState: DialogState?
     var conversation = ConversationPhase.listening
-    var timeline = Timeline()
-    var timelineTimerAt: Int64?
-    /// Dialog events are planned in order on this lane (never earlier than the last one).
-    var laneTime: Int64 = 0
+    /// Every frame planned for later, grouped by round; dialog events go on its send lane.
+    var timeline = OutboundTimeline<DialogAction>(timer: MultiModalDialogSession.timelineTimer)
     var turnIndex = 0
     var roundCounter = 0
     var round: ActiveRound?
@@ -91,7 +89,7 @@ package final class MultiModalDialogSession<Clock: ScenarioClock>: ProtocolSessi
     // MARK: - ProtocolSession
 
     package func open() -> [SessionCommand] {
-        laneTime = now
+        timeline.resetLane(to: now)
         return handle(scenario.runtime.start())
     }
 
@@ -118,7 +116,7 @@ package final class MultiModalDialogSession<Clock: ScenarioClock>: ProtocolSessi
         entry {
             switch name {
             case Self.timelineTimer:
-                timelineTimerAt = nil
+                timeline.timerFired()
                 return []
             case Self.playbackFallbackTimer:
                 return playbackGraceExpired()
