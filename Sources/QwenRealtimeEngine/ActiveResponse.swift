@@ -1,8 +1,8 @@
 import ScenarioEngine
 import WireJSON
 
-/// The response in progress (at most one, §7.2): its plan, how far it has streamed, and the
-/// items it has produced so far.
+/// The response in progress (at most one, §7.2): what it has streamed and the items it has
+/// produced so far. Its plan's steps wait on the session's ``OutboundTimeline`` (group ``group``).
 struct ActiveResponse: Sendable {
     /// A function call the response makes.
     struct Call: Sendable, Hashable {
@@ -17,15 +17,16 @@ struct ActiveResponse: Sendable {
     let id: String
     /// When `response.created` is due.
     let startMicros: Int64
-    /// The timeline (replaced once when the plan waited for its audio).
-    var plan: ResponsePlan
+    /// The timeline group of its steps (the session's response count).
+    let group: Int
+    /// The PCM bytes and length of its answer audio, once planned.
+    var audioBytes = 0
+    var audioDurationMicros: Int64 = 0
     /// The answer's text pieces, kept while the plan waits for its audio.
     var pendingText: [TextCadence.Piece] = []
     /// Modalities and voice of this response (session values or `response.create` overrides).
     let modalities: [String]
     let voice: String
-    /// Index of the next step to send.
-    var nextStep = 0
     /// Whether `response.created` went out.
     var createdSent = false
     /// The assistant message item, once added.
@@ -53,11 +54,6 @@ struct ActiveResponse: Sendable {
 
     /// Whether the response speaks (audio in its modalities).
     var hasAudio: Bool { modalities.contains("audio") }
-
-    /// When the next step is due, if any remain.
-    var nextDueMicros: Int64? {
-        plan.steps.indices.contains(nextStep) ? startMicros + plan.steps[nextStep].offsetMicros : nil
-    }
 
     /// The `response` object of `response.created` / `response.done`.
     func json(

@@ -30,7 +30,7 @@ extension QwenRealtimeSession {
                 "response.done",
                 ["response": active.json(status: "completed", usage: usage, conversationID: conversationID)])
         }
-        response = nil
+        commands += endResponse()
         inSmartTurn = false
         if let failure = active.failure, failure.fatal {
             return commands + scriptedError(failure)
@@ -51,7 +51,7 @@ extension QwenRealtimeSession {
     /// closed as `incomplete`, then `response.done{status:"cancelled"}` without usage (S13, S14).
     func cancel(reason: String) -> [SessionCommand] {
         guard let active = response else { return [] }
-        var commands: [SessionCommand] = [.cancelTimer(.engine(Self.responseTimer))]
+        var commands: [SessionCommand] = []
         if !active.createdSent {
             response?.createdSent = true
             commands += emit(
@@ -67,16 +67,14 @@ extension QwenRealtimeSession {
                     conversationID: conversationID)
             ])
         // Calls that did not finish are not awaited; the answer they led to is dropped.
-        response = nil
+        commands += endResponse()
         if !closed.calls.isEmpty, awaitedCalls.isEmpty { (answerAfterCalls, declaredToolCallAwaiting) = (nil, nil) }
         return commands + enter(userTurn != nil ? "Speaking" : "Listening")
     }
 
     /// Stops streaming without any event (the connection is ending).
     func cancelStreaming() -> [SessionCommand] {
-        guard response != nil else { return [] }
-        response = nil
-        return [.cancelTimer(.engine(Self.responseTimer))]
+        endResponse()
     }
 
     private func closeOpenItems(status: String) -> [SessionCommand] {

@@ -13,8 +13,7 @@ extension QwenRealtimeSession {
         object["event_id"] = .string(scenario.runtime.ids.id(prefix: "event_"))
         object["type"] = .string(type)
         for (key, value) in fields { object[key] = value }
-        let due = max(now + delay, sendCursor)
-        sendCursor = due
+        let due = timeline.lane(now + delay)
         let json = JSONValue.object(object)
         return send(OutboundFrame(eventType: type, isText: true, bytes: json.encoded(), dueAtMicros: due, json: json))
     }
@@ -57,7 +56,7 @@ extension QwenRealtimeSession {
         guard !isClosed else { return [] }
         var commands = handle(scenario.runtime.close())
         commands += enter("Closed")
-        commands.append(.transport(.close(code: code, reason: reason), atMicros: max(now, sendCursor)))
+        commands.append(.transport(.close(code: code, reason: reason), atMicros: max(now, timeline.laneTime)))
         isClosed = true
         return commands
     }

@@ -149,8 +149,8 @@ extension QwenRealtimeSession {
             }
         }
         var active = ActiveResponse(
-            id: scenario.runtime.ids.id(prefix: "resp_"), startMicros: max(now + delay, sendCursor), plan: plan,
-            modalities: modalities, voice: overrides.voice ?? configuration.voice)
+            id: scenario.runtime.ids.id(prefix: "resp_"), startMicros: max(now + delay, timeline.laneTime),
+            group: responseCount, modalities: modalities, voice: overrides.voice ?? configuration.voice)
         active.calls = calls.map {
             ActiveResponse.Call(
                 callID: $0.callId ?? scenario.runtime.ids.id(prefix: "call_"), name: $0.name,
@@ -168,8 +168,7 @@ extension QwenRealtimeSession {
             answerAfterCalls = answer
             if declaredCall, let call = active.calls.first { declaredToolCallAwaiting = (call.callID, call.name) }
         }
-        response = active
-        commands.append(.scheduleTimer(.engine(Self.responseTimer), atMicros: active.startMicros))
+        commands += begin(active, plan: plan)
         return commands + enter("Responding")
     }
 

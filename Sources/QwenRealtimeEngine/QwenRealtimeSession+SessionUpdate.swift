@@ -40,7 +40,7 @@ extension QwenRealtimeSession {
             }
             commands += emit(
                 "session.updated", ["session": configuration.json], delay: delay(before: "session.updated"))
-            if isFirst { firstUpdatedDueMicros = sendCursor }
+            if isFirst { firstUpdatedDueMicros = timeline.laneTime }
             if let voiceprintID {
                 commands += voiceprintResult(voiceprintID, urls: result.voiceprintURLs)
             }

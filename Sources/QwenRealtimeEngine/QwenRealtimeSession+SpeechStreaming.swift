@@ -28,12 +28,11 @@ extension QwenRealtimeSession {
         case .messageDone:
             return closeSpeechMessage(status: "completed")
         case .done:
-            let usage = speechUsage(text: speech.speaking ?? "", audioMicros: active.plan.audioDurationMicros)
+            let usage = speechUsage(text: speech.speaking ?? "", audioMicros: active.audioDurationMicros)
             let commands = emit(
                 "response.done", ["response": active.json(status: "completed", usage: usage, conversationID: "")])
-            response = nil
             speech.speaking = nil
-            return commands + enter("Idle") + speakNextSegment()
+            return commands + endResponse() + enter("Idle") + speakNextSegment()
         case .textDelta, .callAdded, .argumentsDelta, .callDone, .awaitAudio:
             return []
         }

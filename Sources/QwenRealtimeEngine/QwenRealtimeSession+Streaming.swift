@@ -12,26 +12,55 @@ extension QwenRealtimeSession {
     package func engineTimerFired(_ name: String) -> [SessionCommand] {
         if name == Self.speakFirstTimer, !isClosed { return idleSilenceElapsed() }
         guard name == Self.responseTimer, !isClosed else { return [] }
+        timeline.timerFired()
         var commands: [SessionCommand] = []
-        while let active = response, let due = active.nextDueMicros, due <= now {
-            let step = active.plan.steps[active.nextStep].step
-            if case .awaitAudio(let handle) = step {
-                guard let rendered = handle.rendered else {
-                    // Still rendering on a worker: the driver fires this timer when it is ready.
-                    return commands + [.awaitAudio(handle, then: .engine(Self.responseTimer))]
+        while !isClosed, let next = timeline.next(now: now) {
+            switch next {
+            case .awaitAudio(let handle):
+                // Still rendering on a worker: the driver fires this timer when it is ready.
+                return commands + timeline.awaitAudio(handle)
+            case .run(let step):
+                if case .awaitAudio(let handle) = step.action, let rendered = handle.rendered {
+                    commands += planRenderedAnswer(rendered)
+                } else {
+                    commands += perform(step.action)
                 }
-                response?.plan = .message(text: active.pendingText, audio: rendered)
-                response?.pendingText = []
-                if let problem = rendered.problem { commands.append(.journal(.info(problem))) }
-                continue
             }
-            response?.nextStep += 1
-            commands += perform(step)
         }
-        if let next = response?.nextDueMicros {
-            commands.append(.scheduleTimer(.engine(Self.responseTimer), atMicros: next))
+        return commands + timeline.retime()
+    }
+
+    /// Makes `active` the response in progress and puts its plan's steps on the timeline, each
+    /// at the response start plus its offset.
+    func begin(_ active: ActiveResponse, plan: ResponsePlan) -> [SessionCommand] {
+        response = active
+        schedule(plan)
+        return timeline.retime()
+    }
+
+    /// The answer audio the response waited for is rendered: its message plan replaces the wait.
+    private func planRenderedAnswer(_ rendered: RenderedAnswer) -> [SessionCommand] {
+        guard let active = response else { return [] }
+        response?.pendingText = []
+        schedule(.message(text: active.pendingText, audio: rendered))
+        return rendered.problem.map { [.journal(.info($0))] } ?? []
+    }
+
+    private func schedule(_ plan: ResponsePlan) {
+        guard let active = response else { return }
+        response?.audioBytes = plan.audioBytes
+        response?.audioDurationMicros = plan.audioDurationMicros
+        for timed in plan.steps {
+            timeline.add(timed.step, at: active.startMicros + timed.offsetMicros, group: active.group)
         }
-        return commands
+    }
+
+    /// Ends the response in progress on the wire's side: nothing more of it is streamed.
+    func endResponse() -> [SessionCommand] {
+        guard let active = response else { return [] }
+        response = nil
+        timeline.drop(group: active.group)
+        return timeline.retime()
     }
 
     private func perform(_ step: ResponsePlan.Step) -> [SessionCommand] {
@@ -54,7 +83,7 @@ extension QwenRealtimeSession {
             if active.audioBytesSent == 0, configuration.outputIsWAV {
                 // wav output: the answer's first chunk starts with the header of the whole answer.
                 let header = WAVFile.streamHeader(
-                    sampleRate: configuration.outputSampleRate, dataBytes: active.plan.audioBytes)
+                    sampleRate: configuration.outputSampleRate, dataBytes: active.audioBytes)
                 return emit(
                     "response.audio.delta", partFields(active, ["delta": .string(Base64.encode(header + bytes))]))
             }

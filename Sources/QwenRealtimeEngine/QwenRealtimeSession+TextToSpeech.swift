@@ -86,7 +86,7 @@ extension QwenRealtimeSession {
         guard scenario.runtime.isInterruptible else {
             return [.journal(.info("response.cancel ignored: the scenario makes answers not interruptible"))]
         }
-        var commands: [SessionCommand] = [.cancelTimer(.engine(Self.responseTimer))]
+        var commands: [SessionCommand] = []
         if !active.createdSent {
             response?.createdSent = true
             commands += emit("response.created", ["response": active.json(status: "in_progress", conversationID: "")])
@@ -96,7 +96,7 @@ extension QwenRealtimeSession {
         let details: JSONValue = ["type": "cancelled", "reason": "client_cancelled"]
         commands += emit(
             "response.done", ["response": closed.json(status: "cancelled", details: details, conversationID: "")])
-        response = nil
+        commands += endResponse()
         speech.speaking = nil
         speech.queue.removeAll()
         return commands + enter("Idle")
@@ -127,12 +127,11 @@ extension QwenRealtimeSession {
         }
         var active = ActiveResponse(
             id: scenario.runtime.ids.id(prefix: "resp_"),
-            startMicros: max(now + delay(before: "response.created"), sendCursor),
-            plan: plan, modalities: ["text", "audio"], voice: configuration.voice)
+            startMicros: max(now + delay(before: "response.created"), timeline.laneTime), group: responseCount,
+            modalities: ["text", "audio"], voice: configuration.voice)
         // The text paces nothing on the wire (TTS sends no transcript): its first token is when the audio starts.
         if audio.rendered == nil { active.pendingText = pieces }
-        response = active
-        commands.append(.scheduleTimer(.engine(Self.responseTimer), atMicros: active.startMicros))
+        commands += begin(active, plan: plan)
         return commands + enter("Responding")
     }
 

@@ -28,8 +28,9 @@ package final class QwenRealtimeSession<Clock: ScenarioClock>: ProtocolSession {
     /// The engine state last entered (`Idle`, `Listening`, `Speaking`, `Responding`, …).
     package internal(set) var state = "Connecting"
 
-    /// Frames never go out before an earlier frame: the time of the last emitted frame.
-    var sendCursor: Int64 = 0
+    /// The response's steps, planned ahead; every frame goes out on its send lane, never before
+    /// an earlier one.
+    var timeline = OutboundTimeline<ResponsePlan.Step>(timer: QwenRealtimeSession.responseTimer)
     /// `session.update` events received, and when the first `session.updated` is due (C4).
     var sessionUpdates = 0
     var firstUpdatedDueMicros: Int64?
@@ -122,7 +123,7 @@ package final class QwenRealtimeSession<Clock: ScenarioClock>: ProtocolSession {
     var isReplay: Bool { scenario.runtime.scenario.replay != nil }
 
     package func open() -> [SessionCommand] {
-        sendCursor = now
+        timeline.resetLane(to: now)
         var commands = enter("Idle")
         commands += handle(scenario.runtime.start())
         guard !isReplay else { return commands }

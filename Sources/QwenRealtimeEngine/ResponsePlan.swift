@@ -1,5 +1,6 @@
 package import AnswerAudio
 package import ScenarioEngine
+import SessionCore
 
 /// The timeline of one response, computed when it starts and streamed step by step from an
 /// engine timer, so a cancel or a barge-in stops it between two steps (S10, S11, S15).
@@ -128,5 +129,13 @@ package struct ResponsePlan: Sendable, Hashable {
         return stride(from: 0, to: characters.count, by: size).map {
             String(characters[$0..<min($0 + size, characters.count)])
         }
+    }
+}
+
+extension ResponsePlan.Step: TimelineAction {
+    /// The timeline waits at an ``awaitAudio(_:)`` step until the audio is rendered.
+    package var awaitedAudio: AnswerAudioHandle? {
+        if case .awaitAudio(let handle) = self { return handle }
+        return nil
     }
 }
