@@ -109,7 +109,7 @@ extension MultiModalDialogSession {
                 return PCMPayload.summary(bytes: bytes.count, sampleRate: config.uplinkSampleRate)
             case .opus, .rawOpus:
                 // The framing the stream showed (this frame decides it when it is the first).
-                guard (uplink?.framing ?? OpusFraming.detect(prefix: bytes)) == .raw,
+                guard (uplink?.decoder.framing ?? OpusFraming.detect(prefix: bytes)) == .raw,
                     let samples = OpusDecoder.sampleCount(ofPacket: bytes, sampleRate: 48_000)
                 else { return nil }
                 return ProtocolModel.AudioSummary(codec: "opus", durationMs: Double(samples) / 48)

@@ -55,7 +55,6 @@ extension MultiModalDialogSession {
         var changes: [String] = []
         var commands: [SessionCommand] = []
         if before.uplinkFormat != updated.uplinkFormat || before.uplinkSampleRate != updated.uplinkSampleRate {
-            uplink = UplinkAudioDecoder(format: updated.uplinkFormat, sampleRate: updated.uplinkSampleRate)
             changes.append("upstream \(updated.uplinkFormat.rawValue) at \(updated.uplinkSampleRate) Hz")
         }
         if before.mode != updated.mode {
@@ -65,7 +64,7 @@ extension MultiModalDialogSession {
         if before.allowsVideo != updated.allowsVideo {
             changes.append("upstream.type \(updated.allowsVideo ? "AudioAndVideo" : "AudioOnly")")
         }
-        if !changes.isEmpty { resetSpeechDetection() }
+        if !changes.isEmpty { uplink?.reconfigure(format: updated.uplinkFormat, sampleRate: updated.uplinkSampleRate) }
         if before.downlink != updated.downlink {
             changes.append("downstream settings (from the next answer)")
             if let note = updated.downlink.sampleRateNote, !before.downlink.sampleRateUnset {
@@ -80,14 +79,14 @@ extension MultiModalDialogSession {
     /// the connect round is back in Listening and stopping when the call ends. Images with no
     /// video call at all are pictures for the agent (DOC-AGENT): a note, not a violation.
     private func videoFrame(_ images: [ImageRules.Image]) -> [SessionCommand] {
-        guard videoMode else {
+        guard video.isOn else {
             if round?.videoModeAfter == true {
                 return [
                     .journal(
                         .must("mmd.C15", "UpdateInfo video frame before the video connect round returned to Listening"))
                 ]
             }
-            if hadVideoCall {
+            if video.hadCall {
                 return [
                     .journal(
                         .must(
@@ -107,8 +106,7 @@ extension MultiModalDialogSession {
                         "video-mode UpdateInfo must carry exactly one base64 image, got \(images.count) (\(images.map(\.type).joined(separator: ",")))"
                     )))
         }
-        if let last = lastVideoFrameAt {
-            let gapMs = (now - last) / 1000
+        if let gapMs = video.frameArrived(at: now) {
             if !options.videoFrameGapMs.contains(gapMs) {
                 commands.append(.journal(.should("mmd.C15", "video frame gap \(gapMs) ms (SHOULD be ~500 ms)")))
             }
@@ -116,7 +114,6 @@ extension MultiModalDialogSession {
         } else {
             commands.append(.journal(.info("first video frame")))
         }
-        lastVideoFrameAt = now
         return commands
     }
 

@@ -15,13 +15,13 @@ extension MultiModalDialogSession {
                 .invalidState("SendSpeech is only allowed in Listening"), obligation: "mmd.C10",
                 "SendSpeech outside Listening")
         }
-        guard !pushToTalkOpen else {
+        guard uplink?.pushToTalkOpen != true else {
             return [.journal(.must("mmd.C10", "SendSpeech while a SendSpeech bracket is open"))]
         }
-        pushToTalkOpen = true
+        uplink?.openBracket()
         endStretch("pushToTalkOutsideBracket")
         beginUtterance(startMs: 0)
-        if let open = utterance { timeline.add(.event("SpeechStarted", [:]), at: lane(now), group: open.round) }
+        if let open = uplink?.utterance { timeline.add(.event("SpeechStarted", [:]), at: lane(now), group: open.round) }
         return []
     }
 
@@ -29,10 +29,10 @@ extension MultiModalDialogSession {
     /// behaves like CancelSpeech. In tap2talk/duplex it ends an utterance in progress.
     func stopSpeech() -> [SessionCommand] {
         guard config?.mode == .pushToTalk else {
-            guard utterance != nil else { return [.journal(.info("StopSpeech without speech in progress"))] }
+            guard uplink?.utterance != nil else { return [.journal(.info("StopSpeech without speech in progress"))] }
             return closeUtterance(at: lane(now))
         }
-        guard pushToTalkOpen, let open = utterance else {
+        guard uplink?.pushToTalkOpen == true, let open = uplink?.utterance else {
             return [.journal(.must("mmd.C10", "StopSpeech without SendSpeech"))]
         }
         guard open.bracketAudioMs > 0 else {
@@ -46,7 +46,7 @@ extension MultiModalDialogSession {
     /// S7: CancelSpeech discards the utterance: SpeechEnded (if SpeechStarted went out), no
     /// answer, Listening stays.
     func cancelSpeech() -> [SessionCommand] {
-        guard let open = utterance else {
+        guard let open = uplink?.utterance else {
             if config?.mode == .pushToTalk {
                 return [.journal(.must("mmd.C10", "CancelSpeech without SendSpeech"))]
             }
@@ -55,7 +55,7 @@ extension MultiModalDialogSession {
         let unsent = timeline.drop(group: open.round)
         let startWasSent = !unsent.contains { $0.action == .event("SpeechStarted", [:]) }
         if startWasSent { timeline.add(.event("SpeechEnded", [:]), at: lane(now)) }
-        resetSpeechDetection()
+        uplink?.restartDetection()
         return [.journal(.info("utterance cancelled; no answer"))]
     }
 }

@@ -48,11 +48,11 @@ extension MultiModalDialogSession {
             commands.append(.journal(.info("RequestToRespond follows the \(pendingCommand) command")))
         }
         pendingCommand = nil
-        if let open = utterance {
+        if let open = uplink?.utterance {
             timeline.drop(group: open.round)
             commands.append(.journal(.info("RequestToRespond replaces the utterance in progress")))
         }
-        if config?.mode != .duplex { resetSpeechDetection() } else { utterance = nil }
+        if config?.mode != .duplex { uplink?.restartDetection() } else { uplink?.dropUtterance() }
         let biz = parameters?["biz_params"]?.objectValue ?? JSONObject()
         if let videos = biz["videos"] {
             return commands + videoRequest(videos, type: type)
@@ -96,8 +96,7 @@ extension MultiModalDialogSession {
                 .journal(.must("mmd.C16", "video connect in a session started with upstream.type AudioOnly")))
         }
         if action == "exit" {
-            videoMode = false
-            lastVideoFrameAt = nil
+            video.exit()
         }
         let phrase = action == "connect" ? options.videoConnectPhrase : options.videoExitPhrase
         startRound(.video(phrase: phrase, connect: action == "connect"), at: now)

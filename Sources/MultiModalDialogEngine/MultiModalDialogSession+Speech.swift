@@ -22,8 +22,8 @@ extension MultiModalDialogSession {
         case .active:
             break
         }
-        guard let config, let uplink else { return [] }
-        let decoded = uplink.decode(bytes)
+        guard let config, let decoder = uplink?.decoder else { return [] }
+        let decoded = decoder.decode(bytes)
         var commands = handle(
             scenario.runtime.clientAudio(
                 byteCount: bytes.count,
@@ -37,17 +37,16 @@ extension MultiModalDialogSession {
         }
         switch config.mode {
         case .pushToTalk:
-            guard pushToTalkOpen, var open = utterance else {
+            guard uplink?.pushToTalkOpen == true, uplink?.utterance != nil else {
                 commands += reportOnce(
                     "pushToTalkOutsideBracket", "mmd.C10", "audio outside SendSpeech…StopSpeech (ignored)")
                 return commands
             }
-            open.bracketAudioMs += decoded.pcm.durationMs
-            utterance = open
-            commands += revealTranscript(speechMs: open.bracketAudioMs)
+            let bracketMs = uplink?.addBracketAudio(ms: decoded.pcm.durationMs) ?? 0
+            commands += revealTranscript(speechMs: bracketMs)
         case .tapToTalk:
             guard conversation == .listening else {
-                let inFlight = speechEndedSentAt.map { now - $0 <= options.tapToTalkStopGraceMicros } ?? false
+                let inFlight = uplink?.speechEndedSentAt.map { now - $0 <= options.tapToTalkStopGraceMicros } ?? false
                 if announcedState != .listening, !inFlight {
                     commands += reportOnce(
                         "tap2talkOutsideListening", "mmd.C11", level: .should,
@@ -66,7 +65,7 @@ extension MultiModalDialogSession {
     /// Feeds the VAD and acts on its events: start (or duplex barge-in), partials, end.
     private func detectSpeech(_ pcm: PCMBuffer) -> [SessionCommand] {
         // Fed in place: a copy of the detector would copy its buffer on every chunk.
-        guard let events = vad?.feed(pcm), let detector = vad else { return [] }
+        guard let events = uplink?.detector.feed(pcm), let detector = uplink?.detector else { return [] }
         var commands: [SessionCommand] = []
         for event in events {
             let lagMicros = Int64(max(0, detector.processedMs - event.atMs)) * 1000
@@ -74,12 +73,12 @@ extension MultiModalDialogSession {
             case .speechStarted(let atMs):
                 commands += speechStarted(atMs: atMs, lagMicros: lagMicros)
             case .speechStopped:
-                guard utterance != nil else { continue }
+                guard uplink?.utterance != nil else { continue }
                 let due = now + max(0, scenario.runtime.delayMicros(before: "SpeechEnded") - lagMicros)
                 commands += closeUtterance(at: lane(due))
             }
         }
-        if let open = utterance, detector.isSpeaking {
+        if let open = uplink?.utterance, detector.isSpeaking {
             commands += revealTranscript(speechMs: detector.processedMs - open.startMs)
         }
         return commands
@@ -101,7 +100,7 @@ extension MultiModalDialogSession {
             return commands
         }
         beginUtterance(startMs: atMs)
-        if let open = utterance { timeline.add(.event("SpeechStarted", [:]), at: lane(due), group: open.round) }
+        if let open = uplink?.utterance { timeline.add(.event("SpeechStarted", [:]), at: lane(due), group: open.round) }
         return commands
     }
 
@@ -110,21 +109,15 @@ extension MultiModalDialogSession {
         let number = nextRoundNumber()
         let scripted = scenario.runtime.scenario.turn(at: turnIndex, variables: scenario.runtime.variables).transcript
         let transcript = recognised(scripted)
-        utterance = Utterance(round: number, startMs: startMs, tokens: Tokenizer.tokens(of: transcript, rule: .auto))
+        uplink?.begin(Utterance(round: number, startMs: startMs, tokens: Tokenizer.tokens(of: transcript, rule: .auto)))
     }
 
     /// Partial SpeechContent (cumulative) as speech time accumulates, never the whole text.
     private func revealTranscript(speechMs: Int) -> [SessionCommand] {
-        guard var open = utterance, config?.downlink.transcriptPartials == true, open.tokens.count > 1 else {
-            return []
-        }
-        let count = min(open.tokens.count - 1, speechMs / max(1, options.transcriptTokenMs))
-        guard count > open.revealed else { return [] }
-        open.revealed = count
-        utterance = open
-        let text = open.tokens.prefix(count).joined()
-        timeline.add(
-            .event("SpeechContent", ["text": .string(text), "finished": false]), at: lane(now), group: open.round)
+        guard config?.downlink.transcriptPartials == true,
+            let (text, round) = uplink?.reveal(speechMs: speechMs, tokenMs: options.transcriptTokenMs)
+        else { return [] }
+        timeline.add(.event("SpeechContent", ["text": .string(text), "finished": false]), at: lane(now), group: round)
         return []
     }
 
@@ -135,9 +128,7 @@ extension MultiModalDialogSession {
 
     /// Ends the utterance: SpeechEnded, final SpeechContent, Thinking, then the answer round.
     func closeUtterance(at time: Int64) -> [SessionCommand] {
-        guard let open = utterance else { return [] }
-        utterance = nil
-        pushToTalkOpen = false
+        guard let open = uplink?.close() else { return [] }
         let turn = consumeTurn(user: nil, variables: scenario.runtime.variables)
         timeline.add(.event("SpeechEnded", [:]), at: time, group: open.round)
         timeline.add(

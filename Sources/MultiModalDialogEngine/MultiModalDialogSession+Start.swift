@@ -81,8 +81,7 @@ extension MultiModalDialogSession {
         config = start
         lifecycle = .active
         applyPromptVariables(start.bizParams)
-        uplink = UplinkAudioDecoder(format: start.uplinkFormat, sampleRate: start.uplinkSampleRate)
-        resetSpeechDetection()
+        uplink = Uplink(format: start.uplinkFormat, sampleRate: start.uplinkSampleRate, detectorSettings: options.vad)
         guard scenario.runtime.scenario.replay == nil else {
             commands.append(.journal(.info("replay scenario: the engine sends only recorded frames")))
             return commands
@@ -105,14 +104,6 @@ extension MultiModalDialogSession {
         for (key, value) in params {
             scenario.runtime.variables[key] = value.stringValue ?? value.encodedString()
         }
-    }
-
-    /// A fresh voice-activity detector at the uplink rate.
-    func resetSpeechDetection() {
-        guard let config else { return }
-        vad = VoiceActivityDetector(sampleRate: config.uplinkSampleRate, configuration: options.vad)
-        utterance = nil
-        pushToTalkOpen = false
     }
 
     /// S4/§9.13: `task-failed` now, then close.

@@ -35,7 +35,7 @@ extension MultiModalDialogSession {
         let time = step.dueAt
         switch step.action {
         case .event(let name, let fields):
-            if name == "SpeechEnded" { speechEndedSentAt = max(time, now) }
+            if name == "SpeechEnded" { uplink?.speechEndedSentAt = max(time, now) }
             return send(frames.event(name, dialogID: dialogID, fields: fields, at: time))
         case .taskStarted:
             return send(frames.taskStarted(at: time))
@@ -98,9 +98,7 @@ extension MultiModalDialogSession {
         var commands: [SessionCommand] = []
         if let finished = round {
             if let video = finished.videoModeAfter {
-                videoMode = video
-                if video { hadVideoCall = true }
-                lastVideoFrameAt = nil
+                self.video.switchTo(video)
                 commands.append(.journal(.info(video ? "video mode on" : "video mode off")))
             }
             let followUps = ["visual_qa", "open_videochat", "quit_videochat"]
@@ -109,7 +107,7 @@ extension MultiModalDialogSession {
         }
         round = nil
         conversation = .listening
-        if config?.mode != .duplex { resetSpeechDetection() }
+        if config?.mode != .duplex { uplink?.restartDetection() }
         endStretch("tap2talkOutsideListening")
         return commands
     }

@@ -36,15 +36,9 @@ package final class MultiModalDialogSession<Clock: ScenarioClock>: ProtocolSessi
     var turnIndex = 0
     var roundCounter = 0
     var round: ActiveRound?
-    var utterance: Utterance?
-    var pushToTalkOpen = false
-    var uplink: UplinkAudioDecoder?
-    var vad: VoiceActivityDetector?
-    var videoMode = false
-    /// A video call was on at some point: frames after it ended break C15, while images with
-    /// no call at all are pictures for the agent.
-    var hadVideoCall = false
-    var lastVideoFrameAt: Int64?
+    /// The uplink's decoder, speech detection and utterance (from Start on).
+    var uplink: Uplink?
+    var video = VideoCall()
     var lastHeartBeatAt: Int64?
     var clientStatus: JSONValue?
     /// A command of the last round the client must follow up after Listening (C17).
@@ -53,8 +47,6 @@ package final class MultiModalDialogSession<Clock: ScenarioClock>: ProtocolSessi
     var reportedStretches: Set<String> = []
     /// The last round was interrupted after RespondingStarted; its LocalRespondingEnded is welcome.
     var interruptedRoundPending = false
-    /// When `SpeechEnded` was last sent (tap2talk grace for frames in flight, C11).
-    var speechEndedSentAt: Int64?
     /// The server ended the task with Stopped (idle end): one finish-task afterwards is expected.
     var serverSentStopped = false
     /// A rendered fault asked for a fatal error; the session must close.
