@@ -1,4 +1,5 @@
 import DialogClients
+import ProtocolModel
 import WireJSON
 
 extension QwenDriver {
@@ -29,7 +30,7 @@ extension QwenDriver {
             // fixture's trailing silence is (after it, the server VAD has committed already).
             let split = min(pcm.count, 16_000 * 2 * 6 / 10) & ~1
             await client.appendAudio(pcm: Array(pcm[..<split]), realtime: true)
-            client.sendRaw(["type": "input_audio_buffer.commit"])
+            client.sendRaw(QwenClientEvent.inputAudioBufferCommit.object())
             await client.appendAudio(pcm: Array(pcm[split...]), realtime: true)
         } else {
             await client.appendAudio(pcm: pcm, realtime: true)
@@ -41,7 +42,7 @@ extension QwenDriver {
             // The breach right behind the first: that response is in progress from the moment the
             // server took it (waiting for its first event raced a short answer's end, and a
             // response.create after it is qrt.C10's "nothing new", not C11).
-            if fault?.name == "second-response" { client.sendRaw(["type": "response.create"]) }
+            if fault?.name == "second-response" { client.sendRaw(QwenClientEvent.responseCreate.object()) }
         }
         await answerToolCalls()
         _ = await client.waitUntilIdle(timeoutMillis: 15_000)
@@ -64,19 +65,19 @@ extension QwenDriver {
         switch fault?.name {
         case "binary-frame": client.sendRaw(binary: [0, 1, 2, 3])
         case "unknown-event": client.sendRaw(["type": "input_audio_buffer.flush"])
-        case "numeric-event-id": client.sendRaw(["type": "session.update", "session": [:], "event_id": 42])
+        case "numeric-event-id": client.sendRaw(QwenClientEvent.sessionUpdate.object(["session": [:], "event_id": 42]))
         case "image-before-audio":
             let jpeg = FixturePaths.readOrWarn("fixtures/images/frame.jpg", fallback: [0xFF, 0xD8, 0xFF, 0xD9])
-            client.sendRaw(["type": "input_image_buffer.append", "image": .string(Base64.encode(jpeg))])
-        case "cancel-without-response": client.sendRaw(["type": "response.cancel"])
+            client.sendRaw(QwenClientEvent.inputImageBufferAppend.object(["image": .string(Base64.encode(jpeg))]))
+        case "cancel-without-response": client.sendRaw(QwenClientEvent.responseCancel.object())
         case "bad-item":
             client.createItem([
                 "type": "message", "role": "robot", "content": [["type": "input_text", "text": "Hello"]],
             ])
-        case "empty-commit": client.sendRaw(["type": "input_audio_buffer.commit"])
-        case "bad-base64": client.sendRaw(["type": "input_audio_buffer.append", "audio": "@@not base64@@"])
+        case "empty-commit": client.sendRaw(QwenClientEvent.inputAudioBufferCommit.object())
+        case "bad-base64": client.sendRaw(QwenClientEvent.inputAudioBufferAppend.object(["audio": "@@not base64@@"]))
         case "odd-audio-chunk":
-            client.sendRaw(["type": "input_audio_buffer.append", "audio": .string(Base64.encode([0, 0, 0]))])
+            client.sendRaw(QwenClientEvent.inputAudioBufferAppend.object(["audio": .string(Base64.encode([0, 0, 0]))]))
         default: break
         }
     }
@@ -97,19 +98,19 @@ extension QwenDriver {
             for call in calls {
                 switch fault?.name {
                 case "wrong-call-id":
-                    client.sendRaw([
-                        "type": "conversation.item.create",
-                        "item": ["type": "function_call_output", "call_id": "call_wrong", "output": "{}"],
-                    ])
-                    client.sendRaw(["type": "response.create"])
+                    client.sendRaw(
+                        QwenClientEvent.conversationItemCreate.object([
+                            "item": ["type": "function_call_output", "call_id": "call_wrong", "output": "{}"]
+                        ]))
+                    client.sendRaw(QwenClientEvent.responseCreate.object())
                     return
                 case "duplicate-tool-output":
                     client.sendFunctionCallOutput(
                         callId: call, output: "{\"weather\":\"sunny\"}", createResponse: false)
-                    client.sendRaw([
-                        "type": "conversation.item.create",
-                        "item": ["type": "function_call_output", "call_id": .string(call), "output": "{}"],
-                    ])
+                    client.sendRaw(
+                        QwenClientEvent.conversationItemCreate.object([
+                            "item": ["type": "function_call_output", "call_id": .string(call), "output": "{}"]
+                        ]))
                     client.createResponse()
                 default:
                     client.sendFunctionCallOutput(callId: call, output: "{\"weather\":\"sunny\"}")
@@ -122,12 +123,13 @@ extension QwenDriver {
     func finishSession() async {
         switch fault?.name {
         case "finish-on-audio-profile":
-            client.sendRaw(["type": "session.finish"])
+            client.sendRaw(QwenClientEvent.sessionFinish.object())
             try? await Task.sleep(for: .milliseconds(300))
             await client.close()
         case "events-after-finish":
-            client.sendRaw(["type": "session.finish"])
-            client.sendRaw(["type": "input_audio_buffer.append", "audio": .string(Base64.encode([0, 0, 0, 0]))])
+            client.sendRaw(QwenClientEvent.sessionFinish.object())
+            client.sendRaw(
+                QwenClientEvent.inputAudioBufferAppend.object(["audio": .string(Base64.encode([0, 0, 0, 0]))]))
             try? await Task.sleep(for: .milliseconds(500))
             await client.close()
         default:

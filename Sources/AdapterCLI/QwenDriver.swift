@@ -1,4 +1,5 @@
 import DialogClients
+import ProtocolModel
 import Synchronization
 import WireJSON
 
@@ -46,7 +47,9 @@ final class QwenDriver: Sendable {
 
     private static func callbacks(_ events: EventLog) -> QwenRealtimeCallbacks {
         var callbacks = QwenRealtimeCallbacks()
-        callbacks.onEvent = { type, _ in if type == "session.created" { events.event("connected") } }
+        callbacks.onEvent = { type, _ in
+            if type == QwenServerEvent.sessionCreated.rawValue { events.event("connected") }
+        }
         callbacks.onSessionUpdated = { events.event("session_updated", ["session": .object($0)]) }
         callbacks.onSpeechStarted = { events.event("speech_started", ["item_id": .string($0)]) }
         callbacks.onSpeechStopped = { events.event("speech_ended", ["item_id": .string($0)]) }

@@ -96,22 +96,22 @@ enum ScenarioLatencyBench {
             return "session \(index): connect failed"
         }
         defer { connection.close() }
-        func receive(_ type: String) async -> Bool {
+        func receive(_ event: QwenServerEvent) async -> Bool {
             while let message = await connection.nextMessage(timeoutMillis: 15_000) {
-                if (try? JSONValue.decode(message.bytes))?["type"]?.stringValue == type { return true }
+                if (try? JSONValue.decode(message.bytes))?["type"]?.stringValue == event.rawValue { return true }
             }
             return false
         }
-        guard await receive("session.created") else { return "session \(index): no session.created" }
+        guard await receive(.sessionCreated) else { return "session \(index): no session.created" }
         connection.send(text: #"{"type":"session.update","session":{"modalities":["text"],"turn_detection":null}}"#)
-        guard await receive("session.updated") else { return "session \(index): no session.updated" }
+        guard await receive(.sessionUpdated) else { return "session \(index): no session.updated" }
         for round in 0..<rounds {
             connection.send(
                 text:
                     #"{"type":"conversation.item.create","item":{"type":"message","role":"user","content":[{"type":"input_text","text":"hello \#(round)"}]}}"#
             )
             connection.send(text: #"{"type":"response.create"}"#)
-            guard await receive("response.done") else { return "session \(index): no response.done in round \(round)" }
+            guard await receive(.responseDone) else { return "session \(index): no response.done in round \(round)" }
         }
         return nil
     }

@@ -1,3 +1,4 @@
+import ProtocolModel
 package import WireJSON
 
 /// An `error` event's `error` object (§5.1, §9): `type`, `code`, `message`, `param`, and the
@@ -51,7 +52,7 @@ package struct QwenError: Error, Sendable, Hashable {
     /// The documented "another response is in progress" error (S12).
     package static let responseInProgress = QwenError(
         code: "invalid_value", message: "Cannot create response while another response is in progress.",
-        param: "response.create")
+        param: QwenClientEvent.responseCreate.rawValue)
 
     /// The object as sent inside `error`.
     package func json(eventID: String?) -> JSONValue {

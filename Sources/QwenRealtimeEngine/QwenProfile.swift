@@ -1,3 +1,5 @@
+package import ProtocolModel
+
 /// The Qwen realtime profiles sharing one protocol (spec §0): Qwen-Audio-Realtime,
 /// Qwen-Omni-Realtime, the transcription-only Qwen-ASR-Realtime and the text-to-speech
 /// Qwen-TTS-Realtime, chosen from the model name in the upgrade URL.
@@ -84,9 +86,9 @@ package enum QwenProfile: String, Sendable, Hashable, CaseIterable {
     package var answers: Bool { self != .transcription }
 
     /// The input transcription delta event: ASR's `…input_audio_transcription.text`.
-    package var transcriptionDeltaType: String {
+    package var transcriptionDeltaEvent: QwenServerEvent {
         self == .transcription
-            ? "conversation.item.input_audio_transcription.text" : "conversation.item.input_audio_transcription.delta"
+            ? .conversationItemInputAudioTranscriptionText : .conversationItemInputAudioTranscriptionDelta
     }
 
     /// Whether transcription events report `language` and `emotion` (omni deltas, every ASR event).
@@ -112,24 +114,24 @@ package enum QwenProfile: String, Sendable, Hashable, CaseIterable {
 
     /// Client event types of §4.0 this profile defines (omni's retrieve/delete are served but
     /// journaled as C17).
-    package var clientEventTypes: Set<String> {
-        let audio: Set<String> = [
-            "session.update", "input_audio_buffer.append", "input_audio_buffer.commit", "input_audio_buffer.clear",
+    package var clientEventTypes: Set<QwenClientEvent> {
+        let audio: Set<QwenClientEvent> = [
+            .sessionUpdate, .inputAudioBufferAppend, .inputAudioBufferCommit, .inputAudioBufferClear,
         ]
         switch self {
-        case .transcription: return audio.union(["session.finish"])
+        case .transcription: return audio.union([.sessionFinish])
         case .speechSynthesis:
             return [
-                "session.update", "input_text_buffer.append", "input_text_buffer.commit", "input_text_buffer.clear",
-                "response.cancel", "session.finish",
+                .sessionUpdate, .inputTextBufferAppend, .inputTextBufferCommit, .inputTextBufferClear, .responseCancel,
+                .sessionFinish,
             ]
         case .audio:
             return audio.union([
-                "conversation.item.create", "conversation.item.retrieve", "conversation.item.delete",
-                "response.create", "response.cancel",
+                .conversationItemCreate, .conversationItemRetrieve, .conversationItemDelete, .responseCreate,
+                .responseCancel,
             ])
         case .omni:
-            return QwenProfile.audio.clientEventTypes.union(["input_image_buffer.append", "session.finish"])
+            return QwenProfile.audio.clientEventTypes.union([.inputImageBufferAppend, .sessionFinish])
         }
     }
 }

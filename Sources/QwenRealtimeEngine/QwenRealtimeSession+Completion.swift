@@ -1,3 +1,4 @@
+import ProtocolModel
 import ScenarioEngine
 import SessionCore
 import WireJSON
@@ -14,7 +15,7 @@ extension QwenRealtimeSession {
                 "message": .string(failure.message),
             ]
             commands = emit(
-                "response.done",
+                .responseDone,
                 [
                     "response": active.json(
                         status: "failed", details: ["type": "failed", "error": error], conversationID: conversationID)
@@ -27,7 +28,7 @@ extension QwenRealtimeSession {
                 outputText: Usage.textTokens(active.textSent) + Usage.textTokens(arguments),
                 outputAudio: Usage.outputAudioTokens(micros: audioMicros), search: configuration.searchUse)
             commands = emit(
-                "response.done",
+                .responseDone,
                 ["response": active.json(status: "completed", usage: usage, conversationID: conversationID)])
         }
         commands += endResponse()
@@ -55,12 +56,12 @@ extension QwenRealtimeSession {
         if !active.createdSent {
             response?.createdSent = true
             commands += emit(
-                "response.created", ["response": active.json(status: "in_progress", conversationID: conversationID)])
+                .responseCreated, ["response": active.json(status: "in_progress", conversationID: conversationID)])
         }
         commands += closeOpenItems(status: "incomplete")
         guard let closed = response else { return commands }
         commands += emit(
-            "response.done",
+            .responseDone,
             [
                 "response": closed.json(
                     status: "cancelled", details: ["type": "cancelled", "reason": .string(reason)],
@@ -90,7 +91,7 @@ extension QwenRealtimeSession {
         response?.openCall = nil
         response?.output.append(.object(item))
         return emit(
-            "response.output_item.done",
+            .responseOutputItemDone,
             ["response_id": .string(active.id), "output_index": .int(Int64(index)), "item": .object(item)])
     }
 }

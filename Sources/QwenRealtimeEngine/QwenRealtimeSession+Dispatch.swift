@@ -41,12 +41,13 @@ extension QwenRealtimeSession {
             commands += handle(scenario.runtime.clientMessage(type: "", json: json))
             return commands + reject(.invalidJSON("A client event needs a string 'type'."), "qrt.C2")
         }
-        if type != Self.appendType {
+        let known = QwenClientEvent(rawValue: type)
+        if known != .inputAudioBufferAppend {
             commands += handle(scenario.runtime.clientMessage(type: type, json: json))
         }
         commands += checkOrdering(type)
         if isReplay {
-            if type == Self.appendType, let audio = event["audio"]?.stringValue {
+            if known == .inputAudioBufferAppend, let audio = event["audio"]?.stringValue {
                 let count = Base64.decode(audio)?.count ?? 0
                 commands += handle(
                     scenario.runtime.clientAudio(
@@ -54,14 +55,14 @@ extension QwenRealtimeSession {
             }
             return commands
         }
-        return commands + dispatch(type, event)
+        return commands + dispatch(known, type, event)
     }
 
     /// An `input_audio_buffer.append` read in place: the same checks as the JSON path, with the
     /// audio decoded straight from the frame's bytes.
     private func receiveAppend(_ bytes: [UInt8], _ append: InPlaceAudioEvent) -> [SessionCommand] {
         var commands = checkEventID(append.eventID.map(JSONValue.string))
-        commands += checkOrdering(Self.appendType)
+        commands += checkOrdering(QwenClientEvent.inputAudioBufferAppend.rawValue)
         return bytes.withUnsafeBufferPointer { frame in
             let base64 = UnsafeBufferPointer(rebasing: frame[append.base64Payload])
             if isReplay {
@@ -83,41 +84,49 @@ extension QwenRealtimeSession {
         return reject(error, "qrt.C2", "binary frame of \(bytes.count) bytes")
     }
 
-    private func dispatch(_ type: String, _ event: JSONObject) -> [SessionCommand] {
-        if profile == .speechSynthesis { return dispatchSpeech(type, event) }
-        if profile == .transcription, !profile.clientEventTypes.contains(type),
-            QwenProfile.omni.clientEventTypes.contains(type)
+    /// Dispatches a client event by profile; `known` is nil for a type outside §4.0.
+    private func dispatch(_ known: QwenClientEvent?, _ type: String, _ event: JSONObject) -> [SessionCommand] {
+        if profile == .speechSynthesis { return dispatchSpeech(known, type, event) }
+        if profile == .transcription, let known, !profile.clientEventTypes.contains(known),
+            QwenProfile.omni.clientEventTypes.contains(known)
         {
             return reject(
                 .unknownEvent(type), "qrt.C17",
                 "\(type) is not part of the transcription model's API (\(model) only transcribes)")
         }
-        let acted = type == Self.appendType || type == "session.update" ? [] : userActed()
-        return acted + dispatchKnown(type, event)
+        let acted = known == .inputAudioBufferAppend || known == .sessionUpdate ? [] : userActed()
+        guard let known else { return acted + rejectUnknown(type) }
+        return acted + dispatchKnown(known, event)
     }
 
-    private func dispatchKnown(_ type: String, _ event: JSONObject) -> [SessionCommand] {
-        switch type {
-        case "session.update": return sessionUpdate(event)
-        case "input_audio_buffer.append": return appendAudio(event)
-        case "input_audio_buffer.commit": return commitAudio()
-        case "input_audio_buffer.clear": return clearAudio()
-        case "input_image_buffer.append" where profile == .omni: return appendImage(event)
-        case "conversation.item.create": return createItem(event)
-        case "conversation.item.retrieve", "conversation.item.delete":
+    private func dispatchKnown(_ known: QwenClientEvent, _ event: JSONObject) -> [SessionCommand] {
+        let type = known.rawValue
+        switch known {
+        case .sessionUpdate: return sessionUpdate(event)
+        case .inputAudioBufferAppend: return appendAudio(event)
+        case .inputAudioBufferCommit: return commitAudio()
+        case .inputAudioBufferClear: return clearAudio()
+        case .inputImageBufferAppend where profile == .omni: return appendImage(event)
+        case .conversationItemCreate: return createItem(event)
+        case .conversationItemRetrieve, .conversationItemDelete:
             var commands: [SessionCommand] = []
             if profile == .omni {
                 commands += violationOnce("C17-\(type)", "qrt.C17", "\(type) is not documented for the omni profile")
             }
-            return commands + (type == "conversation.item.retrieve" ? retrieveItem(event) : deleteItem(event))
-        case "response.create": return createResponse(event)
-        case "response.cancel": return cancelResponse()
-        case "session.finish" where profile.clientEventTypes.contains(type): return finishSession()
-        case "session.finish", "input_image_buffer.append":
+            return commands + (known == .conversationItemRetrieve ? retrieveItem(event) : deleteItem(event))
+        case .responseCreate: return createResponse(event)
+        case .responseCancel: return cancelResponse()
+        case .sessionFinish where profile.clientEventTypes.contains(known): return finishSession()
+        case .sessionFinish, .inputImageBufferAppend:
             return reject(.unknownEvent(type), "qrt.C17", "\(type) is not defined for the audio profile")
-        default:
-            return reject(.unknownEvent(type), "qrt.C2", "unknown client event type \(type)")
+        case .inputTextBufferAppend, .inputTextBufferCommit, .inputTextBufferClear:
+            return rejectUnknown(type)  // text-to-speech only: unknown to the other profiles
         }
+    }
+
+    /// C2: a type the engine does not know.
+    func rejectUnknown(_ type: String) -> [SessionCommand] {
+        reject(.unknownEvent(type), "qrt.C2", "unknown client event type \(type)")
     }
 
     /// C3: `event_id` is a string and unique; remembered for error echoes.
@@ -136,11 +145,12 @@ extension QwenRealtimeSession {
     /// C4: `session.update` first; nothing else before its `session.updated` went out.
     private func checkOrdering(_ type: String) -> [SessionCommand] {
         var commands: [SessionCommand] = []
-        if clientEvents == 1, type != "session.update" {
+        let isUpdate = type == QwenClientEvent.sessionUpdate.rawValue
+        if clientEvents == 1, !isUpdate {
             commands += violation("qrt.C4", "first client event is \(type), not session.update")
         }
         // TTS clients append text right after session.update (the SDK does): no rule forbids it.
-        if type != "session.update", profile != .speechSynthesis, let due = firstUpdatedDueMicros, now < due {
+        if !isUpdate, profile != .speechSynthesis, let due = firstUpdatedDueMicros, now < due {
             commands += violation("qrt.C4", "\(type) sent before session.updated for the first session.update")
         }
         return commands

@@ -92,7 +92,7 @@ extension QwenRealtimeSession {
             if profile == .transcription {
                 return reject(
                     .invalidValue(
-                        "input_audio_buffer.commit",
+                        QwenClientEvent.inputAudioBufferCommit.rawValue,
                         "input_audio_buffer.commit is only available without turn detection (turn_detection: null)."),
                     "qrt.C9")
             }
@@ -114,7 +114,7 @@ extension QwenRealtimeSession {
         let itemID = userTurn?.itemID ?? scenario.runtime.ids.id(prefix: "item_")
         userTurn = nil
         commands += commitUserAudio(
-            itemID: itemID, content: content, delay: delay(before: "input_audio_buffer.committed"))
+            itemID: itemID, content: content, delay: delay(before: .inputAudioBufferCommitted))
         return commands + enter(profile.answers ? "Committed" : "Listening")
     }
 
@@ -126,7 +126,7 @@ extension QwenRealtimeSession {
             if profile == .audio { return commands }
         }
         input.clearBuffer()
-        return commands + emit("input_audio_buffer.cleared", delay: delay(before: "input_audio_buffer.cleared"))
+        return commands + emit(.inputAudioBufferCleared, delay: delay(before: .inputAudioBufferCleared))
     }
 
     /// The user audio item: `committed`, `conversation.item.created`, then the input
@@ -147,9 +147,9 @@ extension QwenRealtimeSession {
         input.clearBuffer()
         hasNewInput = true
         commands += emit(
-            "input_audio_buffer.committed", ["previous_item_id": previousJSON, "item_id": .string(itemID)], delay: delay
+            .inputAudioBufferCommitted, ["previous_item_id": previousJSON, "item_id": .string(itemID)], delay: delay
         )
-        commands += emit("conversation.item.created", ["previous_item_id": previousJSON, "item": .object(item)])
+        commands += emit(.conversationItemCreated, ["previous_item_id": previousJSON, "item": .object(item)])
         if let failure = content.errors.first(where: isTranscriptionError) {
             let error: JSONValue = [
                 "type": .string(failure.type ?? "transcription_error"), "code": .string(failure.code),
@@ -157,7 +157,7 @@ extension QwenRealtimeSession {
             ]
             return commands
                 + emit(
-                    "conversation.item.input_audio_transcription.failed",
+                    .conversationItemInputAudioTranscriptionFailed,
                     ["item_id": .string(itemID), "content_index": 0, "error": error])
         }
         item["content"] = [["type": "input_audio", "transcript": .string(content.transcript)]]
@@ -166,6 +166,6 @@ extension QwenRealtimeSession {
             "item_id": .string(itemID), "content_index": 0, "transcript": .string(content.transcript),
         ]
         if profile == .transcription { for (key, value) in recognition(content) { completed[key] = value } }
-        return commands + emit("conversation.item.input_audio_transcription.completed", completed)
+        return commands + emit(.conversationItemInputAudioTranscriptionCompleted, completed)
     }
 }

@@ -1,3 +1,4 @@
+import ProtocolModel
 import ScenarioEngine
 import SessionCore
 import WireJSON
@@ -38,9 +39,9 @@ extension QwenRealtimeSession {
         guard let after = conversation.insert(item, after: previousID) else { return commands }
         hasNewInput = true
         commands += emit(
-            "conversation.item.created",
+            .conversationItemCreated,
             ["previous_item_id": after.map(JSONValue.string) ?? .null, "item": .object(item)],
-            delay: delay(before: "conversation.item.created"))
+            delay: delay(before: .conversationItemCreated))
         if state == "AwaitingToolOutput", awaitedCalls.isEmpty { commands += enter("Listening") }
         return commands
     }
@@ -61,7 +62,7 @@ extension QwenRealtimeSession {
             return error(.itemNotFound(id))
         }
         return emit(
-            "conversation.item.retrieved", ["item": .object(item)], delay: delay(before: "conversation.item.retrieved"))
+            .conversationItemRetrieved, ["item": .object(item)], delay: delay(before: .conversationItemRetrieved))
     }
 
     /// `conversation.item.delete` (S17).
@@ -74,6 +75,6 @@ extension QwenRealtimeSession {
         }
         itemAudioMicros[id] = nil
         return emit(
-            "conversation.item.deleted", ["item_id": .string(id)], delay: delay(before: "conversation.item.deleted"))
+            .conversationItemDeleted, ["item_id": .string(id)], delay: delay(before: .conversationItemDeleted))
     }
 }

@@ -1,3 +1,4 @@
+import ProtocolModel
 package import ScenarioEngine
 package import SessionCore
 import WireAudio
@@ -16,7 +17,7 @@ extension QwenRealtimeSession {
             let itemID = scenario.runtime.ids.id(prefix: "item_")
             commands += commitUserAudio(itemID: itemID, content: scenario.runtime.nextTurn())
         }
-        commands += emit("session.finished", delay: delay(before: "session.finished"))
+        commands += emit(.sessionFinished, delay: delay(before: .sessionFinished))
         return commands + closeConnection(code: 1000, reason: "session finished")
     }
 
@@ -33,7 +34,7 @@ extension QwenRealtimeSession {
         case .trigger(let text):
             if profile == .omni {
                 commands += flushSpeech()
-                commands += emit("session.finished")
+                commands += emit(.sessionFinished)
             }
             return commands + closeConnection(code: 1000, reason: text)
         case .serverSilence, .audioGap:
@@ -44,7 +45,7 @@ extension QwenRealtimeSession {
     private func serverError(_ code: String, _ message: String) -> [SessionCommand] {
         terminate()
         return emit(
-            "error", ["error": QwenError(type: "server_error", code: code, message: message).json(eventID: nil)])
+            .error, ["error": QwenError(type: "server_error", code: code, message: message).json(eventID: nil)])
     }
 
     package func render(_ request: FaultRequest, atMicros: Int64) -> [OutboundFrame] {
@@ -57,7 +58,10 @@ extension QwenRealtimeSession {
             if object["type"] == nil { object["type"] = .string(type) }
             json = .object(object)
         case .injectError(let spec):
-            json = ["event_id": eventID, "type": "error", "error": qwenError(spec).json(eventID: nil)]
+            json = [
+                "event_id": eventID, "type": .string(QwenServerEvent.error.rawValue),
+                "error": qwenError(spec).json(eventID: nil),
+            ]
         }
         return [
             OutboundFrame(

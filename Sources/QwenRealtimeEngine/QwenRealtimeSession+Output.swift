@@ -6,8 +6,9 @@ package import WireJSON
 extension QwenRealtimeSession {
     /// Sends a server event `{event_id, type, …fields}` (S3) no earlier than `delay` from now
     /// and never before the previous frame, through the fault stage.
-    func emit(_ type: String, _ fields: JSONObject = [:], delay: Int64 = 0) -> [SessionCommand] {
+    func emit(_ event: QwenServerEvent, _ fields: JSONObject = [:], delay: Int64 = 0) -> [SessionCommand] {
         guard !isClosed else { return [] }
+        let type = event.rawValue
         var object = JSONObject()
         object.reserveCapacity(2 + fields.count)
         object["event_id"] = .string(scenario.runtime.ids.id(prefix: "event_"))
@@ -18,14 +19,14 @@ extension QwenRealtimeSession {
         return send(OutboundFrame(eventType: type, isText: true, bytes: json.encoded(), dueAtMicros: due, json: json))
     }
 
-    /// The scenario's delay before a server event type.
-    func delay(before type: String) -> Int64 {
-        scenario.runtime.delayMicros(before: type)
+    /// The scenario's delay before a server event.
+    func delay(before event: QwenServerEvent) -> Int64 {
+        scenario.runtime.delayMicros(before: event.rawValue)
     }
 
     /// Sends an `error` event echoing the current client `event_id`.
     func error(_ error: QwenError) -> [SessionCommand] {
-        emit("error", ["error": error.json(eventID: currentEventID)], delay: delay(before: "error"))
+        emit(.error, ["error": error.json(eventID: currentEventID)], delay: delay(before: .error))
     }
 
     /// Sends an error and journals the client obligation that caused it.
@@ -71,7 +72,7 @@ extension QwenRealtimeSession {
     /// Sends a scripted error; a fatal one (or any `server_error`) ends the session with 1011 (S21).
     func scriptedError(_ spec: ErrorSpec) -> [SessionCommand] {
         let error = qwenError(spec)
-        var commands = emit("error", ["error": error.json(eventID: nil)], delay: delay(before: "error"))
+        var commands = emit(.error, ["error": error.json(eventID: nil)], delay: delay(before: .error))
         if spec.fatal || error.isTerminal {
             terminate()
             commands += cancelStreaming()
@@ -95,11 +96,11 @@ extension QwenRealtimeSession {
         let rate: Int
         var channels = 1
         switch (eventType, inbound) {
-        case (Self.appendType, true):
+        case (QwenClientEvent.inputAudioBufferAppend.rawValue, true):
             field = "audio"
             rate = configuration.inputSampleRate
             channels = configuration.inputChannels
-        case ("response.audio.delta", false):
+        case (QwenServerEvent.responseAudioDelta.rawValue, false):
             guard profile != .speechSynthesis || configuration.speechFormat == "pcm" else { return nil }
             field = "delta"
             rate = configuration.outputSampleRate

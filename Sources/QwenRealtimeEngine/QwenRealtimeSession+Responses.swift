@@ -51,12 +51,13 @@ extension QwenRealtimeSession {
                 return commands
                     + reject(
                         .invalidState(
-                            "response.create", "Nothing to respond to: commit audio or create an item first."),
+                            QwenClientEvent.responseCreate.rawValue,
+                            "Nothing to respond to: commit audio or create an item first."),
                         "qrt.C10")
             }
             content = scenario.runtime.nextTurn()
         }
-        return commands + startResponse(content, delay: delay(before: "response.created"), overrides: overrides)
+        return commands + startResponse(content, delay: delay(before: .responseCreated), overrides: overrides)
     }
 
     /// What the user said, for tool choice: the latest user message's text when it has some,
@@ -85,7 +86,8 @@ extension QwenRealtimeSession {
     /// `response.cancel` (S14).
     func cancelResponse() -> [SessionCommand] {
         guard response != nil else {
-            return reject(.invalidState("response.cancel", "No response is in progress."), "qrt.C12")
+            return reject(
+                .invalidState(QwenClientEvent.responseCancel.rawValue, "No response is in progress."), "qrt.C12")
         }
         guard scenario.runtime.isInterruptible else {
             return [.journal(.info("response.cancel ignored: the scenario makes answers not interruptible"))]

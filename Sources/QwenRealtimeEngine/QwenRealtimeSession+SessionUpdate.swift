@@ -1,3 +1,4 @@
+import ProtocolModel
 import ScenarioEngine
 import SessionCore
 import WireAudio
@@ -35,11 +36,11 @@ extension QwenRealtimeSession {
             let voiceprintID = result.voiceprintURLs.isEmpty ? nil : scenario.runtime.ids.id(prefix: "vp_")
             if let voiceprintID {
                 commands += emit(
-                    "voiceprint_audio_list.in_progress", ["item_id": .string(voiceprintID)],
-                    delay: delay(before: "voiceprint_audio_list.in_progress"))
+                    .voiceprintAudioListInProgress, ["item_id": .string(voiceprintID)],
+                    delay: delay(before: .voiceprintAudioListInProgress))
             }
             commands += emit(
-                "session.updated", ["session": configuration.json], delay: delay(before: "session.updated"))
+                .sessionUpdated, ["session": configuration.json], delay: delay(before: .sessionUpdated))
             if isFirst { firstUpdatedDueMicros = timeline.laneTime }
             if let voiceprintID {
                 commands += voiceprintResult(voiceprintID, urls: result.voiceprintURLs)
@@ -55,13 +56,13 @@ extension QwenRealtimeSession {
         let bad = urls.first { !($0.hasPrefix("http://") || $0.hasPrefix("https://")) }
         if let bad {
             return emit(
-                "voiceprint_audio_list.failed",
+                .voiceprintAudioListFailed,
                 ["item_id": .string(id), "reason": .string("Cannot download voiceprint audio: \(bad)")],
-                delay: delay(before: "voiceprint_audio_list.failed"))
+                delay: delay(before: .voiceprintAudioListFailed))
         }
         return emit(
-            "voiceprint_audio_list.completed", ["item_id": .string(id)],
-            delay: delay(before: "voiceprint_audio_list.completed"))
+            .voiceprintAudioListCompleted, ["item_id": .string(id)],
+            delay: delay(before: .voiceprintAudioListCompleted))
     }
 
     /// Restarts the detector for a new turn-detection mode (omni may change it mid-session).

@@ -1,3 +1,4 @@
+import ProtocolModel
 import ScenarioEngine
 import SessionCore
 import WireJSON
@@ -13,24 +14,24 @@ extension QwenRealtimeSession {
         switch step {
         case .created:
             response?.createdSent = true
-            return emit("response.created", ["response": active.json(status: "in_progress", conversationID: "")])
+            return emit(.responseCreated, ["response": active.json(status: "in_progress", conversationID: "")])
         case .messageAdded:
             let itemID = scenario.runtime.ids.id(prefix: "item_")
             response?.messageItemID = itemID
             response?.messageOpen = true
             let item = Self.speechItem(itemID, status: "in_progress", content: [])
             return emit(
-                "response.output_item.added", ["response_id": .string(active.id), "output_index": 0, "item": item])
-                + emit("response.content_part.added", partFields(response ?? active, ["part": Self.audioPart]))
+                .responseOutputItemAdded, ["response_id": .string(active.id), "output_index": 0, "item": item])
+                + emit(.responseContentPartAdded, partFields(response ?? active, ["part": Self.audioPart]))
         case .audioDelta(let bytes):
             response?.audioBytesSent += bytes.count
-            return emit("response.audio.delta", partFields(active, ["delta": .string(Base64.encode(bytes))]))
+            return emit(.responseAudioDelta, partFields(active, ["delta": .string(Base64.encode(bytes))]))
         case .messageDone:
             return closeSpeechMessage(status: "completed")
         case .done:
             let usage = speechUsage(text: speech.speaking ?? "", audioMicros: active.audioDurationMicros)
             let commands = emit(
-                "response.done", ["response": active.json(status: "completed", usage: usage, conversationID: "")])
+                .responseDone, ["response": active.json(status: "completed", usage: usage, conversationID: "")])
             speech.speaking = nil
             return commands + endResponse() + enter("Idle") + speakNextSegment()
         case .textDelta, .callAdded, .argumentsDelta, .callDone, .awaitAudio:
@@ -44,9 +45,9 @@ extension QwenRealtimeSession {
         response?.messageOpen = false
         let item = Self.speechItem(itemID, status: status, content: [Self.audioPart])
         response?.output.append(item)
-        return emit("response.audio.done", partFields(active, [:]))
-            + emit("response.content_part.done", partFields(active, ["part": Self.audioPart]))
-            + emit("response.output_item.done", ["response_id": .string(active.id), "output_index": 0, "item": item])
+        return emit(.responseAudioDone, partFields(active, [:]))
+            + emit(.responseContentPartDone, partFields(active, ["part": Self.audioPart]))
+            + emit(.responseOutputItemDone, ["response_id": .string(active.id), "output_index": 0, "item": item])
     }
 
     /// `usage`: billable characters on the qwen3 models (a CJK character counts 2), tokens on

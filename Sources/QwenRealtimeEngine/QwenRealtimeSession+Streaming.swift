@@ -71,13 +71,13 @@ extension QwenRealtimeSession {
         case .created:
             response?.createdSent = true
             return emit(
-                "response.created", ["response": active.json(status: "in_progress", conversationID: conversationID)])
+                .responseCreated, ["response": active.json(status: "in_progress", conversationID: conversationID)])
         case .messageAdded:
             return addMessage(active)
         case .textDelta(let text):
             response?.textSent += text
-            let type = active.hasAudio ? "response.audio_transcript.delta" : "response.text.delta"
-            return emit(type, partFields(active, ["delta": .string(text)]))
+            let event: QwenServerEvent = active.hasAudio ? .responseAudioTranscriptDelta : .responseTextDelta
+            return emit(event, partFields(active, ["delta": .string(text)]))
         case .audioDelta(let bytes):
             response?.audioBytesSent += bytes.count
             if active.audioBytesSent == 0, configuration.outputIsWAV {
@@ -85,9 +85,9 @@ extension QwenRealtimeSession {
                 let header = WAVFile.streamHeader(
                     sampleRate: configuration.outputSampleRate, dataBytes: active.audioBytes)
                 return emit(
-                    "response.audio.delta", partFields(active, ["delta": .string(Base64.encode(header + bytes))]))
+                    .responseAudioDelta, partFields(active, ["delta": .string(Base64.encode(header + bytes))]))
             }
-            return emit("response.audio.delta", partFields(active, ["delta": .string(Base64.encode(bytes))]))
+            return emit(.responseAudioDelta, partFields(active, ["delta": .string(Base64.encode(bytes))]))
         case .messageDone:
             return closeMessage(status: "completed")
         case .callAdded(let index):
@@ -97,13 +97,13 @@ extension QwenRealtimeSession {
             conversation.insert(item, after: nil)
             response?.openCall = index
             return emit(
-                "response.output_item.added", base.merging(["output_index": .int(Int64(index)), "item": .object(item)]))
-                + emit("conversation.item.created", ["previous_item_id": previous, "item": .object(item)])
+                .responseOutputItemAdded, base.merging(["output_index": .int(Int64(index)), "item": .object(item)]))
+                + emit(.conversationItemCreated, ["previous_item_id": previous, "item": .object(item)])
         case .argumentsDelta(let index, let piece):
             let call = active.calls[index]
             response?.calls[index].argumentsSent += piece
             return emit(
-                "response.function_call_arguments.delta",
+                .responseFunctionCallArgumentsDelta,
                 base.merging([
                     "item_id": .string(call.itemID), "output_index": .int(Int64(index)),
                     "call_id": .string(call.callID),
@@ -117,14 +117,14 @@ extension QwenRealtimeSession {
             response?.output.append(.object(item))
             awaitedCalls[call.callID] = call.name
             return emit(
-                "response.function_call_arguments.done",
+                .responseFunctionCallArgumentsDone,
                 base.merging([
                     "item_id": .string(call.itemID), "output_index": .int(Int64(index)),
                     "call_id": .string(call.callID),
                     "name": .string(call.name), "arguments": .string(call.arguments),
                 ]))
                 + emit(
-                    "response.output_item.done",
+                    .responseOutputItemDone,
                     base.merging(["output_index": .int(Int64(index)), "item": .object(item)]))
         case .done:
             return finishResponse()
@@ -145,9 +145,9 @@ extension QwenRealtimeSession {
         response?.messageOpen = true
         let updated = response ?? active
         return emit(
-            "response.output_item.added", ["response_id": .string(active.id), "output_index": 0, "item": .object(item)])
-            + emit("conversation.item.created", ["previous_item_id": previous, "item": .object(item)])
-            + emit("response.content_part.added", partFields(updated, ["part": part(updated, text: "")]))
+            .responseOutputItemAdded, ["response_id": .string(active.id), "output_index": 0, "item": .object(item)])
+            + emit(.conversationItemCreated, ["previous_item_id": previous, "item": .object(item)])
+            + emit(.responseContentPartAdded, partFields(updated, ["part": part(updated, text: "")]))
     }
 
     /// The `.done` events of the open message part; `status` is `completed` or `incomplete`.
@@ -158,13 +158,13 @@ extension QwenRealtimeSession {
         var commands: [SessionCommand]
         if active.hasAudio {
             commands =
-                emit("response.audio_transcript.done", partFields(active, ["transcript": text]))
-                + emit("response.audio.done", partFields(active, [:]))
+                emit(.responseAudioTranscriptDone, partFields(active, ["transcript": text]))
+                + emit(.responseAudioDone, partFields(active, [:]))
         } else {
-            commands = emit("response.text.done", partFields(active, ["text": text]))
+            commands = emit(.responseTextDone, partFields(active, ["text": text]))
         }
         commands += emit(
-            "response.content_part.done", partFields(active, ["part": part(active, text: active.textSent)]))
+            .responseContentPartDone, partFields(active, ["part": part(active, text: active.textSent)]))
         let content: JSONValue =
             active.hasAudio ? ["type": "audio", "transcript": text] : ["type": "text", "text": text]
         let item: JSONObject = [
@@ -175,7 +175,7 @@ extension QwenRealtimeSession {
         response?.output.append(.object(item))
         return commands
             + emit(
-                "response.output_item.done",
+                .responseOutputItemDone,
                 ["response_id": .string(active.id), "output_index": 0, "item": .object(item)])
     }
 

@@ -1,4 +1,5 @@
 import AnswerAudio
+import ProtocolModel
 import ScenarioEngine
 import SessionCore
 import WireJSON
@@ -9,9 +10,9 @@ import WireJSON
 /// the response timeline of the other profiles (``performSpeechStep(_:)``).
 extension QwenRealtimeSession {
     /// The client events of a TTS session; events of the other profiles are refused by name.
-    func dispatchSpeech(_ type: String, _ event: JSONObject) -> [SessionCommand] {
-        switch type {
-        case "session.update":
+    func dispatchSpeech(_ known: QwenClientEvent?, _ type: String, _ event: JSONObject) -> [SessionCommand] {
+        switch known {
+        case .sessionUpdate?:
             guard !speech.started else {
                 let error = QwenError(
                     code: "invalid_value",
@@ -19,14 +20,14 @@ extension QwenRealtimeSession {
                 return reject(error, "qrt.C7", "session.update after synthesis started")
             }
             return sessionUpdate(event)
-        case "input_text_buffer.append": return appendText(event)
-        case "input_text_buffer.commit": return commitText()
-        case "input_text_buffer.clear": return clearText()
-        case "response.cancel": return cancelSpeech()
-        case "session.finish": return finishSpeech()
+        case .inputTextBufferAppend?: return appendText(event)
+        case .inputTextBufferCommit?: return commitText()
+        case .inputTextBufferClear?: return clearText()
+        case .responseCancel?: return cancelSpeech()
+        case .sessionFinish?: return finishSpeech()
         default:
-            guard QwenProfile.allCases.contains(where: { $0.clientEventTypes.contains(type) }) else {
-                return reject(.unknownEvent(type), "qrt.C2", "unknown client event type \(type)")
+            guard let known, QwenProfile.allCases.contains(where: { $0.clientEventTypes.contains(known) }) else {
+                return rejectUnknown(type)
             }
             let error = QwenError(
                 code: "unknown_event",
@@ -58,7 +59,7 @@ extension QwenRealtimeSession {
             return reject(error, "qrt.C10")
         }
         speech.commitBuffer()
-        return emit("input_text_buffer.committed", ["item_id": ""], delay: delay(before: "input_text_buffer.committed"))
+        return emit(.inputTextBufferCommitted, ["item_id": ""], delay: delay(before: .inputTextBufferCommitted))
             + speakNextSegment()
     }
 
@@ -66,7 +67,7 @@ extension QwenRealtimeSession {
     private func clearText() -> [SessionCommand] {
         speech.buffer = ""
         speech.appendedSinceCommit = false
-        return emit("input_text_buffer.cleared", delay: delay(before: "input_text_buffer.cleared"))
+        return emit(.inputTextBufferCleared, delay: delay(before: .inputTextBufferCleared))
     }
 
     /// `session.finish`: the rest of the buffer is spoken (in either mode, as the SDK says), then
@@ -81,7 +82,8 @@ extension QwenRealtimeSession {
     /// `response.cancel`: the response ends `cancelled` and the segments queued behind it are dropped.
     private func cancelSpeech() -> [SessionCommand] {
         guard let active = response else {
-            return reject(.invalidState("response.cancel", "No response is in progress."), "qrt.C12")
+            return reject(
+                .invalidState(QwenClientEvent.responseCancel.rawValue, "No response is in progress."), "qrt.C12")
         }
         guard scenario.runtime.isInterruptible else {
             return [.journal(.info("response.cancel ignored: the scenario makes answers not interruptible"))]
@@ -89,13 +91,13 @@ extension QwenRealtimeSession {
         var commands: [SessionCommand] = []
         if !active.createdSent {
             response?.createdSent = true
-            commands += emit("response.created", ["response": active.json(status: "in_progress", conversationID: "")])
+            commands += emit(.responseCreated, ["response": active.json(status: "in_progress", conversationID: "")])
         }
         commands += closeSpeechMessage(status: "incomplete")
         let closed = response ?? active
         let details: JSONValue = ["type": "cancelled", "reason": "client_cancelled"]
         commands += emit(
-            "response.done", ["response": closed.json(status: "cancelled", details: details, conversationID: "")])
+            .responseDone, ["response": closed.json(status: "cancelled", details: details, conversationID: "")])
         commands += endResponse()
         speech.speaking = nil
         speech.queue.removeAll()
@@ -108,7 +110,7 @@ extension QwenRealtimeSession {
         guard response == nil else { return [] }
         guard !speech.queue.isEmpty else {
             guard speech.finishing, !isClosed else { return [] }
-            return emit("session.finished", delay: delay(before: "session.finished"))
+            return emit(.sessionFinished, delay: delay(before: .sessionFinished))
                 + closeConnection(code: 1000, reason: "session finished")
         }
         let text = speech.queue.removeFirst()
@@ -127,7 +129,7 @@ extension QwenRealtimeSession {
         }
         var active = ActiveResponse(
             id: scenario.runtime.ids.id(prefix: "resp_"),
-            startMicros: max(now + delay(before: "response.created"), timeline.laneTime), group: responseCount,
+            startMicros: max(now + delay(before: .responseCreated), timeline.laneTime), group: responseCount,
             modalities: ["text", "audio"], voice: configuration.voice)
         // The text paces nothing on the wire (TTS sends no transcript): its first token is when the audio starts.
         if audio.rendered == nil { active.pendingText = pieces }

@@ -25,9 +25,9 @@ extension QwenRealtimeSession {
         var commands = intent == .valid ? userActed() : []
         guard intent != .filler else { return [.journal(.info("smart_turn: filler segment at \(startMs) ms"))] }
         commands += emit(
-            "input_audio_buffer.speech_started",
+            .inputAudioBufferSpeechStarted,
             ["audio_start_ms": .int(Int64(startMs)), "item_id": .string(turn.itemID)],
-            delay: delay(before: "input_audio_buffer.speech_started"))
+            delay: delay(before: .inputAudioBufferSpeechStarted))
         if isSmartTurn { inSmartTurn = true }
         let interrupts = configuration.turnDetection?.interruptResponse ?? true
         if intent == .valid, response != nil, scenario.runtime.isInterruptible, interrupts {
@@ -40,7 +40,7 @@ extension QwenRealtimeSession {
         guard let turn = userTurn else { return [] }
         userTurn = nil
         let fields: JSONObject = ["audio_end_ms": .int(Int64(endMs)), "item_id": .string(turn.itemID)]
-        let stopDelay = delay(before: "input_audio_buffer.speech_stopped")
+        let stopDelay = delay(before: .inputAudioBufferSpeechStopped)
         switch turn.intent {
         case .filler:
             return ambientTranscription(turn)
@@ -48,19 +48,19 @@ extension QwenRealtimeSession {
             inSmartTurn = false
             var invalid = fields
             invalid["reason"] = "turn_invalid"
-            return emit("input_audio_buffer.speech_stopped", invalid, delay: stopDelay)
+            return emit(.inputAudioBufferSpeechStopped, invalid, delay: stopDelay)
                 + enter(response == nil ? "Listening" : "Responding")
         case .valid:
             var commands =
                 turn.deltasSent == 0 ? transcriptionDelta(turn, confirmed: max(0, turn.tokens.count - 1)) : []
-            commands += emit("input_audio_buffer.speech_stopped", fields, delay: stopDelay)
+            commands += emit(.inputAudioBufferSpeechStopped, fields, delay: stopDelay)
             commands += commitUserAudio(itemID: turn.itemID, content: turn.content)
             guard profile.answers else { return commands + enter("Listening") }
             guard configuration.turnDetection?.createResponse ?? true, !isFinishing else {
                 pendingTurn = turn.content
                 return commands + enter("Committed")
             }
-            let pause = scenario.runtime.responsePauseMicros + delay(before: "response.created")
+            let pause = scenario.runtime.responsePauseMicros + delay(before: .responseCreated)
             return commands + startResponse(turn.content, delay: pause)
         }
     }
@@ -86,7 +86,7 @@ extension QwenRealtimeSession {
             "text": .string(tokens[..<count].joined()), "stash": .string(tokens[count...].joined()),
         ]
         if profile.reportsLanguage { for (key, value) in recognition(turn.content) { fields[key] = value } }
-        return emit(profile.transcriptionDeltaType, fields)
+        return emit(profile.transcriptionDeltaEvent, fields)
     }
 
     /// A smart_turn filler: ambient transcription with a temporary item id only (S8).
@@ -95,14 +95,14 @@ extension QwenRealtimeSession {
         let confirmed = max(0, tokens.count - 1)
         let id = JSONValue.string(turn.itemID)
         return emit(
-            "conversation.item.ambient_audio_transcription.delta",
+            .conversationItemAmbientAudioTranscriptionDelta,
             [
                 "item_id": id, "content_index": 0, "text": .string(tokens[..<confirmed].joined()),
                 "stash": .string(tokens[confirmed...].joined()),
             ],
-            delay: delay(before: "conversation.item.ambient_audio_transcription.delta"))
+            delay: delay(before: .conversationItemAmbientAudioTranscriptionDelta))
             + emit(
-                "conversation.item.ambient_audio_transcription.completed",
+                .conversationItemAmbientAudioTranscriptionCompleted,
                 ["item_id": id, "content_index": 0, "transcript": .string(turn.content.transcript)])
     }
 
@@ -113,7 +113,7 @@ extension QwenRealtimeSession {
         userTurn = nil
         guard turn.intent == .valid else { return [] }
         return emit(
-            "input_audio_buffer.speech_stopped",
+            .inputAudioBufferSpeechStopped,
             ["audio_end_ms": .int(Int64(input.totalMs)), "item_id": .string(turn.itemID)])
             + commitUserAudio(itemID: turn.itemID, content: turn.content)
     }

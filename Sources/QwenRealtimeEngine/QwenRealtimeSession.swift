@@ -1,4 +1,5 @@
 package import AnswerAudio
+import ProtocolModel
 package import ScenarioEngine
 package import SessionCore
 import WireJSON
@@ -127,20 +128,18 @@ package final class QwenRealtimeSession<Clock: ScenarioClock>: ProtocolSession {
         var commands = enter("Idle")
         commands += handle(scenario.runtime.start())
         guard !isReplay else { return commands }
-        commands += emit("session.created", ["session": configuration.json], delay: delay(before: "session.created"))
+        commands += emit(.sessionCreated, ["session": configuration.json], delay: delay(before: .sessionCreated))
         return commands
     }
 
     package func classify(text bytes: [UInt8]) -> InboundClassification {
         if profile != .speechSynthesis, let append = inPlaceAppend(bytes) {
-            return InboundClassification(eventType: Self.appendType, json: nil, inPlaceAudio: append)
+            return InboundClassification(
+                eventType: QwenClientEvent.inputAudioBufferAppend.rawValue, json: nil, inPlaceAudio: append)
         }
         guard let json = try? JSONValue.decode(bytes) else { return InboundClassification(eventType: nil, json: nil) }
         return InboundClassification(eventType: json["type"]?.stringValue, json: json)
     }
-
-    /// The client event sent for every audio chunk.
-    static var appendType: String { "input_audio_buffer.append" }
 
     /// `{"type":"input_audio_buffer.append","audio":"…"}`, with or without an `event_id`, read in
     /// place; nil for any other frame (and for other members or non-ASCII text: the JSON path
@@ -164,7 +163,9 @@ package final class QwenRealtimeSession<Clock: ScenarioClock>: ProtocolSession {
                 return true
             }
         }
-        guard complete, let type, let audio, bytes[type].elementsEqual(Self.appendType.utf8) else { return nil }
+        guard complete, let type, let audio,
+            bytes[type].elementsEqual(QwenClientEvent.inputAudioBufferAppend.rawValue.utf8)
+        else { return nil }
         let summary = Base64.decodedCount(ofEncoded: bytes[audio]).map {
             PCMPayload.summary(
                 bytes: $0, sampleRate: configuration.inputSampleRate, channels: configuration.inputChannels)

@@ -68,22 +68,27 @@ extension LatencyExtractor {
     /// barge-in speech_started → response.cancel (or the adapter's playback stop).
     func realtimeSamples(_ transcript: Transcript) -> [LatencySample] {
         var samples: [LatencySample] = []
-        if let created = EntryMatcher.server("session.created").first(in: transcript),
+        if let created = EntryMatcher.server(QwenServerEvent.sessionCreated.rawValue).first(in: transcript),
             let sample = reaction(
-                LatencyMetric.sessionCreatedToUpdate, transcript, from: created, to: .client("session.update"))
+                LatencyMetric.sessionCreatedToUpdate, transcript, from: created,
+                to: .client(QwenClientEvent.sessionUpdate.rawValue))
         {
             samples.append(sample)
         }
-        if let updated = EntryMatcher.server("session.updated").first(in: transcript),
+        if let updated = EntryMatcher.server(QwenServerEvent.sessionUpdated.rawValue).first(in: transcript),
             let sample = reaction(
                 LatencyMetric.sessionUpdatedToFirstAppend, transcript, from: updated,
-                to: .client("input_audio_buffer.append"))
+                to: .client(QwenClientEvent.inputAudioBufferAppend.rawValue))
         {
             samples.append(sample)
         }
-        for done in EntryMatcher.server("response.function_call_arguments.done").indices(in: transcript) {
+        for done in EntryMatcher.server(QwenServerEvent.responseFunctionCallArgumentsDone.rawValue).indices(
+            in: transcript)
+        {
             let callID = transcript.journal[done].json?["call_id"]?.stringValue ?? ""
-            let output = EntryMatcher.client("conversation.item.create").indices(in: transcript, from: done + 1).first {
+            let output = EntryMatcher.client(QwenClientEvent.conversationItemCreate.rawValue).indices(
+                in: transcript, from: done + 1
+            ).first {
                 transcript.journal[$0].json?["item"]?["call_id"]?.stringValue == callID
             }
             if let output {
@@ -93,22 +98,27 @@ extension LatencyExtractor {
                         value: transcript.milliseconds(at: output) - transcript.milliseconds(at: done),
                         evidence: [done, output]))
             }
-            if let responseDone = EntryMatcher.server("response.done").first(in: transcript, from: done + 1),
+            if let responseDone = EntryMatcher.server(QwenServerEvent.responseDone.rawValue).first(
+                in: transcript, from: done + 1),
                 let sample = reaction(
                     LatencyMetric.toolResponseDoneToCreate, transcript, from: max(responseDone, output ?? 0),
-                    to: .client("response.create"))
+                    to: .client(QwenClientEvent.responseCreate.rawValue))
             {
                 samples.append(sample)
             }
         }
         let timeline = StateOrderAnalyzer.responses(transcript)
-        for speech in EntryMatcher.server("input_audio_buffer.speech_started").indices(in: transcript) {
+        for speech in EntryMatcher.server(QwenServerEvent.inputAudioBufferSpeechStarted.rawValue).indices(
+            in: transcript)
+        {
             let inResponse =
                 timeline.points.last { $0.index < speech && ($0.state == "InProgress" || $0.state == "Idle") }?.state
                 == "InProgress"
             guard inResponse else { continue }
             let speechMs = transcript.milliseconds(at: speech)
-            let cancel = EntryMatcher.client("response.cancel").first(in: transcript, from: speech + 1).map {
+            let cancel = EntryMatcher.client(QwenClientEvent.responseCancel.rawValue).first(
+                in: transcript, from: speech + 1
+            ).map {
                 transcript.milliseconds(at: $0)
             }
             let playback = transcript.adapterEvents.first {

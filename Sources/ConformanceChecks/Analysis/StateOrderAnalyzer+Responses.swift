@@ -15,12 +15,12 @@ extension StateOrderAnalyzer {
             guard let type = transcript.messageType(at: index) else { continue }
             let ms = transcript.milliseconds(at: index)
             if entry.direction == .in {
-                if type == "response.create", active != nil {
+                if type == QwenClientEvent.responseCreate.rawValue, active != nil {
                     points.append(
                         .init(
                             index: index, ms: ms, state: "client response.create", legal: false,
                             note: "response.create while \(active ?? "") is in progress (qrt.C11)"))
-                } else if type == "response.cancel", active == nil {
+                } else if type == QwenClientEvent.responseCancel.rawValue, active == nil {
                     points.append(
                         .init(
                             index: index, ms: ms, state: "client response.cancel", legal: false,
@@ -29,8 +29,8 @@ extension StateOrderAnalyzer {
                 continue
             }
             let responseID = entry.json?["response"]?["id"]?.stringValue ?? entry.json?["response_id"]?.stringValue
-            switch type {
-            case "response.created":
+            switch QwenServerEvent(rawValue: type) {
+            case .responseCreated?:
                 var point = StateTimeline.Point(index: index, ms: ms, state: "InProgress")
                 if let active {
                     point.legal = false
@@ -38,7 +38,7 @@ extension StateOrderAnalyzer {
                 }
                 active = responseID ?? "response"
                 points.append(point)
-            case "response.done":
+            case .responseDone?:
                 var point = StateTimeline.Point(
                     index: index, ms: ms, state: "Idle", note: entry.json?["response"]?["status"]?.stringValue)
                 if active == nil {

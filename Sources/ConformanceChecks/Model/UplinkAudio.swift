@@ -32,7 +32,9 @@ package struct UplinkAudio: Sendable {
                 chunks.append(
                     Chunk(
                         index: index, ms: ms, bytes: entry.byteLength, durationMs: duration, codec: entry.audio?.codec))
-            } else if source == "base64", transcript.messageType(at: index) == "input_audio_buffer.append" {
+            } else if source == "base64",
+                transcript.messageType(at: index) == QwenClientEvent.inputAudioBufferAppend.rawValue
+            {
                 let bytes = entry.json?["audio"]?.stringValue.flatMap(Base64.checkedDecodedCount(ofEncoded:))
                 let duration =
                     entry.audio?.durationMs ?? bytes.map { Double($0) / Double(2 * max(sampleRate, 1)) * 1000 }

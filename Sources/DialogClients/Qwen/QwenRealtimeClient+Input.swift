@@ -1,3 +1,4 @@
+import ProtocolModel
 import Synchronization
 public import WireJSON
 
@@ -8,7 +9,7 @@ extension QwenRealtimeClient {
         guard pcm.count >= 2 else { return }
         let bytes = pcm.count % 2 == 0 ? pcm : Array(pcm.dropLast())
         state.withLock { s in
-            send(&s, ["type": "input_audio_buffer.append", "audio": .string(Base64.encode(bytes))])
+            send(&s, QwenClientEvent.inputAudioBufferAppend.object(["audio": .string(Base64.encode(bytes))]))
             s.audioAppended = true
             s.bufferedMicros += AudioDuration.pcmMicros(byteCount: bytes.count, sampleRate: s.inputRate)
         }
@@ -34,7 +35,7 @@ extension QwenRealtimeClient {
     public func appendImage(jpeg: [UInt8]) -> Bool {
         state.withLock { s in
             guard profile == .omni, s.audioAppended else { return false }
-            send(&s, ["type": "input_image_buffer.append", "image": .string(Base64.encode(jpeg))])
+            send(&s, QwenClientEvent.inputImageBufferAppend.object(["image": .string(Base64.encode(jpeg))]))
             return true
         }
     }
@@ -45,7 +46,7 @@ extension QwenRealtimeClient {
     public func commit() -> Bool {
         state.withLock { s in
             guard s.turnDetection == nil, s.bufferedMicros >= 100_000 else { return false }
-            send(&s, ["type": "input_audio_buffer.commit"])
+            send(&s, QwenClientEvent.inputAudioBufferCommit.object())
             s.bufferedMicros = 0
             return true
         }
@@ -55,7 +56,7 @@ extension QwenRealtimeClient {
     public func clearAudioBuffer() {
         state.withLock { s in
             guard s.turnDetection == nil else { return }
-            send(&s, ["type": "input_audio_buffer.clear"])
+            send(&s, QwenClientEvent.inputAudioBufferClear.object())
             s.bufferedMicros = 0
         }
     }
@@ -73,7 +74,7 @@ extension QwenRealtimeClient {
             if s.deferredCreate == nil { s.deferredCreate = response ?? [:] }
             return
         }
-        var event: JSONObject = ["type": "response.create"]
+        var event = QwenClientEvent.responseCreate.object()
         if let response { event["response"] = .object(response) }
         send(&s, event)
         s.createSent = true
@@ -84,7 +85,7 @@ extension QwenRealtimeClient {
         state.withLock { s in
             s.deferredCreate = nil
             guard let id = s.responseInProgress else { return }
-            send(&s, ["type": "response.cancel"])
+            send(&s, QwenClientEvent.responseCancel.object())
             s.cancelled.insert(id)
             stopPlayback(&s)
         }
@@ -101,10 +102,9 @@ extension QwenRealtimeClient {
             s.calls[callId] = true
             send(
                 &s,
-                [
-                    "type": "conversation.item.create",
-                    "item": ["type": "function_call_output", "call_id": .string(callId), "output": .string(output)],
-                ])
+                QwenClientEvent.conversationItemCreate.object([
+                    "item": ["type": "function_call_output", "call_id": .string(callId), "output": .string(output)]
+                ]))
             if createResponse, s.calls.values.allSatisfy({ $0 }) { requestResponse(&s, nil) }
             return true
         }
@@ -113,7 +113,7 @@ extension QwenRealtimeClient {
     /// `conversation.item.create` with a message item (text input, C15).
     public func createItem(_ item: JSONObject, previousItemId: String? = nil) {
         state.withLock { s in
-            var event: JSONObject = ["type": "conversation.item.create", "item": .object(item)]
+            var event = QwenClientEvent.conversationItemCreate.object(["item": .object(item)])
             if let previousItemId { event["previous_item_id"] = .string(previousItemId) }
             send(&s, event)
         }

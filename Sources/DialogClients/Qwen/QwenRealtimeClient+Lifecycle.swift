@@ -1,3 +1,4 @@
+import ProtocolModel
 import Synchronization
 import WireJSON
 import WireSocket
@@ -15,7 +16,9 @@ extension QwenRealtimeClient {
             let timeout = options.finishTimeoutMillis
             let finished = await withTaskGroup(of: Bool.self) { group in
                 group.addTask { [self] in
-                    _ = await awaitReply("session.finished") { [self] s in sendNow(&s, ["type": "session.finish"]) }
+                    _ = await awaitReply(.sessionFinished) { [self] s in
+                        sendNow(&s, QwenClientEvent.sessionFinish.object())
+                    }
                     return true
                 }
                 group.addTask {

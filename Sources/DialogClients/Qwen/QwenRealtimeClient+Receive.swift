@@ -1,3 +1,4 @@
+import ProtocolModel
 import Synchronization
 import WireJSON
 import WireSocket
@@ -23,80 +24,81 @@ extension QwenRealtimeClient {
 
     private func handle(_ event: JSONObject) {
         let type = event["type"]?.stringValue ?? ""
-        var resolution: (String, Result<JSONObject, QwenRealtimeError>)?
+        var resolution: (QwenServerEvent?, Result<JSONObject, QwenRealtimeError>)?
         state.withLock { s in
             emit(s) { $0.onEvent?(type, event) }
             let itemID = event["item_id"]?.stringValue ?? ""
             let responseID = event["response_id"]?.stringValue ?? event["response"]?["id"]?.stringValue ?? ""
-            switch type {
-            case "session.created", "session.updated":
+            let known = QwenServerEvent(rawValue: type)
+            switch known {
+            case .sessionCreated?, .sessionUpdated?:
                 let session = event["session"]?.objectValue ?? [:]
                 adopt(&s, session)
-                if type == "session.updated" {
+                if known == .sessionUpdated {
                     emit(s) { $0.onSessionUpdated?(session) }
                     if s.phase == .configuring { release(&s) }
                 }
-                resolution = (type, .success(session))
-            case "error":
+                resolution = (known, .success(session))
+            case .error?:
                 let body = event["error"]?.objectValue ?? [:]
                 let error = QwenRealtimeError(
                     type: body["type"]?.stringValue ?? "server_error", code: body["code"]?.stringValue ?? "",
                     message: body["message"]?.stringValue ?? "", param: body["param"]?.stringValue)
-                if error.param == "response.create" { s.createSent = false }
+                if error.param == QwenClientEvent.responseCreate.rawValue { s.createSent = false }
                 emit(s) { $0.onError?(error) }
                 let terminal = (error.isFatal && !s.faults.ignoreFatalErrors) || s.faults.everyErrorTerminal
                 if terminal {
                     // C19: terminal. Nothing more is sent, nothing is awaited, and the socket is
                     // closed unless the server does it first (it closes with 1011, S21).
                     terminate(&s)
-                    resolution = (s.waiter?.kind ?? "", .failure(error))
+                    resolution = (s.waiter?.kind, .failure(error))
                     closeSoon(after: 1_000)
-                } else if let kind = s.waiter?.kind, kind != "session.finished" {
+                } else if let kind = s.waiter?.kind, kind != .sessionFinished {
                     resolution = (kind, .failure(error))
                 }
-            case "input_audio_buffer.speech_started":
+            case .inputAudioBufferSpeechStarted?:
                 s.inTurn = true
                 stopPlaybackOnBargeIn(&s)  // C20: VAD barge-in
                 emit(s) { $0.onSpeechStarted?(itemID) }
-            case "input_audio_buffer.speech_stopped":
+            case .inputAudioBufferSpeechStopped?:
                 if event["reason"]?.stringValue == "turn_invalid" { s.inTurn = false }
                 emit(s) { $0.onSpeechStopped?(itemID) }
-            case "input_audio_buffer.committed":
+            case .inputAudioBufferCommitted?:
                 s.bufferedMicros = 0
-            case "conversation.item.input_audio_transcription.delta":
+            case .conversationItemInputAudioTranscriptionDelta?:
                 let text = (event["text"]?.stringValue ?? "") + (event["stash"]?.stringValue ?? "")
                 emit(s) { $0.onInputTranscript?(itemID, text, false) }
-            case "conversation.item.input_audio_transcription.completed":
+            case .conversationItemInputAudioTranscriptionCompleted?:
                 let text = event["transcript"]?.stringValue ?? ""
                 emit(s) { $0.onInputTranscript?(itemID, text, true) }
-            case "response.created":
+            case .responseCreated?:
                 s.createSent = false
                 s.responseInProgress = responseID
                 s.calls = [:]
                 emit(s) { $0.onResponseCreated?(responseID) }
-            case "response.audio.delta":
+            case .responseAudioDelta?:
                 audioDelta(&s, responseID, event["delta"]?.stringValue ?? "")
-            case "response.audio_transcript.done", "response.text.done":
+            case .responseAudioTranscriptDone?, .responseTextDone?:
                 let text = event["transcript"]?.stringValue ?? event["text"]?.stringValue ?? ""
                 emit(s) { $0.onResponseText?(responseID, text) }
-            case "response.audio.done":
+            case .responseAudioDone?:
                 endPlaybackInput(&s, responseID)
-            case "response.function_call_arguments.done":
+            case .responseFunctionCallArgumentsDone?:
                 let callID = event["call_id"]?.stringValue ?? ""
                 let name = event["name"]?.stringValue ?? ""
                 let arguments = event["arguments"]?.stringValue ?? ""
                 if s.calls[callID] == nil { s.calls[callID] = false }
                 emit(s) { $0.onFunctionCall?(callID, name, arguments) }
-            case "response.done":
+            case .responseDone?:
                 responseDone(&s, responseID, status: event["response"]?["status"]?.stringValue ?? "completed")
-            case "session.finished":
+            case .sessionFinished?:
                 s.finished = true
-                resolution = ("session.finished", .success([:]))
+                resolution = (.sessionFinished, .success([:]))
             default:
                 break  // C21: unknown events and extra fields are tolerated
             }
         }
-        if let (kind, result) = resolution { resolveWaiter(kind: kind.isEmpty ? nil : kind, result) }
+        if let (kind, result) = resolution { resolveWaiter(kind: kind, result) }
     }
 
     /// The session is over (fatal error or close): no more sending, no response is awaited

@@ -1,3 +1,4 @@
+import ProtocolModel
 import Synchronization
 public import WireJSON
 import WireSocket
@@ -80,7 +81,7 @@ public final class QwenRealtimeClient: Sendable {
             s.socket = socket
             s.connection = connection
         }
-        let created = await awaitReply("session.created") { [self] _ in runReceiveLoop(connection) }
+        let created = await awaitReply(.sessionCreated) { [self] _ in runReceiveLoop(connection) }
         _ = try created()
         return try await updateSession(session)
     }
@@ -88,13 +89,13 @@ public final class QwenRealtimeClient: Sendable {
     /// `session.update` with a patch; waits for `session.updated` (or the `error`).
     @discardableResult
     public func updateSession(_ patch: JSONObject) async throws(QwenRealtimeError) -> JSONObject {
-        let outcome = await awaitReply("session.updated") { [self] s in
+        let outcome = await awaitReply(.sessionUpdated) { [self] s in
             let first = s.phase != .ready
             if first { s.phase = .configuring }
-            sendNow(&s, ["type": "session.update", "session": .object(patch)])
+            sendNow(&s, QwenClientEvent.sessionUpdate.object(["session": .object(patch)]))
             if first && s.faults.appendRightAfterSessionUpdate {
                 let silence = [UInt8](repeating: 0, count: s.inputRate / 5)
-                sendNow(&s, ["type": "input_audio_buffer.append", "audio": .string(Base64.encode(silence))])
+                sendNow(&s, QwenClientEvent.inputAudioBufferAppend.object(["audio": .string(Base64.encode(silence))]))
             }
         }
         return try outcome()
@@ -102,7 +103,7 @@ public final class QwenRealtimeClient: Sendable {
 
     /// Registers a waiter for `kind`, runs `body` under the lock, and waits for the reply.
     func awaitReply(
-        _ kind: String, _ body: @escaping @Sendable (inout QwenSessionState) -> Void
+        _ kind: QwenServerEvent, _ body: @escaping @Sendable (inout QwenSessionState) -> Void
     )
         async -> () throws(QwenRealtimeError) -> JSONObject
     {
@@ -118,13 +119,14 @@ public final class QwenRealtimeClient: Sendable {
                     kind: kind,
                     .failure(
                         QwenRealtimeError(
-                            type: "client_error", code: "timeout", message: "no \(kind) within \(timeout) ms")))
+                            type: "client_error", code: "timeout", message: "no \(kind.rawValue) within \(timeout) ms"))
+                )
             }
         }
         return { () throws(QwenRealtimeError) -> JSONObject in try result.get() }
     }
 
-    func resolveWaiter(kind: String?, _ result: Result<JSONObject, QwenRealtimeError>) {
+    func resolveWaiter(kind: QwenServerEvent?, _ result: Result<JSONObject, QwenRealtimeError>) {
         let waiter = state.withLock { s -> CheckedContinuation<Result<JSONObject, QwenRealtimeError>, Never>? in
             guard let waiter = s.waiter, kind == nil || waiter.kind == kind else { return nil }
             s.waiter = nil
@@ -149,7 +151,7 @@ public final class QwenRealtimeClient: Sendable {
         var event = event
         if event["event_id"] == nil { event["event_id"] = .string(Identifiers.prefixed("event_")) }
         connection.send(text: JSONValue.object(event).encodedString())
-        if event["type"]?.stringValue == "session.finish" { s.finishSent = true }
+        if event["type"]?.stringValue == QwenClientEvent.sessionFinish.rawValue { s.finishSent = true }
     }
 
     func emit(_ s: borrowing QwenSessionState, _ body: @escaping @Sendable (QwenRealtimeCallbacks) -> Void) {

@@ -1,3 +1,4 @@
+import ProtocolModel
 import WireJSON
 import WireSocket
 
@@ -36,7 +37,8 @@ struct QwenSessionState {
     /// A fatal error or the close ended the session (C19): nothing is sent or awaited any more.
     var terminated = false
     var finished = false
-    var waiter: (kind: String, continuation: CheckedContinuation<Result<JSONObject, QwenRealtimeError>, Never>)?
+    var waiter:
+        (kind: QwenServerEvent, continuation: CheckedContinuation<Result<JSONObject, QwenRealtimeError>, Never>)?
 
     /// Whether a response is requested, running or about to run.
     var isBusy: Bool { createSent || responseInProgress != nil || deferredCreate != nil || inTurn }

@@ -29,7 +29,7 @@ extension ProxySession {
         switch protocolKind {
         case .qwenRealtime:
             frame = [
-                "event_id": "event_proxy_upstream", "type": "error",
+                "event_id": "event_proxy_upstream", "type": .string(QwenServerEvent.error.rawValue),
                 "error": ["type": "server_error", "code": .string(failure.code), "message": .string(failure.message)],
             ]
         case .multimodalDialog:

@@ -36,7 +36,8 @@ package struct RecordedScenario {
             }
             guard case .json(var value) = scenario.replay![index].frame else { continue }
             ids.rewrite(&value)
-            if value["type"]?.stringValue == "response.audio.delta", let delta = value["delta"]?.stringValue,
+            if value["type"]?.stringValue == QwenServerEvent.responseAudioDelta.rawValue,
+                let delta = value["delta"]?.stringValue,
                 let bytes = Base64.decode(delta), var object = value.objectValue
             {
                 let path = audioPath("pcm")

@@ -13,11 +13,13 @@ package struct FunctionCallRoundTrip: CustomRule {
     package func evaluate(_ transcript: Transcript, context: CheckContext) -> CheckResult {
         let expected =
             "one function_call_output per call (same call_id, string output), then response.create after response.done"
-        let calls = EntryMatcher.server("response.function_call_arguments.done").indices(in: transcript)
+        let calls = EntryMatcher.server(QwenServerEvent.responseFunctionCallArgumentsDone.rawValue).indices(
+            in: transcript)
         guard !calls.isEmpty else { return context.pass(expected, "no function call in the transcript") }
-        let outputs = EntryMatcher.client("conversation.item.create").indices(in: transcript).filter {
-            transcript.journal[$0].json?["item"]?["type"]?.stringValue == "function_call_output"
-        }
+        let outputs = EntryMatcher.client(QwenClientEvent.conversationItemCreate.rawValue).indices(in: transcript)
+            .filter {
+                transcript.journal[$0].json?["item"]?["type"]?.stringValue == "function_call_output"
+            }
         var lastOutput = 0
         for call in calls {
             let callID = transcript.journal[call].json?["call_id"]?.stringValue ?? ""
@@ -39,10 +41,15 @@ package struct FunctionCallRoundTrip: CustomRule {
             lastOutput = max(lastOutput, answer)
         }
         let done =
-            EntryMatcher.server("response.done").first(in: transcript, from: calls[calls.count - 1]) ?? lastOutput
+            EntryMatcher.server(QwenServerEvent.responseDone.rawValue).first(
+                in: transcript, from: calls[calls.count - 1]) ?? lastOutput
         let resume = max(done, lastOutput)
-        guard let create = EntryMatcher.client("response.create").first(in: transcript, from: resume + 1) else {
-            let early = EntryMatcher.client("response.create").first(in: transcript, from: calls[0])
+        guard
+            let create = EntryMatcher.client(QwenClientEvent.responseCreate.rawValue).first(
+                in: transcript, from: resume + 1)
+        else {
+            let early = EntryMatcher.client(QwenClientEvent.responseCreate.rawValue).first(
+                in: transcript, from: calls[0])
             return context.fail(
                 expected,
                 early.map { "response.create at #\($0) came before response.done and all outputs" }
