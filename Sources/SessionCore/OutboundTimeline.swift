@@ -12,7 +12,7 @@ package protocol TimelineAction: Sendable {
 /// in order.
 ///
 /// Nothing is handed to the driver before it is due: the engine runs one timer (``timer``) at
-/// the earliest step and runs steps as they come due (``nextDue(now:)``), so an interrupt, a
+/// the earliest step and runs steps as they come due (``next(now:)``), so an interrupt, a
 /// cancel or a Stop drops the rest of a round or response exactly — no frame planned for it
 /// can leak out afterwards.
 package struct OutboundTimeline<Action: TimelineAction>: Sendable {
@@ -38,7 +38,10 @@ package struct OutboundTimeline<Action: TimelineAction>: Sendable {
 
     /// The engine timer that fires when the earliest step comes due.
     package let timer: SessionTimer
-    package private(set) var steps: [Step] = []
+    /// The steps in due order from `head` on; those before `head` ran and are cut off in bulk, so
+    /// running a step and planning a response's steps (already in order) cost O(1) each.
+    private var steps: [Step] = []
+    private var head = 0
     private var nextOrder = 0
     /// The time the engine timer is set for (nil: not set).
     private var timerAt: Int64?
@@ -55,8 +58,18 @@ package struct OutboundTimeline<Action: TimelineAction>: Sendable {
     package mutating func add(_ action: Action, at dueAt: Int64, group: Int? = nil) {
         let step = Step(dueAt: dueAt, order: nextOrder, group: group, action: action)
         nextOrder += 1
-        let index = steps.firstIndex { ($0.dueAt, $0.order) > (dueAt, step.order) } ?? steps.count
-        steps.insert(step, at: index)
+        guard let last = steps.last, last.dueAt > dueAt else {
+            steps.append(step)
+            return
+        }
+        // After every step due at or before `dueAt` (insertion order breaks ties).
+        var low = head
+        var high = steps.count
+        while low < high {
+            let middle = (low + high) / 2
+            if steps[middle].dueAt <= dueAt { low = middle + 1 } else { high = middle }
+        }
+        steps.insert(step, at: low)
     }
 
     /// A time on the send lane: `time`, or the latest time planned so far if that is later.
@@ -73,14 +86,23 @@ package struct OutboundTimeline<Action: TimelineAction>: Sendable {
     /// The next thing to do at `now`: the earliest due step (removed), a wait for its audio
     /// (the step stays), or nil when nothing is due.
     package mutating func next(now: Int64) -> Next? {
-        guard let first = steps.first, first.dueAt <= now else { return nil }
+        guard head < steps.count, steps[head].dueAt <= now else { return nil }
+        let first = steps[head]
         if let audio = first.action.awaitedAudio, audio.rendered == nil { return .awaitAudio(audio) }
-        return .run(steps.removeFirst())
+        head += 1
+        if head == steps.count {
+            steps.removeAll(keepingCapacity: true)
+            head = 0
+        } else if head >= 64, head * 2 >= steps.count {
+            steps.removeFirst(head)
+            head = 0
+        }
+        return .run(first)
     }
 
     /// The commands that wait for `audio` and then fire the timer (no timer meanwhile).
     package mutating func awaitAudio(_ audio: AnswerAudioHandle) -> [SessionCommand] {
-        timerAt = steps.first?.dueAt
+        timerAt = nextDue
         return [.cancelTimer(timer), .awaitAudio(audio, then: timer)]
     }
 
@@ -91,7 +113,7 @@ package struct OutboundTimeline<Action: TimelineAction>: Sendable {
 
     /// The commands that move the engine timer to the earliest pending step (or cancel it).
     package mutating func retime() -> [SessionCommand] {
-        let next = steps.first?.dueAt
+        let next = nextDue
         guard next != timerAt else { return [] }
         timerAt = next
         if let next { return [.scheduleTimer(timer, atMicros: next)] }
@@ -101,21 +123,24 @@ package struct OutboundTimeline<Action: TimelineAction>: Sendable {
     /// Drops every pending step of `group`; returns the dropped steps.
     @discardableResult
     package mutating func drop(group: Int) -> [Step] {
-        let dropped = steps.filter { $0.group == group }
-        steps.removeAll { $0.group == group }
+        let pending = steps[head...]
+        let dropped = pending.filter { $0.group == group }
+        steps = pending.filter { $0.group != group }
+        head = 0
         return dropped
     }
 
     /// Drops everything.
     package mutating func removeAll() {
         steps.removeAll()
+        head = 0
     }
 
     /// When the earliest step is due, or nil when nothing is pending.
-    package var nextDue: Int64? { steps.first?.dueAt }
+    package var nextDue: Int64? { head < steps.count ? steps[head].dueAt : nil }
 
     /// How many pending steps of `group` satisfy `predicate`.
     package func count(group: Int, where predicate: (Action) -> Bool) -> Int {
-        steps.reduce(0) { $0 + ($1.group == group && predicate($1.action) ? 1 : 0) }
+        steps[head...].reduce(0) { $0 + ($1.group == group && predicate($1.action) ? 1 : 0) }
     }
 }

@@ -42,31 +42,29 @@ struct QwenEventTests {
         return types
     }
 
-    @Test("Every client event of the catalogue and the schemas is a QwenClientEvent, and no other")
-    func clientEventsAreTheCatalogue() throws {
-        let cases = Set(QwenClientEvent.allCases.map(\.rawValue))
-        for (source, catalogued) in [
-            ("§4.0", try Self.catalogueTypes(section: "4.0")), ("client schemas", try Self.schemaTypes("client")),
-        ] {
+    /// Each catalogue or schema set equals the enum's raw values, naming what either side lacks.
+    static func expectSame(_ cases: Set<String>, as catalogues: [(source: String, types: Set<String>)]) {
+        for (source, catalogued) in catalogues {
             #expect(
                 catalogued == cases,
                 "\(source) lacks \(cases.subtracting(catalogued).sorted()); enum lacks \(catalogued.subtracting(cases).sorted())"
             )
         }
+    }
+
+    @Test("Every client event of the catalogue and the schemas is a QwenClientEvent, and no other")
+    func clientEventsAreTheCatalogue() throws {
+        Self.expectSame(
+            Set(QwenClientEvent.allCases.map(\.rawValue)),
+            as: [("§4.0", try Self.catalogueTypes(section: "4.0")), ("client schemas", try Self.schemaTypes("client"))])
         #expect(QwenClientEvent.allCases.count == 14)
     }
 
     @Test("Every server event of the catalogue and the schemas is a QwenServerEvent, and no other")
     func serverEventsAreTheCatalogue() throws {
-        let cases = Set(QwenServerEvent.allCases.map(\.rawValue))
-        for (source, catalogued) in [
-            ("§5.0", try Self.catalogueTypes(section: "5.0")), ("server schemas", try Self.schemaTypes("server")),
-        ] {
-            #expect(
-                catalogued == cases,
-                "\(source) lacks \(cases.subtracting(catalogued).sorted()); enum lacks \(catalogued.subtracting(cases).sorted())"
-            )
-        }
+        Self.expectSame(
+            Set(QwenServerEvent.allCases.map(\.rawValue)),
+            as: [("§5.0", try Self.catalogueTypes(section: "5.0")), ("server schemas", try Self.schemaTypes("server"))])
         #expect(QwenServerEvent.allCases.count == 36)
     }
 

@@ -36,6 +36,19 @@ import Testing
         #expect(timeline.nextDue == nil)
     }
 
+    @Test func aLongPlanKeepsItsOrderWhileItRunsAndLateStepsAreSlottedIn() {
+        var timeline = OutboundTimeline<Action>(timer: "t")
+        for index in 0..<200 { timeline.add(.frame("\(index)"), at: Int64(index) * 10, group: 1) }
+        #expect(Self.run(&timeline, now: 1490) == (0..<150).map { "\($0)" })
+        // Planned later but due earlier than what is left: it goes before, ties after.
+        timeline.add(.frame("early"), at: 1700)
+        timeline.add(.frame("last"), at: 5000)
+        #expect(timeline.count(group: 1) { _ in true } == 50)
+        let rest = Self.run(&timeline, now: 10_000)
+        #expect(rest == (150...170).map { "\($0)" } + ["early"] + (171..<200).map { "\($0)" } + ["last"])
+        #expect(timeline.nextDue == nil)
+    }
+
     @Test func droppingAGroupLeavesTheOthers() {
         var timeline = OutboundTimeline<Action>(timer: "t")
         timeline.add(.frame("round 1 audio"), at: 100, group: 1)
