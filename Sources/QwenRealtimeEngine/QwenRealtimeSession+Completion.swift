@@ -32,7 +32,7 @@ extension QwenRealtimeSession {
                 ["response": active.json(status: "completed", usage: usage, conversationID: conversationID)])
         }
         commands += endResponse()
-        inSmartTurn = false
+        turns.responseFinished()
         if let failure = active.failure, failure.fatal {
             return commands + scriptedError(failure)
         }
@@ -40,12 +40,12 @@ extension QwenRealtimeSession {
             commands += scriptedError(spec)
             if isClosed { return commands }
         }
-        if awaitedCalls.isEmpty { (answerAfterCalls, declaredToolCallAwaiting) = (nil, nil) }
+        tools.responseEnded()
         if active.failure == nil {
             let audioMicros = Int64(active.audioBytesSent / 2) * 1_000_000 / Int64(configuration.outputSampleRate)
             commands += watchIdleSilence(answerStartMicros: active.startMicros, audioMicros: audioMicros)
         }
-        return commands + enter(awaitedCalls.isEmpty ? "Listening" : "AwaitingToolOutput")
+        return commands + enter(tools.isAwaitingOutput ? "AwaitingToolOutput" : "Listening")
     }
 
     /// Cancels the response in progress now: no further deltas, the open part and item are
@@ -69,8 +69,8 @@ extension QwenRealtimeSession {
             ])
         // Calls that did not finish are not awaited; the answer they led to is dropped.
         commands += endResponse()
-        if !closed.calls.isEmpty, awaitedCalls.isEmpty { (answerAfterCalls, declaredToolCallAwaiting) = (nil, nil) }
-        return commands + enter(userTurn != nil ? "Speaking" : "Listening")
+        if !closed.calls.isEmpty { tools.responseEnded() }
+        return commands + enter(turns.speaking != nil ? "Speaking" : "Listening")
     }
 
     /// Stops streaming without any event (the connection is ending).

@@ -5,28 +5,25 @@ import WireJSON
 
 extension QwenRealtimeSession {
     package func receive(text bytes: [UInt8], classification: InboundClassification) -> [SessionCommand] {
-        // Frames still in flight when the engine closed after a finish or a server_error are
-        // journaled (C18, C19); otherwise nothing is read after the close.
-        guard !isClosed || isFinishing || isTerminated else { return [] }
-        if isTerminated {
-            let event = classification.eventType ?? "frame"
+        let event = classification.eventType ?? "frame"
+        switch lifecycle.admission(atMicros: now) {
+        case .drop:
+            return []
+        case .inFlightAfterServerError(let graceMs):
             // Sent before the client could have read the error: in flight, not a breach.
-            if let terminatedAt, now - terminatedAt <= Self.serverErrorInFlightMicros {
-                let grace = Self.serverErrorInFlightMicros / 1000
-                return [
-                    .journal(
-                        .info(
-                            "\(event) arrived within the \(grace) ms in-flight grace after the server_error (not judged)"
-                        ))
-                ]
-            }
+            return [
+                .journal(
+                    .info(
+                        "\(event) arrived within the \(graceMs) ms in-flight grace after the server_error (not judged)")
+                )
+            ]
+        case .afterServerError:
             return violation("qrt.C19", "\(event) sent after a server_error ended the session")
+        case .afterFinish:
+            return violation("qrt.C18", "\(event) sent after session.finish (ignored)")
+        case .handle:
+            lifecycle.eventArrived()
         }
-        if isFinishing {
-            return violation("qrt.C18", "\(classification.eventType ?? "frame") sent after session.finish (ignored)")
-        }
-        currentEventID = nil
-        clientEvents += 1
         if let append = classification.inPlaceAudio { return receiveAppend(bytes, append) }
         guard let json = classification.json else {
             return handle(scenario.runtime.clientMessage(type: "", json: nil))
@@ -78,8 +75,7 @@ extension QwenRealtimeSession {
 
     package func receive(binary bytes: [UInt8]) -> [SessionCommand] {
         guard !isClosed else { return [] }
-        currentEventID = nil
-        clientEvents += 1
+        lifecycle.eventArrived()
         let error = QwenError.invalidJSON("Binary frames are not supported; send JSON text events.")
         return reject(error, "qrt.C2", "binary frame of \(bytes.count) bytes")
     }
@@ -135,8 +131,7 @@ extension QwenRealtimeSession {
         guard let id = value.stringValue else {
             return violation("qrt.C3", "event_id must be a string, got \(value.typeName)")
         }
-        currentEventID = id
-        guard seenEventIDs.insert(id).inserted else {
+        guard lifecycle.record(eventID: id) else {
             return violation("qrt.C3", "event_id \(id) was used before in this session")
         }
         return []
@@ -146,11 +141,11 @@ extension QwenRealtimeSession {
     private func checkOrdering(_ type: String) -> [SessionCommand] {
         var commands: [SessionCommand] = []
         let isUpdate = type == QwenClientEvent.sessionUpdate.rawValue
-        if clientEvents == 1, !isUpdate {
+        if lifecycle.isFirstEvent, !isUpdate {
             commands += violation("qrt.C4", "first client event is \(type), not session.update")
         }
         // TTS clients append text right after session.update (the SDK does): no rule forbids it.
-        if !isUpdate, profile != .speechSynthesis, let due = firstUpdatedDueMicros, now < due {
+        if !isUpdate, profile != .speechSynthesis, lifecycle.awaitsFirstUpdated(atMicros: now) {
             commands += violation("qrt.C4", "\(type) sent before session.updated for the first session.update")
         }
         return commands

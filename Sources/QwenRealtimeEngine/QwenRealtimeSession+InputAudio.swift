@@ -33,7 +33,7 @@ extension QwenRealtimeSession {
         if container == .wav, configuration.inputIsWAV, let header = WAVFile.streamHeader(bytes) {
             // Declared wav: the header is the container, the samples after it are the audio.
             if header.sampleRate != input.sampleRate || header.channels != input.channels,
-                reportedOnce.insert("C8-wav-layout").inserted
+                lifecycle.firstReport("C8-wav-layout")
             {
                 commands += violation(
                     "qrt.C8",
@@ -41,7 +41,7 @@ extension QwenRealtimeSession {
                         + "audio.input.format declared \(input.sampleRate) Hz × \(input.channels)")
             }
             bytes = Array(bytes[header.dataOffset...])
-        } else if let container, reportedOnce.insert("C8-container").inserted {
+        } else if let container, lifecycle.firstReport("C8-container") {
             // A file's bytes instead of samples (a WAV header, Ogg pages): heard as noise, journaled once.
             commands.append(
                 .journal(
@@ -110,9 +110,8 @@ extension QwenRealtimeSession {
                 "qrt.C10", "committed only \(input.bufferedMicros / 1000) ms of audio (≥ 100 ms expected)")
         }
         let content = scenario.runtime.nextTurn()
-        if profile.answers { pendingTurn = content }
-        let itemID = userTurn?.itemID ?? scenario.runtime.ids.id(prefix: "item_")
-        userTurn = nil
+        if profile.answers { turns.waitForResponse(content) }
+        let itemID = turns.speechEnded()?.itemID ?? scenario.runtime.ids.id(prefix: "item_")
         commands += commitUserAudio(
             itemID: itemID, content: content, delay: delay(before: .inputAudioBufferCommitted))
         return commands + enter(profile.answers ? "Committed" : "Listening")
@@ -139,13 +138,12 @@ extension QwenRealtimeSession {
             "role": "user", "content": [["type": "input_audio", "transcript": .null]],
         ]
         conversation.insert(item, after: nil)
-        itemAudioMicros[itemID] = input.bufferedMicros
+        turns.audioItemAdded(itemID, audioMicros: input.bufferedMicros)
         var commands: [SessionCommand] = []
         if input.bufferedImages > 0 {
             commands.append(.journal(.info("\(input.bufferedImages) image(s) committed with \(itemID)")))
         }
         input.clearBuffer()
-        hasNewInput = true
         commands += emit(
             .inputAudioBufferCommitted, ["previous_item_id": previousJSON, "item_id": .string(itemID)], delay: delay
         )

@@ -27,22 +27,22 @@ extension QwenRealtimeSession {
         }
         var commands: [SessionCommand] = []
         if item["type"]?.stringValue == "function_call_output", let callID = item["call_id"]?.stringValue {
-            guard awaitedCalls[callID] != nil || knownCall(callID) else {
+            guard tools.awaits(callID) || knownCall(callID) else {
                 return reject(
                     .invalidValue("item.call_id", "No function call with call_id '\(callID)' is waiting for output."),
                     "qrt.C13")
             }
-            if awaitedCalls.removeValue(forKey: callID) == nil {
+            if !tools.outputArrived(callID) {
                 commands += violation("qrt.C13", "second function_call_output for \(callID)")
             }
         }
         guard let after = conversation.insert(item, after: previousID) else { return commands }
-        hasNewInput = true
+        turns.itemAdded()
         commands += emit(
             .conversationItemCreated,
             ["previous_item_id": after.map(JSONValue.string) ?? .null, "item": .object(item)],
             delay: delay(before: .conversationItemCreated))
-        if state == "AwaitingToolOutput", awaitedCalls.isEmpty { commands += enter("Listening") }
+        if state == "AwaitingToolOutput", !tools.isAwaitingOutput { commands += enter("Listening") }
         return commands
     }
 
@@ -73,7 +73,7 @@ extension QwenRealtimeSession {
         guard conversation.delete(id) else {
             return error(.itemNotFound(id))
         }
-        itemAudioMicros[id] = nil
+        turns.itemDeleted(id)
         return emit(
             .conversationItemDeleted, ["item_id": .string(id)], delay: delay(before: .conversationItemDeleted))
     }

@@ -8,7 +8,7 @@ extension QwenRealtimeSession {
     /// Omni `session.finish` (S19): cancel a running answer, flush the pending input
     /// transcription, send `session.finished`, close with 1000; later events are ignored.
     func finishSession() -> [SessionCommand] {
-        isFinishing = true
+        lifecycle.finish()
         var commands = enter("Finishing")
         commands += cancel(reason: "client_cancelled")
         commands += flushSpeech()

@@ -26,7 +26,7 @@ extension QwenRealtimeSession {
 
     /// Sends an `error` event echoing the current client `event_id`.
     func error(_ error: QwenError) -> [SessionCommand] {
-        emit(.error, ["error": error.json(eventID: currentEventID)], delay: delay(before: .error))
+        emit(.error, ["error": error.json(eventID: lifecycle.currentEventID)], delay: delay(before: .error))
     }
 
     /// Sends an error and journals the client obligation that caused it.
@@ -41,7 +41,7 @@ extension QwenRealtimeSession {
 
     /// Journals a SHOULD-level violation only the first time `key` is seen.
     func violationOnce(_ key: String, _ obligation: String, _ message: String) -> [SessionCommand] {
-        guard reportedOnce.insert(key).inserted else { return [] }
+        guard lifecycle.firstReport(key) else { return [] }
         return [.journal(.should(obligation, message))]
     }
 
@@ -58,7 +58,7 @@ extension QwenRealtimeSession {
         var commands = handle(scenario.runtime.close())
         commands += enter("Closed")
         commands.append(.transport(.close(code: code, reason: reason), atMicros: max(now, timeline.laneTime)))
-        isClosed = true
+        _ = lifecycle.close()
         return commands
     }
 

@@ -17,7 +17,7 @@ extension QwenRealtimeSession {
         if response != nil {
             return reject(.responseInProgress, "qrt.C11", "response.create while a response is in progress")
         }
-        if inSmartTurn {
+        if turns.inSmartTurn {
             return reject(.responseInProgress, "qrt.C11", "response.create inside a smart_turn turn")
         }
         var overrides = ResponseOverrides()
@@ -34,20 +34,17 @@ extension QwenRealtimeSession {
             overrides.instructions = options["instructions"]?.stringValue
         }
         var commands: [SessionCommand] = []
-        if !awaitedCalls.isEmpty {
-            let ids = awaitedCalls.keys.sorted().joined(separator: ", ")
+        if tools.isAwaitingOutput {
+            let ids = tools.abandonAwaited().joined(separator: ", ")
             commands += violation("qrt.C13", "response.create before function_call_output for \(ids)")
-            awaitedCalls = [:]
         }
         let content: TurnContent
-        if let answer = answerAfterCalls {
-            content = answeringWithToolOutput(answer)
-            answerAfterCalls = nil
-        } else if let turn = pendingTurn {
+        if let after = tools.takeAnswer() {
+            content = after.reporting.map { reportingOutput(of: $0, before: after.answer) } ?? after.answer
+        } else if let turn = turns.takeCommitted() {
             content = turn
-            pendingTurn = nil
         } else {
-            if configuration.turnDetection == nil, !hasNewInput {
+            if configuration.turnDetection == nil, !turns.hasNewInput {
                 return commands
                     + reject(
                         .invalidState(
@@ -69,9 +66,7 @@ extension QwenRealtimeSession {
 
     /// The answer after a `callDeclaredTools` call: it reports the tool's output first (the
     /// first 200 characters), as a model answering from it would.
-    private func answeringWithToolOutput(_ answer: TurnContent) -> TurnContent {
-        guard let call = declaredToolCallAwaiting else { return answer }
-        declaredToolCallAwaiting = nil
+    private func reportingOutput(of call: ToolCallLedger.Call, before answer: TurnContent) -> TurnContent {
         let output =
             conversation.items.last {
                 $0["type"]?.stringValue == "function_call_output" && $0["call_id"]?.stringValue == call.callID
@@ -107,16 +102,16 @@ extension QwenRealtimeSession {
             if isClosed { return commands }
         }
         responseCount += 1
-        hasNewInput = false
+        turns.responseStarted()
         let modalities = overrides.modalities ?? configuration.modalities
         let failure = answerErrors.first { $0.placement == .insteadOfAnswer }
-        let tools = Set(configuration.toolNames)
-        var calls = content.functionCalls.filter { tools.contains($0.name) }
+        let declaredTools = Set(configuration.toolNames)
+        var calls = content.functionCalls.filter { declaredTools.contains($0.name) }
         if calls.count < content.functionCalls.count {
             commands.append(.journal(.info("scripted calls of undeclared tools skipped")))
         }
         var declaredCall = false
-        if calls.isEmpty, content.functionCalls.isEmpty, failure == nil, !madeDeclaredToolCall,
+        if calls.isEmpty, content.functionCalls.isEmpty, failure == nil, !tools.madeDeclaredCall,
             !configuration.tools.isEmpty,
             scenario.runtime.scenario.policies.callDeclaredTools
         {
@@ -125,7 +120,7 @@ extension QwenRealtimeSession {
                 let (arguments, note) = DeclaredToolCall.arguments(for: tool, transcript: heard)
                 if let note { commands.append(.journal(.info(note))) }
                 calls = [TurnContent.FunctionCall(name: tool.name, arguments: arguments)]
-                madeDeclaredToolCall = true
+                tools.declaredCallChosen()
                 declaredCall = true
             }
         }
@@ -167,8 +162,9 @@ extension QwenRealtimeSession {
             var answer = content
             answer.functionCalls = []
             answer.errors = []
-            answerAfterCalls = answer
-            if declaredCall, let call = active.calls.first { declaredToolCallAwaiting = (call.callID, call.name) }
+            let declared =
+                declaredCall ? active.calls.first.map { ToolCallLedger.Call(callID: $0.callID, name: $0.name) } : nil
+            tools.planned(answer: answer, declared: declared)
         }
         commands += begin(active, plan: plan)
         return commands + enter("Responding")
@@ -205,7 +201,7 @@ extension QwenRealtimeSession {
         var audio = 0
         for item in conversation.history(maxTurns: configuration.maxHistoryTurns) {
             text += promptTokenMemo.tokens(of: Conversation.promptText(of: item))
-            if let id = item["id"]?.stringValue, let micros = itemAudioMicros[id] {
+            if let id = item["id"]?.stringValue, let micros = turns.audioMicros(ofItem: id) {
                 audio += Usage.inputAudioTokens(micros: micros)
             }
         }

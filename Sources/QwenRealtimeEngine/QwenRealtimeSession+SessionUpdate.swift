@@ -8,8 +8,7 @@ extension QwenRealtimeSession {
     /// `session.update` (S4, S5): validate, merge as a patch, reply `session.updated` with the
     /// full configuration, or `error` keeping the old one.
     func sessionUpdate(_ event: JSONObject) -> [SessionCommand] {
-        let isFirst = sessionUpdates == 0
-        sessionUpdates += 1
+        let isFirst = lifecycle.sessionUpdateArrived()
         guard case .object(var patch)? = event["session"] else {
             return reject(.invalidValue("session", "session.update needs a 'session' object."), "qrt.C5")
         }
@@ -41,7 +40,7 @@ extension QwenRealtimeSession {
             }
             commands += emit(
                 .sessionUpdated, ["session": configuration.json], delay: delay(before: .sessionUpdated))
-            if isFirst { firstUpdatedDueMicros = timeline.laneTime }
+            if isFirst { lifecycle.firstUpdatedSent(atMicros: timeline.laneTime) }
             if let voiceprintID {
                 commands += voiceprintResult(voiceprintID, urls: result.voiceprintURLs)
             }
@@ -67,8 +66,7 @@ extension QwenRealtimeSession {
 
     /// Restarts the detector for a new turn-detection mode (omni may change it mid-session).
     func turnDetectionChanged() -> [SessionCommand] {
-        userTurn = nil
-        inSmartTurn = false
+        turns.detectionChanged()
         guard input.started else { return [] }
         input.detector = makeDetector()
         input.detectorOffsetMs = input.totalMs

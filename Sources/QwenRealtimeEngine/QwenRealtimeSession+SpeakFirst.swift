@@ -12,28 +12,24 @@ extension QwenRealtimeSession {
     /// turn for when playback has ended and the idle timeout has passed without user input.
     func watchIdleSilence(answerStartMicros: Int64, audioMicros: Int64) -> [SessionCommand] {
         guard profile == .omni, let detection = configuration.turnDetection, detection.type == "server_vad",
-            let idleMs = detection.idleTimeoutMs, awaitedCalls.isEmpty, !isFinishing, !spokeFirst
+            let idleMs = detection.idleTimeoutMs, !tools.isAwaitingOutput, !isFinishing, idleSilence.mayArm
         else { return [] }
         let playbackEnd = max(now, answerStartMicros + audioMicros)
         let due = playbackEnd + scenario.runtime.scenario.scaledMicros(Double(idleMs))
-        speakFirstDueMicros = due
+        idleSilence.arm(atMicros: due)
         return [.scheduleTimer(.engine(Self.speakFirstTimer), atMicros: due)]
     }
 
     /// User input (speech, an item, a response request, a commit): the model does not speak first.
     func userActed() -> [SessionCommand] {
-        spokeFirst = false
-        guard speakFirstDueMicros != nil else { return [] }
-        speakFirstDueMicros = nil
-        return [.cancelTimer(.engine(Self.speakFirstTimer))]
+        idleSilence.userActed() ? [.cancelTimer(.engine(Self.speakFirstTimer))] : []
     }
 
     func idleSilenceElapsed() -> [SessionCommand] {
-        guard let due = speakFirstDueMicros, due <= now, response == nil, userTurn == nil, !isFinishing else {
+        guard idleSilence.isDue(atMicros: now), response == nil, turns.speaking == nil, !isFinishing else {
             return []
         }
-        speakFirstDueMicros = nil
-        spokeFirst = true
+        idleSilence.spoke()
         let idleMs = configuration.turnDetection?.idleTimeoutMs ?? 0
         return [.journal(.info("idle_timeout_ms \(idleMs): the user stayed silent, the model speaks first"))]
             + startResponse(scenario.runtime.nextTurn(), delay: 0)

@@ -115,7 +115,7 @@ extension QwenRealtimeSession {
             conversation.update(item)
             response?.openCall = nil
             response?.output.append(.object(item))
-            awaitedCalls[call.callID] = call.name
+            tools.callSent(ToolCallLedger.Call(callID: call.callID, name: call.name))
             return emit(
                 .responseFunctionCallArgumentsDone,
                 base.merging([

@@ -73,7 +73,7 @@ extension QwenRealtimeSession {
     /// `session.finish`: the rest of the buffer is spoken (in either mode, as the SDK says), then
     /// `session.finished` and a close with 1000 once the last response is done.
     private func finishSpeech() -> [SessionCommand] {
-        isFinishing = true
+        lifecycle.finish()
         speech.finishing = true
         speech.commitBuffer()
         return enter("Finishing") + speakNextSegment()

@@ -21,14 +21,14 @@ extension QwenRealtimeSession {
         let intent = isSmartTurn ? content.intent : .valid
         let turn = UserTurn(
             intent: intent, itemID: scenario.runtime.ids.id(prefix: "item_"), content: content, startMs: startMs)
-        userTurn = turn
+        // A filler opens no smart_turn turn: nothing is reported for it.
+        turns.speechStarted(turn, smartTurn: isSmartTurn && intent != .filler)
         var commands = intent == .valid ? userActed() : []
         guard intent != .filler else { return [.journal(.info("smart_turn: filler segment at \(startMs) ms"))] }
         commands += emit(
             .inputAudioBufferSpeechStarted,
             ["audio_start_ms": .int(Int64(startMs)), "item_id": .string(turn.itemID)],
             delay: delay(before: .inputAudioBufferSpeechStarted))
-        if isSmartTurn { inSmartTurn = true }
         let interrupts = configuration.turnDetection?.interruptResponse ?? true
         if intent == .valid, response != nil, scenario.runtime.isInterruptible, interrupts {
             commands += cancel(reason: "turn_detected")
@@ -37,15 +37,14 @@ extension QwenRealtimeSession {
     }
 
     private func speechStopped(atMs endMs: Int) -> [SessionCommand] {
-        guard let turn = userTurn else { return [] }
-        userTurn = nil
+        guard let turn = turns.speechEnded() else { return [] }
         let fields: JSONObject = ["audio_end_ms": .int(Int64(endMs)), "item_id": .string(turn.itemID)]
         let stopDelay = delay(before: .inputAudioBufferSpeechStopped)
         switch turn.intent {
         case .filler:
             return ambientTranscription(turn)
         case .invalid:
-            inSmartTurn = false
+            turns.invalidTurnEnded()
             var invalid = fields
             invalid["reason"] = "turn_invalid"
             return emit(.inputAudioBufferSpeechStopped, invalid, delay: stopDelay)
@@ -57,7 +56,7 @@ extension QwenRealtimeSession {
             commands += commitUserAudio(itemID: turn.itemID, content: turn.content)
             guard profile.answers else { return commands + enter("Listening") }
             guard configuration.turnDetection?.createResponse ?? true, !isFinishing else {
-                pendingTurn = turn.content
+                turns.waitForResponse(turn.content)
                 return commands + enter("Committed")
             }
             let pause = scenario.runtime.responsePauseMicros + delay(before: .responseCreated)
@@ -69,9 +68,9 @@ extension QwenRealtimeSession {
     /// confirmed `text` growing token by token and the next token as `stash`.
     func transcriptionProgress() -> [SessionCommand] {
         // Called for every appended chunk: read the turn in place (a copy retains all its members).
-        guard userTurn?.intent == .valid, let startMs = userTurn?.startMs, let sent = userTurn?.deltasSent,
-            input.totalMs - startMs >= (sent + 1) * 500, sent + 1 < userTurn?.tokens.count ?? 0,
-            let turn = userTurn
+        guard turns.speaking?.intent == .valid, let startMs = turns.speaking?.startMs,
+            let sent = turns.speaking?.deltasSent, input.totalMs - startMs >= (sent + 1) * 500,
+            sent + 1 < turns.speaking?.tokens.count ?? 0, let turn = turns.speaking
         else { return [] }
         return transcriptionDelta(turn, confirmed: sent + 1)
     }
@@ -80,7 +79,7 @@ extension QwenRealtimeSession {
     private func transcriptionDelta(_ turn: UserTurn, confirmed: Int) -> [SessionCommand] {
         let tokens = turn.tokens
         let count = min(confirmed, tokens.count)
-        userTurn?.deltasSent += 1
+        turns.speaking?.deltasSent += 1
         var fields: JSONObject = [
             "item_id": .string(turn.itemID), "content_index": 0,
             "text": .string(tokens[..<count].joined()), "stash": .string(tokens[count...].joined()),
@@ -109,8 +108,7 @@ extension QwenRealtimeSession {
     /// session.finish / session end while the user speaks: close the segment as a committed
     /// item with its final transcript, without answering.
     func flushSpeech() -> [SessionCommand] {
-        guard let turn = userTurn else { return [] }
-        userTurn = nil
+        guard let turn = turns.speechEnded() else { return [] }
         guard turn.intent == .valid else { return [] }
         return emit(
             .inputAudioBufferSpeechStopped,

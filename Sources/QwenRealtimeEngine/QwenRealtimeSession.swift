@@ -32,61 +32,31 @@ package final class QwenRealtimeSession<Clock: ScenarioClock>: ProtocolSession {
     /// The response's steps, planned ahead; every frame goes out on its send lane, never before
     /// an earlier one.
     var timeline = OutboundTimeline<ResponsePlan.Step>(timer: QwenRealtimeSession.responseTimer)
-    /// `session.update` events received, and when the first `session.updated` is due (C4).
-    var sessionUpdates = 0
-    var firstUpdatedDueMicros: Int64?
-    /// Client frames handled and their event ids (C3, C4).
-    var clientEvents = 0
-    var seenEventIDs: Set<String> = []
-    /// The `event_id` of the client event being handled, echoed in errors.
-    var currentEventID: String?
-    /// Violations journaled once per session (SHOULD-level repeats).
-    var reportedOnce: Set<String> = []
+    /// Client events, finishing, `server_error` and closing (C3, C4, C18, C19).
+    var lifecycle = SessionLifecycle()
     /// Input audio, VAD, images.
     var input = InputAudioState()
-    /// The speech segment in progress (VAD modes).
-    var userTurn: UserTurn?
-    /// A committed push-to-talk turn waiting for `response.create`.
-    var pendingTurn: TurnContent?
-    /// Whether audio was committed or an item created since the last response (S12).
-    var hasNewInput = false
-    /// smart_turn: between `speech_started` and the turn's `response.done` (C11).
-    var inSmartTurn = false
+    /// The speech segment in progress, a committed turn, input not yet answered.
+    var turns = UserTurns()
     /// The response in progress.
     var response: ActiveResponse?
     /// Text-to-speech: the input text buffer and the segments to speak.
     var speech = TextToSpeechState()
-    /// Function calls waiting for their output: `call_id` → name (C13).
-    var awaitedCalls: [String: String] = [:]
-    /// The answer to speak once the tool outputs are in and the client asks (S15).
-    var answerAfterCalls: TurnContent?
-    /// Whether this session already made its `policies.callDeclaredTools` call (one per session).
-    var madeDeclaredToolCall = false
-    /// The call id and tool name of that call while its answer waits: the answer reports the output.
-    var declaredToolCallAwaiting: (callID: String, name: String)?
-    /// Input audio duration per user item, for usage.
-    var itemAudioMicros: [String: Int64] = [:]
+    /// Function calls waiting for their output and the answer after them (C13, S15).
+    var tools = ToolCallLedger()
     /// Token counts of prompt texts (instructions, history items) already seen.
     var promptTokenMemo = Usage.TextTokenMemo()
-    /// When the model speaks first if the user stays silent (omni `idle_timeout_ms`), and whether
-    /// it already did since the user's last input (once per silence); both reset by user input.
-    var speakFirstDueMicros: Int64?
-    var spokeFirst = false
-    /// Responses started (seeds the synthesized voice).
+    /// When the model speaks first if the user stays silent (omni `idle_timeout_ms`).
+    var idleSilence = IdleSilence()
+    /// Responses started (groups a response's steps on the timeline).
     var responseCount = 0
     /// Omni `conversation_id`.
-    var conversationID: String?
-    /// After `session.finish` (C18), after a `server_error` (C19), after closing.
-    var isFinishing = false
-    /// When a `server_error` ended the session (``terminate()``): frames arriving within
-    /// ``serverErrorInFlightMicros`` of it were already on their way (not a C19 breach).
-    var terminatedAt: Int64?
-    var isTerminated: Bool { terminatedAt != nil }
+    let conversationID: String?
+
+    var isClosed: Bool { lifecycle.isClosed }
+    var isFinishing: Bool { lifecycle.isFinishing }
     /// A `server_error` ends the session now (the first one counts).
-    func terminate() { terminatedAt = terminatedAt ?? now }
-    /// The in-flight grace after a `server_error` the protocol reference gives for C19 (300 ms).
-    static var serverErrorInFlightMicros: Int64 { 300_000 }
-    var isClosed = false
+    func terminate() { lifecycle.terminate(atMicros: now) }
 
     /// Creates the engine of one accepted session.
     /// - Parameters:
@@ -107,7 +77,7 @@ package final class QwenRealtimeSession<Clock: ScenarioClock>: ProtocolSession {
         scenario.runtime.policyWatches = [.idleEnd, .sessionCap]
         let sessionID = scenario.runtime.ids.id(prefix: "sess_")
         configuration = SessionConfiguration(profile: profile, model: model, sessionID: sessionID)
-        if profile == .omni { conversationID = scenario.runtime.ids.id(prefix: "conv_") }
+        conversationID = profile == .omni ? scenario.runtime.ids.id(prefix: "conv_") : nil
     }
 
     /// Checks an upgrade request (S1); see ``QwenUpgrade/check(path:queryModel:headers:apiKeys:)``.
@@ -176,8 +146,7 @@ package final class QwenRealtimeSession<Clock: ScenarioClock>: ProtocolSession {
     }
 
     package func closed(peerCode: Int?) {
-        guard !isClosed else { return }
-        isClosed = true
+        guard lifecycle.close() else { return }
         _ = scenario.runtime.close()
     }
 }
