@@ -124,20 +124,18 @@ extension MultiModalDialog {
 
     /// Ends the built-in player's track when its audio has been played.
     private func schedulePlaybackEnd(at micros: Int64, generation: Int) {
-        Task { [weak self] in
-            await Clock.sleep(untilMicros: micros)
-            self?.playbackDue(generation: generation)
+        PlaybackModel.wake(atMicros: micros, generation: generation) { [weak self] in self?.playbackDue(generation: $0)
         }
     }
 
     private func playbackDue(generation: Int) {
         state.withLock { s in
-            let now = Clock.nowMicros()
-            if s.player.finishIfDue(generation: generation, atMicros: now) {
+            switch s.player.checkEnd(generation: generation, atMicros: Clock.nowMicros()) {
+            case .ended:
                 emit(s) { $0.onPlaybackEnded?() }
                 localRespondingEnded(&s)
-            } else if s.player.isPlaying, s.player.generation == generation {
-                schedulePlaybackEnd(at: max(now + 1_000, s.player.playheadEndMicros), generation: generation)
+            case .later(let micros): schedulePlaybackEnd(at: micros, generation: generation)
+            case .stale: break
             }
         }
     }

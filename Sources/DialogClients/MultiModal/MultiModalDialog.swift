@@ -160,8 +160,7 @@ public final class MultiModalDialog: Sendable {
 
     /// Queues a callback with the callbacks as they are now.
     func emit(_ s: borrowing DialogSessionState, _ body: @escaping @Sendable (Callbacks) -> Void) {
-        let callbacks = s.callbacks
-        queue.enqueue { body(callbacks) }
+        queue.enqueue(s.callbacks, body)
     }
 
     /// Reports an error through `onErrorReceived`.

@@ -186,21 +186,19 @@ extension QwenRealtimeClient {
     }
 
     private func schedulePlaybackEnd(at micros: Int64, generation: Int) {
-        Task { [weak self] in
-            await Clock.sleep(untilMicros: micros)
-            self?.playbackDue(generation: generation)
+        PlaybackModel.wake(atMicros: micros, generation: generation) { [weak self] in self?.playbackDue(generation: $0)
         }
     }
 
     private func playbackDue(generation: Int) {
         state.withLock { s in
-            let now = Clock.nowMicros()
             guard let id = s.playingResponse else { return }
-            if s.player.finishIfDue(generation: generation, atMicros: now) {
+            switch s.player.checkEnd(generation: generation, atMicros: Clock.nowMicros()) {
+            case .ended:
                 s.playingResponse = nil
                 emit(s) { $0.onPlaybackEnded?(id) }
-            } else if s.player.isPlaying, s.player.generation == generation {
-                schedulePlaybackEnd(at: max(now + 1_000, s.player.playheadEndMicros), generation: generation)
+            case .later(let micros): schedulePlaybackEnd(at: micros, generation: generation)
+            case .stale: break
             }
         }
     }

@@ -154,9 +154,9 @@ public final class QwenRealtimeClient: Sendable {
         if event["type"]?.stringValue == QwenClientEvent.sessionFinish.rawValue { s.finishSent = true }
     }
 
+    /// Queues a callback with the callbacks as they are now.
     func emit(_ s: borrowing QwenSessionState, _ body: @escaping @Sendable (QwenRealtimeCallbacks) -> Void) {
-        let callbacks = s.callbacks
-        queue.enqueue { body(callbacks) }
+        queue.enqueue(s.callbacks, body)
     }
 
     func emitError(_ error: QwenRealtimeError) {

@@ -19,6 +19,13 @@ final class CallbackQueue: Sendable {
         continuation.yield(work)
     }
 
+    /// Queues `body` with `callbacks` as they are now (a client's callbacks may be replaced later).
+    func enqueue<Callbacks: Sendable>(
+        _ callbacks: Callbacks, _ body: @escaping @Sendable (Callbacks) -> Void
+    ) {
+        continuation.yield { body(callbacks) }
+    }
+
     /// Returns once every callback queued so far has run.
     func drain() async {
         await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in

@@ -49,6 +49,32 @@ struct PlaybackModel: Sendable {
         return true
     }
 
+    /// What an end-of-track timer for `generation` finds at `now`.
+    enum EndCheck: Equatable, Sendable {
+        /// The track ended now.
+        case ended
+        /// The track still plays (audio came after the timer was set): check again then.
+        case later(atMicros: Int64)
+        /// The timer belongs to a track already ended or flushed.
+        case stale
+    }
+
+    /// Ends the track if its audio has been played, else says when to look again.
+    mutating func checkEnd(generation: Int, atMicros now: Int64) -> EndCheck {
+        if finishIfDue(generation: generation, atMicros: now) { return .ended }
+        guard isPlaying, generation == self.generation else { return .stale }
+        return .later(atMicros: max(now + 1_000, playheadEndMicros))
+    }
+
+    /// Calls `check` with `generation` at `micros` (monotonic), off the caller's lock: the
+    /// client's end-of-track timer.
+    static func wake(atMicros micros: Int64, generation: Int, _ check: @escaping @Sendable (Int) -> Void) {
+        Task {
+            await Clock.sleep(untilMicros: micros)
+            check(generation)
+        }
+    }
+
     /// Stops playback at once. - Returns: true when a track was open.
     mutating func flush(atMicros now: Int64) -> Bool {
         guard isPlaying else { return false }
