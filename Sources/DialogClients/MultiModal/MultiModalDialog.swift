@@ -108,17 +108,13 @@ public final class MultiModalDialog: Sendable {
                 startFrame(&s, params: params, dialogID: dialogId)
             )
         }
-        let socket = WebSocketClient()
+        let socket: WebSocketClient
         let connection: ClientConnection
         do {
-            connection = try await socket.connect(url, headers: headers)
-        } catch {
-            // Keep the client: releasing it right after a failed connect races its service
-            // thread's teardown of the failed attempt.
-            state.withLock { s in
-                s.phase = .closed
-                s.socket = socket
+            (socket, connection) = try await ClientSocket.connect(url, headers: headers) { failed in
+                state.withLock { s in (s.phase, s.socket) = (.closed, failed) }
             }
+        } catch {
             let refused = error.message.contains("HTTP 401") || error.message.contains("HTTP 403")
             let failure = DialogError(
                 code: refused ? "InvalidApiKey" : "ConnectFailed", message: error.message, isFatal: true)

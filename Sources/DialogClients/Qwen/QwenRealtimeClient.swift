@@ -62,17 +62,13 @@ public final class QwenRealtimeClient: Sendable {
             s.phase = .connecting
             return options.headers + (s.faults.omitAuthorization ? [] : [("Authorization", "Bearer \(apiKey)")])
         }
-        let socket = WebSocketClient()
+        let socket: WebSocketClient
         let connection: ClientConnection
         do {
-            connection = try await socket.connect(url, headers: headers)
-        } catch {
-            // Keep the client: releasing it right after a failed connect races its service
-            // thread's teardown of the failed attempt.
-            state.withLock { s in
-                s.phase = .closed
-                s.socket = socket
+            (socket, connection) = try await ClientSocket.connect(url, headers: headers) { failed in
+                state.withLock { s in (s.phase, s.socket) = (.closed, failed) }
             }
+        } catch {
             let failure = QwenRealtimeError(type: "client_error", code: "connect_failed", message: error.message)
             emitError(failure)
             throw failure
