@@ -91,7 +91,7 @@ extension MultiModalDialogSession {
 
     /// S10: interrupt a Thinking/Responding round; in Listening only `RequestAccepted` (C20).
     private func requestToSpeak() -> [SessionCommand] {
-        guard conversation != .listening, let current = round else {
+        guard rounds.conversation != .listening, let current = rounds.current else {
             reply(.event("RequestAccepted", [:]))
             return [
                 .journal(
@@ -108,12 +108,12 @@ extension MultiModalDialogSession {
         return commands
     }
 
-    /// Drops the rest of `current` (its pending frames and fallback timer) at once.
+    /// Drops the rest of `current`, the current round (its pending frames and fallback timer), at once.
     func interrupt(_ current: ActiveRound) -> [SessionCommand] {
         let audio = timeline.count(group: current.number) { if case .audio = $0 { true } else { false } }
         timeline.drop(group: current.number)
         timeline.resetLane(to: now)
-        interruptedRoundPending = current.respondingStartedAt != nil
+        rounds.interrupt()
         return [
             .cancelTimer(.engine(Self.playbackFallbackTimer)),
             .journal(.info("stopped round \(current.number): \(audio) audio frames not sent")),
@@ -122,35 +122,33 @@ extension MultiModalDialogSession {
 
     /// C19: LocalRespondingStarted after RespondingStarted, once per round.
     private func localRespondingStarted() -> [SessionCommand] {
-        guard var current = round, current.respondingStartedAt != nil else {
+        switch rounds.localPlaybackStarted() {
+        case .recorded, .interruptedRound:  // (the interrupted round is a LocalRespondingEnded case)
+            return []
+        case .repeated(let number):
+            return [.journal(.must("mmd.C19", "LocalRespondingStarted sent twice in round \(number)"))]
+        case .noRespondingRound:
             return [.journal(.must("mmd.C19", "LocalRespondingStarted without a RespondingStarted round"))]
         }
-        guard !current.localStarted else {
-            return [.journal(.must("mmd.C19", "LocalRespondingStarted sent twice in round \(current.number)"))]
-        }
-        current.localStarted = true
-        round = current
-        return []
     }
 
     /// S9: LocalRespondingEnded returns to Listening (at once, or right after RespondingEnded).
     private func localRespondingEnded() -> [SessionCommand] {
-        guard var current = round, current.respondingStartedAt != nil else {
-            if interruptedRoundPending {
-                interruptedRoundPending = false
-                return [.journal(.info("LocalRespondingEnded for the interrupted round"))]
+        switch rounds.localPlaybackEnded() {
+        case .recorded(let current):
+            guard current.respondingEnded else {
+                return [.journal(.info("LocalRespondingEnded before RespondingEnded"))]
             }
+            timeline.add(.enter(.listening), at: lane(now))
+            return []
+        case .repeated(let number):
+            return [.journal(.must("mmd.C19", "LocalRespondingEnded sent twice in round \(number)"))]
+        case .interruptedRound:
+            return [.journal(.info("LocalRespondingEnded for the interrupted round"))]
+        case .noRespondingRound:
             return [
                 .journal(.must("mmd.C19", "LocalRespondingEnded without a RespondingStarted round (or sent twice)"))
             ]
         }
-        guard !current.localEnded else {
-            return [.journal(.must("mmd.C19", "LocalRespondingEnded sent twice in round \(current.number)"))]
-        }
-        current.localEnded = true
-        round = current
-        guard current.respondingEnded else { return [.journal(.info("LocalRespondingEnded before RespondingEnded"))] }
-        timeline.add(.enter(.listening), at: lane(now))
-        return []
     }
 }

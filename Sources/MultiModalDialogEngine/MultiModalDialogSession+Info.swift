@@ -59,7 +59,7 @@ extension MultiModalDialogSession {
         }
         if before.mode != updated.mode {
             changes.append("mode \(updated.mode.rawValue)")
-            if let state = announcedState { commands += watchAudioGap(in: state) }
+            if let state = rounds.announcedState { commands += watchAudioGap(in: state) }
         }
         if before.allowsVideo != updated.allowsVideo {
             changes.append("upstream.type \(updated.allowsVideo ? "AudioAndVideo" : "AudioOnly")")
@@ -80,7 +80,7 @@ extension MultiModalDialogSession {
     /// video call at all are pictures for the agent (DOC-AGENT): a note, not a violation.
     private func videoFrame(_ images: [ImageRules.Image]) -> [SessionCommand] {
         guard video.isOn else {
-            if round?.videoModeAfter == true {
+            if rounds.current?.videoModeAfter == true {
                 return [
                     .journal(
                         .must("mmd.C15", "UpdateInfo video frame before the video connect round returned to Listening"))

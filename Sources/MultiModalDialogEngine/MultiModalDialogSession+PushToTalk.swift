@@ -10,7 +10,7 @@ extension MultiModalDialogSession {
         guard config?.mode == .pushToTalk else {
             return [.journal(.info("SendSpeech outside push2talk: nothing to do"))]
         }
-        guard conversation == .listening else {
+        guard rounds.conversation == .listening else {
             return reject(
                 .invalidState("SendSpeech is only allowed in Listening"), obligation: "mmd.C10",
                 "SendSpeech outside Listening")

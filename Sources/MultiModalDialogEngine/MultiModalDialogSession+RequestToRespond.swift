@@ -6,12 +6,11 @@ import WireJSON
 extension MultiModalDialogSession {
     /// S11–S13: RequestToRespond in Listening starts a round; elsewhere `Error{InvalidState}`.
     func requestToRespond(_ frame: ClientFrame) -> [SessionCommand] {
-        guard conversation == .listening else {
+        guard rounds.conversation == .listening else {
             var commands = reject(
                 .invalidState("RequestToRespond is only allowed in Listening"),
                 obligation: "mmd.C13", "RequestToRespond outside Listening")
-            let followUps = ["visual_qa", "open_videochat", "quit_videochat"]
-            if let command = round?.commandNames.first(where: followUps.contains) {
+            if let command = rounds.unansweredFollowUp {
                 commands.append(.journal(.must("mmd.C17", "follow-up of \(command) sent before Listening")))
             }
             return commands
@@ -44,10 +43,9 @@ extension MultiModalDialogSession {
                         "RequestToRespond carries no dialog_id (SHOULD carry the current one; known deviation of the dashscope Python SDK 2.0.2, which sends null)"
                     )))
         }
-        if let pendingCommand {
-            commands.append(.journal(.info("RequestToRespond follows the \(pendingCommand) command")))
+        if let command = rounds.takePendingCommand() {
+            commands.append(.journal(.info("RequestToRespond follows the \(command) command")))
         }
-        pendingCommand = nil
         if let open = uplink?.utterance {
             timeline.drop(group: open.round)
             commands.append(.journal(.info("RequestToRespond replaces the utterance in progress")))
@@ -65,11 +63,10 @@ extension MultiModalDialogSession {
                 variables[key] = value.stringValue ?? value.encodedString()
             }
             let thinkingAt = lane(now)
-            let number = nextRoundNumber()
+            let number = rounds.numberNextRound()
             timeline.add(.enter(.thinking), at: thinkingAt, group: number)
-            conversation = .thinking
-            let turn = consumeTurn(user: text, variables: variables)
-            commands.append(.journal(.info("RequestToRespond prompt → scripted turn \(turnIndex - 1)")))
+            let (index, turn) = consumeTurn(user: text, variables: variables)
+            commands.append(.journal(.info("RequestToRespond prompt → scripted turn \(index)")))
             planRound(number: number, content: .scripted(turn), from: thinkingAt)
         }
         return commands
@@ -104,29 +101,21 @@ extension MultiModalDialogSession {
         return commands
     }
 
-    /// The next scripted turn (with these variables), remembered for the dialog (S21).
-    func consumeTurn(user: String?, variables: [String: String]) -> TurnContent {
-        let turn = scenario.runtime.scenario.turn(at: turnIndex, variables: variables)
-        turnIndex += 1
+    /// The next scripted turn (with these variables) and its index, remembered for the dialog (S21).
+    func consumeTurn(user: String?, variables: [String: String]) -> (index: Int, turn: TurnContent) {
+        let index = rounds.takeTurn()
+        let turn = scenario.runtime.scenario.turn(at: index, variables: variables)
         if let dialogID {
             memory.remember(
                 DialogMemory.Exchange(user: user ?? turn.transcript, answer: turn.answer),
-                nextTurnIndex: turnIndex, in: dialogID)
+                nextTurnIndex: rounds.turnIndex, in: dialogID)
         }
-        return turn
-    }
-
-    /// A new round number (tags timeline steps).
-    func nextRoundNumber() -> Int {
-        roundCounter += 1
-        // Not here: after a duplex barge-in the next utterance starts at once, and the client's
-        // LocalRespondingEnded for the flushed round is still welcome (cleared at RespondingStarted).
-        return roundCounter
+        return (index, turn)
     }
 
     /// Starts a round that goes straight to Responding (transcript, video phrases).
     private func startRound(_ content: RoundContent, at time: Int64) {
-        let number = nextRoundNumber()
+        let number = rounds.numberNextRound()
         planRound(number: number, content: content, from: lane(time))
     }
 }

@@ -15,7 +15,7 @@ extension MultiModalDialogSession {
     func planRound(number: Int, content: RoundContent, from start: Int64) {
         guard let config else { return }
         var current = ActiveRound(number: number)
-        conversation = content.thinksFirst ? .thinking : .responding
+        rounds.startAnswer(thinksFirst: content.thinksFirst)
         let (text, spoken, audio, turn, errors) = content.parts
         var time = start + (content.thinksFirst ? scenario.runtime.responsePauseMicros : 0)
         for error in errors where error.placement == .beforeAnswer {
@@ -28,7 +28,7 @@ extension MultiModalDialogSession {
                 add(error, at: lane(time), round: number)
                 if error.fatal { return }
             }
-            round = current
+            rounds.track(current)
             timeline.add(.enter(.listening), at: lane(time), group: number)
             return
         }
@@ -72,7 +72,7 @@ extension MultiModalDialogSession {
         if case .video(_, let connect) = content { current.videoModeAfter = connect ? true : nil }
         if current.commandNames.contains("send_video_stream") { current.videoModeAfter = true }
         if current.commandNames.contains("stop_video_stream") { current.videoModeAfter = false }
-        round = current
+        rounds.track(current)
         var tail = AnswerTail(final: final, errorsAfter: errors.filter { $0.placement == .afterAnswer }, latest: latest)
         if scenario.runtime.scenario.policies.roundTimestamps, extraInfo["timestamps"] == nil {
             tail.timestampsFrom = AnswerTail.RoundTimes(roundStart: start, firstText: firstTextAt ?? respondingAt)
@@ -94,7 +94,7 @@ extension MultiModalDialogSession {
         if let problem = answer.problem {
             timeline.add(.error(.invalidParameter(problem)), at: respondingAt, group: number)
         }
-        if round?.number == number { round?.audioDurationMicros = answer.durationMicros }
+        rounds.setAnswerAudio(durationMicros: answer.durationMicros, round: number)
         var latest = tail.latest
         var sentBytes = 0
         for frame in answer.frames {

@@ -31,7 +31,7 @@ extension MultiModalDialogSession {
         if let problem = decoded.problem {
             commands.append(.journal(.must("mmd.C9", problem)))
         }
-        guard announcedState != nil else {
+        guard rounds.announcedState != nil else {
             commands.append(.journal(.must("mmd.C8", "binary frame before DialogStateChanged{Listening}")))
             return commands
         }
@@ -45,9 +45,9 @@ extension MultiModalDialogSession {
             let bracketMs = uplink?.addBracketAudio(ms: decoded.pcm.durationMs) ?? 0
             commands += revealTranscript(speechMs: bracketMs)
         case .tapToTalk:
-            guard conversation == .listening else {
+            guard rounds.conversation == .listening else {
                 let inFlight = uplink?.speechEndedSentAt.map { now - $0 <= options.tapToTalkStopGraceMicros } ?? false
-                if announcedState != .listening, !inFlight {
+                if rounds.announcedState != .listening, !inFlight {
                     commands += reportOnce(
                         "tap2talkOutsideListening", "mmd.C11", level: .should,
                         "audio while not Listening in tap2talk after SpeechEnded (stop uploading until the next Listening; ignored)"
@@ -87,15 +87,15 @@ extension MultiModalDialogSession {
     private func speechStarted(atMs: Int, lagMicros: Int64) -> [SessionCommand] {
         var commands: [SessionCommand] = []
         var due = now + max(0, scenario.runtime.delayMicros(before: "SpeechStarted") - lagMicros)
-        if conversation != .listening {
+        if rounds.conversation != .listening {
             // Duplex voice barge-in (S10, §9.4): stop the answer at once, then listen.
-            guard let current = round, scenario.runtime.isInterruptible else { return [] }
+            guard let current = rounds.current, scenario.runtime.isInterruptible else { return [] }
             commands += interrupt(current)
             commands.append(.journal(.info("round \(current.number) interrupted by voice (duplex barge-in)")))
             due = now
             timeline.add(.event("SpeechStarted", [:]), at: lane(due))
             timeline.add(.enter(.listening), at: lane(due))
-            conversation = .listening
+            rounds.bargeIn()
             beginUtterance(startMs: atMs)
             return commands
         }
@@ -106,8 +106,9 @@ extension MultiModalDialogSession {
 
     /// Starts recognising an utterance whose transcript is the next scripted turn.
     func beginUtterance(startMs: Int) {
-        let number = nextRoundNumber()
-        let scripted = scenario.runtime.scenario.turn(at: turnIndex, variables: scenario.runtime.variables).transcript
+        let number = rounds.numberNextRound()
+        let scripted = scenario.runtime.scenario.turn(at: rounds.turnIndex, variables: scenario.runtime.variables)
+            .transcript
         let transcript = recognised(scripted)
         uplink?.begin(Utterance(round: number, startMs: startMs, tokens: Tokenizer.tokens(of: transcript, rule: .auto)))
     }
@@ -129,14 +130,13 @@ extension MultiModalDialogSession {
     /// Ends the utterance: SpeechEnded, final SpeechContent, Thinking, then the answer round.
     func closeUtterance(at time: Int64) -> [SessionCommand] {
         guard let open = uplink?.close() else { return [] }
-        let turn = consumeTurn(user: nil, variables: scenario.runtime.variables)
+        let (index, turn) = consumeTurn(user: nil, variables: scenario.runtime.variables)
         timeline.add(.event("SpeechEnded", [:]), at: time, group: open.round)
         timeline.add(
             .event("SpeechContent", ["text": .string(recognised(turn.transcript)), "finished": true]), at: time,
             group: open.round)
         timeline.add(.enter(.thinking), at: time, group: open.round)
-        conversation = .thinking
         planRound(number: open.round, content: .scripted(turn), from: time)
-        return [.journal(.info("utterance closed → scripted turn \(turnIndex - 1)"))]
+        return [.journal(.info("utterance closed → scripted turn \(index)"))]
     }
 }

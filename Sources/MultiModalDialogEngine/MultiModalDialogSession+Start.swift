@@ -60,7 +60,7 @@ extension MultiModalDialogSession {
                     .journal(.must("mmd.C23", "Start.input.dialog_id \"\(requested)\" is not a 36-character id")))
             }
             if let record = memory.record(for: requested) {
-                turnIndex = record.turnIndex
+                rounds.resume(atTurn: record.turnIndex)
                 commands.append(
                     .journal(
                         .info(

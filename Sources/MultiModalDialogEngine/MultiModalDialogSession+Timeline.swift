@@ -70,25 +70,18 @@ extension MultiModalDialogSession {
     /// Announces `state` if it differs from the last one (S5) and applies its side effects:
     /// journal, scenario state triggers, the audio-gap watch, and round bookkeeping.
     func enter(_ state: DialogState, at time: Int64) -> [SessionCommand] {
-        guard state != announcedState else {
-            let unfinished = state == .listening && (round != nil || conversation != .listening)
-            return unfinished ? roundReturnedToListening() : []
+        guard rounds.announce(state) else {
+            // Listening never left the wire (say, the round was interrupted before its Thinking
+            // went out): the round still ends.
+            return state == .listening && rounds.isOpen ? roundReturnedToListening() : []
         }
-        announcedState = state
         var commands = send(
             frames.event("DialogStateChanged", dialogID: dialogID, fields: ["state": .string(state.rawValue)], at: time)
         )
         commands.append(.journal(.state(state.rawValue)))
         commands += handle(scenario.runtime.stateEntered(state.rawValue))
         commands += watchAudioGap(in: state)
-        switch state {
-        case .listening:
-            commands += roundReturnedToListening()
-        case .thinking:
-            conversation = .thinking
-        case .responding:
-            conversation = .responding
-        }
+        if state == .listening { commands += roundReturnedToListening() }
         return commands
     }
 
@@ -96,34 +89,25 @@ extension MultiModalDialogSession {
     /// detection (tap2talk/push2talk start a fresh utterance stream) and reopen stretches.
     func roundReturnedToListening() -> [SessionCommand] {
         var commands: [SessionCommand] = []
-        if let finished = round {
+        if let finished = rounds.returnToListening() {
             if let video = finished.videoModeAfter {
                 self.video.switchTo(video)
                 commands.append(.journal(.info(video ? "video mode on" : "video mode off")))
             }
-            let followUps = ["visual_qa", "open_videochat", "quit_videochat"]
-            pendingCommand = finished.commandNames.first { followUps.contains($0) }
             commands.append(.cancelTimer(.engine(Self.playbackFallbackTimer)))
         }
-        round = nil
-        conversation = .listening
         if config?.mode != .duplex { uplink?.restartDetection() }
         endStretch("tap2talkOutsideListening")
         return commands
     }
 
     private func reach(_ milestone: RoundMilestone, at time: Int64) -> [SessionCommand] {
-        guard var current = round else { return [] }
         switch milestone {
         case .respondingStarted:
-            interruptedRoundPending = false
-            current.respondingStartedAt = time
-            round = current
+            rounds.respondingStarted(at: time)
             return []
         case .respondingEnded:
-            current.respondingEnded = true
-            round = current
-            conversation = .awaitingPlayback
+            guard let current = rounds.respondingEnded() else { return [] }
             if current.localEnded {
                 return enter(.listening, at: time)
             }
@@ -135,7 +119,7 @@ extension MultiModalDialogSession {
 
     /// S9 fallback: no LocalRespondingEnded within audio length + grace.
     func playbackGraceExpired() -> [SessionCommand] {
-        guard let current = round, current.respondingEnded, !current.localEnded, lifecycle == .active else { return [] }
+        guard rounds.awaitsLocalPlaybackEnd, lifecycle == .active else { return [] }
         var commands: [SessionCommand] = [
             .journal(.must("mmd.C19", "no LocalRespondingEnded within the playback grace after RespondingEnded"))
         ]

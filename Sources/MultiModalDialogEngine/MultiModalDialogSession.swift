@@ -28,25 +28,17 @@ package final class MultiModalDialogSession<Clock: ScenarioClock>: ProtocolSessi
     var config: StartConfiguration?
     var frames = ServerFrameBuilder(taskID: "")
     var dialogID: String?
-    /// The state last announced in DialogStateChanged.
-    var announcedState: DialogState?
-    var conversation = ConversationPhase.listening
+    /// The announced state, the conversation phase, the turns and the current round.
+    var rounds = DialogRounds()
     /// Every frame planned for later, grouped by round; dialog events go on its send lane.
     var timeline = OutboundTimeline<DialogAction>(timer: MultiModalDialogSession.timelineTimer)
-    var turnIndex = 0
-    var roundCounter = 0
-    var round: ActiveRound?
     /// The uplink's decoder, speech detection and utterance (from Start on).
     var uplink: Uplink?
     var video = VideoCall()
     var lastHeartBeatAt: Int64?
     var clientStatus: JSONValue?
-    /// A command of the last round the client must follow up after Listening (C17).
-    var pendingCommand: String?
     /// Violations already reported for a stretch of frames (reset when the stretch ends).
     var reportedStretches: Set<String> = []
-    /// The last round was interrupted after RespondingStarted; its LocalRespondingEnded is welcome.
-    var interruptedRoundPending = false
     /// The server ended the task with Stopped (idle end): one finish-task afterwards is expected.
     var serverSentStopped = false
     /// A rendered fault asked for a fatal error; the session must close.
