@@ -100,10 +100,14 @@ import WireJSON
         #expect(await recorder.wait(for: "SpeechStarted", times: 2))
         #expect(await recorder.wait(for: "playbackEnded", times: 2, timeoutMillis: 30_000))
         await dialog.stop()
-        // The client sends LocalRespondingEnded for the flushed round (C19, §9.4). The mock's
-        // duplex barge-in clears its "interrupted round" flag when the new utterance begins
-        // (nextRoundNumber resets interruptedRoundPending), so it journals C19 for it.
-        await withKnownIssue("mock: interruptedRoundPending reset by the barge-in utterance", isIntermittent: true) {
+        // The client sends LocalRespondingEnded for the flushed round (C19, §9.4): still welcome
+        // after the barge-in utterance began, since the mock forgets the interrupted round only
+        // at the next RespondingStarted (`DialogRounds.respondingStarted`). On a machine loaded
+        // far beyond CI's (load average 10) that RespondingStarted has gone out first and C19 was
+        // journaled once; CI runs never showed it.
+        await withKnownIssue(
+            "mock: the next RespondingStarted can overtake a late LocalRespondingEnded", isIntermittent: true
+        ) {
             await mock.expectNoViolations()
         }
     }
