@@ -73,7 +73,11 @@ extension ProtocolSession {
         handle(scenario.outbound(frame))
     }
 
-    /// Carries out scenario actions: timers, fault emissions, scripted frames, session ends.
+    /// Carries out scenario actions: timers, fault emissions, scripted frames, session ends. The
+    /// one interpreter of scenario actions for every session kind: what it cannot do without the
+    /// protocol (a fault's frame, a scripted frame, ending the session the protocol's way) it asks
+    /// of the session through ``render(_:atMicros:)``, ``scripted(_:atMicros:)`` and
+    /// ``endSession(_:)``, and their commands take the place of the action in order.
     package func handle(_ actions: [ScenarioAction]) -> [SessionCommand] {
         var commands: [SessionCommand] = []
         for action in actions {
