@@ -82,10 +82,7 @@ final class ProxySession: ConnectionHandler {
     }
 
     func connectionClosed(_ connection: Connection, peerCode: CloseCode?, peerReason: String) {
-        journal.record(
-            JournalEntry(
-                t: journal.elapsed(atMicros: now), direction: .in, kind: .close,
-                closeCode: peerCode.map { Int($0.rawValue) }, closeReason: peerReason))
+        journal.recordClose(.in, atMicros: now, code: peerCode.map { Int($0.rawValue) }, reason: peerReason)
         clientClosed = true
         let close = peerCode.map { (Self.sendable($0), peerReason) } ?? (.goingAway, "client gone")
         if let upstream {
@@ -141,17 +138,13 @@ final class ProxySession: ConnectionHandler {
 
     /// The upstream's close, passed on with its code; no close frame upstream, none here either.
     private func forwardClose(_ code: CloseCode?, _ reason: String, to downstream: Connection) {
-        let t = journal.elapsed(atMicros: now)
         guard let code else {
-            journal.record(
-                JournalEntry(
-                    t: t, direction: .out, kind: .close, closeReason: "abrupt close (upstream sent no close frame)"))
+            journal.recordClose(.out, atMicros: now, code: nil, reason: "abrupt close (upstream sent no close frame)")
             downstream.abort()
             return
         }
         let sent = Self.sendable(code)
-        journal.record(
-            JournalEntry(t: t, direction: .out, kind: .close, closeCode: Int(sent.rawValue), closeReason: reason))
+        journal.recordClose(.out, atMicros: now, code: Int(sent.rawValue), reason: reason)
         downstream.close(code: sent, reason: reason)
     }
 
@@ -159,9 +152,7 @@ final class ProxySession: ConnectionHandler {
     /// the mock does with its own sessions).
     private func closeSlowReader(_ downstream: Connection) {
         let reason = "client not reading: more than \(maxQueuedBytes) bytes queued"
-        journal.record(
-            JournalEntry(
-                t: journal.elapsed(atMicros: now), direction: .out, kind: .close, closeCode: 1008, closeReason: reason))
+        journal.recordClose(.out, atMicros: now, code: 1008, reason: reason)
         logger(.warn, "session \(journal.id): \(reason); closing with 1008")
         metrics.slowReaderClosed()
         upstream?.close(code: .goingAway, reason: "client not reading")

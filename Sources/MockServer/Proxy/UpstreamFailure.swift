@@ -53,12 +53,13 @@ extension ProxySession {
         }
         pendingFailure = nil
         let bytes = frame.encoded()
-        let t = journal.elapsed(atMicros: MonotonicClock.nowMicros())
+        let now = MonotonicClock.nowMicros()
+        let t = journal.elapsed(atMicros: now)
         journal.record(
             .textFrame(t: t, .out, json: frame, eventType: MessageName.ofServerFrame(frame), byteLength: bytes.count))
         downstream.send(.text(bytes))
         let reason = String(decoding: Array(failure.summary.utf8.prefix(120)), as: UTF8.self)
-        journal.record(JournalEntry(t: t, direction: .out, kind: .close, closeCode: 1011, closeReason: reason))
+        journal.recordClose(.out, atMicros: now, code: 1011, reason: reason)
         downstream.close(code: CloseCode(1011), reason: reason)
     }
 }

@@ -89,10 +89,7 @@ final class SessionDriver<Session: ProtocolSession>: ConnectionHandler {
     }
 
     func connectionClosed(_ connection: Connection, peerCode: CloseCode?, peerReason: String) {
-        journal.record(
-            JournalEntry(
-                t: journal.elapsed(atMicros: now), direction: .in, kind: .close,
-                closeCode: peerCode.map { Int($0.rawValue) }, closeReason: peerReason))
+        journal.recordClose(.in, atMicros: now, code: peerCode.map { Int($0.rawValue) }, reason: peerReason)
         ended = true
         timers.removeAll()
         session.closed(peerCode: peerCode.map { Int($0.rawValue) })
@@ -199,10 +196,7 @@ final class SessionDriver<Session: ProtocolSession>: ConnectionHandler {
     /// and the session closed with 1008, so one stuck client cannot grow the server's memory.
     private func closeSlowReader(_ connection: Connection) {
         let reason = "client not reading: more than \(maxQueuedBytes) bytes queued"
-        journal.record(
-            JournalEntry(
-                t: journal.elapsed(atMicros: now), direction: .out, kind: .close, closeCode: 1008,
-                closeReason: reason))
+        journal.recordClose(.out, atMicros: now, code: 1008, reason: reason)
         logger(.warn, "session \(journal.id): \(reason); closing with 1008")
         metrics.slowReaderClosed()
         connection.closeDroppingQueue(code: CloseCode(1008), reason: reason)
@@ -228,14 +222,13 @@ final class SessionDriver<Session: ProtocolSession>: ConnectionHandler {
 
     private func perform(_ action: TransportAction) {
         guard let connection, connection.isOpen else { return }
-        let t = journal.elapsed(atMicros: now)
+        let now = self.now
         switch action {
         case .close(let code, let reason):
-            journal.record(JournalEntry(t: t, direction: .out, kind: .close, closeCode: code, closeReason: reason))
+            journal.recordClose(.out, atMicros: now, code: code, reason: reason)
             connection.close(code: CloseCode(UInt16(clamping: code)), reason: reason)
         case .abruptClose:
-            journal.record(
-                JournalEntry(t: t, direction: .out, kind: .close, closeReason: "abrupt close (no close frame)"))
+            journal.recordClose(.out, atMicros: now, code: nil, reason: "abrupt close (no close frame)")
             connection.abort()
         case .stall(let direction, let duration):
             setStalled(true, direction, connection)
@@ -247,8 +240,7 @@ final class SessionDriver<Session: ProtocolSession>: ConnectionHandler {
         case .slowClose(let delay):
             // The close frame goes out now; the peer's answer is not read and TCP stays up
             // until the delay has passed.
-            journal.record(
-                JournalEntry(t: t, direction: .out, kind: .close, closeCode: 1000, closeReason: "slow close"))
+            journal.recordClose(.out, atMicros: now, code: 1000, reason: "slow close")
             connection.setReadsPaused(true)
             connection.close(code: .normal, reason: "slow close")
             connection.schedule(afterMicros: delay) { [weak connection] in connection?.abort() }

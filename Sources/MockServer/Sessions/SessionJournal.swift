@@ -57,6 +57,14 @@ final class SessionJournal: Sendable {
     /// Microseconds since the session started.
     func elapsed(atMicros now: Int64) -> Int64 { now - startedAtMicros }
 
+    /// Journals a close going `direction` at `now`: its code (nil for an abrupt close, no close
+    /// frame) and reason.
+    func recordClose(_ direction: JournalEntry.Direction, atMicros now: Int64, code: Int?, reason: String) {
+        record(
+            JournalEntry(
+                t: elapsed(atMicros: now), direction: direction, kind: .close, closeCode: code, closeReason: reason))
+    }
+
     func record(_ entry: JournalEntry) {
         state.withLock { state in
             let isFrame = entry.kind == .text || entry.kind == .binary
