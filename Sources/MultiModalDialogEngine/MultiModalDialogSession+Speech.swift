@@ -64,11 +64,14 @@ extension MultiModalDialogSession {
 
     /// Feeds the VAD and acts on its events: start (or duplex barge-in), partials, end.
     private func detectSpeech(_ pcm: PCMBuffer) -> [SessionCommand] {
-        // Fed in place: a copy of the detector would copy its buffer on every chunk.
-        guard let events = uplink?.detector.feed(pcm), let detector = uplink?.detector else { return [] }
+        // Fed and read in place: a copy of the detector would retain its buffers on every chunk.
+        // Its position and voice state are taken after this chunk, before any event acts.
+        guard let events = uplink?.detector.feed(pcm), let processedMs = uplink?.detector.processedMs,
+            let isSpeaking = uplink?.detector.isSpeaking
+        else { return [] }
         var commands: [SessionCommand] = []
         for event in events {
-            let lagMicros = Int64(max(0, detector.processedMs - event.atMs)) * 1000
+            let lagMicros = Int64(max(0, processedMs - event.atMs)) * 1000
             switch event {
             case .speechStarted(let atMs):
                 commands += speechStarted(atMs: atMs, lagMicros: lagMicros)
@@ -78,8 +81,8 @@ extension MultiModalDialogSession {
                 commands += closeUtterance(at: lane(due))
             }
         }
-        if let open = uplink?.utterance, detector.isSpeaking {
-            commands += revealTranscript(speechMs: detector.processedMs - open.startMs)
+        if isSpeaking, let startMs = uplink?.utterance?.startMs {
+            commands += revealTranscript(speechMs: processedMs - startMs)
         }
         return commands
     }

@@ -72,11 +72,14 @@ struct Uplink {
     /// The cumulative partial transcript after `speechMs` of speech, one token per `tokenMs`,
     /// never the whole text; nil when it reveals nothing new.
     mutating func reveal(speechMs: Int, tokenMs: Int) -> (text: String, round: Int)? {
-        guard var open = utterance, open.tokens.count > 1 else { return nil }
-        let count = min(open.tokens.count - 1, speechMs / max(1, tokenMs))
-        guard count > open.revealed else { return nil }
-        open.revealed = count
-        utterance = open
+        // Called for every uplink chunk: the utterance is read and updated in place, not copied.
+        guard let tokenCount = utterance?.tokens.count, tokenCount > 1, let revealed = utterance?.revealed else {
+            return nil
+        }
+        let count = min(tokenCount - 1, speechMs / max(1, tokenMs))
+        guard count > revealed else { return nil }
+        utterance?.revealed = count
+        guard let open = utterance else { return nil }
         return (open.tokens.prefix(count).joined(), open.round)
     }
 }

@@ -18,10 +18,9 @@ package protocol TimelineAction: Sendable {
 package struct OutboundTimeline<Action: TimelineAction>: Sendable {
     /// One scheduled step.
     package struct Step: Sendable {
-        /// When it is due, in microseconds on the session clock.
+        /// When it is due, in microseconds on the session clock (steps due at the same time run
+        /// in the order they were added).
         package var dueAt: Int64
-        /// Insertion order (ties at the same time keep it).
-        package var order: Int
         /// The round or response it belongs to, for dropping; nil for session-level steps.
         package var group: Int?
         /// What to do.
@@ -42,7 +41,6 @@ package struct OutboundTimeline<Action: TimelineAction>: Sendable {
     /// running a step and planning a response's steps (already in order) cost O(1) each.
     private var steps: [Step] = []
     private var head = 0
-    private var nextOrder = 0
     /// The time the engine timer is set for (nil: not set).
     private var timerAt: Int64?
     /// The send lane: the time of the latest frame planned on it. Frames planned with
@@ -56,8 +54,7 @@ package struct OutboundTimeline<Action: TimelineAction>: Sendable {
 
     /// Adds a step due at `dueAt`.
     package mutating func add(_ action: Action, at dueAt: Int64, group: Int? = nil) {
-        let step = Step(dueAt: dueAt, order: nextOrder, group: group, action: action)
-        nextOrder += 1
+        let step = Step(dueAt: dueAt, group: group, action: action)
         guard let last = steps.last, last.dueAt > dueAt else {
             steps.append(step)
             return
