@@ -246,6 +246,11 @@ public final class MockServer: @unchecked Sendable {
         DispatchQueue.concurrentPerform(iterations: servers.count) { servers[$0].stop(closeCode: .goingAway) }
         // The sessions' upstream connections got their closes; the proxy's client thread goes last.
         router.proxy?.client.shutdown()
+        // A proxied session still waiting for its upstream's close ends here: none stays open.
+        for journal in router.sessions.all where journal.isOpen {
+            journal.markClosed()
+            router.sessions.markClosed(journal.id)
+        }
         // Every session is closed now: the record files get their last entries before stop returns.
         router.recordWriter?.finish()
         configuration.logger(.info, "stopped")

@@ -118,6 +118,65 @@ import WireSocket
         #expect((created?["t"]?.intValue ?? 0) >= 1_300_000)
     }
 
+    /// A client that closes while the upstream is still sending (the dashscope SDK closes on
+    /// `Stopped`, a `task-finished` behind it): the proxied session ends when the upstream's
+    /// close arrives, and what the upstream sent meanwhile is in the journal and the record file,
+    /// marked undelivered, not counted as sent.
+    @Test func upstreamFramesAfterTheClientClosedAreJournaledUndelivered() async throws {
+        let chain = try ProxyChain(upstreamArguments: [])
+        // The upstream stops reading once the answer starts: the proxy's close waits 1.5 s while
+        // the answer streams on.
+        let fault =
+            #"{"testId":"t-late","fault":{"kind":"stall","direction":"read","ms":1500,"match":{"type":"response.created"}}}"#
+        #expect(ProxyChain.post(port: chain.upstream.port, path: "/_mock/faults", body: fault) == 200)
+        let client = WebSocketClient()
+        defer { client.shutdown() }
+        let connection = try await client.connect(
+            chain.proxyURL + Self.realtime, headers: Self.headers(testID: "t-late"))
+        #expect(Self.type(await connection.nextMessage()) == "session.created")
+        connection.send(text: #"{"type":"response.create"}"#)
+        var delivered = 1
+        while let message = await connection.nextMessage() {
+            delivered += 1
+            if Self.type(message) == "response.created" { break }
+        }
+        connection.close(code: CloseCode(4002), reason: "client gone early")
+        delivered += await Self.rest(of: connection).messages.count
+        // Open while the upstream has not closed; closed once it has.
+        try await Task.sleep(for: .milliseconds(500))
+        let open = {
+            RawWebSocket.get(port: chain.proxy.port, path: "/_mock/sessions").map {
+                String(decoding: $0, as: UTF8.self)
+            } ?? ""
+        }
+        #expect(open().contains(#""open":true"#))
+        try await Task.sleep(for: .milliseconds(2000))
+        #expect(open().contains(#""open":false"#))
+        #expect(open().contains(#""framesOut":\#(delivered)"#))
+
+        let proxied = ProxyChain.journal(port: chain.proxy.port)
+        let upstream = ProxyChain.journal(port: chain.upstream.port)
+        let clientClose = try #require(
+            proxied.first { $0["kind"]?.stringValue == "close" && $0["dir"]?.stringValue == "in" })
+        let late = proxied.filter { $0["undelivered"]?.boolValue == true }
+        #expect(late.count >= 2, "the upstream kept streaming after the client closed")
+        #expect(
+            late.allSatisfy {
+                $0["dir"]?.stringValue == "out" && ($0["t"]?.intValue ?? 0) >= clientClose["t"]?.intValue ?? 0
+            })
+        let outFrames = { (journal: [JSONValue]) in
+            journal.filter { $0["dir"]?.stringValue == "out" && ["text", "binary"].contains($0["kind"]?.stringValue) }
+                .map {
+                    "\($0["event"]?.stringValue ?? "-") \($0["bytes"]?.intValue ?? 0)"
+                }
+        }
+        // Everything the upstream sent, delivered or not, in its order.
+        #expect(outFrames(proxied) == outFrames(upstream))
+        #expect(outFrames(proxied).count == delivered + late.count)
+        let outputs = chain.stop()
+        #expect(outputs.components(separatedBy: #""undelivered":true"#).count - 1 == late.count)
+    }
+
     @Test func aRefusedUpgradeIsAProtocolErrorAndClose1011() async throws {
         let chain = try ProxyChain(upstreamArguments: ["--api-key", Self.key])
         let client = WebSocketClient()

@@ -46,6 +46,16 @@ import WireJSON
         #expect(entry == copy && entry.hashValue == copy.hashValue)
     }
 
+    /// A proxied upstream frame the client never got (it had closed) keeps its mark through JSON Lines.
+    @Test func undeliveredFramesKeepTheirMark() throws {
+        var entry = JournalEntry.textFrame(t: 5, .out, json: ["type": "task-finished"], byteLength: 30)
+        #expect(!entry.jsonLine.contains("undelivered"))
+        entry.undelivered = true
+        #expect(entry.jsonLine.hasSuffix(#","undelivered":true}"#))
+        let back = try JournalEntry.decodeLines(JournalEntry.encodeLines([entry]))
+        #expect(back == [entry] && back[0].undelivered)
+    }
+
     @Test func badJournalLineIsReported() {
         #expect(throws: JournalDecodingError(line: 2, message: "missing integer \"t\"")) {
             try JournalEntry.decodeLines("{\"t\":1,\"kind\":\"state\"}\n{\"kind\":\"text\"}\n")

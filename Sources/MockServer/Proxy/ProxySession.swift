@@ -5,6 +5,8 @@ import WireSocket
 /// One client session forwarded to the upstream service (`--proxy-upstream`): every frame both
 /// ways as it comes, closes with their codes, all journaled as the mock journals its own
 /// sessions (client frames `in`, the upstream's frames `out`, `t` when the proxy passed them on).
+/// When the client closes first, the session ends when the upstream's close arrives: what the
+/// upstream sent meanwhile is journaled as undelivered, so the journal holds all it said.
 ///
 /// Confined to the client connection's service thread: upstream events arrive on the proxy
 /// client's own thread and are handed over through `execute`, so nothing here blocks or locks.
@@ -29,6 +31,11 @@ final class ProxySession: ConnectionHandler {
     private var waitingForClient: [(event: ClientStreamEvent, atMicros: Int64)] = []
     private(set) var clientClosed = false
     private var upstreamEnded = false
+    /// The client closed while the upstream was open: the upstream was asked to close, and the
+    /// session ends when its close (or failure) arrives.
+    private var awaitingUpstreamClose = false
+    /// Keeps the session alive meanwhile: the client's connection, its owner, is gone.
+    private var selfUntilUpstreamCloses: ProxySession?
     /// The client closed before the upstream opened: the close to send it once it does.
     private var closeForUpstream: (CloseCode, String)?
     /// The upstream failed on a multimodal route before the client sent its task id.
@@ -88,9 +95,17 @@ final class ProxySession: ConnectionHandler {
         if let upstream {
             upstream.close(code: close.0, reason: close.1)
             self.upstream = nil
-        } else if !upstreamEnded {
-            closeForUpstream = close
+            awaitingUpstreamClose = true
+            selfUntilUpstreamCloses = self
+            return
         }
+        if !upstreamEnded { closeForUpstream = close }
+        finish()
+    }
+
+    /// Both sides are gone: the journal is complete.
+    private func finish() {
+        selfUntilUpstreamCloses = nil
         journal.markClosed()
         metrics.sessionClosed()
         onClose?()
@@ -109,7 +124,10 @@ final class ProxySession: ConnectionHandler {
             waitingForUpstream = []
             return
         }
-        if clientClosed { return }
+        if clientClosed {
+            upstreamEventAfterClientClosed(event, atMicros: receivedAt)
+            return
+        }
         guard let downstream else {
             waitingForClient.append((event, receivedAt))
             return
@@ -133,6 +151,25 @@ final class ProxySession: ConnectionHandler {
             upstreamEnded = true
             upstream = nil
             forwardClose(code, reason, to: downstream)
+        }
+    }
+
+    /// The client is gone: frames the upstream still sends (say, `task-finished` after the
+    /// `Stopped` a client closes on) are journaled, undelivered, until its close ends the session.
+    private func upstreamEventAfterClientClosed(_ event: ClientStreamEvent, atMicros receivedAt: Int64) {
+        guard awaitingUpstreamClose else { return }
+        switch event {
+        case .opened:
+            break
+        case .event(.message(let message)):
+            var entry = Self.entry(
+                message, .out, t: journal.elapsed(atMicros: receivedAt), keepingPayload: keepsPayloads)
+            entry.undelivered = true
+            journal.record(entry)
+        case .event(.closed), .failed:
+            awaitingUpstreamClose = false
+            upstreamEnded = true
+            finish()
         }
     }
 

@@ -79,7 +79,7 @@ final class SessionJournal: Sendable {
                 if entry.direction == .in {
                     state.framesIn += 1
                     state.bytesIn += entry.byteLength ?? 0
-                } else {
+                } else if !entry.undelivered {
                     state.framesOut += 1
                     state.bytesOut += entry.byteLength ?? 0
                 }

@@ -20,8 +20,9 @@ extension JournalEntry {
     /// The entry as one JSON object with keys in a fixed order; absent members are omitted:
     /// `{"t", "dir", "kind", "bytes", "event", "json", "text", "audio": {"codec",
     /// "durationMs", "frames", "sampleRate"}, "state", "fault": {"id", "kind", "detail"},
-    /// "violation": {"obligation", "message"}, "code", "reason", "data"}` (`data`: a binary
-    /// frame's bytes in base64, when kept).
+    /// "violation": {"obligation", "message"}, "code", "reason", "data", "undelivered"}` (`data`: a
+    /// binary frame's bytes in base64, when kept; `undelivered`: true on a proxied upstream frame
+    /// that arrived after the client had closed).
     package var jsonValue: JSONValue {
         var object = JSONObject()
         object["t"] = .int(t)
@@ -53,6 +54,7 @@ extension JournalEntry {
         object["code"] = closeCode.map { .int(Int64($0)) }
         object["reason"] = closeReason.map(JSONValue.string)
         object["data"] = payload.map { .string(Base64.encode($0)) }
+        if undelivered { object["undelivered"] = .bool(true) }
         return .object(object)
     }
 
@@ -100,5 +102,6 @@ extension JournalEntry {
             guard let bytes = Base64.decode(data) else { throw JournalDecodingError(message: "\"data\" is not base64") }
             payload = bytes
         }
+        undelivered = object["undelivered"]?.boolValue ?? false
     }
 }

@@ -74,6 +74,12 @@ package struct JournalEntry: Sendable, Hashable {
         get { self[detail: \.payload] }
         set { self[detail: \.payload] = newValue }
     }
+    /// A frame the upstream of a proxied session sent after the client had closed: journaled
+    /// (it is what the upstream said) but never passed on; journaled as `"undelivered": true`.
+    package var undelivered: Bool {
+        get { self[detail: \.undelivered] ?? false }
+        set { self[detail: \.undelivered] = newValue ? true : nil }
+    }
 
     /// The rare members; immutable, so entries that share one stay values.
     private final class Details: Sendable, Hashable {
@@ -85,6 +91,7 @@ package struct JournalEntry: Sendable, Hashable {
             var closeCode: Int?
             var closeReason: String?
             var payload: [UInt8]?
+            var undelivered: Bool?
 
             var isEmpty: Bool { self == Fields() }
         }
