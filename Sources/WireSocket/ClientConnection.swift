@@ -46,6 +46,14 @@ public final class ClientConnection: Sendable {
         client.loop.execute { [connection] in connection.value.close(code: code, reason: reason) }
     }
 
+    /// Closes after the queued messages; cuts the connection if it has not ended
+    /// `abortAfterMillis` later (a server that does not read, or never answers the close).
+    public func close(code: CloseCode, reason: String, abortAfterMillis: Int) {
+        client.loop.execute { [connection] in
+            connection.value.close(code: code, reason: reason, abortAfterMicros: Int64(abortAfterMillis) * 1000)
+        }
+    }
+
     /// Drops the TCP connection without a close frame.
     public func abort() {
         client.loop.execute { [connection] in connection.value.abort() }

@@ -103,6 +103,15 @@ public final class Connection {
         enqueue(.close(code, reason))
     }
 
+    /// Sends a close frame after the queued messages, as ``close(code:reason:)`` does; if the
+    /// connection has not ended `abortAfterMicros` later (the peer does not read, or never
+    /// answers the close), it is cut.
+    public func close(code: CloseCode, reason: String, abortAfterMicros: Int64) {
+        guard isOpen, !closeSent else { return }
+        close(code: code, reason: reason)
+        schedule(afterMicros: abortAfterMicros) { [weak self] in self?.abort() }
+    }
+
     /// Drops every queued message, then sends a close frame with `code` and `reason`; if the
     /// peer still has not taken it after `abortAfterMicros` (it does not read), the connection
     /// is cut. For a client whose backlog grew past what the server keeps for it.

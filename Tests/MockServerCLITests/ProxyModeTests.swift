@@ -177,6 +177,40 @@ import WireSocket
         #expect(outputs.components(separatedBy: #""undelivered":true"#).count - 1 == late.count)
     }
 
+    /// An upstream that stops reading cannot hold a proxied session open: the client's frames
+    /// and close queue up behind a full socket, and 3 s after the client closed the upstream
+    /// connection is cut and the session ends.
+    @Test func anUpstreamThatNeverTakesTheCloseIsCutAfterThreeSeconds() async throws {
+        let chain = try ProxyChain(upstreamArguments: [])
+        defer { _ = chain.stop() }
+        let fault = #"{"testId":"t-deaf","fault":{"kind":"stall","direction":"read","forever":true}}"#
+        #expect(ProxyChain.post(port: chain.upstream.port, path: "/_mock/faults", body: fault) == 200)
+        let client = WebSocketClient()
+        defer { client.shutdown() }
+        let connection = try await client.connect(
+            chain.proxyURL + Self.realtime, headers: Self.headers(testID: "t-deaf"))
+        #expect(Self.type(await connection.nextMessage()) == "session.created")
+        // 32 MiB the upstream never reads: more than the loopback socket buffers hold.
+        for _ in 0..<32 { connection.send(.binary([UInt8](repeating: 0, count: 1 << 20))) }
+        let sessions = {
+            String(decoding: RawWebSocket.get(port: chain.proxy.port, path: "/_mock/sessions") ?? [], as: UTF8.self)
+        }
+        // The proxy has taken every client frame (its journal counts them) before the client closes.
+        for _ in 0..<500 where !sessions().contains(#""framesIn":32"#) { try await Task.sleep(for: .milliseconds(20)) }
+        #expect(sessions().contains(#""framesIn":32"#))
+        let clock = ContinuousClock()
+        let closed = clock.now
+        connection.close()
+        _ = await Self.rest(of: connection)
+        try await Task.sleep(for: .milliseconds(2000))
+        #expect(sessions().contains(#""open":true"#), "the close is still queued behind the client's frames")
+        while clock.now - closed < .seconds(10) && !sessions().contains(#""open":false"#) {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        #expect(sessions().contains(#""open":false"#))
+        #expect(clock.now - closed < .milliseconds(5000), "cut about 3 s after the client's close")
+    }
+
     @Test func aRefusedUpgradeIsAProtocolErrorAndClose1011() async throws {
         let chain = try ProxyChain(upstreamArguments: ["--api-key", Self.key])
         let client = WebSocketClient()

@@ -34,6 +34,9 @@ final class ProxySession: ConnectionHandler {
     /// The client closed while the upstream was open: the upstream was asked to close, and the
     /// session ends when its close (or failure) arrives.
     private var awaitingUpstreamClose = false
+    /// How long an upstream that does not read or answer our close keeps the session open
+    /// before its connection is cut.
+    static let upstreamCloseMillis = 3000
     /// Keeps the session alive meanwhile: the client's connection, its owner, is gone.
     private var selfUntilUpstreamCloses: ProxySession?
     /// The client closed before the upstream opened: the close to send it once it does.
@@ -93,7 +96,7 @@ final class ProxySession: ConnectionHandler {
         clientClosed = true
         let close = peerCode.map { (Self.sendable($0), peerReason) } ?? (.goingAway, "client gone")
         if let upstream {
-            upstream.close(code: close.0, reason: close.1)
+            upstream.close(code: close.0, reason: close.1, abortAfterMillis: Self.upstreamCloseMillis)
             self.upstream = nil
             awaitingUpstreamClose = true
             selfUntilUpstreamCloses = self
