@@ -23,6 +23,24 @@ import WireSocket
         message.flatMap { try? JSONValue.decode($0.bytes) }?["type"]?.stringValue
     }
 
+    /// Arms `fault` (a fault object's JSON) on the upstream for test id `testID`, then connects a
+    /// client through the proxy with that id; the caller shuts the client down.
+    static func connect(
+        through chain: ProxyChain, arming fault: String, testID: String
+    ) async throws -> (WebSocketClient, ClientConnection) {
+        let body = #"{"testId":"\#(testID)","fault":\#(fault)}"#
+        #expect(ProxyChain.post(port: chain.upstream.port, path: "/_mock/faults", body: body) == 200)
+        let client = WebSocketClient()
+        do {
+            let connection = try await client.connect(
+                chain.proxyURL + Self.realtime, headers: Self.headers(testID: testID))
+            return (client, connection)
+        } catch {
+            client.shutdown()
+            throw error
+        }
+    }
+
     /// Messages until the close (or `timeoutMillis` without an event).
     static func rest(
         of connection: ClientConnection, timeoutMillis: Int = 5000
@@ -76,12 +94,9 @@ import WireSocket
     @Test func anUpstreamCloseFaultReachesTheClientWithItsCode() async throws {
         let chain = try ProxyChain(upstreamArguments: [])
         defer { _ = chain.stop() }
-        let fault = #"{"testId":"t-close","fault":{"kind":"close","code":4000,"reason":"bye"}}"#
-        #expect(ProxyChain.post(port: chain.upstream.port, path: "/_mock/faults", body: fault) == 200)
-        let client = WebSocketClient()
+        let (client, connection) = try await Self.connect(
+            through: chain, arming: #"{"kind":"close","code":4000,"reason":"bye"}"#, testID: "t-close")
         defer { client.shutdown() }
-        let connection = try await client.connect(
-            chain.proxyURL + Self.realtime, headers: Self.headers(testID: "t-close"))
         let (_, close, reason) = await Self.rest(of: connection)
         #expect(close == CloseCode(4000) && reason == "bye")
         try await Task.sleep(for: .milliseconds(100))
@@ -126,13 +141,11 @@ import WireSocket
         let chain = try ProxyChain(upstreamArguments: [])
         // The upstream stops reading once the answer starts: the proxy's close waits 1.5 s while
         // the answer streams on.
-        let fault =
-            #"{"testId":"t-late","fault":{"kind":"stall","direction":"read","ms":1500,"match":{"type":"response.created"}}}"#
-        #expect(ProxyChain.post(port: chain.upstream.port, path: "/_mock/faults", body: fault) == 200)
-        let client = WebSocketClient()
+        let (client, connection) = try await Self.connect(
+            through: chain,
+            arming: #"{"kind":"stall","direction":"read","ms":1500,"match":{"type":"response.created"}}"#,
+            testID: "t-late")
         defer { client.shutdown() }
-        let connection = try await client.connect(
-            chain.proxyURL + Self.realtime, headers: Self.headers(testID: "t-late"))
         #expect(Self.type(await connection.nextMessage()) == "session.created")
         connection.send(text: #"{"type":"response.create"}"#)
         var delivered = 1
@@ -183,12 +196,9 @@ import WireSocket
     @Test func anUpstreamThatNeverTakesTheCloseIsCutAfterThreeSeconds() async throws {
         let chain = try ProxyChain(upstreamArguments: [])
         defer { _ = chain.stop() }
-        let fault = #"{"testId":"t-deaf","fault":{"kind":"stall","direction":"read","forever":true}}"#
-        #expect(ProxyChain.post(port: chain.upstream.port, path: "/_mock/faults", body: fault) == 200)
-        let client = WebSocketClient()
+        let (client, connection) = try await Self.connect(
+            through: chain, arming: #"{"kind":"stall","direction":"read","forever":true}"#, testID: "t-deaf")
         defer { client.shutdown() }
-        let connection = try await client.connect(
-            chain.proxyURL + Self.realtime, headers: Self.headers(testID: "t-deaf"))
         #expect(Self.type(await connection.nextMessage()) == "session.created")
         // 32 MiB the upstream never reads: more than the loopback socket buffers hold.
         for _ in 0..<32 { connection.send(.binary([UInt8](repeating: 0, count: 1 << 20))) }
