@@ -81,7 +81,14 @@ import WireSocket
             }
         }
         #expect(frames(proxied) == frames(upstream))
-        #expect(frames(proxied).count == 4)  // session.created, session.update, session.updated, binary
+        #expect(
+            frames(proxied).prefix(4).map { $0.split(separator: " ").prefix(2).joined(separator: " ") } == [
+                "out session.created", "in session.update", "out session.updated", "in -",
+            ])
+        // The upstream's `error` for the binary frame (qrt.C2) may come before or after it reads
+        // the client's close; after it, the proxy journals it undelivered.
+        #expect(frames(proxied).dropFirst(4).allSatisfy { $0.hasPrefix("out error ") })
+        #expect(frames(proxied).count <= 5)
         let list = String(
             decoding: RawWebSocket.get(port: chain.proxy.port, path: "/_mock/sessions") ?? [], as: UTF8.self)
         #expect(list.contains(#""upstream":"ws://127.0.0.1:\#(chain.upstream.port)""#))
