@@ -155,13 +155,15 @@ import WireSocket
         defer { client.shutdown() }
         #expect(Self.type(await connection.nextMessage()) == "session.created")
         connection.send(text: #"{"type":"response.create"}"#)
-        var delivered = 1
+        var received = 1
         while let message = await connection.nextMessage() {
-            delivered += 1
+            received += 1
             if Self.type(message) == "response.created" { break }
         }
         connection.close(code: CloseCode(4002), reason: "client gone early")
-        delivered += await Self.rest(of: connection).messages.count
+        // What the proxy sent before our close reached it; the client's socket drops frames
+        // that arrive after it sent its close, so this is at most what the proxy counts as sent.
+        received += await Self.rest(of: connection).messages.count
         // Open while the upstream has not closed; closed once it has.
         try await Task.sleep(for: .milliseconds(500))
         let open = {
@@ -170,9 +172,9 @@ import WireSocket
             } ?? ""
         }
         #expect(open().contains(#""open":true"#))
-        try await Task.sleep(for: .milliseconds(2000))
+        for _ in 0..<100 where !open().contains(#""open":false"#) { try await Task.sleep(for: .milliseconds(50)) }
         #expect(open().contains(#""open":false"#))
-        #expect(open().contains(#""framesOut":\#(delivered)"#))
+        let framesOut = try JSONValue.decode(Array(open().utf8))["sessions"]?[0]?["framesOut"]?.intValue
 
         let proxied = ProxyChain.journal(port: chain.proxy.port)
         let upstream = ProxyChain.journal(port: chain.upstream.port)
@@ -192,7 +194,9 @@ import WireSocket
         }
         // Everything the upstream sent, delivered or not, in its order.
         #expect(outFrames(proxied) == outFrames(upstream))
-        #expect(outFrames(proxied).count == delivered + late.count)
+        // Sent frames are counted; undelivered ones are not.
+        #expect(framesOut.map { Int($0) } == outFrames(proxied).count - late.count)
+        #expect(received <= outFrames(proxied).count - late.count)
         let outputs = chain.stop()
         #expect(outputs.components(separatedBy: #""undelivered":true"#).count - 1 == late.count)
     }

@@ -128,7 +128,7 @@ final class ProxySession: ConnectionHandler {
             return
         }
         if clientClosed {
-            upstreamEventAfterClientClosed(event, atMicros: receivedAt)
+            upstreamEventAfterClientClosed(event)
             return
         }
         guard let downstream else {
@@ -159,14 +159,14 @@ final class ProxySession: ConnectionHandler {
 
     /// The client is gone: frames the upstream still sends (say, `task-finished` after the
     /// `Stopped` a client closes on) are journaled, undelivered, until its close ends the session.
-    private func upstreamEventAfterClientClosed(_ event: ClientStreamEvent, atMicros receivedAt: Int64) {
+    private func upstreamEventAfterClientClosed(_ event: ClientStreamEvent) {
         guard awaitingUpstreamClose else { return }
         switch event {
         case .opened:
             break
         case .event(.message(let message)):
-            var entry = Self.entry(
-                message, .out, t: journal.elapsed(atMicros: receivedAt), keepingPayload: keepsPayloads)
+            // `t`: when the proxy handled it, as for delivered frames (after the client's close).
+            var entry = Self.entry(message, .out, t: journal.elapsed(atMicros: now), keepingPayload: keepsPayloads)
             entry.undelivered = true
             journal.record(entry)
         case .event(.closed), .failed:
