@@ -59,6 +59,9 @@ enum FaultCatalog {
             name: "ogg-as-pcm", protocolName: .multimodalDialog, obligation: "mmd.C9",
             summary: "Start declares pcm, the speech goes as Ogg Opus pages"),
         Fault(
+            name: "wrong-rate", protocolName: .multimodalDialog, obligation: "mmd.C9",
+            summary: "Start declares 16000 Hz, the speech goes as 48000 Hz PCM (not resampled: 3× real time)"),
+        Fault(
             name: "audio-outside-sendspeech", protocolName: .multimodalDialog, obligation: "mmd.C10",
             summary: "push2talk audio without SendSpeech"),
         Fault(
@@ -144,6 +147,9 @@ enum FaultCatalog {
         Fault(
             name: "odd-audio-chunk", protocolName: .qwenRealtime, obligation: "qrt.C8",
             summary: "append of 3 bytes (half a sample)"),
+        Fault(
+            name: "wrong-rate", protocolName: .qwenRealtime, obligation: "qrt.C8",
+            summary: "the speech appended as 48000 Hz PCM to a 16000 Hz session (not resampled: 3× real time)"),
         Fault(
             name: "commit-in-vad", protocolName: .qwenRealtime, obligation: "qrt.C9",
             summary: "input_audio_buffer.commit under server_vad (SHOULD)"),

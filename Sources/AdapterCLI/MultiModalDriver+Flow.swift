@@ -59,7 +59,15 @@ extension MultiModalDriver {
             return await finish()
         }
         if flowMode == .push2talk { dialog.startSpeech() }
-        await dialog.sendAudio(pcm: pcm, realtime: true)
+        if fault?.name == "wrong-rate" {
+            // Frames the library drops (tap2talk after SpeechEnded) go on being offered, as `sendAudio` does.
+            await UnresampledSpeech.stream(pcm) { frame in
+                dialog.sendAudioData(frame)
+                return true
+            }
+        } else {
+            await dialog.sendAudio(pcm: pcm, realtime: true)
+        }
         if flowMode == .push2talk { dialog.stopSpeech() }
         // The answer; a non-fatal Error instead of it (the round returns to Listening) or the
         // end of the task (task-failed, a server close: terminal, C24) cuts the waits short.

@@ -32,6 +32,12 @@ extension QwenDriver {
             await client.appendAudio(pcm: Array(pcm[..<split]), realtime: true)
             client.sendRaw(QwenClientEvent.inputAudioBufferCommit.object())
             await client.appendAudio(pcm: Array(pcm[split...]), realtime: true)
+        } else if fault?.name == "wrong-rate" {
+            await UnresampledSpeech.stream(pcm) { frame in
+                guard !client.isTerminated else { return false }  // C19: the session is over
+                client.appendAudio(frame)
+                return true
+            }
         } else {
             await client.appendAudio(pcm: pcm, realtime: true)
         }

@@ -68,6 +68,8 @@ struct MultiModalDialogSuiteTests {
         let obligation: String
         var verdict = "fail"
         var extra: Set<String> = []
+        /// A check kind that must be among the failing ones (the lens that sees this breach).
+        var check: String?
         var testDescription: String { "\(fault) → \(cases.joined(separator: ","))" }
     }
 
@@ -87,7 +89,12 @@ struct MultiModalDialogSuiteTests {
         FaultCase(fault: "binary-before-listening", cases: ["mmd.audio.001"], obligation: "mmd.C8"),
         FaultCase(fault: "odd-pcm-frame", cases: ["mmd.audio.002"], obligation: "mmd.C9"),
         // Through the whole stack: the live journal's audio summary says "ogg", so audioFormat fails.
-        FaultCase(fault: "ogg-as-pcm", cases: ["mmd.audio.002"], obligation: "mmd.C9"),
+        FaultCase(fault: "ogg-as-pcm", cases: ["mmd.audio.002"], obligation: "mmd.C9", check: "audioFormat"),
+        // Through the whole stack: 48 kHz samples on a 16 kHz stream are, by the live journal's
+        // audio summaries, audio at 3× real time; audioPacing (a SHOULD) fails.
+        FaultCase(
+            fault: "wrong-rate", cases: ["mmd.audio.003"], obligation: "mmd.C9", verdict: "nonStrict",
+            check: "audioPacing"),
         FaultCase(fault: "audio-outside-sendspeech", cases: ["mmd.push2talk.001"], obligation: "mmd.C10"),
         FaultCase(fault: "no-silence", cases: ["mmd.tap2talk.001"], obligation: "mmd.C11"),
         FaultCase(fault: "no-silence-duplex", cases: ["mmd.duplex.001"], obligation: "mmd.C12"),
@@ -121,6 +128,10 @@ struct MultiModalDialogSuiteTests {
             #expect(
                 failed.contains(fault.obligation),
                 "\(fault.fault) on \(id) failed \(failed.sorted()), not \(fault.obligation): \(context)")
+            if let check = fault.check {
+                let kinds = result.failedKinds[id] ?? []
+                #expect(kinds.contains(check), "\(fault.fault) on \(id) failed checks \(kinds.sorted()), not \(check)")
+            }
             let unexplained = failed.subtracting([fault.obligation]).subtracting(fault.extra)
             #expect(unexplained.isEmpty, "\(fault.fault) on \(id) also tripped \(unexplained.sorted()): \(context)")
         }

@@ -24,6 +24,8 @@ struct QwenRealtimeSuiteTests {
         var extra: Set<String> = []
         /// `--budget` values the breach needs to show (the fault's `runWith`).
         var budgets: [String] = []
+        /// A check kind that must be among the failing ones (the lens that sees this breach).
+        var check: String?
 
         var testDescription: String { "\(fault) → \(cases.joined(separator: ", "))" }
     }
@@ -45,6 +47,11 @@ struct QwenRealtimeSuiteTests {
         FaultExpectation(fault: "change-turn-detection-after-audio", obligation: "qrt.C7", cases: ["qrt.session.004"]),
         FaultExpectation(fault: "bad-base64", obligation: "qrt.C8", cases: ["qrt.audio.001"]),
         FaultExpectation(fault: "odd-audio-chunk", obligation: "qrt.C8", cases: ["qrt.audio.001"]),
+        // Through the whole stack: 48 kHz samples on a 16 kHz session are, by the live journal's
+        // audio summaries, audio at 3× real time; audioPacing (a SHOULD) fails.
+        FaultExpectation(
+            fault: "wrong-rate", obligation: "qrt.C8", cases: ["qrt.audio.002"], verdict: "nonStrict",
+            check: "audioPacing"),
         FaultExpectation(fault: "commit-in-vad", obligation: "qrt.C9", cases: ["qrt.audio.003"], verdict: "nonStrict"),
         // Injected right after the driven session_update (turn_detection null), before any audio.
         FaultExpectation(fault: "empty-commit", obligation: "qrt.C10", cases: ["qrt.ptt.001"]),
@@ -90,6 +97,10 @@ struct QwenRealtimeSuiteTests {
                 "\(expectation.fault) on \(id): \(verdict ?? "not run"), failed \(failed.sorted())\n\(result.problems.joined(separator: "\n"))"
             #expect(verdict == expectation.verdict, "\(context)")
             #expect(failed.contains(expectation.obligation), "\(context)")
+            if let check = expectation.check {
+                let kinds = result.failedKinds[id] ?? []
+                #expect(kinds.contains(check), "failed checks \(kinds.sorted()), not \(check): \(context)")
+            }
             let unexplained = failed.subtracting([expectation.obligation]).subtracting(expectation.extra)
             #expect(unexplained.isEmpty, "unexplained extra obligations \(unexplained.sorted()): \(context)")
         }

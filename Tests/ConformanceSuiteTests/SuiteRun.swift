@@ -18,6 +18,8 @@ enum SuiteRun {
         let verdicts: [String: String]
         /// Case id → obligation ids of the failed checks, without those marked as consequences.
         let failed: [String: [String]]
+        /// Case id → kinds of the checks behind `failed` (`audioFormat`, `audioPacing`, …).
+        let failedKinds: [String: Set<String>]
 
         /// "id: verdict (failed: …) — first failing actual" lines for cases not passing, for messages.
         var problems: [String] {
@@ -45,12 +47,15 @@ enum SuiteRun {
         try? FileManager.default.removeItem(at: outcome.directory)
         var verdicts: [String: String] = [:]
         var failed: [String: [String]] = [:]
+        var failedKinds: [String: Set<String>] = [:]
         for evaluation in outcome.report.evaluations {
             verdicts[evaluation.caseID] = evaluation.verdict.rawValue
-            failed[evaluation.caseID] = evaluation.checks
-                .filter { ($0.verdict == .fail || $0.verdict == .nonStrict) && $0.consequenceOf == nil }.map(
-                    \.obligation)
+            let findings = evaluation.checks.filter {
+                ($0.verdict == .fail || $0.verdict == .nonStrict) && $0.consequenceOf == nil
+            }
+            failed[evaluation.caseID] = findings.map(\.obligation)
+            failedKinds[evaluation.caseID] = Set(findings.map(\.kind))
         }
-        return Result(outcome: outcome, verdicts: verdicts, failed: failed)
+        return Result(outcome: outcome, verdicts: verdicts, failed: failed, failedKinds: failedKinds)
     }
 }
