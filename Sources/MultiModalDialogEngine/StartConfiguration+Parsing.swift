@@ -25,7 +25,7 @@ extension StartConfiguration {
         }
         var warnings: [ParameterProblem] = []
         let payload = try ParameterReader(.object(frame.payload), path: "payload", obligation: "mmd.C3")
-        for (key, wanted) in [("task_group", "aigc"), ("task", "multimodal-generation"), ("function", "generation")] {
+        for (key, wanted) in DashScopeEnvelope.dialogTask {
             guard try payload.string(key) == wanted else {
                 throw payload.problem(key, "must be \"\(wanted)\"")
             }
@@ -163,13 +163,15 @@ struct OtherRunTaskService {
         let group = payload["task_group"]?.stringValue
         let task = payload["task"]?.stringValue
         let model = payload["model"]?.stringValue?.lowercased() ?? ""
-        guard group != nil || task != nil, group != "aigc" || task != "multimodal-generation" else { return nil }
+        let dialogGroup = DashScopeEnvelope.dialogTask[0].value
+        let dialogTask = DashScopeEnvelope.dialogTask[1].value
+        guard group != nil || task != nil, group != dialogGroup || task != dialogTask else { return nil }
         switch (group, task) {
         case _ where model.contains("livetranslate"): description = "LiveTranslate (speech translation)"
         case _ where model.hasPrefix("gummy"): description = "Gummy (speech recognition and translation)"
         case ("audio", "tts"): description = "speech synthesis (CosyVoice / Sambert)"
         case ("audio", "asr"): description = "speech recognition (Paraformer / Fun-ASR)"
-        case (_, "multimodal-generation"), ("aigc", _): return nil  // a multimodal Start with one wrong field
+        case _ where task == dialogTask || group == dialogGroup: return nil  // a multimodal Start with one wrong field
         default: description = "another run-task service"
         }
         self.payload = payload
@@ -180,6 +182,6 @@ struct OtherRunTaskService {
             payload[key]?.stringValue.map { "\(key) \"\($0)\"" }
         }.joined(separator: ", ")
         return "payload asks for \(asked): that is \(description), which this mock does not emulate; "
-            + "it serves multimodal dialog here (task_group \"aigc\", task \"multimodal-generation\", function \"generation\")"
+            + "it serves multimodal dialog here (\(DashScopeEnvelope.dialogTaskDescription))"
     }
 }

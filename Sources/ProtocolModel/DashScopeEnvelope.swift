@@ -25,6 +25,17 @@ package enum DashScopeEnvelope {
     /// The `streaming` value of every frame of a dialog.
     package static let streaming = "duplex"
 
+    /// The `payload` members of a `run-task` that name the multimodal dialog service, in the
+    /// order a Start carries them (`task_group`, `task`, `function`; C3).
+    package static let dialogTask: KeyValuePairs<String, String> = [
+        "task_group": "aigc", "task": "multimodal-generation", "function": "generation",
+    ]
+
+    /// ``dialogTask`` as `key "value"` phrases for messages (`task_group "aigc", …`).
+    package static var dialogTaskDescription: String {
+        dialogTask.map { "\($0.key) \"\($0.value)\"" }.joined(separator: ", ")
+    }
+
     // MARK: - Building
 
     /// A client frame: `header {action, task_id, streaming}` and `payload`.

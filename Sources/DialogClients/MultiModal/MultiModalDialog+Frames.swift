@@ -31,11 +31,11 @@ extension MultiModalDialog {
             "app_id": .string(appId),
         ]
         if let dialogID { input["dialog_id"] = .string(dialogID) }
-        let payload: JSONObject = [
-            "task_group": "aigc", "task": "multimodal-generation", "function": "generation",
-            "model": .string(DialogProtocol.multimodalDialog.rawValue), "input": .object(input),
-            "parameters": .object(parameters),
-        ]
+        var payload = JSONObject()
+        for (key, value) in DashScopeEnvelope.dialogTask { payload[key] = .string(value) }
+        payload["model"] = .string(DialogProtocol.multimodalDialog.rawValue)
+        payload["input"] = .object(input)
+        payload["parameters"] = .object(parameters)
         var frame = DashScopeEnvelope.clientFrame(.runTask, taskID: s.taskID, payload: payload).objectValue ?? [:]
         s.faults.rewriteStart?(&frame)
         return JSONValue.object(frame).encodedString()
