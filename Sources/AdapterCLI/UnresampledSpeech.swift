@@ -1,3 +1,4 @@
+import DialogClients
 import WireAudio
 
 /// The `wrong-rate` faults: a client that captures at 48 kHz and forgets to resample. The
@@ -14,9 +15,8 @@ enum UnresampledSpeech {
     static func frames(of pcm16k: [UInt8]) -> [[UInt8]] {
         let bytes = PCMBuffer(littleEndianBytes: pcm16k, sampleRate: 16_000).resampled(to: captureRate)
             .littleEndianBytes
-        let frameBytes = captureRate * 2 * frameMillis / 1000
-        return stride(from: 0, to: bytes.count, by: frameBytes).map {
-            Array(bytes[$0..<min($0 + frameBytes, bytes.count)])
+        return AudioChunker.ranges(count: bytes.count, chunkBytes: captureRate * 2 * frameMillis / 1000).map {
+            Array(bytes[$0])
         }
     }
 

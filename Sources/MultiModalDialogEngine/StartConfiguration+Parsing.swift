@@ -163,8 +163,7 @@ struct OtherRunTaskService {
         let group = payload["task_group"]?.stringValue
         let task = payload["task"]?.stringValue
         let model = payload["model"]?.stringValue?.lowercased() ?? ""
-        let dialogGroup = DashScopeEnvelope.dialogTask[0].value
-        let dialogTask = DashScopeEnvelope.dialogTask[1].value
+        let (dialogGroup, dialogTask) = (DashScopeEnvelope.dialogTaskGroup, DashScopeEnvelope.dialogTaskName)
         guard group != nil || task != nil, group != dialogGroup || task != dialogTask else { return nil }
         switch (group, task) {
         case _ where model.contains("livetranslate"): description = "LiveTranslate (speech translation)"

@@ -25,10 +25,15 @@ package enum DashScopeEnvelope {
     /// The `streaming` value of every frame of a dialog.
     package static let streaming = "duplex"
 
+    /// The `payload.task_group` of the multimodal dialog service's `run-task`.
+    package static let dialogTaskGroup = "aigc"
+    /// Its `payload.task`.
+    package static let dialogTaskName = "multimodal-generation"
+
     /// The `payload` members of a `run-task` that name the multimodal dialog service, in the
     /// order a Start carries them (`task_group`, `task`, `function`; C3).
     package static let dialogTask: KeyValuePairs<String, String> = [
-        "task_group": "aigc", "task": "multimodal-generation", "function": "generation",
+        "task_group": dialogTaskGroup, "task": dialogTaskName, "function": "generation",
     ]
 
     /// ``dialogTask`` as `key "value"` phrases for messages (`task_group "aigc", …`).

@@ -1,9 +1,9 @@
 /// Splits audio into equal chunks for paced upload; a short tail (under a fifth of a chunk) is
 /// merged into the chunk before it, so no chunk is shorter than 20 ms at 100 ms chunks
 /// (qrt C8, mmd C9).
-enum AudioChunker {
+package enum AudioChunker {
     /// Byte ranges of the chunks of `count` bytes with chunks of `chunkBytes` (even).
-    static func ranges(count: Int, chunkBytes: Int) -> [Range<Int>] {
+    package static func ranges(count: Int, chunkBytes: Int) -> [Range<Int>] {
         let size = max(2, chunkBytes - chunkBytes % 2)
         var ranges: [Range<Int>] = []
         var offset = 0
