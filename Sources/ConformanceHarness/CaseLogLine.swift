@@ -24,11 +24,7 @@ package enum CaseLogLine {
         }
         if evaluation.verdict != .nonStrict {
             let client = evaluation.transcript.client
-            if client.timedOut {
-                details.append("client: killed at the case timeout")
-            } else if let code = client.exitCode {
-                details.append("client exit \(code)")
-            }
+            details.append("client: \(client.endDescription)")
             let tail = tail(stderr, lines: 5)
             if !tail.isEmpty {
                 details.append(

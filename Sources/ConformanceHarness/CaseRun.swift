@@ -193,8 +193,9 @@ final class CaseRun: Sendable {
         let transcript = Transcript(
             journal: journal, adapterEvents: events,
             client: ClientProcessResult(
-                exitCode: exitCode, driven: driven,
-                timedOut: timedOut))
+                exitCode: exitCode, signal: timedOut || ending.exitCode != nil ? nil : client.signal, driven: driven,
+                timedOut: timedOut,
+                stderrTail: CaseLogLine.tail(client.stderrText, lines: ClientProcessResult.stderrTailLines)))
         return evaluator.evaluate(
             conformanceCase, transcript: transcript,
             durationMs: Double(MonotonicClock.nowMicros() - startedAt) / 1000)

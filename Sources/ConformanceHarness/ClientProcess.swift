@@ -50,7 +50,16 @@ final class ClientProcess: Sendable {
     var lines: [Line] { kept.kept.withLock { $0 } }
     var stderrText: String { child.standardError }
     var isRunning: Bool { child.isRunning }
-    var exitCode: Int32? { child.termination?.status }
+    /// The exit code when the client exited (nil while running or when a signal ended it).
+    var exitCode: Int32? {
+        if case .exited(let code) = child.termination { return code }
+        return nil
+    }
+    /// The signal that ended the client (nil while running or when it exited).
+    var signal: Int32? {
+        if case .signalled(let signal) = child.termination { return signal }
+        return nil
+    }
 
     /// Forgets the stdout lines and stderr kept so far: a reused adapter's next case starts
     /// with an empty record (and a long run never reaches the caps).

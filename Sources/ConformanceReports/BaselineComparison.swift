@@ -61,7 +61,7 @@ package struct BaselineComparison: Sendable, Hashable {
         case .nonStrict: 1
         case .unimplemented: 2
         case .fail, .error: 3
-        case .skipped: nil
+        case .skipped, .notExercised: nil
         }
     }
 

@@ -20,7 +20,7 @@ package enum CTRFWriter {
         switch verdict {
         case .pass, .nonStrict, .informational: "passed"
         case .fail, .error: "failed"
-        case .unimplemented, .skipped: "skipped"
+        case .unimplemented, .skipped, .notExercised: "skipped"
         }
     }
 

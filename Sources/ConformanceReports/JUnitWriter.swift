@@ -70,7 +70,7 @@ package enum JUnitWriter {
             let marker = evaluation.verdict == .nonStrict ? "NONSTRICT" : "INFORMATIONAL"
             xml +=
                 "      <system-out>\(XMLText.escape("\(marker): \(evaluation.headline ?? "")\n\(details)"))</system-out>\n"
-        case .unimplemented, .skipped:
+        case .unimplemented, .skipped, .notExercised:
             xml +=
                 "      <skipped message=\"\(XMLText.escape("\(evaluation.verdict.rawValue): \(evaluation.reason ?? "")"))\"/>\n"
         case .error:

@@ -60,7 +60,7 @@ package struct RunReport: Sendable {
 
     /// Count per verdict (every verdict present, zeros included).
     package var summary: [Verdict: Int] {
-        var counts = Dictionary(uniqueKeysWithValues: Verdict.allCases.map { ($0, 0) })
+        var counts = Dictionary(uniqueKeysWithValues: Verdict.caseVerdicts.map { ($0, 0) })
         for evaluation in evaluations { counts[evaluation.verdict, default: 0] += 1 }
         return counts
     }

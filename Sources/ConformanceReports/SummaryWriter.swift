@@ -12,7 +12,7 @@ package enum SummaryWriter {
             "- started: \(report.startedText)", "",
             "| verdict | cases |", "| --- | ---: |",
         ]
-        for verdict in Verdict.allCases {
+        for verdict in Verdict.caseVerdicts {
             lines.append("| \(verdict.rawValue) | \(report.summary[verdict, default: 0]) |")
         }
         if report.repeatCount > 1 {

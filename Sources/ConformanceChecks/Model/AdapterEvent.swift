@@ -42,18 +42,38 @@ package struct AdapterEvent: Sendable, Hashable {
 
 /// How the client process ended, as the runner saw it.
 package struct ClientProcessResult: Sendable, Hashable {
-    /// The exit status (`nil` when it was killed or is still running at the timeout).
+    /// The exit status (`nil` when it was killed, ended on a signal, or is still running at the timeout).
     package var exitCode: Int32?
+    /// The signal that ended it (`nil` when it exited, or the runner killed it at the timeout).
+    package var signal: Int32?
     /// Whether the client announced itself as an adapter (the adapter protocol, conformance/README.md).
     package var driven: Bool
     /// Whether the runner had to kill it at the case timeout.
     package var timedOut: Bool
+    /// The last lines the client wrote to stderr (at most ``stderrTailLines``), for the reports.
+    package var stderrTail: [String]
+
+    /// How many stderr lines ``stderrTail`` keeps.
+    package static let stderrTailLines = 5
 
     /// Creates a result.
-    package init(exitCode: Int32? = 0, driven: Bool = false, timedOut: Bool = false) {
+    package init(
+        exitCode: Int32? = 0, signal: Int32? = nil, driven: Bool = false, timedOut: Bool = false,
+        stderrTail: [String] = []
+    ) {
         self.exitCode = exitCode
+        self.signal = signal
         self.driven = driven
         self.timedOut = timedOut
+        self.stderrTail = stderrTail
+    }
+
+    /// How the client ended, in words: "exit 0", "signal 11", "killed at the case timeout".
+    package var endDescription: String {
+        if timedOut { return "killed at the case timeout" }
+        if let signal { return "ended by signal \(signal)" }
+        if let exitCode { return "exit \(exitCode)" }
+        return "ended without an exit status"
     }
 }
 

@@ -3,13 +3,15 @@ package import WireJSON
 
 extension Transcript {
     /// The example-file shape: `{"journal": [JournalEntry…], "adapterEvents": [...],
-    /// "client": {"exitCode", "driven", "timedOut"?}}`.
+    /// "client": {"exitCode", "driven", "timedOut"?, "signal"?, "stderrTail"?}}`.
     package var jsonValue: JSONValue {
         var client: JSONObject = [
             "exitCode": self.client.exitCode.map { .int(Int64($0)) } ?? .null,
             "driven": .bool(self.client.driven),
         ]
         if self.client.timedOut { client["timedOut"] = .bool(true) }
+        if let signal = self.client.signal { client["signal"] = .int(Int64(signal)) }
+        if !self.client.stderrTail.isEmpty { client["stderrTail"] = .array(self.client.stderrTail.map(JSONValue.string)) }
         return .object([
             "journal": .array(journal.map(\.jsonValue)),
             "adapterEvents": .array(adapterEvents.map(\.jsonValue)),
@@ -46,8 +48,10 @@ extension Transcript {
         }
         let result = ClientProcessResult(
             exitCode: client == nil ? 0 : exitCode,
+            signal: client?["signal"]?.intValue.map { Int32(truncatingIfNeeded: $0) },
             driven: client?["driven"]?.boolValue ?? false,
-            timedOut: client?["timedOut"]?.boolValue ?? false)
+            timedOut: client?["timedOut"]?.boolValue ?? false,
+            stderrTail: client?["stderrTail"]?.arrayValue?.compactMap(\.stringValue) ?? [])
         self.init(journal: journal, adapterEvents: events, client: result)
     }
 

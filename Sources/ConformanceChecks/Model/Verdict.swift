@@ -5,7 +5,7 @@ import WireJSON
 ///
 /// Cases report the worst verdict of their checks; ``severity`` orders them.
 package enum Verdict: String, Sendable, Hashable, CaseIterable, Comparable {
-    /// Every check held.
+    /// Every check held, and at least one of the case's own checks saw what it judges.
     case pass
     /// A MUST was broken.
     case fail
@@ -19,18 +19,26 @@ package enum Verdict: String, Sendable, Hashable, CaseIterable, Comparable {
     case skipped
     /// The harness itself failed; never a judgement about the client.
     case error
+    /// A check's outcome (never a case's): what it judges did not happen in the run (no client
+    /// frame, no function call, the anchor never came), so it has no evidence either way.
+    /// ``CaseEvaluator`` decides what a case of such checks gets; it never passes.
+    case notExercised
+
+    /// The verdicts a case can get (the report contract's list; ``notExercised`` is a check's).
+    package static let caseVerdicts: [Verdict] = [.pass, .fail, .nonStrict, .informational, .unimplemented, .skipped, .error]
 
     /// How bad a verdict is; higher is worse. `error` dominates because a harness failure
     /// makes every other result of the case untrustworthy.
     package var severity: Int {
         switch self {
         case .pass: 0
-        case .skipped: 1
-        case .unimplemented: 2
-        case .informational: 3
-        case .nonStrict: 4
-        case .fail: 5
-        case .error: 6
+        case .notExercised: 1
+        case .skipped: 2
+        case .unimplemented: 3
+        case .informational: 4
+        case .nonStrict: 5
+        case .fail: 6
+        case .error: 7
         }
     }
 
