@@ -11,7 +11,9 @@ extension Transcript {
         ]
         if self.client.timedOut { client["timedOut"] = .bool(true) }
         if let signal = self.client.signal { client["signal"] = .int(Int64(signal)) }
-        if !self.client.stderrTail.isEmpty { client["stderrTail"] = .array(self.client.stderrTail.map(JSONValue.string)) }
+        if !self.client.stderrTail.isEmpty {
+            client["stderrTail"] = .array(self.client.stderrTail.map(JSONValue.string))
+        }
         return .object([
             "journal": .array(journal.map(\.jsonValue)),
             "adapterEvents": .array(adapterEvents.map(\.jsonValue)),

@@ -25,7 +25,9 @@ package enum Verdict: String, Sendable, Hashable, CaseIterable, Comparable {
     case notExercised
 
     /// The verdicts a case can get (the report contract's list; ``notExercised`` is a check's).
-    package static let caseVerdicts: [Verdict] = [.pass, .fail, .nonStrict, .informational, .unimplemented, .skipped, .error]
+    package static let caseVerdicts: [Verdict] = [
+        .pass, .fail, .nonStrict, .informational, .unimplemented, .skipped, .error,
+    ]
 
     /// How bad a verdict is; higher is worse. `error` dominates because a harness failure
     /// makes every other result of the case untrustworthy.
