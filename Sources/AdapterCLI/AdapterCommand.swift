@@ -3,6 +3,7 @@ import DialogClients
 import Glibc
 import ProtocolModel
 import WireJSON
+import WireSocket
 
 /// `dialogmock-adapter`: a driven client (the adapter protocol, conformance/README.md) over the Swift reference clients.
 @main
@@ -18,6 +19,11 @@ enum AdapterCommand {
             .flag(
                 "--passive",
                 help: "Be a passive client: no adapter line, no events, stdin ignored; run the default flow."),
+            .flag(
+                "--connect-only",
+                help:
+                    "Be a client that does nothing: open the session (with a correct Authorization), close it at once (1000), exit 0. A test client for the harness's evidence rule."
+            ),
             .flag(
                 "--list-faults",
                 help:
@@ -69,6 +75,9 @@ enum AdapterCommand {
             fault = found
             log("fault \(found.name): breaks \(found.obligation) (\(found.summary))")
         }
+        if arguments.flag("--connect-only") {
+            exit(await connectAndClose(AdapterEnvironment(protocolName: kind)))
+        }
         let passive = arguments.flag("--passive")
         // A driven adapter serves case after case when the harness asks (conformance/README.md,
         // "Reusable adapters"): each case gets its own event log, driver and client.
@@ -93,6 +102,26 @@ enum AdapterCommand {
             settings = AdapterEnvironment(protocolName: kind, values: next)
         }
         exit(0)
+    }
+
+    /// `--connect-only`: opens the session and closes it at once, sending nothing; 0 when the
+    /// upgrade was accepted, 1 when it was refused.
+    private static func connectAndClose(_ settings: AdapterEnvironment) async -> Int32 {
+        let socket = WebSocketClient()
+        defer { socket.shutdown() }
+        do {
+            let connection = try await socket.connect(
+                settings.url, headers: [("Authorization", "Bearer \(settings.apiKey)")])
+            connection.close(code: .normal, reason: "connect-only")
+            // The close handshake: the server's close (or the socket's end) within 2 s.
+            while let event = await connection.next(timeoutMillis: 2_000) {
+                if case .closed = event { break }
+            }
+            return 0
+        } catch {
+            log("connect-only: \(error)")
+            return 1
+        }
     }
 
     /// How one case's commands ended.

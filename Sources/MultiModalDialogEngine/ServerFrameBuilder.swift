@@ -46,7 +46,7 @@ package struct ServerFrameBuilder: Sendable, Hashable {
     /// The `Error` event for `error`.
     package func error(_ error: DialogErrorEvent, dialogID: String?, at time: Int64) -> OutboundFrame {
         event(
-            "Error", dialogID: dialogID,
+            DashScopeEnvelope.errorEvent, dialogID: dialogID,
             fields: [
                 "error_code": .int(Int64(error.code)), "error_name": .string(error.name),
                 "error_message": .string(error.message),

@@ -22,6 +22,9 @@ package enum DashScopeEnvelope {
         case taskFailed = "task-failed"
     }
 
+    /// The dialog event the server answers a refused directive with (`payload.output.event`).
+    package static let errorEvent = "Error"
+
     /// The `streaming` value of every frame of a dialog.
     package static let streaming = "duplex"
 
@@ -135,6 +138,13 @@ package enum MessageName {
     /// A client frame's name: Qwen's `type`, else the directive, else the header action.
     package static func ofClientFrame(_ frame: JSONValue?) -> String? {
         frame?["type"]?.stringValue ?? DashScopeEnvelope.clientMessageName(of: frame)
+    }
+
+    /// Whether a server message of this name refuses what the client sent: Qwen's `error`, the
+    /// dialog's `Error` event, or the `task-failed` that ends a dialog.
+    package static func isRefusal(_ name: String) -> Bool {
+        name == QwenServerEvent.error.rawValue || name == DashScopeEnvelope.errorEvent
+            || name == DashScopeEnvelope.Event.taskFailed.rawValue
     }
 
     /// A server frame's name: Qwen's `type`, else the dialog event, else the header event.

@@ -54,7 +54,7 @@ package struct AdapterEventCheck: Check {
         var anchor: [Int] = []
         if let after {
             guard let index = after.first(in: transcript) else {
-                return context.pass(expected, "\(after) never happened")
+                return context.notExercised(expected, "\(after) never happened")
             }
             startMs = transcript.milliseconds(at: index)
             anchor = [index]

@@ -33,6 +33,7 @@ package struct AudioFormat: Check {
         let expected =
             "uplink audio is \(codec) at \(sampleRate) Hz" + (codec == "pcm" ? " (s16le mono, even byte length)" : "")
         let audio = UplinkAudio(transcript, source: source, sampleRate: sampleRate)
+        guard !audio.chunks.isEmpty else { return context.notExercised(expected, "the client sent no audio") }
         for chunk in audio.chunks {
             guard let bytes = chunk.bytes else {
                 return context.fail(expected, "#\(chunk.index): audio is not valid base64", evidence: [chunk.index])

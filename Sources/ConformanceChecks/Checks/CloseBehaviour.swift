@@ -51,7 +51,7 @@ package struct CloseBehaviour: Check {
             guard let ending = after.first(in: transcript) else {
                 return required
                     ? context.missing(expected, "the client never sent \(after)")
-                    : context.pass(expected, "no \(after) to judge")
+                    : context.notExercised(expected, "the client never sent \(after)")
             }
             if let late = transcript.clientFrameIndices.first(where: { $0 > ending }) {
                 return context.fail(
@@ -74,6 +74,9 @@ package struct CloseBehaviour: Check {
             return context.fail(
                 expected, "closed with \(code) \(transcript.journal[clientClose].closeReason ?? "")",
                 evidence: [clientClose])
+        }
+        guard after != nil || clientClose != nil else {
+            return context.notExercised(expected, "the client never closed the socket")
         }
         return context.pass(
             expected, clientClose.map { "closed at #\($0)" } ?? "no client close needed",

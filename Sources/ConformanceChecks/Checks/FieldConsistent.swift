@@ -54,6 +54,8 @@ package struct FieldConsistent: Check {
             evidence.append(index)
         }
         var seen: [JSONValue: Int] = [:]
+        /// Values compared (with the reference or each other): one frame alone shows nothing.
+        var compared = expectedValue == nil ? -1 : 0
         for index in message.indices(in: transcript) where transcript.journal[index].kind == .text {
             guard let value = transcript.journal[index].json.flatMap({ pointer.resolve(in: $0) }) else {
                 if allowMissing { continue }
@@ -61,6 +63,7 @@ package struct FieldConsistent: Check {
                     expected, "#\(index) \(transcript.messageType(at: index) ?? "frame") has no \(pointer)",
                     evidence: [index])
             }
+            compared += 1
             if distinct {
                 if let earlier = seen[value] {
                     return context.fail(
@@ -81,6 +84,12 @@ package struct FieldConsistent: Check {
                     evidence: [index] + evidence.prefix(1))
             }
         }
-        return context.pass(expected, distinct ? "\(seen.count) distinct value(s)" : "consistent", evidence: evidence)
+        guard compared > 0 else {
+            return context.notExercised(
+                expected, "fewer than two values of \(pointer) to compare (\(message) with the field: \(max(compared + 1, 0)))")
+        }
+        return context.pass(
+            expected, distinct ? "\(seen.count) distinct value(s)" : "consistent across \(compared + 1) value(s)",
+            evidence: evidence)
     }
 }

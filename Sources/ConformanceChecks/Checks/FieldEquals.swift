@@ -50,7 +50,8 @@ package struct FieldEquals: Check {
         if which == "last" { selected = Array(selected.suffix(1)) }
         guard !selected.isEmpty else {
             return required
-                ? context.missing(expected, "no \(message) was sent") : context.pass(expected, "no \(message) to judge")
+                ? context.missing(expected, "no \(message) was sent")
+                : context.notExercised(expected, "no \(message) was sent")
         }
         for index in selected {
             let value = transcript.journal[index].json.flatMap { pointer.resolve(in: $0) }

@@ -3,7 +3,7 @@ import WireJSON
 
 /// `firstMessage`: the client's first frame is a text frame of one of the given types.
 ///
-/// Parameters: `type` (string or array). A client that sent nothing fails.
+/// Parameters: `type` (string or array). A client that sent nothing is `notExercised`.
 /// ```json
 /// { "kind": "firstMessage", "type": "session.update" }
 /// ```
@@ -22,7 +22,7 @@ package struct FirstMessage: Check {
     package func evaluate(_ transcript: Transcript, context: CheckContext) -> CheckResult {
         let expected = "first client frame is a text frame of type \(types.joined(separator: " or "))"
         guard let first = transcript.clientFrameIndices.first else {
-            return context.missing(expected, "the client sent no frame")
+            return context.notExercised(expected, "the client sent no frame")
         }
         let entry = transcript.journal[first]
         guard entry.kind == .text else {

@@ -8,7 +8,8 @@ import WireJSON
 /// the opening, default: end), `windows` (`first`, default, or `each`: one window per `after`),
 /// `graceMs` (entries within that many ms after the opening anchor are tolerated: frames the
 /// client had sent before it could have seen the anchor; default 0).
-/// When `after` never occurs there is nothing to judge.
+/// When `after` never occurs, or the client sent no frame at all, there is nothing to judge
+/// (`notExercised`).
 /// ```json
 /// { "kind": "noMessage", "message": { "client": "binary" }, "before": { "state": "Listening" } }
 /// ```
@@ -53,6 +54,12 @@ package struct NoMessage: Check {
         } else {
             openings = [0]
         }
+        if openings.isEmpty, let after {
+            return context.notExercised(expected, "\(after) never happened")
+        }
+        if transcript.clientFrameIndices.isEmpty {
+            return context.notExercised(expected, "the client sent no frame")
+        }
         for start in openings {
             let end = before?.first(in: transcript, from: start) ?? transcript.journal.count
             let graceEnd = start > 0 ? transcript.milliseconds(at: start - 1) + graceMs : -Double.infinity
@@ -65,8 +72,7 @@ package struct NoMessage: Check {
                     evidence: [offending] + window)
             }
         }
-        return context.pass(
-            expected, openings.isEmpty ? "the opening anchor never occurred" : "none in \(openings.count) window(s)")
+        return context.pass(expected, "none in \(openings.count) window(s)")
     }
 
     private func describe(_ index: Int, in transcript: Transcript) -> String {

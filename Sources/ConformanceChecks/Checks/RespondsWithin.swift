@@ -5,7 +5,7 @@ import WireJSON
 ///
 /// Parameters: `trigger` (matcher), `reaction` (matcher), `withinMs` (number), `each` (bool,
 /// default false: only the first trigger), `requireTrigger` (bool, default false: a missing
-/// trigger is a pass with a note). A reaction that never comes fails.
+/// trigger is `notExercised`). A reaction that never comes fails.
 /// ```json
 /// { "kind": "respondsWithin", "trigger": { "server": "session.created" }, "reaction": { "client": "session.update" }, "withinMs": 1000 }
 /// ```
@@ -50,7 +50,7 @@ package struct RespondsWithin: Check {
         if triggers.isEmpty {
             return requireTrigger
                 ? context.missing(expected, "the trigger never happened")
-                : context.pass(expected, "the trigger never happened")
+                : context.notExercised(expected, "\(trigger) never happened")
         }
         var worst = 0.0
         var evidence: [Int] = []
@@ -67,6 +67,7 @@ package struct RespondsWithin: Check {
             worst = max(worst, elapsed)
             evidence += [start, answer]
         }
+        guard !evidence.isEmpty else { return context.notExercised(expected, "no \(reaction) after \(trigger)") }
         return context.pass(
             expected, "slowest reaction \(format(worst)) ms over \(triggers.count) trigger(s)", evidence: evidence)
     }

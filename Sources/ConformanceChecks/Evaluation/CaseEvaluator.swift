@@ -46,32 +46,26 @@ package struct CaseEvaluator: Sendable {
             return evaluation
         }
         let undriven = conformanceCase.needsDriving && !transcript.client.driven
-        if undriven, transcript.journal.isEmpty {
-            evaluation.verdict = .unimplemented
-            evaluation.reason =
-                "the case drives the client through adapter commands; this passive client opened no session to judge"
-            return evaluation
+        let judged = conformanceCase.checks.map { configured in
+            (configured.check, configured.exercisedBy, configured.source, context(for: configured, of: conformanceCase))
         }
-        for configured in conformanceCase.checks {
-            let context = CheckContext(
-                protocolName: protocolName, kind: configured.kind,
-                obligation: configured.obligation ?? conformanceCase.obligations[0],
-                level: configured.level ?? conformanceCase.spec.level, schemas: schemas)
+        for (check, exercisedBy, source, context) in judged {
             var result: CheckResult
             if !undriven {
-                result = configured.check.evaluate(transcript, context: context)
-            } else if let judged = configured.check.evaluateUndriven(transcript, context: context) {
-                result = judged
+                result = check.evaluate(transcript, context: context)
+            } else if let undrivenResult = check.evaluateUndriven(transcript, context: context) {
+                result = undrivenResult
             } else {
                 // Evaluated only for its `expected` text.
-                let full = configured.check.evaluate(transcript, context: context)
-                result = CheckResult(
-                    kind: full.kind, obligation: full.obligation, verdict: .skipped, expected: full.expected,
-                    actual: Self.notExercised)
+                result = context.notExercised(
+                    check.evaluate(transcript, context: context).expected, Self.needsDrive)
+            }
+            if let exercisedBy, !result.isFinding, exercisedBy.first(in: transcript) == nil {
+                result = context.notExercised(result.expected, "\(exercisedBy) never happened")
             }
             // A check's `note` explains a finding (e.g. a known SDK deviation): it goes with
             // the result into every report.
-            if result.verdict != .pass, let note = configured.source["note"]?.stringValue, !note.isEmpty {
+            if result.isFinding, let note = source["note"]?.stringValue, !note.isEmpty {
                 result.actual += " — note: \(note)"
             }
             evaluation.checks.append(result)
@@ -85,14 +79,41 @@ package struct CaseEvaluator: Sendable {
             // judge only runs without one.
             evaluation.checks += budgets.overruns(evaluation.latency, protocolName: protocolName)
         }
+        if !conformanceCase.checks.contains(where: { $0.check is ClientExit }) {
+            // Every case judges how the client ended (issue 39): exit 0, on its own.
+            var context = context(for: nil, of: conformanceCase)
+            context.kind = ClientExit.kind
+            context.obligation =
+                transcript.client.timedOut ? ClientExit.timeoutObligation : ClientExit.exitObligation
+            context.level = .must
+            evaluation.checks.append(ClientExit.implicit.evaluate(transcript, context: context))
+        }
+        // Exercised: an evidential check saw what it judges (it held, or found a breach).
+        let exercised = zip(judged, evaluation.checks).contains { entry, result in
+            type(of: entry.0).countsAsEvidence && (result.verdict == .pass || result.isFinding)
+        }
+        // With a MUST finding the case fails already; the missing evidence would only add noise.
+        if !exercised, !evaluation.checks.contains(where: { $0.verdict == .fail }) {
+            // Evidence before verdict: a case none of whose own checks saw what it judges never
+            // passes. It fails, except a passive client on a driven case that opened a session:
+            // such a case can never apply to it (its checks need the drive) — unimplemented.
+            if undriven, !transcript.journal.isEmpty {
+                if !evaluation.checks.contains(where: \.isFinding) {
+                    evaluation.verdict = .unimplemented
+                    evaluation.reason =
+                        "passive client on a driven case: none of its \(conformanceCase.checks.count) checks could be "
+                        + "exercised without the adapter drive"
+                    evaluation.timelines = StateOrderAnalyzer.timelines(protocolName: protocolName, transcript: transcript)
+                    return evaluation
+                }
+            } else {
+                evaluation.checks.append(noEvidence(conformanceCase, transcript: transcript, results: evaluation.checks))
+            }
+        }
         evaluation.rootCause = RootCause.mark(&evaluation.checks, transcript: transcript)
         evaluation.verdict = Verdict.worst(evaluation.checks.filter(\.isJudged).map(\.verdict))
         if undriven {
-            let skipped = evaluation.checks.count { !$0.isJudged }
-            if skipped == conformanceCase.checks.count, evaluation.verdict == .pass {
-                // None of the case's own checks could be exercised and nothing else was found.
-                evaluation.verdict = .unimplemented
-            }
+            let skipped = evaluation.checks.count { $0.actual.hasSuffix(Self.needsDrive) }
             evaluation.reason =
                 "passive client on a driven case: \(skipped) of \(conformanceCase.checks.count) checks not exercised"
                 + " (they need the adapter drive); schemas, mock-recorded violations and state order are judged"
@@ -101,9 +122,47 @@ package struct CaseEvaluator: Sendable {
         return evaluation
     }
 
-    /// The `actual` of a check a passive client could not exercise.
-    package static let notExercised =
-        "not exercised: the check needs the adapter drive (the passive client ran its own flow)"
+    /// The context a case's check is judged in.
+    private func context(for configured: ConfiguredCheck?, of conformanceCase: ConformanceCase) -> CheckContext {
+        CheckContext(
+            protocolName: protocolName, kind: configured?.kind ?? "",
+            obligation: configured?.obligation ?? conformanceCase.obligations[0],
+            level: configured?.level ?? conformanceCase.spec.level, schemas: schemas)
+    }
+
+    /// The finding of a case whose own checks saw nothing to judge: under the case's first
+    /// obligation, at MUST whatever the case's level (a client that did nothing has not shown
+    /// it meets even a SHOULD), with the checks' reasons.
+    private func noEvidence(
+        _ conformanceCase: ConformanceCase, transcript: Transcript, results: [CheckResult]
+    ) -> CheckResult {
+        let obligation = conformanceCase.obligations[0]
+        let reason: String
+        if transcript.journal.isEmpty {
+            reason = "the client opened no session"
+        } else if transcript.clientFrameIndices.isEmpty {
+            reason = "the client opened a session and sent nothing"
+        } else {
+            var reasons: [String] = []
+            for result in results where result.verdict == .notExercised {
+                let text = String(result.actual.dropFirst(CheckResult.notExercisedPrefix.count))
+                if !reasons.contains(text) { reasons.append(text) }
+            }
+            reason = "none of the case's checks saw what it judges (" + reasons.joined(separator: "; ") + ")"
+        }
+        var result = CheckResult(
+            kind: Self.evidenceKind, obligation: obligation, verdict: .fail,
+            expected: "the client exercises \(conformanceCase.obligations.joined(separator: ", ")) in this case",
+            actual: CheckResult.notExercisedPrefix + reason)
+        result.isAbsence = true
+        return result
+    }
+
+    /// The kind of the finding a case without evidence gets.
+    package static let evidenceKind = "evidence"
+
+    /// Why a check was not exercised for a passive client on a driven case.
+    package static let needsDrive = "the check needs the adapter drive (the passive client ran its own flow)"
 
     /// The evaluation for a case the harness could not run (port in use, fixture missing…).
     package func harnessError(

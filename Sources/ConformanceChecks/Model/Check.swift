@@ -18,10 +18,15 @@ package protocol Check: Sendable {
     /// Judges a passive client that ran its own flow on a driven case's scenario: what the
     /// check can say without the adapter drive, or nil when it needs the drive (the default).
     func evaluateUndriven(_ transcript: Transcript, context: CheckContext) -> CheckResult?
+    /// Whether a pass of this check is evidence that the client met the case's obligation
+    /// (default true). A case passes only with at least one such pass; `clientExit` is not one:
+    /// a client that did nothing and exited 0 showed nothing.
+    static var countsAsEvidence: Bool { get }
 }
 
 extension Check {
     package func evaluateUndriven(_ transcript: Transcript, context: CheckContext) -> CheckResult? { nil }
+    package static var countsAsEvidence: Bool { true }
 }
 
 /// Checks that constrain whatever the client sends, so any flow can break them: a passive

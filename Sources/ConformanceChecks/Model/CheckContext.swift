@@ -58,6 +58,14 @@ package struct CheckContext: Sendable {
         return fail(expected, failure.actual, evidence: failure.evidence)
     }
 
+    /// What the check judges did not happen in the run (no client frame, no function call, the
+    /// anchor never came): no evidence either way (evidence before verdict: never a pass).
+    package func notExercised(_ expected: String, _ reason: String) -> CheckResult {
+        CheckResult(
+            kind: kind, obligation: obligation, verdict: .notExercised, expected: expected,
+            actual: CheckResult.notExercisedPrefix + reason)
+    }
+
     /// The client lacks what the check needs (no adapter events, for example).
     package func unimplemented(_ expected: String, _ actual: String) -> CheckResult {
         CheckResult(kind: kind, obligation: obligation, verdict: .unimplemented, expected: expected, actual: actual)

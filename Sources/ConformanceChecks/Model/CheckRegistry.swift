@@ -14,7 +14,7 @@ package enum CheckRegistry {
     }()
 
     /// Members every check object may carry.
-    package static let commonNames: Set<String> = ["kind", "obligation", "level", "note"]
+    package static let commonNames: Set<String> = ["kind", "obligation", "level", "note", "exercisedBy"]
 
     /// Decodes one check object of a case file.
     /// - Throws: ``CheckParameterError`` with tokens relative to the check object.
@@ -40,8 +40,10 @@ package enum CheckRegistry {
             }
             level = parsed
         }
+        let exercisedBy = try parameters.matcher("exercisedBy")
         let check = try type.init(parameters: parameters)
-        return ConfiguredCheck(kind: kind, check: check, obligation: obligation, level: level, source: value)
+        return ConfiguredCheck(
+            kind: kind, check: check, obligation: obligation, level: level, exercisedBy: exercisedBy, source: value)
     }
 }
 
@@ -55,6 +57,9 @@ package struct ConfiguredCheck: Sendable {
     package var obligation: String?
     /// Overrides the case's level.
     package var level: RequirementLevel?
+    /// What must happen for the check to have anything to judge (e.g. a function call for the
+    /// function-call obligation): without it the check is `notExercised`, whatever it says.
+    package var exercisedBy: EntryMatcher? = nil
     /// The check object as written (for reports).
     package var source: JSONValue
 }

@@ -37,6 +37,9 @@ package struct CheckResult: Sendable, Hashable {
     /// Whether the check found the client at fault (fail, nonStrict or informational).
     package var isFinding: Bool { verdict.isFinding }
 
-    /// Whether the check was judged (not `skipped` as not exercised).
-    package var isJudged: Bool { verdict != .skipped }
+    /// Whether the check was judged (neither `skipped` nor `notExercised`).
+    package var isJudged: Bool { verdict != .skipped && verdict != .notExercised }
+
+    /// How a `notExercised` result's `actual` starts.
+    package static let notExercisedPrefix = "not exercised: "
 }

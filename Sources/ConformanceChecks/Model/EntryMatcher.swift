@@ -4,7 +4,9 @@ package import WireJSON
 /// Selects journal entries in case files:
 /// `{"client": TYPE}`, `{"server": TYPE}` (`"binary"` = binary frames, `"*"` = any frame),
 /// `{"state": NAME}`, `{"close": "client"|"server"|"*"}`, `{"violation": ID}`, `{"fault": KIND|"*"}`,
-/// optionally narrowed by `"pointer"` plus a ``ValueCondition`` (`equals`, `oneOf`, …).
+/// optionally narrowed by `"pointer"` plus a ``ValueCondition`` (`equals`, `oneOf`, …) and by
+/// `"occurrence": N` (only the N-th such entry of the session, 1-based: the second
+/// `speech_started` is the barge-in, whatever ids the server gave).
 package struct EntryMatcher: Sendable, Hashable, CustomStringConvertible {
     /// What kind of entry is selected.
     package enum Selector: Sendable, Hashable {
@@ -22,6 +24,8 @@ package struct EntryMatcher: Sendable, Hashable, CustomStringConvertible {
     package var pointer: JSONPointer?
     /// The condition on the pointed-at value.
     package var condition: ValueCondition?
+    /// Only the N-th matching entry of the journal (1-based), if set.
+    package var occurrence: Int?
 
     private static let selectorNames = ["client", "server", "state", "close", "violation", "fault"]
 
@@ -34,7 +38,8 @@ package struct EntryMatcher: Sendable, Hashable, CustomStringConvertible {
             throw CheckParameterError(
                 [], "a matcher needs exactly one of \(Self.selectorNames.joined(separator: ", ")) with a string value")
         }
-        for member in object.keys where member != key && member != "pointer" && !ValueCondition.names.contains(member) {
+        for member in object.keys
+        where member != key && member != "pointer" && member != "occurrence" && !ValueCondition.names.contains(member) {
             throw CheckParameterError([member], "unknown matcher member \"\(member)\"")
         }
         switch key {
@@ -46,6 +51,7 @@ package struct EntryMatcher: Sendable, Hashable, CustomStringConvertible {
         default: selector = .fault(name)
         }
         let parameters = CheckParameters(object)
+        occurrence = try parameters.int("occurrence", in: 1...1_000_000)
         pointer = try parameters.pointer("pointer")
         let condition = try ValueCondition(parameters)
         self.condition = condition.isEmpty && pointer == nil ? nil : condition
@@ -95,13 +101,28 @@ package struct EntryMatcher: Sendable, Hashable, CustomStringConvertible {
     package func indices(in transcript: Transcript, from start: Int = 0, to end: Int? = nil) -> [Int] {
         let upper = min(end ?? transcript.journal.count, transcript.journal.count)
         guard start < upper else { return [] }
+        if occurrence != nil {
+            return nth(in: transcript).map { (max(start, 0)..<upper).contains($0) ? [$0] : [] } ?? []
+        }
         return (max(start, 0)..<upper).filter { matches($0, in: transcript) }
     }
 
     /// The first selected index at or after `start`.
     package func first(in transcript: Transcript, from start: Int = 0) -> Int? {
         guard start < transcript.journal.count else { return nil }
+        if occurrence != nil { return nth(in: transcript).flatMap { $0 >= start ? $0 : nil } }
         return (max(start, 0)..<transcript.journal.count).first { matches($0, in: transcript) }
+    }
+
+    /// The `occurrence`-th matching entry of the whole journal.
+    private func nth(in transcript: Transcript) -> Int? {
+        guard let occurrence else { return nil }
+        var seen = 0
+        for index in transcript.journal.indices where matches(index, in: transcript) {
+            seen += 1
+            if seen == occurrence { return index }
+        }
+        return nil
     }
 
     package var description: String {
@@ -114,8 +135,9 @@ package struct EntryMatcher: Sendable, Hashable, CustomStringConvertible {
         case .violation(let id): base = "violation \(id)"
         case .fault(let kind): base = "fault \(kind)"
         }
-        guard let pointer else { return base }
-        return base + " with \(pointer)" + (condition?.summary.map { " \($0)" } ?? "")
+        let nth = occurrence.map { " #\($0)" } ?? ""
+        guard let pointer else { return base + nth }
+        return base + nth + " with \(pointer)" + (condition?.summary.map { " \($0)" } ?? "")
     }
 }
 

@@ -90,7 +90,7 @@ extension MultiModalDialog {
             if s.round.respondingStarted { stopRound(&s, now: now) }
             // The round is dropped; audio is allowed again only after Listening (+ SendSpeech).
             s.pushToTalkOpen = false
-        case "Error":
+        case DashScopeEnvelope.errorEvent:
             let error = DialogError(
                 code: output["error_name"]?.stringValue ?? "Error",
                 message: output["error_message"]?.stringValue ?? "", isFatal: false)

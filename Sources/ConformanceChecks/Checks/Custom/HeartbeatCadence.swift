@@ -21,7 +21,9 @@ package struct HeartbeatCadence: CustomRule {
         let frames = transcript.journal.indices.filter {
             transcript.journal[$0].kind == .text || transcript.journal[$0].kind == .binary
         }
-        let lastClient = transcript.clientFrameIndices.last ?? 0
+        guard let lastClient = transcript.clientFrameIndices.last else {
+            return context.notExercised(expected, "the client sent no frame")
+        }
         for (previous, next) in zip(frames, frames.dropFirst())
         where next <= lastClient || transcript.journal[next].direction == .out {
             let gap = transcript.milliseconds(at: next) - transcript.milliseconds(at: previous)

@@ -17,6 +17,7 @@ package struct LocalRespondingPerRound: CustomRule {
             return context.fail(
                 expected, "LocalRespondingEnded at #\(early) before any RespondingStarted", evidence: [early])
         }
+        guard !rounds.isEmpty else { return context.notExercised(expected, "no answer round (RespondingStarted)") }
         let sessionEnd =
             EntryMatcher.client(Directive.stop.rawValue).first(in: transcript)
             ?? transcript.firstIndex { $0.kind == .close } ?? transcript.journal.count
