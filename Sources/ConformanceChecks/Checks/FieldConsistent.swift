@@ -86,7 +86,8 @@ package struct FieldConsistent: Check {
         }
         guard compared > 0 else {
             return context.notExercised(
-                expected, "fewer than two values of \(pointer) to compare (\(message) with the field: \(max(compared + 1, 0)))")
+                expected,
+                "fewer than two values of \(pointer) to compare (\(message) with the field: \(max(compared + 1, 0)))")
         }
         return context.pass(
             expected, distinct ? "\(seen.count) distinct value(s)" : "consistent across \(compared + 1) value(s)",

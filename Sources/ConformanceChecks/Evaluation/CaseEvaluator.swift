@@ -103,11 +103,13 @@ package struct CaseEvaluator: Sendable {
                     evaluation.reason =
                         "passive client on a driven case: none of its \(conformanceCase.checks.count) checks could be "
                         + "exercised without the adapter drive"
-                    evaluation.timelines = StateOrderAnalyzer.timelines(protocolName: protocolName, transcript: transcript)
+                    evaluation.timelines = StateOrderAnalyzer.timelines(
+                        protocolName: protocolName, transcript: transcript)
                     return evaluation
                 }
             } else {
-                evaluation.checks.append(noEvidence(conformanceCase, transcript: transcript, results: evaluation.checks))
+                evaluation.checks.append(
+                    noEvidence(conformanceCase, transcript: transcript, results: evaluation.checks))
             }
         }
         evaluation.rootCause = RootCause.mark(&evaluation.checks, transcript: transcript)
