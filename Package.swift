@@ -194,13 +194,13 @@ let package = Package(
                 "ConformanceHarness", "ConformanceChecks", "ConformanceReports", "ScenarioEngine", "WireJSON",
             ],
             swiftSettings: settings),
-        /// The whole conformance suite against the Swift reference clients and the faulty clients
-        /// (depends on the executables so they are built).
+        /// The whole conformance suite against the Swift reference clients and the faulty clients,
+        /// and `conformance run` as a user runs it (depends on the executables so they are built).
         .testTarget(
             name: "ConformanceSuiteTests",
             dependencies: [
-                "CLISupport", "ConformanceHarness", "ConformanceChecks", "ConformanceReports", "AdapterCLI", "WireJSON",
-                "ProtocolModel",
+                "CLISupport", "ConformanceHarness", "ConformanceChecks", "ConformanceReports", "AdapterCLI",
+                "ConformanceCLI", "WireJSON", "ProtocolModel",
             ],
             swiftSettings: settings),
         /// Replays the fuzz seeds and every input libFuzzer found crashing (Tests/FuzzTargetsTests/Regressions).

@@ -69,8 +69,10 @@ enum ConformanceCommand {
         ],
         discussion: """
             Exit 0 when no case failed (with --baseline: no case regressed), 1 when one did, 2 on usage
-            or harness error, or when no case is selected. With $GITHUB_STEP_SUMMARY set, a Markdown
-            summary is appended to that file.
+            or harness error, or when no case is selected. Stderr ends with a recap: the verdict
+            counts and each broken obligation with its cases and first evidence; with
+            GITHUB_ACTIONS=true an ::error / ::warning annotation per obligation follows. With
+            $GITHUB_STEP_SUMMARY set, a Markdown summary is appended to that file.
             """)
     static let merge = CommandSpec(
         name: "merge", abstract: "Join the report folders of --shard runs into one report folder.",

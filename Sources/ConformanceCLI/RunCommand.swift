@@ -61,6 +61,7 @@ enum RunCommand {
         let baseline = RunVerdict.baseline(arguments.value("--baseline"))
         do {
             let outcome = try await ConformanceRunner(configuration: configuration).run()
+            RunVerdict.printRecap(outcome.report)
             RunVerdict.finish(
                 outcome.report, directory: outcome.directory, baseline: baseline, strict: configuration.strict,
                 label: "conformance")

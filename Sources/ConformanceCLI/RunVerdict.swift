@@ -4,9 +4,10 @@ import Foundation
 import Glibc
 import WireJSON
 
-/// How `run` and `merge` end: the one-line summary, the comparison with a `--baseline`, the
-/// `$GITHUB_STEP_SUMMARY` Markdown, and the exit code (0 no case failed — with a baseline: none
-/// regressed —, 1 one did, 2 a harness error).
+/// How `run` and `merge` end: the recap on stderr (`run` only: a merge's shards had theirs), the
+/// one-line summary, the comparison with a `--baseline`, the `$GITHUB_STEP_SUMMARY` Markdown,
+/// and the exit code (0 no case failed — with a baseline: none regressed —, 1 one did, 2 a
+/// harness error).
 enum RunVerdict {
     /// The `--baseline` file (a previous run's index.json), or nil; a bad file exits 2 at once.
     static func baseline(_ path: String?) -> JSONValue? {
@@ -27,14 +28,21 @@ enum RunVerdict {
 
     static func finish(_ report: RunReport, directory: URL, baseline: JSONValue?, strict: Bool, label: String) -> Never
     {
-        let summary = report.summary.sorted { $0.key.rawValue < $1.key.rawValue }.filter { $0.value > 0 }
-            .map { "\($0.value) \($0.key.rawValue)" }.joined(separator: ", ")
-        ConformanceCommand.printLine("\(label): \(summary); report in \(directory.path)")
+        ConformanceCommand.printLine("\(label): \(RunRecap.counts(report)); report in \(directory.path)")
         let comparison = baseline.map { BaselineComparison.compare(report, baseline: $0) }
         if let comparison { ConformanceCommand.printLine(comparison.text) }
         writeStepSummary(report, directory: directory, comparison)
         // Compared with a baseline, known findings do not fail the run; failing regressions do.
         exit(report.exitCode(strict: strict, baseline: comparison))
+    }
+
+    /// The recap block on stderr after the per-case lines (``RunRecap``), then, in GitHub
+    /// Actions (`GITHUB_ACTIONS=true`), its obligations as annotations.
+    static func printRecap(_ report: RunReport) {
+        ConformanceCommand.printLine(RunRecap.text(report), to: 2)
+        guard ProcessInfo.processInfo.environment["GITHUB_ACTIONS"] == "true" else { return }
+        let annotations = RunRecap.githubAnnotations(report)
+        if !annotations.isEmpty { ConformanceCommand.printLine(annotations.joined(separator: "\n"), to: 2) }
     }
 
     /// Appends the run's Markdown summary to `$GITHUB_STEP_SUMMARY` (GitHub Actions' job summary).

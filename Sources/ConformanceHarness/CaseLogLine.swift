@@ -3,7 +3,8 @@ import ConformanceReports
 
 /// The progress line `conformance run` prints per finished case, so a CI log shows why a case
 /// failed without opening the report: verdict and duration, then for a finding or an error the
-/// root cause with what was seen, the client's exit, and the tail of its stderr.
+/// root cause with what was seen, and for a fail, an error or a client that ended abnormally
+/// (non-zero exit, signal, timeout; whatever the verdict) its end and the tail of its stderr.
 package enum CaseLogLine {
     /// - Parameter run: under `--repeat`, which run this is of how many.
     package static func text(
@@ -14,23 +15,18 @@ package enum CaseLogLine {
         var line =
             "[\(index)/\(total)] \(evaluation.caseID)\(runText) \(evaluation.verdict.rawValue) \(Int(evaluation.durationMs)) ms"
         if let reason = evaluation.reason { line += " — \(reason)" }
-        guard [.fail, .error, .nonStrict].contains(evaluation.verdict) else { return line }
+        // A fail, an error or a nonStrict names its root cause.
+        let needsReading = [.fail, .error, .nonStrict].contains(evaluation.verdict)
+        guard needsReading || evaluation.mentionsClientEnd else { return line }
         var details: [String] = []
         let findings = evaluation.orderedFindings
-        if let root = findings.first {
+        if needsReading, let root = findings.first {
             details.append("\(root.obligation) [\(root.kind)]: \(root.actual)")
             let others = findings.filter { $0.obligation != root.obligation }.map(\.obligation)
             if !others.isEmpty { details.append("also: \(Array(Set(others)).sorted().joined(separator: ", "))") }
         }
-        if evaluation.verdict != .nonStrict {
-            let client = evaluation.transcript.client
-            details.append("client: \(client.endDescription)")
-            let tail = tail(stderr, lines: 5)
-            if !tail.isEmpty {
-                details.append(
-                    "client stderr (last \(tail.count) lines):\n" + tail.map { "      | \($0)" }.joined(separator: "\n")
-                )
-            }
+        if evaluation.mentionsClientEnd, let client = evaluation.clientEnd {
+            details += client.reportLines(stderrTail: tail(stderr, lines: ClientProcessResult.stderrTailLines))
         }
         return ([line] + details.map { "    " + $0 }).joined(separator: "\n")
     }

@@ -8,7 +8,9 @@ package import WireJSON
 /// `message` saying so; `failed` in a `--strict` run), fail and error → `failed` (a harness error
 /// fails the run as well; tell them apart by `rawStatus`), unimplemented / skipped → `skipped`.
 /// A repeated case (`--repeat N`) sets `flaky` (its verdict changed) and `retries` (N − 1), and
-/// `extra.repeats` as index.json has it. Keys in lexicographic order.
+/// `extra.repeats` as index.json has it. How the client ended is `extra.client` (as in the
+/// case report) and, when a report tells it (``CaseEvaluation/mentionsClientEnd``), the end of
+/// `trace`. Keys in lexicographic order.
 package enum CTRFWriter {
     /// The tool name in `results.tool.name`.
     package static let toolName = "dialogmock-conformance"
@@ -61,8 +63,8 @@ package enum CTRFWriter {
             let prefix = evaluation.verdict == .fail ? "" : "\(evaluation.verdict.rawValue): "
             test["message"] = .string(prefix + headline)
         }
-        let details = evaluation.findingDetails
-        if !details.isEmpty { test["trace"] = .string(details) }
+        let trace = [evaluation.findingDetails, evaluation.clientEndText].filter { !$0.isEmpty }
+        if !trace.isEmpty { test["trace"] = .string(trace.joined(separator: "\n")) }
         let section = evaluation.sectionTitle(in: report.suite)
         if !section.isEmpty { test["suite"] = .string(section) }
         if let file = report.caseFile(of: evaluation.caseID) { test["filePath"] = .string(file) }
@@ -80,6 +82,7 @@ package enum CTRFWriter {
             "report": .string(RunReport.caseReportPath(evaluation.caseID)),
         ]
         if let title = evaluation.conformanceCase?.title { extra["title"] = .string(title) }
+        extra["client"] = evaluation.clientEndJSON
         if let repeats = evaluation.repeats {
             // CTRF's own flakiness fields; `extra.repeats` has the verdict of every run.
             test["flaky"] = .bool(repeats.isFlaky)

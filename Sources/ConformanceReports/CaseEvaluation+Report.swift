@@ -1,4 +1,5 @@
 package import ConformanceChecks
+package import WireJSON
 
 /// What every report format says about one case, computed in one place so junit.xml, ctrf.json,
 /// report.html and the step summary agree.
@@ -29,6 +30,39 @@ extension CaseEvaluation {
             return
                 "\(finding.obligation)\(marker) [\(finding.kind)] expected: \(finding.expected)\n  actual: \(finding.actual)"
         }.joined(separator: "\n")
+    }
+
+    /// How the client ended, when the case ran it: nil for a skipped case (never run) and for a
+    /// harness error whose client did not end abnormally (its ``reason`` says what went wrong;
+    /// the transcript's exit 0 is then only a default).
+    package var clientEnd: ClientProcessResult? {
+        switch verdict {
+        case .skipped: nil
+        case .error: transcript.client.endedAbnormally ? transcript.client : nil
+        default: transcript.client
+        }
+    }
+
+    /// Whether the reports' texts tell the client's end: for a fail or an error, and for any
+    /// case whose client ended abnormally (a crash beside passing checks is news).
+    package var mentionsClientEnd: Bool {
+        guard let client = clientEnd else { return false }
+        return verdict == .fail || verdict == .error || client.endedAbnormally
+    }
+
+    /// ``ClientProcessResult/reportLines(stderrTail:)`` as text when the reports tell the
+    /// client's end (``mentionsClientEnd``), else empty (JUnit body, CTRF `trace`, summary.md).
+    package var clientEndText: String {
+        guard mentionsClientEnd, let client = clientEnd else { return "" }
+        return client.reportLines().joined(separator: "\n")
+    }
+
+    /// The client's end in the report files (`client` of cases/<id>.json, `extra.client` of
+    /// ctrf.json): the transcript's client object with `end` in words; nil without ``clientEnd``.
+    package var clientEndJSON: JSONValue? {
+        guard let client = clientEnd, case .object(var object) = client.jsonValue else { return nil }
+        object["end"] = .string(client.endDescription)
+        return .object(object)
     }
 
     /// The suite section's title (or token) the case belongs to; empty without a case.
@@ -64,5 +98,33 @@ package enum TextTail {
             return "…\n" + String(decoding: tail[(newline + 1)...], as: UTF8.self)
         }
         return "…" + String(decoding: tail, as: UTF8.self)
+    }
+}
+
+extension ClientProcessResult {
+    /// Whether the client ended in a way a report tells whatever the verdict: a non-zero exit,
+    /// a signal, no exit status, or killed at the case timeout.
+    package var endedAbnormally: Bool { timedOut || signal != nil || exitCode != 0 }
+
+    /// How the reports' texts tell the client's end: `client: exit 3`, then `client stderr
+    /// (last N lines):` and each line as `  | line`. `stderrTail` replaces the transcript's
+    /// ``stderrTail`` (the log line passes what the runner kept).
+    package func reportLines(stderrTail tail: [String]? = nil) -> [String] {
+        let tail = tail ?? stderrTail
+        var lines = ["client: \(endDescription)"]
+        if !tail.isEmpty {
+            lines.append("client stderr (last \(tail.count) line\(tail.count == 1 ? "" : "s")):")
+            lines += tail.map { "  | \($0)" }
+        }
+        return lines
+    }
+}
+
+/// A text shown on one line (a log line, a table cell, an annotation).
+package enum OneLine {
+    /// `text` with its line breaks as spaces, cut to `limit` characters (`…` when cut).
+    package static func text(_ text: String, limit: Int = 200) -> String {
+        let line = text.split(whereSeparator: \.isNewline).joined(separator: " ")
+        return line.count > limit ? String(line.prefix(limit - 1)) + "…" : line
     }
 }

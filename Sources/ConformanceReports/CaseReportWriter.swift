@@ -3,7 +3,8 @@ import ProtocolModel
 package import WireJSON
 
 /// `cases/<case-id>.json`: case metadata, check results with expected / actual / evidence,
-/// the state-order report, latency samples, applied faults and the full transcript; under
+/// the state-order report, latency samples, applied faults, how the client ended (`client`,
+/// ``CaseEvaluation/clientEndJSON``) and the full transcript; under
 /// `--repeat`, every run's verdict, duration, failed checks and latency (`repeats`), the rest
 /// being the representative run's.
 package enum CaseReportWriter {
@@ -56,6 +57,7 @@ package enum CaseReportWriter {
                 return .object(note)
             })
         if let repeats = evaluation.repeats { document["repeats"] = repeats.caseReportJSON(strict: strict) }
+        document["client"] = evaluation.clientEndJSON
         document["transcript"] = evaluation.transcript.jsonValue
         return JSONValue.object(document).sortedKeys
     }

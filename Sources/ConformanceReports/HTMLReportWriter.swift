@@ -3,7 +3,8 @@ import ProtocolModel
 
 /// `report.html`: one self-contained page (inline CSS and SVG, no scripts, no external
 /// assets) a person reads first: a summary bar of verdict counts linking to the groups, findings
-/// per obligation, the cases grouped worst first (``VerdictOrder/reading``) with their checks,
+/// per obligation, the cases grouped worst first (``VerdictOrder/reading``) with how the client
+/// ended beside the verdict (red when abnormal) and their checks,
 /// the journal entries each finding cites, a state timeline and the client's stderr tail, and
 /// a latency distribution per metric with its budget.
 package enum HTMLReportWriter {
@@ -17,6 +18,7 @@ package enum HTMLReportWriter {
         .bar .pass{background:#188038}.bar .fail{background:#d93025}.bar .error{background:#8b1a10}
         .bar .nonStrict{background:#b06000}.bar .informational{background:#d4a017}.bar .unimplemented{background:#777}.bar .skipped{background:#aaa}
         ol.evidence{margin:0;padding-left:1.2em}ol.evidence pre,pre.stderr{margin:.2em 0;max-height:24em;overflow:auto;background:#f6f6f6;padding:4px;font-size:12px}
+        .client{font-size:12px;color:#555;border:1px solid #ccc;border-radius:3px;padding:0 4px}.client.abnormal{color:#fff;background:#d93025;border-color:#d93025}
         .entry{font-size:12px;color:#444}.flaky{background:#fde293;color:#5f4200;border-radius:3px;padding:0 4px;font-size:12px}
         """
 
@@ -86,6 +88,10 @@ package enum HTMLReportWriter {
         html +=
             "\(evaluation.verdict.rawValue)</span> <b>\(XMLText.escape(evaluation.caseID))</b> \(XMLText.escape(title))"
         if let repeats = evaluation.repeats, repeats.isFlaky { html += " <span class=\"flaky\">flaky</span>" }
+        if let client = evaluation.clientEnd {
+            let abnormal = client.endedAbnormally ? " abnormal" : ""
+            html += " <span class=\"client\(abnormal)\">client: \(XMLText.escape(client.endDescription))</span>"
+        }
         html += "</summary>\n"
         html +=
             "<p><a href=\"\(XMLText.escape(RunReport.caseReportPath(evaluation.caseID)))\">case report (JSON)</a></p>"

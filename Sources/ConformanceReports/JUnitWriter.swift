@@ -4,6 +4,8 @@ import ConformanceChecks
 /// `<properties>` (verdict, obligations, rootCause…). fail → `<failure>` (root cause first,
 /// consequences marked), nonStrict / informational → a passing test whose `<system-out>` starts
 /// `NONSTRICT:` / `INFORMATIONAL:`, unimplemented / skipped → `<skipped>`, error → `<error>`;
+/// how the client ended (`client: exit 3` and its last stderr lines, when
+/// ``CaseEvaluation/mentionsClientEnd``) ends the failure or error body, else the `<system-out>`;
 /// the client's stderr → `<system-err>`; the suite's `<system-out>` lists the findings per
 /// obligation. Counts come from the evaluations given. Under `--strict` (``RunReport/strict``)
 /// nonStrict is a `<failure>` too, as it fails the run. A repeated case (`--repeat`) has the
@@ -54,6 +56,9 @@ package enum JUnitWriter {
         xml += " time=\"\(seconds(evaluation.durationMs / 1000))\">\n"
         xml += properties(evaluation, report)
         let details = evaluation.findingDetails
+        // How the client ended: in the failure or error body, else in the output.
+        let clientEnd = evaluation.clientEndText
+        var output = clientEnd
         // Under --strict a nonStrict case fails the run, so it is a failure here too.
         switch report.failsRun(evaluation) ? .fail : evaluation.verdict {
         case .pass:
@@ -62,20 +67,25 @@ package enum JUnitWriter {
             let message =
                 flakyPrefix(evaluation, report) + (evaluation.verdict == .fail ? "" : "nonStrict (--strict): ")
                 + (evaluation.headline ?? "failed")
+            let body = [details, clientEnd].filter { !$0.isEmpty }.joined(separator: "\n")
             xml +=
-                "      <failure message=\"\(XMLText.escape(message))\" type=\"\(XMLText.escape(evaluation.failedChecks.joined(separator: " ")))\">\(XMLText.escape(details))</failure>\n"
+                "      <failure message=\"\(XMLText.escape(message))\" type=\"\(XMLText.escape(evaluation.failedChecks.joined(separator: " ")))\">\(XMLText.escape(body))</failure>\n"
+            output = ""
         case .nonStrict, .informational:
             // A passing test whose output starts with the verdict in capitals: reporters that
             // show a passing test's output show it, and nothing counts it as skipped.
             let marker = evaluation.verdict == .nonStrict ? "NONSTRICT" : "INFORMATIONAL"
-            xml +=
-                "      <system-out>\(XMLText.escape("\(marker): \(evaluation.headline ?? "")\n\(details)"))</system-out>\n"
+            output = ["\(marker): \(evaluation.headline ?? "")\n\(details)", clientEnd].filter { !$0.isEmpty }
+                .joined(separator: "\n")
         case .unimplemented, .skipped, .notExercised:
             xml +=
                 "      <skipped message=\"\(XMLText.escape("\(evaluation.verdict.rawValue): \(evaluation.reason ?? "")"))\"/>\n"
         case .error:
-            xml += "      <error message=\"\(XMLText.escape(evaluation.reason ?? "harness error"))\"/>\n"
+            xml +=
+                "      <error message=\"\(XMLText.escape(evaluation.reason ?? "harness error"))\">\(XMLText.escape(clientEnd))</error>\n"
+            output = ""
         }
+        if !output.isEmpty { xml += "      <system-out>\(XMLText.escape(output))</system-out>\n" }
         if let stderr = report.stderr(of: evaluation.caseID) {
             xml += "      <system-err>\(XMLText.escape(TextTail.bytes(stderr, maxBytes: stderrLimit)))</system-err>\n"
         }

@@ -75,6 +75,9 @@ package struct RunReport: Sendable {
         package var cases: [String]
         /// Cases where it is only a consequence of another finding.
         package var asConsequence: [String]
+        /// The `actual` of its first finding in its own right (in `cases[0]`), else of its first
+        /// consequence: the evidence a one-line recap quotes.
+        package var firstActual: String
     }
 
     /// Findings per obligation: those found in their own right first (most cases first, then
@@ -89,7 +92,7 @@ package struct RunReport: Sendable {
                 if byObligation[check.obligation] == nil {
                     byObligation[check.obligation] = ObligationFindings(
                         obligation: check.obligation, verdict: check.verdict,
-                        cases: [], asConsequence: [])
+                        cases: [], asConsequence: [], firstActual: check.actual)
                     order.append(check.obligation)
                 }
                 var entry = byObligation[check.obligation]!
@@ -99,6 +102,8 @@ package struct RunReport: Sendable {
                         entry.asConsequence.append(evaluation.caseID)
                     }
                 } else if !entry.cases.contains(evaluation.caseID) {
+                    // Its first case in its own right gives the evidence, even after consequences.
+                    if entry.cases.isEmpty { entry.firstActual = check.actual }
                     entry.cases.append(evaluation.caseID)
                 }
                 byObligation[check.obligation] = entry

@@ -42,7 +42,9 @@ extension SummaryWriter {
         if !listed.isEmpty {
             lines += ["", "| case | verdict | root cause | message |", "| --- | --- | --- | --- |"]
             for evaluation in listed.prefix(stepSummaryCaseLimit) {
-                let message = cell(evaluation.headline ?? "")
+                // A client that crashed, hung or exited non-zero says so after the message.
+                let end = evaluation.clientEnd.flatMap { $0.endedAbnormally ? "client: \($0.endDescription)" : nil }
+                let message = cell([evaluation.headline, end].compactMap { $0 }.joined(separator: " — "))
                 lines.append(
                     "| `\(evaluation.caseID)` | \(evaluation.verdict.rawValue) | \(evaluation.rootCause ?? "—") | \(message) |"
                 )
@@ -80,8 +82,5 @@ extension SummaryWriter {
     }
 
     /// `text` on one line and safe in a table cell, cut at 200 characters.
-    private static func cell(_ text: String) -> String {
-        let line = text.replacingOccurrences(of: "\n", with: " ").replacingPipes
-        return line.count > 200 ? String(line.prefix(199)) + "…" : line
-    }
+    private static func cell(_ text: String) -> String { OneLine.text(text).replacingPipes }
 }

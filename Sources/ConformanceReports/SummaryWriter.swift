@@ -2,7 +2,8 @@ import ConformanceChecks
 import Foundation
 
 /// `summary.md`: counts per verdict, the flaky cases of a `--repeat` run, findings per
-/// obligation (the rule to read first first), a table per suite section, obligation coverage and
+/// obligation (the rule to read first first), the failing cases (and any whose client ended
+/// abnormally) with how the client ended, a table per suite section, obligation coverage and
 /// the latency table.
 package enum SummaryWriter {
     /// The document.
@@ -44,6 +45,7 @@ package enum SummaryWriter {
                 lines.append("| \(finding.obligation) | \(finding.verdict.rawValue) | \(cases) | \(consequences) |")
             }
         }
+        lines += failingCases(report)
         var sections: [String] = []
         for evaluation in report.evaluations {
             let section = evaluation.conformanceCase?.section ?? "?"
@@ -92,6 +94,28 @@ package enum SummaryWriter {
             }
         }
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// "Failing cases and abnormal client ends": each case that fails the run or is a harness
+    /// error, and any other case whose client ended abnormally, with its headline and, as a code
+    /// block, how the client ended and its last stderr lines.
+    private static func failingCases(_ report: RunReport) -> [String] {
+        let listed = report.evaluations.filter { evaluation in
+            report.failsRun(evaluation) || evaluation.verdict == .error
+                || evaluation.clientEnd?.endedAbnormally == true
+        }
+        guard !listed.isEmpty else { return [] }
+        var lines = ["", "## Failing cases and abnormal client ends"]
+        for evaluation in listed {
+            let headline = evaluation.headline.map { ": \(OneLine.text($0, limit: 300))" } ?? ""
+            lines += ["", "- \(evaluation.caseID) \(evaluation.verdict.rawValue)\(headline)"]
+            let clientEnd = evaluation.clientEndText
+            // An indented code block: stderr is shown as written, never read as Markdown.
+            if !clientEnd.isEmpty {
+                lines += [""] + clientEnd.split(separator: "\n", omittingEmptySubsequences: false).map { "      \($0)" }
+            }
+        }
+        return lines
     }
 
     static func number(_ value: Double) -> String {

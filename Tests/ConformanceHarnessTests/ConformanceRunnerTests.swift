@@ -87,8 +87,31 @@ struct ConformanceRunnerTests {
             evaluation, index: 1, total: 1, stderr: outcome.report.clientStderr["qrt.connect.001"] ?? "")
         #expect(line.hasPrefix("[1/1] qrt.connect.001 fail"))
         #expect(line.contains("qrt.C"))
-        #expect(line.contains("client exit 3"))
+        #expect(line.contains("client: exit 3"))
         #expect(line.contains("| boom: cannot reach the server"))
+    }
+
+    @Test func theLogLineTellsAnAbnormalEndWhateverTheVerdict() {
+        var evaluation = CaseEvaluation(
+            caseID: "qrt.x.001", conformanceCase: nil, verdict: .pass,
+            transcript: Transcript(journal: [], client: ClientProcessResult(exitCode: 0)))
+        #expect(CaseLogLine.text(evaluation, index: 1, total: 1, stderr: "noise\n") == "[1/1] qrt.x.001 pass 0 ms")
+        evaluation.transcript.client = ClientProcessResult(exitCode: nil, signal: 11)
+        #expect(
+            CaseLogLine.text(evaluation, index: 1, total: 1, stderr: "last words\n")
+                == "[1/1] qrt.x.001 pass 0 ms\n    client: ended by signal 11\n    client stderr (last 1 line):\n      | last words"
+        )
+        evaluation.transcript.client = ClientProcessResult(exitCode: nil, timedOut: true)
+        #expect(
+            CaseLogLine.text(evaluation, index: 1, total: 1, stderr: "").hasSuffix(
+                "\n    client: killed at the case timeout"))
+        // A harness error before the client ran has no end to tell: its reason does.
+        evaluation.verdict = .error
+        evaluation.reason = "cannot start the client"
+        evaluation.transcript.client = ClientProcessResult()
+        #expect(
+            CaseLogLine.text(evaluation, index: 1, total: 1, stderr: "")
+                == "[1/1] qrt.x.001 error 0 ms — cannot start the client")
     }
 
     @Test func aHangingClientIsKilledAtTheTimeout() async throws {

@@ -3,21 +3,12 @@ package import WireJSON
 
 extension Transcript {
     /// The example-file shape: `{"journal": [JournalEntry…], "adapterEvents": [...],
-    /// "client": {"exitCode", "driven", "timedOut"?, "signal"?, "stderrTail"?}}`.
+    /// "client": ClientProcessResult}` (``ClientProcessResult/jsonValue``).
     package var jsonValue: JSONValue {
-        var client: JSONObject = [
-            "exitCode": self.client.exitCode.map { .int(Int64($0)) } ?? .null,
-            "driven": .bool(self.client.driven),
-        ]
-        if self.client.timedOut { client["timedOut"] = .bool(true) }
-        if let signal = self.client.signal { client["signal"] = .int(Int64(signal)) }
-        if !self.client.stderrTail.isEmpty {
-            client["stderrTail"] = .array(self.client.stderrTail.map(JSONValue.string))
-        }
-        return .object([
+        .object([
             "journal": .array(journal.map(\.jsonValue)),
             "adapterEvents": .array(adapterEvents.map(\.jsonValue)),
-            "client": .object(client),
+            "client": client.jsonValue,
         ])
     }
 
@@ -67,5 +58,18 @@ extension Transcript {
             throw TranscriptDecodingError("\(error.line):\(error.column): \(error.message)")
         }
         try self.init(jsonValue: value)
+    }
+}
+
+extension ClientProcessResult {
+    /// A transcript's `client`: `{"exitCode", "driven", "timedOut"?, "signal"?, "stderrTail"?}`.
+    package var jsonValue: JSONValue {
+        var object: JSONObject = [
+            "exitCode": exitCode.map { .int(Int64($0)) } ?? .null, "driven": .bool(driven),
+        ]
+        if timedOut { object["timedOut"] = .bool(true) }
+        if let signal { object["signal"] = .int(Int64(signal)) }
+        if !stderrTail.isEmpty { object["stderrTail"] = .array(stderrTail.map(JSONValue.string)) }
+        return .object(object)
     }
 }
