@@ -62,6 +62,9 @@ enum FaultCatalog {
             name: "wrong-rate", protocolName: .multimodalDialog, obligation: "mmd.C9",
             summary: "Start declares 16000 Hz, the speech goes as 48000 Hz PCM (not resampled: 3× real time)"),
         Fault(
+            name: "wrong-rate-24k", protocolName: .multimodalDialog, obligation: "mmd.C9",
+            summary: "Start declares 16000 Hz, the speech goes as 24000 Hz PCM (not resampled: 1.5× real time)"),
+        Fault(
             name: "audio-outside-sendspeech", protocolName: .multimodalDialog, obligation: "mmd.C10",
             summary: "push2talk audio without SendSpeech"),
         Fault(
@@ -150,6 +153,9 @@ enum FaultCatalog {
         Fault(
             name: "wrong-rate", protocolName: .qwenRealtime, obligation: "qrt.C8",
             summary: "the speech appended as 48000 Hz PCM to a 16000 Hz session (not resampled: 3× real time)"),
+        Fault(
+            name: "wrong-rate-24k", protocolName: .qwenRealtime, obligation: "qrt.C8",
+            summary: "the speech appended as 24000 Hz PCM labelled pcm16 (16000 Hz; not resampled: 1.5× real time)"),
         Fault(
             name: "commit-in-vad", protocolName: .qwenRealtime, obligation: "qrt.C9",
             summary: "input_audio_buffer.commit under server_vad (SHOULD)"),

@@ -59,9 +59,9 @@ extension MultiModalDriver {
             return await finish()
         }
         if flowMode == .push2talk { dialog.startSpeech() }
-        if fault?.name == "wrong-rate" {
+        if let captureRate = UnresampledSpeech.captureRate(of: fault?.name) {
             // Frames the library drops (tap2talk after SpeechEnded) go on being offered, as `sendAudio` does.
-            await UnresampledSpeech.stream(pcm) { frame in
+            await UnresampledSpeech.stream(pcm, captureRate: captureRate) { frame in
                 dialog.sendAudioData(frame)
                 return true
             }

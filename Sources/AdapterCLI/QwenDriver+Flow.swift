@@ -32,8 +32,8 @@ extension QwenDriver {
             await client.appendAudio(pcm: Array(pcm[..<split]), realtime: true)
             client.sendRaw(QwenClientEvent.inputAudioBufferCommit.object())
             await client.appendAudio(pcm: Array(pcm[split...]), realtime: true)
-        } else if fault?.name == "wrong-rate" {
-            await UnresampledSpeech.stream(pcm) { frame in
+        } else if let captureRate = UnresampledSpeech.captureRate(of: fault?.name) {
+            await UnresampledSpeech.stream(pcm, captureRate: captureRate) { frame in
                 guard !client.isTerminated else { return false }  // C19: the session is over
                 client.appendAudio(frame)
                 return true
