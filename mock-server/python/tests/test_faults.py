@@ -152,7 +152,8 @@ def test_reset_removes_faults_and_forgets_closed_sessions(scenarios_dir):
         server.set_scenario(scenarios_dir / "duplicate.json")
         assert server.scenario()["name"] == "duplicate"
         answer = server.reset()
-        assert answer == {"status": "reset", "faultsRemoved": 2, "sessionsForgotten": 1, "scenario": "default"}
+        assert answer == {"status": "reset", "faultsRemoved": 2, "sessionsForgotten": 1, "refusalsForgotten": 0,
+                          "scenario": "default"}
         assert server.faults() == []
         assert server.sessions() == []
         assert server.scenario()["name"] == "default"
