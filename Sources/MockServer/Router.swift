@@ -128,7 +128,9 @@ final class Router: WebSocketServerDelegate, @unchecked Sendable {
             atMicros: MonotonicClock.nowMicros(), wallMicros: WallClock.nowMicros(), path: request.path,
             testID: request.testID, caseID: route?.caseID, status: status,
             obligation: obligation ?? route?.kind.connectObligation, reason: reason.isEmpty ? "HTTP \(status)" : reason)
-        configuration.logger(logLevel, "refused \(request.path): \(refusal.message)")
+        configuration.logger(
+            logLevel,
+            "refused \(request.path)\(refusal.testID.map { " (test \($0))" } ?? ""): \(status) (\(refusal.reason))")
         refusedUpgrades.record(refusal)
     }
 
