@@ -52,7 +52,8 @@ package struct FuzzSeeds {
         case .oggOpus: tokens = ["OggS", "OpusHead", "OpusTags", "RIFF", "WAVE"]
         case .controlAPI:
             tokens.formUnion([
-                "/_mock/", "/_mock/sessions", "/_mock/faults", "/_mock/scenario", "/_mock/reset", "/_mock/health",
+                "/_mock/", "/_mock/sessions", "/_mock/refusals", "/_mock/faults", "/_mock/scenario", "/_mock/reset",
+                "/_mock/health",
                 "/_mock/metrics", "/_mock/openapi.json", "GET", "PUT", "POST", "DELETE", "authorization: Bearer ",
             ])
         case .multimodalDialog, .qwenRealtime:
@@ -204,6 +205,7 @@ package struct FuzzSeeds {
             Array("GET /_mock/\n\n".utf8), Array("GET /_mock/health\n\n".utf8), Array("GET /_mock/metrics\n\n".utf8),
             Array("GET /_mock/sessions?state=closed&protocol=qwen-realtime\n\n".utf8),
             Array("GET /_mock/sessions/abc/journal\n\n".utf8), Array("GET /_mock/scenario\n\n".utf8),
+            Array("GET /_mock/refusals?testId=case-1&caseId=qrt.x.001\n\n".utf8),
             Array("PUT /_mock/scenario\ncontent-type: application/json\n\n".utf8) + quick,
             Array("POST /_mock/faults\n\n".utf8) + fault, Array("GET /_mock/faults?testId=case-1\n\n".utf8),
             Array("DELETE /_mock/faults?session=s1\n\n".utf8), Array("DELETE /_mock/faults/f1\n\n".utf8),

@@ -12,13 +12,14 @@ final class ControlAPI {
     let metrics: ServerMetrics
     let scenarios: ScenarioStore
     let answerAudio: AnswerAudioCache
+    let refusedUpgrades: RefusedUpgrades
 
     init(
         configuration: MockServer.Configuration, sessions: SessionRegistry, metrics: ServerMetrics,
-        scenarios: ScenarioStore,
-        answerAudio: AnswerAudioCache
+        scenarios: ScenarioStore, answerAudio: AnswerAudioCache, refusedUpgrades: RefusedUpgrades
     ) {
         self.configuration = configuration
+        self.refusedUpgrades = refusedUpgrades
         self.answerAudio = answerAudio
         self.sessions = sessions
         self.metrics = metrics
@@ -48,6 +49,7 @@ final class ControlAPI {
             response.headers.append(("Allow", candidates.map(\.route.method).joined(separator: ", ")))
             return response
         }
+        if let refusal = ControlQuery.refusal(request.head, route: route) { return refusal }
         let query = request.head
         switch route {
         case .index: return .json(status: 200, ControlRoute.listing)
@@ -63,6 +65,7 @@ final class ControlAPI {
                 return .error(404, "NotFound", "no session \(parameters[0]); GET /_mock/sessions lists them")
             }
             return HTTPResponse(status: 200, contentType: "application/x-ndjson", text: journal.jsonLines)
+        case .refusals: return listRefusals(query)
         case .getScenario: return .json(status: 200, scenarios.currentDescription)
         case .putScenario: return putScenario(request.body)
         case .listFaults:
@@ -98,6 +101,21 @@ final class ControlAPI {
         return .json(status: 200, ["sessions": .array(selected.map(\.summary))])
     }
 
+    /// `GET /_mock/refusals[?testId=][&caseId=]`.
+    private func listRefusals(_ query: HTTPRequestHead) -> HTTPResponse {
+        let testID = query.queryItem("testId")
+        let caseID = query.queryItem("caseId")
+        let selected = refusedUpgrades.refusals { refusal in
+            (testID == nil || refusal.testID == testID) && (caseID == nil || refusal.caseID == caseID)
+        }
+        return .json(
+            status: 200,
+            [
+                "refusals": .array(selected.map(\.summary)),
+                "dropped": .int(Int64(refusedUpgrades.dropped)),
+            ])
+    }
+
     /// The faults `?testId=` / `?session=` select (all without either): those armed for that
     /// test id, those armed on that one session (`{"session": S}`).
     private func faultFilter(_ query: HTTPRequestHead) -> @Sendable (SessionRegistry.ArmedFault) -> Bool {
@@ -117,12 +135,14 @@ final class ControlAPI {
     private func reset() -> HTTPResponse {
         let faults = sessions.removeFaults { _ in true }
         let forgotten = sessions.forgetClosedSessions()
+        let refusalsForgotten = refusedUpgrades.forgetAll()
         scenarios.replace(with: scenarios.initial)
         return .json(
             status: 200,
             [
                 "status": "reset", "faultsRemoved": .int(Int64(faults.count)),
-                "sessionsForgotten": .int(Int64(forgotten)), "scenario": .string(scenarios.current.name),
+                "sessionsForgotten": .int(Int64(forgotten)), "refusalsForgotten": .int(Int64(refusalsForgotten)),
+                "scenario": .string(scenarios.current.name),
             ])
     }
 
@@ -229,16 +249,26 @@ extension SessionRegistry.ArmedFault {
 extension HTTPResponse {
     /// 426 for a plain request on a WebSocket route (RFC 9110 §15.5.22): say how to talk to it.
     static func upgradeRequired(_ path: String) -> HTTPResponse {
-        var response = HTTPResponse.error(
-            426, "UpgradeRequired",
-            "\(path) is a WebSocket route: open it with a WebSocket upgrade (GET with Upgrade: websocket)")
+        var response = HTTPResponse.json(status: 426, upgradeRequiredBody(path))
         response.headers.append(("Upgrade", "websocket"))
         response.headers.append(("Connection", "Upgrade"))
         return response
     }
 
-    /// A JSON error body `{"code", "message"}`.
+    /// The JSON body of ``upgradeRequired(_:)``.
+    static func upgradeRequiredBody(_ path: String) -> JSONValue {
+        errorBody(
+            "UpgradeRequired",
+            "\(path) is a WebSocket route: open it with a WebSocket upgrade (GET with Upgrade: websocket)")
+    }
+
+    /// A JSON error response: ``errorBody(_:_:)`` with `status`.
     static func error(_ status: Int, _ code: String, _ message: String) -> HTTPResponse {
-        .json(status: status, ["code": .string(code), "message": .string(message)])
+        .json(status: status, errorBody(code, message))
+    }
+
+    /// The JSON error body `{"code", "message"}`.
+    static func errorBody(_ code: String, _ message: String) -> JSONValue {
+        ["code": .string(code), "message": .string(message)]
     }
 }

@@ -89,6 +89,19 @@ enum ControlAPIDocument {
                 "type": "object", "required": ["sessions"],
                 "properties": ["sessions": ["type": "array", "items": reference("Session")]],
             ]
+        case .refusals:
+            [
+                "type": "object", "required": ["refusals", "dropped"],
+                "properties": [
+                    "refusals": ["type": "array", "items": reference("Refusal")],
+                    "dropped": [
+                        "type": "integer",
+                        "description": .string(
+                            "Refusals not kept: past the first \(RefusedUpgrades.keptPerOrigin) of a test id or case, "
+                                + "or the oldest past \(RefusedUpgrades.kept) in all."),
+                    ],
+                ],
+            ]
         case .listFaults:
             [
                 "type": "object", "required": ["faults"],
@@ -111,10 +124,12 @@ enum ControlAPIDocument {
             ]
         case .reset:
             [
-                "type": "object", "required": ["status", "faultsRemoved", "sessionsForgotten", "scenario"],
+                "type": "object",
+                "required": ["status", "faultsRemoved", "sessionsForgotten", "refusalsForgotten", "scenario"],
                 "properties": [
                     "status": ["const": "reset"], "faultsRemoved": ["type": "integer"],
-                    "sessionsForgotten": ["type": "integer"], "scenario": ["type": "string"],
+                    "sessionsForgotten": ["type": "integer"], "refusalsForgotten": ["type": "integer"],
+                    "scenario": ["type": "string"],
                 ],
             ]
         case .health:
@@ -132,20 +147,23 @@ enum ControlAPIDocument {
     }
 
     private static func errors(_ route: ControlRoute) -> [(String, String)] {
+        // Every route: a query parameter it does not take (ControlQuery).
+        let badQuery = "An unknown or repeated query parameter (parameter, and didYouMean when one is close)"
         var errors = [("405", "Wrong method (with an Allow header)")]
         switch route {
-        case .journal, .removeFault: errors.append(("404", "No such session or fault"))
-        case .sessions, .listFaults, .removeFaults: errors.append(("400", "A bad query parameter"))
+        case .journal, .removeFault: errors += [("400", badQuery), ("404", "No such session or fault")]
+        case .sessions: errors.append(("400", badQuery + "; open not true or false"))
         case .putScenario:
-            errors.append(("400", "Not a valid scenario: the message names FILE:LINE:COLUMN and the field"))
+            errors.append(
+                ("400", "Not a valid scenario: the message names FILE:LINE:COLUMN and the field; or " + badQuery))
         case .armFault:
             errors += [
-                ("400", "Not JSON, or not a valid fault (FILE:LINE:COLUMN and the field)"),
+                ("400", "Not JSON, or not a valid fault (FILE:LINE:COLUMN and the field); or " + badQuery),
                 ("404", "No open session with that id"),
                 ("409", "A fault with that id is armed already"),
             ]
-        case .echo: errors.append(("426", "Upgrade Required: open it as a WebSocket"))
-        default: break
+        case .echo: errors += [("400", badQuery), ("426", "Upgrade Required: open it as a WebSocket")]
+        default: errors.append(("400", badQuery))
         }
         return errors
     }
@@ -156,7 +174,27 @@ enum ControlAPIDocument {
         [
             "Error": [
                 "type": "object", "required": ["code", "message"],
-                "properties": ["code": ["type": "string"], "message": ["type": "string"]],
+                "properties": [
+                    "code": ["type": "string"], "message": ["type": "string"],
+                    "parameter": ["type": "string", "description": "The query parameter refused."],
+                    "didYouMean": ["type": "string", "description": "The parameter the route takes that is closest."],
+                ],
+            ],
+            "Refusal": [
+                "type": "object", "required": ["time", "path", "status", "reason", "violation"],
+                "properties": [
+                    "time": ["type": "string", "format": "date-time"],
+                    "path": ["type": "string", "description": "The request path, without the query."],
+                    "status": ["type": "integer"],
+                    "reason": ["type": "string", "description": "The refusal body's code and message."],
+                    "testId": ["type": "string"], "caseId": ["type": "string"], "protocol": ["type": "string"],
+                    "violation": [
+                        "type": "object", "required": ["message"],
+                        "description":
+                            "As in a journal: the protocol's connect obligation (mmd.C1, qrt.C1; absent off the protocol paths) and MUST: upgrade refused with STATUS (REASON).",
+                        "properties": ["obligation": ["type": "string"], "message": ["type": "string"]],
+                    ],
+                ],
             ],
             "FaultRequest": [
                 "type": "object", "required": ["fault"],

@@ -5,7 +5,7 @@ import WireJSON
 /// `GET /_mock/openapi.json` describes them (the committed `mock-server/openapi.json` is a copy
 /// a test keeps equal).
 enum ControlRoute: String, CaseIterable, Sendable {
-    case index, openAPI, health, metrics, sessions, journal, getScenario, putScenario
+    case index, openAPI, health, metrics, sessions, journal, refusals, getScenario, putScenario
     case listFaults, armFault, removeFaults, removeFault, reset, echo
 
     /// Path segments after `/_mock`; `{name}` is a parameter.
@@ -17,6 +17,7 @@ enum ControlRoute: String, CaseIterable, Sendable {
         case .metrics: ["metrics"]
         case .sessions: ["sessions"]
         case .journal: ["sessions", "{id}", "journal"]
+        case .refusals: ["refusals"]
         case .getScenario, .putScenario: ["scenario"]
         case .listFaults, .armFault, .removeFaults: ["faults"]
         case .removeFault: ["faults", "{id}"]
@@ -44,21 +45,25 @@ enum ControlRoute: String, CaseIterable, Sendable {
         case .metrics: "Prometheus text: sessions, frames, bytes, send lateness, answer-audio cache."
         case .sessions: "Open sessions and the last closed ones; filter with testId, caseId, open."
         case .journal: "One session's journal as JSON Lines."
+        case .refusals:
+            "Upgrades the mock refused (no session opened), with status and reason; filter with testId, caseId."
         case .getScenario: "The scenario new sessions get."
         case .putScenario: "Replace the scenario for sessions opened afterwards (body: a scenario file)."
         case .listFaults: "The faults armed through this API; filter with testId, session."
         case .armFault: "Arm a fault on one open session or on every session of a test id, now and later."
         case .removeFaults: "Remove the armed faults (all, or those of testId / session); open sessions disarm them."
         case .removeFault: "Remove one armed fault by id; open sessions disarm it."
-        case .reset: "Remove every fault, restore the start-up scenario, forget closed sessions."
+        case .reset: "Remove every fault, restore the start-up scenario, forget closed sessions and refusals."
         case .echo: "WebSocket echo of text and binary messages (upgrade only; a plain GET gets 426)."
         }
     }
 
-    /// Query parameters a route filters by.
+    /// The query parameters a route takes, and the only ones: any other is a 400
+    /// (``ControlQuery``); the listing and the OpenAPI document show these.
     var queryParameters: [String] {
         switch self {
         case .sessions: ["testId", "caseId", "open"]
+        case .refusals: ["testId", "caseId"]
         case .listFaults, .removeFaults: ["testId", "session"]
         default: []
         }

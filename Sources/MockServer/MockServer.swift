@@ -233,10 +233,14 @@ public final class MockServer: @unchecked Sendable {
         public let message: String
     }
 
-    /// Every upgrade refused on a conformance case's route, in order.
+    /// Every upgrade refused on a conformance case's route, in order (the case's first 100,
+    /// `RefusedUpgrades.keptPerOrigin`; `GET /_mock/refusals` lists them too).
     public func refusedUpgrades(caseID: String) -> [RefusedUpgrade] {
-        router.refusedUpgrades.refusals(caseID: caseID).map {
-            RefusedUpgrade(atMicros: $0.atMicros, obligation: $0.obligation, message: $0.message)
+        // A case route is a protocol's path, so its refusals carry that protocol's connect obligation.
+        router.refusedUpgrades.refusals(caseID: caseID).compactMap { refusal in
+            refusal.obligation.map {
+                RefusedUpgrade(atMicros: refusal.atMicros, obligation: $0, message: refusal.message)
+            }
         }
     }
 

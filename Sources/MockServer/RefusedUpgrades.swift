@@ -1,32 +1,117 @@
+import ProtocolModel
 import Synchronization
+import WireJSON
 
-/// Upgrades the mock refused on conformance-case routes (`/case/<id>/…`): a refused client has
-/// no session, so without this log its broken `C1` would be invisible to the case. Only case
-/// routes are kept (a bounded number each), so load tests against the service paths cost nothing.
+/// Upgrades the mock refused, with the test id or case route they carried: a refused client
+/// has no session, so without this log its broken connect (`C1`) would be invisible to its
+/// test (`GET /_mock/refusals`, the Python plugin's `violations()`) and to its conformance case.
+///
+/// Bounded: an origin (a test id, a case, or neither) keeps its first `limitPerOrigin`
+/// refusals, so a client retrying in a loop adds no more; the log keeps the last `limit` of
+/// all, dropping the oldest. Both count in ``dropped``.
 final class RefusedUpgrades: Sendable {
     /// One refusal.
     struct Refusal: Sendable, Hashable {
-        /// When it was refused, in CLOCK_MONOTONIC microseconds.
+        /// When it was refused, in CLOCK_MONOTONIC microseconds (the journals' time base).
         let atMicros: Int64
+        /// The same moment in calendar time (``WallClock``), for the listing.
+        let wallMicros: Int64
+        /// The request path, without its query.
+        let path: String
+        /// The test id it carried (`X-Test-Id`, else `?test_id=`, as sessions are filed).
+        let testID: String?
+        /// The conformance case of a `/case/<id>/…` path.
+        let caseID: String?
         /// The HTTP status of the refusal.
         let status: Int
-        /// The obligation the refusal enforces (`mmd.C1`, `qrt.C1`).
-        let obligation: String
-        /// Why, as the refusal body says.
-        let message: String
-    }
+        /// The connect obligation of the protocol on `path` (`mmd.C1`, `qrt.C1`); nil on a path
+        /// no protocol is served on.
+        let obligation: String?
+        /// What the client was told: the refusal body's `code: message`.
+        let reason: String
 
-    /// Refusals kept per case (a client that retries in a loop does not grow the log).
-    static let limitPerCase = 100
+        /// What was refused and why (`upgrade refused with 401 (InvalidApiKey: …)`).
+        var message: String { "upgrade refused with \(status) (\(reason))" }
 
-    private let byCase = Mutex<[String: [Refusal]]>([:])
-
-    func record(_ refusal: Refusal, caseID: String?) {
-        guard let caseID else { return }
-        byCase.withLock { log in
-            if log[caseID, default: []].count < Self.limitPerCase { log[caseID, default: []].append(refusal) }
+        /// An entry of `GET /_mock/refusals`.
+        var summary: JSONValue {
+            var object: JSONObject = [
+                "time": .string(WallClock.rfc3339(micros: wallMicros)), "path": .string(path),
+                "status": .int(Int64(status)), "reason": .string(reason),
+            ]
+            if let testID { object["testId"] = .string(testID) }
+            if let caseID { object["caseId"] = .string(caseID) }
+            if let route = DialogProtocol.route(path) { object["protocol"] = .string(route.protocol.rawValue) }
+            // The journal's violation shape, so a client of the list reads it like a session's.
+            var violation: JSONObject = ["message": .string(Violation.Level.must.prefix + message)]
+            if let obligation { violation["obligation"] = .string(obligation) }
+            object["violation"] = .object(violation)
+            return .object(object)
         }
     }
 
-    func refusals(caseID: String) -> [Refusal] { byCase.withLock { $0[caseID] ?? [] } }
+    /// Where refusals come from, for the per-origin cap.
+    private struct Origin: Hashable {
+        let testID: String?
+        let caseID: String?
+    }
+
+    private struct State {
+        /// Oldest first.
+        var kept: [Refusal] = []
+        var keptByOrigin: [Origin: Int] = [:]
+        var dropped = 0
+    }
+
+    /// The server's caps: refusals kept in all, and per test id or case.
+    static let kept = 1000
+    static let keptPerOrigin = 100
+
+    /// Refusals kept in all.
+    let limit: Int
+    /// Refusals kept per test id or case (and for those with neither).
+    let limitPerOrigin: Int
+    private let state = Mutex(State())
+
+    init(limit: Int = kept, limitPerOrigin: Int = keptPerOrigin) {
+        self.limit = limit
+        self.limitPerOrigin = limitPerOrigin
+    }
+
+    func record(_ refusal: Refusal) {
+        let origin = Origin(testID: refusal.testID, caseID: refusal.caseID)
+        state.withLock { state in
+            guard state.keptByOrigin[origin, default: 0] < limitPerOrigin else {
+                state.dropped += 1
+                return
+            }
+            state.kept.append(refusal)
+            state.keptByOrigin[origin, default: 0] += 1
+            guard state.kept.count > limit else { return }
+            let oldest = state.kept.removeFirst()
+            let oldestOrigin = Origin(testID: oldest.testID, caseID: oldest.caseID)
+            state.keptByOrigin[oldestOrigin]! -= 1
+            if state.keptByOrigin[oldestOrigin] == 0 { state.keptByOrigin[oldestOrigin] = nil }
+            state.dropped += 1
+        }
+    }
+
+    /// The kept refusals `matching` selects, oldest first.
+    func refusals(where matching: (Refusal) -> Bool) -> [Refusal] {
+        state.withLock { $0.kept.filter(matching) }
+    }
+
+    /// The kept refusals of conformance case `caseID`, oldest first.
+    func refusals(caseID: String) -> [Refusal] { refusals { $0.caseID == caseID } }
+
+    /// Refusals not kept (over a cap) since the start or the last ``forgetAll()``.
+    var dropped: Int { state.withLock { $0.dropped } }
+
+    /// Forgets every refusal and the dropped count (`POST /_mock/reset`); returns how many were kept.
+    func forgetAll() -> Int {
+        state.withLock { state in
+            defer { state = State() }
+            return state.kept.count
+        }
+    }
 }

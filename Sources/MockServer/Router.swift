@@ -17,7 +17,7 @@ final class Router: WebSocketServerDelegate, @unchecked Sendable {
     /// Per-dialog memory shared by multimodal sessions (dialog_id resume, S21).
     let dialogMemory = DialogMemory()
     let metrics = ServerMetrics()
-    /// Upgrades refused on case routes (a conformance case judges them as the client's C1).
+    /// Refused upgrades, for `GET /_mock/refusals` and the conformance case they were for.
     let refusedUpgrades = RefusedUpgrades()
     let scenarios: ScenarioStore
     /// Answer audio, rendered once per distinct answer on worker threads and shared.
@@ -48,7 +48,7 @@ final class Router: WebSocketServerDelegate, @unchecked Sendable {
         }
         controlAPI = ControlAPI(
             configuration: configuration, sessions: sessions, metrics: metrics, scenarios: scenarios,
-            answerAudio: answerAudio)
+            answerAudio: answerAudio, refusedUpgrades: refusedUpgrades)
         AnswerPrefetch.start(scenarios.current, cache: answerAudio)
         if let replay = configuration.replay {
             replayScenario = Scenario.replay(
@@ -109,20 +109,38 @@ final class Router: WebSocketServerDelegate, @unchecked Sendable {
         case "/_mock/echo":
             return .accept(EchoHandler(), maxMessageBytes: nil)
         default:
-            return .reject(
-                .json(status: 404, ["code": "NotFound", "message": .string("no WebSocket route at \(request.path)")]))
+            return refuse(
+                request, status: 404, body: HTTPResponse.errorBody("NotFound", "no WebSocket route at \(request.path)"))
         }
     }
 
-    /// Keeps a refused upgrade of a case route for the case's judgement.
-    private func recordRefusal(status: Int, obligation: String, body: JSONValue?, route: ProtocolRoute) {
-        let reason = [body?["code"]?.stringValue, body?["message"]?.stringValue].compactMap { $0 }.joined(
+    /// Keeps a refused upgrade (or a plain request on a protocol route) in ``refusedUpgrades``
+    /// with the test id and case it carried, and logs it. `obligation` defaults to the connect
+    /// obligation of the protocol on the path.
+    func recordRefusal(
+        _ request: HTTPRequestHead, status: Int, body: JSONValue, obligation: String? = nil,
+        logLevel: LogLevel = .info
+    ) {
+        let route = ProtocolRoute(path: request.path)
+        let reason = [body["code"]?.stringValue, body["message"]?.stringValue].compactMap { $0 }.joined(
             separator: ": ")
-        refusedUpgrades.record(
-            RefusedUpgrades.Refusal(
-                atMicros: MonotonicClock.nowMicros(), status: status, obligation: obligation,
-                message: "upgrade refused with \(status) (\(reason))"),
-            caseID: route.caseID)
+        let refusal = RefusedUpgrades.Refusal(
+            atMicros: MonotonicClock.nowMicros(), wallMicros: WallClock.nowMicros(), path: request.path,
+            testID: request.testID, caseID: route?.caseID, status: status,
+            obligation: obligation ?? route?.kind.connectObligation, reason: reason.isEmpty ? "HTTP \(status)" : reason)
+        configuration.logger(
+            logLevel,
+            "refused \(request.path)\(refusal.testID.map { " (test \($0))" } ?? ""): \(status) (\(refusal.reason))")
+        refusedUpgrades.record(refusal)
+    }
+
+    /// Refuses an upgrade with `status` and the JSON `body`, kept and logged (``recordRefusal``).
+    func refuse(
+        _ request: HTTPRequestHead, status: Int, body: JSONValue, obligation: String? = nil,
+        logLevel: LogLevel = .info
+    ) -> UpgradeDecision {
+        recordRefusal(request, status: status, body: body, obligation: obligation, logLevel: logLevel)
+        return .reject(.json(status: status, body))
     }
 
     /// A protocol route: the engine checks the request (auth, model), then a session starts with
@@ -131,7 +149,9 @@ final class Router: WebSocketServerDelegate, @unchecked Sendable {
         // A cheap early refusal under a flood (no engine is built); `startSession` decides atomically.
         guard sessions.openCount < configuration.maxSessions else { return refuseAtCapacity(request) }
         guard let scenario = scenario(for: route) else {
-            return .reject(.error(404, "NotFound", "no conformance case \(route.caseID ?? "") on this server"))
+            return refuse(
+                request, status: 404,
+                body: HTTPResponse.errorBody("NotFound", "no conformance case \(route.caseID ?? "") on this server"))
         }
         if scenario.replay != nil {  // a recorded session (record-to-scenario) is served as recorded
             return startSession(
@@ -145,7 +165,7 @@ final class Router: WebSocketServerDelegate, @unchecked Sendable {
                 apiKeys: configuration.apiKeys)
             {
             case .reject(let status, let body, let obligation):
-                return refuse(request, status: status, body: body, obligation: obligation, route: route)
+                return refuse(request, status: status, body: body, obligation: obligation)
             case .accept(let accepted):
                 let session = QwenRealtimeSession(
                     scenario: ScenarioBridge(runtime: makeRuntime(scenario)), model: accepted.model,
@@ -160,7 +180,7 @@ final class Router: WebSocketServerDelegate, @unchecked Sendable {
                 path: request.path, headers: request.headers, apiKeys: Set(configuration.apiKeys))
             {
             case .reject(let status, let body, let obligation):
-                return refuse(request, status: status, body: body, obligation: obligation, route: route)
+                return refuse(request, status: status, body: body, obligation: obligation)
             case .accept(let notes):
                 var options = MultiModalDialogSessionOptions()
                 options.audioBaseDirectory = configuration.scenarioDirectory
@@ -175,25 +195,15 @@ final class Router: WebSocketServerDelegate, @unchecked Sendable {
         }
     }
 
-    /// An engine's refusal of an upgrade: logged, journaled under `obligation`, answered with the JSON body.
-    private func refuse(
-        _ request: HTTPRequestHead, status: Int, body: JSONValue, obligation: String,
-        route: ProtocolRoute
-    ) -> UpgradeDecision {
-        configuration.logger(.info, "refused \(request.path): \(status) (\(obligation))")
-        recordRefusal(status: status, obligation: obligation, body: body, route: route)
-        return .reject(.json(status: status, body))
-    }
-
     /// HTTP 503 with a JSON body: `--max-sessions` sessions are open.
     func refuseAtCapacity(_ request: HTTPRequestHead) -> UpgradeDecision {
         metrics.sessionRefusedAtCapacity()
-        configuration.logger(
-            .warn, "refused \(request.path): \(configuration.maxSessions) sessions open (--max-sessions)")
-        return .reject(
-            .error(
-                503, "ServiceUnavailable",
-                "the mock serves at most \(configuration.maxSessions) sessions at once (--max-sessions)"))
+        return refuse(
+            request, status: 503,
+            body: HTTPResponse.errorBody(
+                "ServiceUnavailable",
+                "the mock serves at most \(configuration.maxSessions) sessions at once (--max-sessions)"),
+            logLevel: .warn)
     }
 
     /// Accepts an upgrade as a protocol session: journal, driver, registry.
@@ -246,7 +256,11 @@ final class Router: WebSocketServerDelegate, @unchecked Sendable {
         if request.head.path.hasPrefix("/_mock/") || request.head.path == "/_mock" {
             return controlAPI.respond(to: request)
         }
-        if ProtocolRoute(path: request.head.path) != nil { return .upgradeRequired(request.head.path) }
+        if ProtocolRoute(path: request.head.path) != nil {
+            // A client that did not ask for the upgrade never reached the protocol: a refusal too.
+            recordRefusal(request.head, status: 426, body: HTTPResponse.upgradeRequiredBody(request.head.path))
+            return .upgradeRequired(request.head.path)
+        }
         return .json(
             status: 404,
             ["code": "NotFound", "message": .string("no route \(request.head.method) \(request.head.path)")])

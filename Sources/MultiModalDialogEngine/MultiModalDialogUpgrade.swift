@@ -5,7 +5,7 @@ import WireJSON
 /// S1: which upgrade requests reach a multimodal dialog session.
 package enum MultiModalDialogUpgrade {
     /// The client obligation every refusal enforces (endpoint and authentication).
-    package static let obligation = "mmd.C1"
+    package static let obligation = DialogProtocol.multimodalDialog.connectObligation
 
     /// Whether `path` is `/api-ws/v1/inference` or `/case/<case-id>/api-ws/v1/inference`, each
     /// with an optional trailing `/`; query strings are ignored.

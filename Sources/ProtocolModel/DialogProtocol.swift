@@ -17,6 +17,16 @@ package enum DialogProtocol: String, Sendable, Hashable, CaseIterable {
         }
     }
 
+    /// The client obligation a refused connect breaks (C1 of each protocol: the endpoint, the
+    /// API key, Qwen's model): engines journal their upgrade refusals under it, and the mock's
+    /// refusal log files every refusal on this protocol's path under it.
+    package var connectObligation: String {
+        switch self {
+        case .multimodalDialog: "mmd.C1"
+        case .qwenRealtime: "qrt.C1"
+        }
+    }
+
     /// The path a client connects to: the service path, behind `/case/<case-id>` for a
     /// conformance case, with `?model=` for Qwen realtime when `model` is given.
     package func path(caseID: String? = nil, model: String? = nil) -> String {

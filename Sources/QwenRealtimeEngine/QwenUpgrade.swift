@@ -64,7 +64,9 @@ package enum QwenUpgrade {
     }
 
     private static func reject(_ status: Int, _ code: String, _ message: String) -> UpgradeVerdict<QwenAcceptance> {
-        .reject(status: status, body: ["code": .string(code), "message": .string(message)], obligation: "qrt.C1")
+        .reject(
+            status: status, body: ["code": .string(code), "message": .string(message)],
+            obligation: DialogProtocol.qwenRealtime.connectObligation)
     }
 }
 

@@ -76,6 +76,10 @@ struct CapacityLimitTests {
             #expect(refused.contains(#""code":"ServiceUnavailable""#))
             #expect(
                 Control.request(server, "GET", "/_mock/metrics").body.contains("dialogmock_sessions_refused_total 2"))
+            // Both refusals are listed, as the client's test would see them.
+            let listed = try JSONValue.decode(Control.request(server, "GET", "/_mock/refusals").body)
+            #expect(listed["refusals"]?.arrayValue?.map { $0["status"] } == [503, 503])
+            #expect(listed["refusals"]?[0]?["violation"]?["obligation"] == "qrt.C1")
             // The open sessions are unaffected.
             first.send(text: #"{"type":"session.update","session":{"modalities":["text"]}}"#)
             #expect(await first.nextJSON()?["type"] == "session.updated")

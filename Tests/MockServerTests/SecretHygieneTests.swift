@@ -8,8 +8,8 @@ import WireSocket
 @testable import MockServer
 
 /// API keys never reach an output: with canary keys, accepted and refused, on both protocols,
-/// nothing the mock writes — trace logs, recordings, journals, session lists, metrics, refusal
-/// bodies — contains them.
+/// nothing the mock writes — trace logs, recordings, journals, session and refusal lists,
+/// metrics, refusal bodies — contains them.
 @Suite struct SecretHygieneTests {
     static let accepted = "sk-canary-accepted-5d1e"
     static let refused = "sk-canary-refused-8c2b"
@@ -67,8 +67,8 @@ import WireSocket
         let auth = ["Authorization: Bearer \(Self.controlToken)"]
         var outputs = refusals + logs.all
         for path in [
-            "/_mock/sessions", "/_mock/sessions/s1/journal", "/_mock/sessions/s2/journal", "/_mock/metrics",
-            "/_mock/health",
+            "/_mock/sessions", "/_mock/sessions/s1/journal", "/_mock/sessions/s2/journal", "/_mock/refusals",
+            "/_mock/metrics", "/_mock/health",
         ] {
             let response = Control.request(server, "GET", path, headers: auth)
             #expect(response.status == 200 && !response.body.isEmpty, "\(path)")

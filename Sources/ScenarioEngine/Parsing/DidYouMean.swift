@@ -1,10 +1,10 @@
 import WireJSON
 
 /// Suggests the closest known name for a mistyped key (edit distance, an adjacent swap counting as one edit).
-enum DidYouMean {
+package enum DidYouMean {
     /// The candidate closest to `word`, if it is close enough to be a plausible typo:
     /// at most a third of the word's length in edits (and at least one), or a case-only change.
-    static func suggestion(for word: String, among candidates: [String]) -> String? {
+    package static func suggestion(for word: String, among candidates: [String]) -> String? {
         let lowered = word.lowercased()
         if let sameIgnoringCase = candidates.first(where: { $0.lowercased() == lowered }) {
             return sameIgnoringCase

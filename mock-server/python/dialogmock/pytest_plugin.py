@@ -75,7 +75,8 @@ def dialogmock_server(pytestconfig):
 def dialogmock(dialogmock_server, request):
     """This test's view of the shared server: a fresh ``test_id``; ``multimodal_url`` and
     ``realtime_url(model=…)`` carry it; ``arm_fault``, ``sessions``, ``journal``,
-    ``violations`` are scoped to it; its faults are removed at teardown."""
+    ``refusals``, ``violations`` are scoped to it (a refused upgrade is a MUST violation);
+    its faults are removed at teardown."""
     test = DialogMockTest(dialogmock_server, make_test_id(request.node.nodeid))
     try:
         yield test

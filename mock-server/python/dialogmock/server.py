@@ -518,11 +518,21 @@ class MockServer:
         raw = self.request("GET", f"/_mock/sessions/{sid}/journal").decode("utf-8")
         return [json.loads(line) for line in raw.splitlines() if line.strip()]
 
+    def refusals(self, test_id: Optional[str] = None, case_id: Optional[str] = None) -> List[Dict[str, Any]]:
+        """``GET /_mock/refusals``: the upgrades the mock refused (no session opened), oldest
+        first: ``time``, ``path``, ``status``, ``reason``, ``testId``/``caseId`` if carried,
+        ``violation`` (``{"obligation", "message"}`` as in a journal)."""
+        answer = self._json("GET", "/_mock/refusals", query={"testId": test_id, "caseId": case_id})
+        return list(answer.get("refusals", []))
+
     def violations(self, session_id: Optional[SessionRef] = None, *, test_id: Optional[str] = None,
                    level: Optional[str] = None) -> List[Dict[str, Any]]:
         """Journal entries of kind ``violation`` of one session, or of every session of
-        ``test_id`` (each then carries ``"session": id``). ``level="MUST"`` / ``"SHOULD"``
-        keeps one level (see ``violation_level``)."""
+        ``test_id`` (each then carries ``"session": id``) followed by the upgrades the mock
+        refused for ``test_id``: a refused client has no session, and its broken connect
+        (``mmd.C1`` / ``qrt.C1``, MUST) is a violation too (each carries ``"refusal": {…}``,
+        the ``refusals()`` entry). ``level="MUST"`` / ``"SHOULD"`` keeps one level (see
+        ``violation_level``)."""
         if session_id is not None:
             found = [e for e in self.journal(session_id) if e.get("kind") == "violation"]
         else:
@@ -531,6 +541,8 @@ class MockServer:
                 for v in self.journal(entry["id"]):
                     if v.get("kind") == "violation":
                         found.append({**v, "session": entry["id"]})
+            for refusal in self.refusals(test_id=test_id):
+                found.append({"kind": "violation", "violation": refusal["violation"], "refusal": refusal})
         if level is not None:
             wanted = level.upper()
             found = [v for v in found if violation_level(v) == wanted]
@@ -628,7 +640,7 @@ class MockServer:
 
     def reset(self) -> Dict[str, Any]:
         """``POST /_mock/reset``: removes every fault, restores the start-up scenario and
-        forgets closed sessions."""
+        forgets closed sessions and refused upgrades."""
         # a body on purpose: early builds of mock-server handled a POST with
         # "Content-Length: 0" (what urllib sends without data) twice, so the counts read 0
         return self._json("POST", "/_mock/reset", body=b"{}")

@@ -25,7 +25,8 @@ def make_test_id(name: str, max_length: int = 96) -> str:
 
 class DialogMockTest:
     """A test's handle on a shared server: every URL carries ``test_id``, faults are armed
-    for it, and sessions / journals / violations are those of its sessions.
+    for it, and sessions / journals / violations are those of its sessions (and of its
+    refused upgrades).
 
     ``close()`` (the ``dialogmock`` fixture calls it at teardown) removes its faults.
     """
@@ -110,9 +111,14 @@ class DialogMockTest:
                     timeout: float = 5.0) -> List[str]:
         return self.server.event_names(self._resolve(session, timeout), direction)
 
+    def refusals(self) -> List[Dict[str, Any]]:
+        """The upgrades the mock refused for this test (no session opened), oldest first."""
+        return self.server.refusals(test_id=self.test_id)
+
     def violations(self, level: Optional[str] = None) -> List[Dict[str, Any]]:
-        """Violation entries of every session of this test, each with ``"session": id``;
-        ``level="MUST"`` or ``"SHOULD"`` keeps one level."""
+        """Violation entries of every session of this test, each with ``"session": id``, then
+        one per upgrade the mock refused for it (``mmd.C1`` / ``qrt.C1``, MUST) with
+        ``"refusal": {…}``; ``level="MUST"`` or ``"SHOULD"`` keeps one level."""
         return self.server.violations(test_id=self.test_id, level=level)
 
     def close(self) -> None:

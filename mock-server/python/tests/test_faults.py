@@ -4,7 +4,7 @@ import json
 import time
 
 import pytest
-from websockets.exceptions import ConnectionClosed, ConnectionClosedError
+from websockets.exceptions import ConnectionClosed, ConnectionClosedError, InvalidStatus
 from websockets.sync.client import connect
 
 from dialogmock import ControlAPIError, MockServer
@@ -142,17 +142,22 @@ def test_fixture_teardown_clears_faults_part2(dialogmock_server):
     assert dialogmock_server.faults(test_id=_leftover["test_id"]) == []
 
 
-def test_reset_removes_faults_and_forgets_closed_sessions(scenarios_dir):
+def test_reset_removes_faults_and_forgets_closed_sessions_and_refusals(scenarios_dir):
     with MockServer() as server:
         server.arm_fault(CLOSE_4000, test_id="a")
         server.arm_fault({"kind": "abruptClose"}, test_id="b")
         with connect(server.realtime_url_for("a"), additional_headers=AUTH) as ws:
             read_until_closed(ws, timeout=3)
         server.wait_for_session(test_id="a", closed=True)
+        with pytest.raises(InvalidStatus):
+            connect(server.realtime_url_for("a"), open_timeout=5)    # no Authorization: refused
+        assert len(server.refusals(test_id="a")) == 1
         server.set_scenario(scenarios_dir / "duplicate.json")
         assert server.scenario()["name"] == "duplicate"
         answer = server.reset()
-        assert answer == {"status": "reset", "faultsRemoved": 2, "sessionsForgotten": 1, "scenario": "default"}
+        assert answer == {"status": "reset", "faultsRemoved": 2, "sessionsForgotten": 1, "refusalsForgotten": 1,
+                          "scenario": "default"}
         assert server.faults() == []
         assert server.sessions() == []
+        assert server.refusals() == []
         assert server.scenario()["name"] == "default"
