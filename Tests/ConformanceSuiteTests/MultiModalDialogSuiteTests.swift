@@ -90,11 +90,11 @@ struct MultiModalDialogSuiteTests {
         FaultCase(fault: "odd-pcm-frame", cases: ["mmd.audio.002"], obligation: "mmd.C9"),
         // Through the whole stack: the live journal's audio summary says "ogg", so audioFormat fails.
         FaultCase(fault: "ogg-as-pcm", cases: ["mmd.audio.002"], obligation: "mmd.C9", check: "audioFormat"),
-        // Through the whole stack: 48 kHz samples on a 16 kHz stream are, by the live journal's
-        // audio summaries, audio at 3× real time; audioPacing (a SHOULD) fails.
-        FaultCase(
-            fault: "wrong-rate", cases: ["mmd.audio.003"], obligation: "mmd.C9", verdict: "nonStrict",
-            check: "audioPacing"),
+        // Through the whole stack: 48 kHz (24 kHz) samples on a 16 kHz stream are, by the live
+        // journal's audio summaries, audio steadily at 3× (1.5×) real time: a mislabel, so
+        // audioFormat fails (MUST). The SHOULD pacing finding: HonestVerdictTests.
+        FaultCase(fault: "wrong-rate", cases: ["mmd.audio.002"], obligation: "mmd.C9", check: "audioFormat"),
+        FaultCase(fault: "wrong-rate-24k", cases: ["mmd.audio.002"], obligation: "mmd.C9", check: "audioFormat"),
         FaultCase(fault: "audio-outside-sendspeech", cases: ["mmd.push2talk.001"], obligation: "mmd.C10"),
         FaultCase(fault: "no-silence", cases: ["mmd.tap2talk.001"], obligation: "mmd.C11"),
         FaultCase(fault: "no-silence-duplex", cases: ["mmd.duplex.001"], obligation: "mmd.C12"),

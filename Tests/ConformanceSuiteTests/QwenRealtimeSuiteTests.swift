@@ -47,11 +47,12 @@ struct QwenRealtimeSuiteTests {
         FaultExpectation(fault: "change-turn-detection-after-audio", obligation: "qrt.C7", cases: ["qrt.session.004"]),
         FaultExpectation(fault: "bad-base64", obligation: "qrt.C8", cases: ["qrt.audio.001"]),
         FaultExpectation(fault: "odd-audio-chunk", obligation: "qrt.C8", cases: ["qrt.audio.001"]),
-        // Through the whole stack: 48 kHz samples on a 16 kHz session are, by the live journal's
-        // audio summaries, audio at 3× real time; audioPacing (a SHOULD) fails.
+        // Through the whole stack: 48 kHz (24 kHz) samples on a 16 kHz session are, by the live
+        // journal's audio summaries, audio steadily at 3× (1.5×) real time: a mislabel, so
+        // audioFormat fails (MUST). The SHOULD pacing finding: HonestVerdictTests.
+        FaultExpectation(fault: "wrong-rate", obligation: "qrt.C8", cases: ["qrt.audio.001"], check: "audioFormat"),
         FaultExpectation(
-            fault: "wrong-rate", obligation: "qrt.C8", cases: ["qrt.audio.002"], verdict: "nonStrict",
-            check: "audioPacing"),
+            fault: "wrong-rate-24k", obligation: "qrt.C8", cases: ["qrt.audio.001"], check: "audioFormat"),
         FaultExpectation(fault: "commit-in-vad", obligation: "qrt.C9", cases: ["qrt.audio.003"], verdict: "nonStrict"),
         // Injected right after the driven session_update (turn_detection null), before any audio.
         FaultExpectation(fault: "empty-commit", obligation: "qrt.C10", cases: ["qrt.ptt.001"]),

@@ -88,12 +88,14 @@ package struct CaseEvaluator: Sendable {
             context.level = .must
             evaluation.checks.append(ClientExit.implicit.evaluate(transcript, context: context))
         }
-        // Exercised: an evidential check saw what it judges (it held, or found a breach).
+        // Exercised: an evidential check saw what it judges (it held, or found a breach in
+        // something that happened; an absence is no sighting).
         let exercised = zip(judged, evaluation.checks).contains { entry, result in
-            type(of: entry.0).countsAsEvidence && (result.verdict == .pass || result.isFinding)
+            type(of: entry.0).countsAsEvidence && (result.verdict == .pass || (result.isFinding && !result.isAbsence))
         }
-        // With a MUST finding the case fails already; the missing evidence would only add noise.
-        if !exercised, !evaluation.checks.contains(where: { $0.verdict == .fail }) {
+        // With a MUST finding the case fails already; the missing evidence would only add noise,
+        // except that a client opened no session at all, which is said in every case.
+        if !exercised, transcript.journal.isEmpty || !evaluation.checks.contains(where: { $0.verdict == .fail }) {
             // Evidence before verdict: a case none of whose own checks saw what it judges never
             // passes. It fails, except a passive client on a driven case that opened a session:
             // such a case can never apply to it (its checks need the drive) — unimplemented.

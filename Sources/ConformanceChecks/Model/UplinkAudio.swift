@@ -16,6 +16,15 @@ package struct UplinkAudio: Sendable {
         package var durationMs: Double?
         /// Codec from the server's audio summary.
         package var codec: String?
+
+        /// Creates a chunk.
+        package init(index: Int, ms: Double, bytes: Int?, durationMs: Double?, codec: String? = nil) {
+            self.index = index
+            self.ms = ms
+            self.bytes = bytes
+            self.durationMs = durationMs
+            self.codec = codec
+        }
     }
 
     /// The chunks in order.
