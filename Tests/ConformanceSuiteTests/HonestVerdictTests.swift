@@ -25,7 +25,8 @@ struct HonestVerdictTests {
     static let idleClients: [Idle] = [
         Idle(name: "true (never connects)", command: "true", evidence: "the client opened no session"),
         Idle(
-            name: "sleep 100 (hangs, killed at the timeout)", command: "sleep 100", evidence: "the client opened no session",
+            name: "sleep 100 (hangs, killed at the timeout)", command: "sleep 100",
+            evidence: "the client opened no session",
             timeoutMs: 1_500),
         Idle(name: "connects and leaves at once", command: "\(SuiteRun.adapter) --connect-only", evidence: nil),
         // A correct flow that crashes on exit: the flow is long, so a sample of both kinds of case.
