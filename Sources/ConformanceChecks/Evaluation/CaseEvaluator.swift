@@ -4,10 +4,13 @@ import WireJSON
 /// Judges transcripts against cases: level → verdict per check, every violation the mock
 /// journaled under its own id (``JournaledViolations``), reactions over their latency budget
 /// (``LatencyBudgets``), root cause and consequences
-/// (``RootCause``), the case verdict as the worst judged result. A passive client on a driven
-/// case is judged by the checks that need no drive (the others are `skipped`, "not
-/// exercised"); `unimplemented` only when it left nothing to judge. `skipped` for retired or
-/// strict-only cases outside `--strict`. Pure: the runner supplies the transcript.
+/// (``RootCause``), the case verdict as the worst judged result. Evidence before verdict: a
+/// check that saw nothing to judge is `notExercised`, and a case none of whose own checks saw
+/// anything fails (check kind ``evidenceKind``); every case judges the client's end
+/// (``ClientExit/implicit``). A passive client on a driven case is judged by the checks that
+/// need no drive (the others are `notExercised`); `unimplemented` only when it opened a session
+/// and left nothing to judge. `skipped` for retired or strict-only cases outside `--strict`.
+/// Pure: the runner supplies the transcript.
 package struct CaseEvaluator: Sendable {
     /// `multimodal-dialog` or `qwen-realtime`.
     package var protocolName: String

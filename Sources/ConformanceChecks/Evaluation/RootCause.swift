@@ -12,8 +12,13 @@ import ProtocolModel
 /// - it judges the same frame (the mock journals C13 then C17 for one RequestToRespond), or
 /// - the mock refused the root's frame (``MessageName/isRefusal(_:)``, or its close, within
 ///   ``refusalWindowMicros``) before the later finding's evidence: the flow has left the path the
-///   later check needed.
-/// Otherwise the later finding is another root cause, and explains what follows it the same way.
+///   later check needed, or
+/// - the root is the mock's own record of the breach (its engine took the breaching frame's
+///   path: a video connect sent as a transcript request starts an answer) and the later finding
+///   is too, or is a reaction of the mock (its output, a state): a judgement the mock made in the
+///   state the breach led it to (the next RequestToRespond is "outside Listening").
+/// Otherwise the later finding is another root cause (the case's own checks found two breaches
+/// in what the client sent), and explains what follows it the same way.
 /// A MUST finding about something that never happened (``CheckResult/isAbsence``, or no
 /// evidence) cannot be placed after an independent cause: it is a consequence of the first
 /// root cause that was refused, else of the first root cause. A SHOULD or MAY finding before
@@ -58,10 +63,12 @@ package enum RootCause {
                 continue
             }
             let evidence = first[index]!
+            let judgedByTheMock = isJournaled(checks[index].kind) || isReaction(journal[evidence.index])
             let explaining = roots.first { root in
                 let rootEvidence = first[root.check]!
                 return rootEvidence.index == evidence.index || rootEvidence.moment == evidence.moment
                     || root.refusedAt.map { $0 <= evidence.moment } ?? false
+                    || (isJournaled(checks[root.check].kind) && judgedByTheMock)
             }
             if let explaining {
                 if checks[index].obligation != checks[explaining.check].obligation {
