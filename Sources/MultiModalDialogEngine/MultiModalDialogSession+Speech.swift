@@ -31,6 +31,14 @@ extension MultiModalDialogSession {
         if let problem = decoded.problem {
             commands.append(.journal(.must("mmd.C9", problem)))
         }
+        if config.uplinkFormat == .pcm,
+            let mislabel = uplink?.rate.add(
+                ms: Double(now) / 1000,
+                durationMs: Double(decoded.pcm.count) * 1000 / Double(max(1, decoded.pcm.sampleRate)),
+                declaredRate: config.uplinkSampleRate)
+        {
+            commands.append(.journal(.must(DialogProtocol.multimodalDialog.audioFormatObligation, mislabel.summary)))
+        }
         guard rounds.announcedState != nil else {
             commands.append(.journal(.must("mmd.C8", "binary frame before DialogStateChanged{Listening}")))
             return commands

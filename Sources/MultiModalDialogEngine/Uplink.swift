@@ -1,3 +1,4 @@
+import ProtocolModel
 import WireAudio
 
 /// The uplink as the engine hears it from Start on (S6, S7): the decoder of the declared format,
@@ -15,6 +16,8 @@ struct Uplink {
     private(set) var pushToTalkOpen = false
     /// When `SpeechEnded` was last sent (tap2talk grace for frames in flight, C11).
     var speechEndedSentAt: Int64?
+    /// The PCM stream's sustained rate (a rate mislabel, C9).
+    var rate = AudioRateMonitor()
 
     /// The uplink of a session started with `format` at `sampleRate`.
     init(format: UplinkFormat, sampleRate: Int, detectorSettings: VADConfiguration) {

@@ -27,6 +27,15 @@ package enum DialogProtocol: String, Sendable, Hashable, CaseIterable {
         }
     }
 
+    /// The client obligation on the uplink audio's format (raw audio in the declared codec,
+    /// rate and channels): the mock and the harness file a rate mislabel under it.
+    package var audioFormatObligation: String {
+        switch self {
+        case .multimodalDialog: "mmd.C9"
+        case .qwenRealtime: "qrt.C8"
+        }
+    }
+
     /// The path a client connects to: the service path, behind `/case/<case-id>` for a
     /// conformance case, with `?model=` for Qwen realtime when `model` is given.
     package func path(caseID: String? = nil, model: String? = nil) -> String {

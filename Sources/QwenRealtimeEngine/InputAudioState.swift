@@ -1,3 +1,4 @@
+import ProtocolModel
 import WireAudio
 
 /// What the session knows about the client's input audio: format, the uncommitted buffer,
@@ -19,6 +20,8 @@ struct InputAudioState: Sendable {
     var bufferedMicros: Int64 = 0
     /// Whether the C8 pacing warning was journaled already.
     var pacingReported = false
+    /// The stream's sustained rate (a rate mislabel, C8).
+    var rate = AudioRateMonitor()
     /// Images waiting for the next commit (omni), and recent image arrival times (C16 rate).
     var bufferedImages = 0
     var imageTimes: [Int64] = []

@@ -62,6 +62,11 @@ extension QwenRealtimeSession {
         let duration = input.durationMicros(ofBytes: bytes.count)
         commands += handle(scenario.runtime.clientAudio(byteCount: bytes.count, durationMicros: duration))
         commands += checkAudioPacing(duration)
+        if let mislabel = input.rate.add(
+            ms: Double(now) / 1000, durationMs: Double(duration) / 1000, declaredRate: input.sampleRate)
+        {
+            commands += violation(DialogProtocol.qwenRealtime.audioFormatObligation, mislabel.summary)
+        }
         input.bufferedBytes += bytes.count
         input.bufferedMicros += duration
         let events = input.feedDetector(bytes)

@@ -91,8 +91,8 @@ import WireJSON
     }
 }
 
-/// ``AudioMislabel``: a steady stream at a mislabel's ratio, and what must not look like one.
-@Suite struct AudioMislabelTests {
+/// ``AudioRateMislabel`` over a whole stream: a steady stream at a mislabel's ratio, and what must not look like one.
+@Suite struct AudioRateMislabelTests {
     /// Chunks of `chunkMs` of declared audio every `everyMs`, for `seconds`, with ±`jitterMs`.
     static func stream(
         chunkMs: Double, everyMs: Double, seconds: Double, jitterMs: Double = 0, startMs: Double = 0
@@ -112,7 +112,7 @@ import WireJSON
     @Test func twentyFourKilohertzLabelledSixteenIsCaughtJustUnderThePacingLine() throws {
         // 30 ms of "16 kHz" audio (20 ms at 24 kHz) every 20.4 ms: 1.47× real time, as clients seen send it.
         let mislabel = try #require(
-            AudioMislabel.detect(Self.stream(chunkMs: 30, everyMs: 20.4, seconds: 3, jitterMs: 1), declaredRate: 16_000)
+            UplinkAudio.rateMislabel(Self.stream(chunkMs: 30, everyMs: 20.4, seconds: 3, jitterMs: 1), declaredRate: 16_000)
         )
         #expect(mislabel.likelyRate == 24_000)
         #expect(mislabel.likelyChannels == 1)
@@ -125,7 +125,7 @@ import WireJSON
     ])
     func commonMislabels(chunkMs: Double, rate: Int, channels: Int, declared: Int) throws {
         let mislabel = try #require(
-            AudioMislabel.detect(Self.stream(chunkMs: chunkMs, everyMs: 20, seconds: 2), declaredRate: declared))
+            UplinkAudio.rateMislabel(Self.stream(chunkMs: chunkMs, everyMs: 20, seconds: 2), declaredRate: declared))
         #expect(mislabel.likelyRate == rate)
         #expect(mislabel.likelyChannels == channels)
     }
@@ -134,7 +134,7 @@ import WireJSON
         // 16 kHz mono declared at 22.05 kHz: no; 24 kHz declared, 24 kHz stereo sent: 2×, i.e. 48 kHz mono
         // also fits; a 44.1 kHz declared stream carrying 44.1 kHz stereo (2×, no 88.2 kHz rate) is stereo.
         let mislabel = try #require(
-            AudioMislabel.detect(Self.stream(chunkMs: 40, everyMs: 20, seconds: 2), declaredRate: 44_100))
+            UplinkAudio.rateMislabel(Self.stream(chunkMs: 40, everyMs: 20, seconds: 2), declaredRate: 44_100))
         #expect(mislabel.likelyRate == 44_100)
         #expect(mislabel.likelyChannels == 2)
         #expect(mislabel.summary.contains("stereo"))
@@ -142,16 +142,16 @@ import WireJSON
 
     @Test func correctPacingABurstUploadAndAPreBufferedStartAreNoMislabel() {
         #expect(
-            AudioMislabel.detect(Self.stream(chunkMs: 20, everyMs: 20, seconds: 4, jitterMs: 3), declaredRate: 16_000)
+            UplinkAudio.rateMislabel(Self.stream(chunkMs: 20, everyMs: 20, seconds: 4, jitterMs: 3), declaredRate: 16_000)
                 == nil)
         // A file sent as fast as the socket takes it.
-        #expect(AudioMislabel.detect(Self.stream(chunkMs: 100, everyMs: 2, seconds: 1), declaredRate: 16_000) == nil)
+        #expect(UplinkAudio.rateMislabel(Self.stream(chunkMs: 100, everyMs: 2, seconds: 1), declaredRate: 16_000) == nil)
         // One second pre-buffered at once, then real time.
         let preBuffered =
             Self.stream(chunkMs: 20, everyMs: 0.5, seconds: 0.025)
             + Self.stream(chunkMs: 20, everyMs: 20, seconds: 3, startMs: 30)
-        #expect(AudioMislabel.detect(preBuffered, declaredRate: 16_000) == nil)
+        #expect(UplinkAudio.rateMislabel(preBuffered, declaredRate: 16_000) == nil)
         // Too short to call sustained.
-        #expect(AudioMislabel.detect(Self.stream(chunkMs: 30, everyMs: 20, seconds: 0.5), declaredRate: 16_000) == nil)
+        #expect(UplinkAudio.rateMislabel(Self.stream(chunkMs: 30, everyMs: 20, seconds: 0.5), declaredRate: 16_000) == nil)
     }
 }

@@ -6,7 +6,7 @@ import WireJSON
 /// Parameters: `source` (`binary`, default, or `base64` for `input_audio_buffer.append`),
 /// `codec` (default `pcm`), `sampleRate` (default 16000; compared with the server's summary
 /// when it has one). PCM chunks must have an even byte length; base64 must be valid; and the
-/// audio's sustained rate must not show another real format (``AudioMislabel``: 24 kHz sent as
+/// audio's sustained rate must not show another real format (``AudioRateMislabel``: 24 kHz sent as
 /// 16 kHz, stereo as mono, …).
 /// ```json
 /// { "kind": "audioFormat", "source": "base64", "codec": "pcm", "sampleRate": 16000 }
@@ -51,7 +51,7 @@ package struct AudioFormat: Check {
             }
         }
         let declaredRate = audio.chunks.lazy.compactMap { transcript.journal[$0.index].audio?.sampleRate }.first
-        if codec == "pcm", let mislabel = AudioMislabel.detect(audio.chunks, declaredRate: declaredRate ?? sampleRate) {
+        if codec == "pcm", let mislabel = UplinkAudio.rateMislabel(audio.chunks, declaredRate: declaredRate ?? sampleRate) {
             return context.fail(
                 expected, mislabel.summary,
                 evidence: [audio.chunks[0].index, audio.chunks[audio.chunks.count - 1].index])

@@ -1,4 +1,4 @@
-import ProtocolModel
+package import ProtocolModel
 import WireJSON
 
 /// The client's audio chunks as the checks see them: binary frames (multimodal dialog) or the
@@ -52,6 +52,15 @@ package struct UplinkAudio: Sendable {
             }
         }
         self.chunks = chunks
+    }
+
+    /// The rate mislabel `chunks` (their `durationMs` at `declaredRate`) show, if any
+    /// (``AudioRateMislabel``: the steps between consecutive chunks of the whole stream).
+    package static func rateMislabel(_ chunks: [Chunk], declaredRate: Int) -> AudioRateMislabel? {
+        let steps = zip(chunks, chunks.dropFirst()).compactMap { chunk, next in
+            chunk.durationMs.flatMap { AudioRateMislabel.step(ms: chunk.ms, durationMs: $0, nextMs: next.ms) }
+        }
+        return AudioRateMislabel.judge(steps, declaredRate: declaredRate)
     }
 
     /// Total audio duration in milliseconds (chunks of unknown length count as 0).
