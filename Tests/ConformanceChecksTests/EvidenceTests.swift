@@ -40,6 +40,25 @@ import WireJSON
         #expect(passes.isEmpty, "\(passes.map { "\($0.kind): \($0.actual)" })")
     }
 
+    /// A client whose own flow never uses what a case judges (here: no tools, so no function
+    /// call) cannot be judged on it: unimplemented, with the reason — not pass, and not fail.
+    @Test func aFlowThatNeverUsesTheFeatureIsUnimplemented() throws {
+        let subject = try #require(Self.subjects.first { $0.conformanceCase.id == "qrt.tools.001" })
+        var builder = TranscriptBuilder()
+        builder.server(5, TranscriptBuilder.event(QwenServerEvent.sessionCreated.rawValue))
+        builder.client(10, TranscriptBuilder.event(QwenClientEvent.sessionUpdate.rawValue, ["session": [:]]))
+        builder.server(15, TranscriptBuilder.event(QwenServerEvent.sessionUpdated.rawValue))
+        let evaluation = Self.evaluate(subject, builder.transcript)
+        #expect(evaluation.verdict == .unimplemented)
+        #expect(
+            evaluation.reason?.hasPrefix("the client's own flow does not use what this case judges (no function call")
+                == true)
+        // The same flow ending on a crash fails.
+        var crashed = builder.transcript
+        crashed.client = ClientProcessResult(exitCode: 3)
+        #expect(Self.evaluate(subject, crashed).verdict == .fail)
+    }
+
     @Test func everyCaseJudgesTheClientsEnd() throws {
         let subject = try #require(Self.subjects.first { $0.conformanceCase.id == "qrt.framing.001" })
         let pass = try SuiteLoader(files: RepositoryFiles.files).example(
@@ -72,7 +91,8 @@ import WireJSON
         let idle = evaluator.evaluate(conformanceCase, transcript: builder.transcript)
         #expect(idle.checks[0].verdict == .notExercised)
         #expect(idle.checks[0].actual == "not exercised: server response.function_call_arguments.done never happened")
-        #expect(idle.verdict == .fail)
+        // The client's flow sent frames but made no function call: the case cannot apply to it.
+        #expect(idle.verdict == .unimplemented)
         builder.server(2, TranscriptBuilder.event("response.function_call_arguments.done", ["call_id": "c1"]))
         #expect(evaluator.evaluate(conformanceCase, transcript: builder.transcript).verdict == .pass)
     }
@@ -112,7 +132,8 @@ import WireJSON
     @Test func twentyFourKilohertzLabelledSixteenIsCaughtJustUnderThePacingLine() throws {
         // 30 ms of "16 kHz" audio (20 ms at 24 kHz) every 20.4 ms: 1.47× real time, as clients seen send it.
         let mislabel = try #require(
-            UplinkAudio.rateMislabel(Self.stream(chunkMs: 30, everyMs: 20.4, seconds: 3, jitterMs: 1), declaredRate: 16_000)
+            UplinkAudio.rateMislabel(
+                Self.stream(chunkMs: 30, everyMs: 20.4, seconds: 3, jitterMs: 1), declaredRate: 16_000)
         )
         #expect(mislabel.likelyRate == 24_000)
         #expect(mislabel.likelyChannels == 1)
@@ -142,16 +163,19 @@ import WireJSON
 
     @Test func correctPacingABurstUploadAndAPreBufferedStartAreNoMislabel() {
         #expect(
-            UplinkAudio.rateMislabel(Self.stream(chunkMs: 20, everyMs: 20, seconds: 4, jitterMs: 3), declaredRate: 16_000)
+            UplinkAudio.rateMislabel(
+                Self.stream(chunkMs: 20, everyMs: 20, seconds: 4, jitterMs: 3), declaredRate: 16_000)
                 == nil)
         // A file sent as fast as the socket takes it.
-        #expect(UplinkAudio.rateMislabel(Self.stream(chunkMs: 100, everyMs: 2, seconds: 1), declaredRate: 16_000) == nil)
+        #expect(
+            UplinkAudio.rateMislabel(Self.stream(chunkMs: 100, everyMs: 2, seconds: 1), declaredRate: 16_000) == nil)
         // One second pre-buffered at once, then real time.
         let preBuffered =
             Self.stream(chunkMs: 20, everyMs: 0.5, seconds: 0.025)
             + Self.stream(chunkMs: 20, everyMs: 20, seconds: 3, startMs: 30)
         #expect(UplinkAudio.rateMislabel(preBuffered, declaredRate: 16_000) == nil)
         // Too short to call sustained.
-        #expect(UplinkAudio.rateMislabel(Self.stream(chunkMs: 30, everyMs: 20, seconds: 0.5), declaredRate: 16_000) == nil)
+        #expect(
+            UplinkAudio.rateMislabel(Self.stream(chunkMs: 30, everyMs: 20, seconds: 0.5), declaredRate: 16_000) == nil)
     }
 }

@@ -21,7 +21,8 @@ import WireJSON
 
     func mislabels(_ harness: SessionHarness) -> [String] {
         harness.journal.compactMap {
-            if case .violation("mmd.C9", let message) = $0, message.contains("audio looks like") { message } else { nil }
+            guard case .violation("mmd.C9", let message) = $0, message.contains("audio looks like") else { return nil }
+            return message
         }
     }
 

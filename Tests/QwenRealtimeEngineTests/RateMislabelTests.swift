@@ -11,7 +11,8 @@ import WireJSON
 @Suite struct RateMislabelTests {
     func mislabels(_ harness: QwenHarness) -> [String] {
         harness.notes.compactMap {
-            if case .violation("qrt.C8", let message) = $0, message.contains("audio looks like") { message } else { nil }
+            guard case .violation("qrt.C8", let message) = $0, message.contains("audio looks like") else { return nil }
+            return message
         }
     }
 

@@ -51,7 +51,9 @@ package struct AudioFormat: Check {
             }
         }
         let declaredRate = audio.chunks.lazy.compactMap { transcript.journal[$0.index].audio?.sampleRate }.first
-        if codec == "pcm", let mislabel = UplinkAudio.rateMislabel(audio.chunks, declaredRate: declaredRate ?? sampleRate) {
+        if codec == "pcm",
+            let mislabel = UplinkAudio.rateMislabel(audio.chunks, declaredRate: declaredRate ?? sampleRate)
+        {
             return context.fail(
                 expected, mislabel.summary,
                 evidence: [audio.chunks[0].index, audio.chunks[audio.chunks.count - 1].index])

@@ -100,22 +100,26 @@ package struct CaseEvaluator: Sendable {
         // except that a client opened no session at all, which is said in every case.
         if !exercised, transcript.journal.isEmpty || !evaluation.checks.contains(where: { $0.verdict == .fail }) {
             // Evidence before verdict: a case none of whose own checks saw what it judges never
-            // passes. It fails, except a passive client on a driven case that opened a session:
-            // such a case can never apply to it (its checks need the drive) — unimplemented.
-            if undriven, !transcript.journal.isEmpty {
-                if !evaluation.checks.contains(where: \.isFinding) {
-                    evaluation.verdict = .unimplemented
-                    evaluation.reason =
-                        "passive client on a driven case: none of its \(conformanceCase.checks.count) checks could be "
+            // passes. It fails for a client that opened no session or sent nothing; it is
+            // unimplemented where it cannot apply: a passive client on a driven case, or a client
+            // whose own flow (sending frames) never uses what the case judges (no tools, no
+            // event_id, no images).
+            let ranItsOwnFlow = undriven || !conformanceCase.needsDriving
+            let cannotApply =
+                !transcript.journal.isEmpty && !evaluation.checks.contains(where: \.isFinding)
+                && (undriven || (ranItsOwnFlow && !transcript.clientFrameIndices.isEmpty))
+            if cannotApply {
+                evaluation.verdict = .unimplemented
+                evaluation.reason =
+                    undriven
+                    ? "passive client on a driven case: none of its \(conformanceCase.checks.count) checks could be "
                         + "exercised without the adapter drive"
-                    evaluation.timelines = StateOrderAnalyzer.timelines(
-                        protocolName: protocolName, transcript: transcript)
-                    return evaluation
-                }
-            } else {
-                evaluation.checks.append(
-                    noEvidence(conformanceCase, transcript: transcript, results: evaluation.checks))
+                    : "the client's own flow does not use what this case judges ("
+                        + Self.reasons(evaluation.checks).joined(separator: "; ") + ")"
+                evaluation.timelines = StateOrderAnalyzer.timelines(protocolName: protocolName, transcript: transcript)
+                return evaluation
             }
+            evaluation.checks.append(noEvidence(conformanceCase, transcript: transcript, results: evaluation.checks))
         }
         evaluation.rootCause = RootCause.mark(&evaluation.checks, transcript: transcript)
         evaluation.verdict = Verdict.worst(evaluation.checks.filter(\.isJudged).map(\.verdict))
@@ -150,12 +154,8 @@ package struct CaseEvaluator: Sendable {
         } else if transcript.clientFrameIndices.isEmpty {
             reason = "the client opened a session and sent nothing"
         } else {
-            var reasons: [String] = []
-            for result in results where result.verdict == .notExercised {
-                let text = String(result.actual.dropFirst(CheckResult.notExercisedPrefix.count))
-                if !reasons.contains(text) { reasons.append(text) }
-            }
-            reason = "none of the case's checks saw what it judges (" + reasons.joined(separator: "; ") + ")"
+            reason =
+                "none of the case's checks saw what it judges (" + Self.reasons(results).joined(separator: "; ") + ")"
         }
         var result = CheckResult(
             kind: Self.evidenceKind, obligation: obligation, verdict: .fail,
@@ -163,6 +163,16 @@ package struct CaseEvaluator: Sendable {
             actual: CheckResult.notExercisedPrefix + reason)
         result.isAbsence = true
         return result
+    }
+
+    /// Why the `notExercised` checks among `results` saw nothing, once each, in order.
+    private static func reasons(_ results: [CheckResult]) -> [String] {
+        var reasons: [String] = []
+        for result in results where result.verdict == .notExercised {
+            let text = String(result.actual.dropFirst(CheckResult.notExercisedPrefix.count))
+            if !reasons.contains(text) { reasons.append(text) }
+        }
+        return reasons
     }
 
     /// The kind of the finding a case without evidence gets.

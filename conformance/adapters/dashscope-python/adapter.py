@@ -93,6 +93,11 @@ class Events:
         with self._lock:
             return sum(1 for n, _ in self._history if n == name)
 
+    def named(self, name):
+        """Every event `name` emitted so far, in order."""
+        with self._lock:
+            return [obj for n, obj in self._history if n == name]
+
     def wait(self, name, timeout_s, match=None):
         """Blocks until an event `name` (whose fields equal `match`) was emitted after the one
         the previous wait for the same event name consumed. Every wait consumes one occurrence,
@@ -1070,9 +1075,16 @@ class QwenDriver:
         if not self.closed.wait(timeout_s):
             self.conversation.close()
 
+    # The tool the passive flow declares, as the Swift reference client does (a nested function).
+    WEATHER_TOOL = {"type": "function", "function": {
+        "name": "get_weather", "description": "Weather for a city",
+        "parameters": {"type": "object", "properties": {"city": {"type": "string"}}}}}
+
     def passive(self):
-        """A default correct session: server_vad turn with the default fixture, then finish."""
-        self.cmd_session_update({"session": {}})
+        """A default correct session: the weather tool declared, a server_vad turn with the default
+        fixture, every tool call answered (one function_call_output, then response.create: C13),
+        then finish."""
+        self.cmd_session_update({"session": {"tools": [self.WEATHER_TOOL]}})
         try:
             self.cmd_append_audio({"file": "fixtures/audio/hello-16k.pcm", "realtime": True})
         except FileNotFoundError:
@@ -1081,7 +1093,17 @@ class QwenDriver:
         silence = base64.b64encode(bytes(self.input_rate * 2 // 10)).decode("ascii")
         pacer = Pacer(True)
         deadline = time.monotonic() + 15
-        while self.events.count("responding_ended") == 0 and time.monotonic() < deadline and not self.closed.is_set():
+        answered = 0
+        while time.monotonic() < deadline and not self.closed.is_set():
+            calls = self.events.named("tool_call")
+            for call in calls[answered:]:
+                self.cmd_tool_result({"call_id": call.get("call_id"), "output": json.dumps({"weather": "sunny"})})
+            if len(calls) > answered:
+                answered = len(calls)
+                # after the call's response.done (the SDK waits for the response to be idle)
+                self.cmd_create_response({})
+            if self.events.count("responding_ended") >= (2 if answered else 1):
+                break
             self.conversation.append_audio(silence)
             pacer.after(0.1)
         self.shutdown()
