@@ -53,7 +53,11 @@ struct QwenRealtimeSuiteTests {
         FaultExpectation(fault: "wrong-rate", obligation: "qrt.C8", cases: ["qrt.audio.001"], check: "audioFormat"),
         FaultExpectation(
             fault: "wrong-rate-24k", obligation: "qrt.C8", cases: ["qrt.audio.001"], check: "audioFormat"),
-        FaultExpectation(fault: "commit-in-vad", obligation: "qrt.C9", cases: ["qrt.audio.003"], verdict: "nonStrict"),
+        // A SHOULD breach, but the faulty client then waits for an answer that never comes (a
+        // commit under server_vad creates no response) and is stopped at the case timeout: the
+        // case fails on clientTimedOut, marked a consequence of qrt.C9 (issue 39: the client's
+        // end is judged in every case). The breach found in its own right is still only C9.
+        FaultExpectation(fault: "commit-in-vad", obligation: "qrt.C9", cases: ["qrt.audio.003"], verdict: "fail"),
         // Injected right after the driven session_update (turn_detection null), before any audio.
         FaultExpectation(fault: "empty-commit", obligation: "qrt.C10", cases: ["qrt.ptt.001"]),
         FaultExpectation(fault: "second-response", obligation: "qrt.C11", cases: ["qrt.response.001"]),
