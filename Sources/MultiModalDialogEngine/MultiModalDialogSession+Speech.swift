@@ -24,20 +24,18 @@ extension MultiModalDialogSession {
         }
         guard let config, let decoder = uplink?.decoder else { return [] }
         let decoded = decoder.decode(bytes)
-        var commands = handle(
-            scenario.runtime.clientAudio(
-                byteCount: bytes.count,
-                durationMicros: Int64(decoded.pcm.count) * 1_000_000 / Int64(max(1, decoded.pcm.sampleRate))))
+        let durationMicros = Int64(decoded.pcm.count) * 1_000_000 / Int64(max(1, decoded.pcm.sampleRate))
+        var commands = handle(scenario.runtime.clientAudio(byteCount: bytes.count, durationMicros: durationMicros))
+        let formatObligation = DialogProtocol.multimodalDialog.audioFormatObligation
         if let problem = decoded.problem {
-            commands.append(.journal(.must("mmd.C9", problem)))
+            commands.append(.journal(.must(formatObligation, problem)))
         }
         if config.uplinkFormat == .pcm,
             let mislabel = uplink?.rate.add(
-                ms: Double(now) / 1000,
-                durationMs: Double(decoded.pcm.count) * 1000 / Double(max(1, decoded.pcm.sampleRate)),
-                declaredRate: config.uplinkSampleRate)
+                ms: Double(now) / 1000, durationMs: Double(durationMicros) / 1000, declaredRate: config.uplinkSampleRate
+            )
         {
-            commands.append(.journal(.must(DialogProtocol.multimodalDialog.audioFormatObligation, mislabel.summary)))
+            commands.append(.journal(.must(formatObligation, mislabel.summary)))
         }
         guard rounds.announcedState != nil else {
             commands.append(.journal(.must("mmd.C8", "binary frame before DialogStateChanged{Listening}")))
