@@ -5,7 +5,8 @@ import ConformanceReports
 import Foundation
 import Glibc
 
-/// `conformance list`: id, level, obligations and title of every selected case.
+/// `conformance list`: id, level, obligations and title of every selected case, then the
+/// obligations' sources (`[sources mmd.C3: DOC-MMWS, PY-MMP]`).
 enum ListCommand {
     static func run(_ arguments: ParsedArguments) -> Never {
         let root = ConformanceCommand.repositoryRoot(arguments)
@@ -28,12 +29,14 @@ enum ListCommand {
                 suite.cases.flatMap { $0.expanded() }, includes: arguments.values("--case"),
                 excludes: [], shard: nil)
             for conformanceCase in selected {
+                let sources = suite.definition.sourcesText(of: conformanceCase.obligations)
                 let flags =
                     (conformanceCase.needsDriving ? " [driven]" : "") + (conformanceCase.strict ? " [strict]" : "")
                     + (conformanceCase.status == .retired ? " [retired]" : "")
                 ConformanceCommand.printLine(
                     "\(conformanceCase.id)\t\(conformanceCase.spec.level.rawValue)\t"
-                        + "\(conformanceCase.obligations.joined(separator: ","))\t\(conformanceCase.title)\(flags)")
+                        + "\(conformanceCase.obligations.joined(separator: ","))\t\(conformanceCase.title)\(flags)"
+                        + (sources.isEmpty ? "" : "\t[sources \(sources)]"))
                 count += 1
             }
         }

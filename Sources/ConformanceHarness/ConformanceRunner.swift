@@ -43,6 +43,7 @@ package struct ConformanceRunner: Sendable {
             strict: configuration.strict)
         evaluator.strictReplay = configuration.strictReplay
         evaluator.budgets = LatencyBudgets(suite.definition.latencyBudgets)
+        evaluator.provenance = suite.definition.provenanceByID
         do {
             try evaluator.budgets.apply(commandLine: configuration.budgets)
         } catch {

@@ -82,6 +82,12 @@ package enum CTRFWriter {
             "report": .string(RunReport.caseReportPath(evaluation.caseID)),
         ]
         if let title = evaluation.conformanceCase?.title { extra["title"] = .string(title) }
+        if let obligations = evaluation.conformanceCase?.obligations, let suite = report.suite {
+            // Where each obligation comes from (issue 40), by id.
+            let table = suite.provenanceByID
+            let sources = obligations.compactMap { id in table[id].map { (id, JSONValue.object($0.jsonObject)) } }
+            if !sources.isEmpty { extra["sources"] = .object(JSONObject(sources)) }
+        }
         extra["client"] = evaluation.clientEndJSON
         if let repeats = evaluation.repeats {
             // CTRF's own flakiness fields; `extra.repeats` has the verdict of every run.

@@ -57,6 +57,7 @@ package enum CaseReportReader {
             kind: kind, obligation: obligation, verdict: verdict, expected: element["expected"]?.stringValue ?? "",
             actual: element["actual"]?.stringValue ?? "", evidence: indices(element["evidence"]))
         result.consequenceOf = element["consequenceOf"]?.stringValue
+        result.provenance = element.objectValue.flatMap(Provenance.init(jsonObject:))
         return result
     }
 

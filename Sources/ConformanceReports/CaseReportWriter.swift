@@ -3,7 +3,7 @@ import ProtocolModel
 package import WireJSON
 
 /// `cases/<case-id>.json`: case metadata, check results with expected / actual / evidence,
-/// the state-order report, latency samples, applied faults, how the client ended (`client`,
+/// each check with its obligation's `sources` (and `inferred` reason), the state-order report, latency samples, applied faults, how the client ended (`client`,
 /// ``CaseEvaluation/clientEndJSON``) and the full transcript; under
 /// `--repeat`, every run's verdict, duration, failed checks and latency (`repeats`), the rest
 /// being the representative run's.
@@ -34,6 +34,8 @@ package enum CaseReportWriter {
                     "evidence": .array(check.evidence.map { .int(Int64($0)) }),
                 ]
                 object["consequenceOf"] = check.consequenceOf.map(JSONValue.string)
+                // Where the obligation comes from (issue 40): `sources` keys, `inferred` reason.
+                for (key, value) in check.provenance?.jsonObject ?? [:] { object[key] = value }
                 return .object(object)
             })
         document["failedChecks"] = .array(evaluation.failedChecks.map(JSONValue.string))

@@ -103,10 +103,10 @@ package enum HTMLReportWriter {
         if let repeats = evaluation.repeats { html += repeatsTable(repeats, report) }
         if !evaluation.checks.isEmpty {
             html +=
-                "<table><tr><th>check</th><th>obligation</th><th>verdict</th><th>expected</th><th>actual</th><th>evidence</th></tr>"
+                "<table><tr><th>check</th><th>obligation (sources)</th><th>verdict</th><th>expected</th><th>actual</th><th>evidence</th></tr>"
             for check in evaluation.checks {
                 html +=
-                    "<tr><td>\(XMLText.escape(check.kind))</td><td>\(XMLText.escape(check.obligation))</td><td class=\"\(check.verdict.rawValue)\">\(check.verdict.rawValue)"
+                    "<tr><td>\(XMLText.escape(check.kind))</td><td>\(XMLText.escape(check.obligation))\(sourcesHTML(check))</td><td class=\"\(check.verdict.rawValue)\">\(check.verdict.rawValue)"
                 html += "\(check.consequenceOf.map { " (consequence of \(XMLText.escape($0)))" } ?? "")</td>"
                 html += "<td>\(XMLText.escape(check.expected))</td><td>\(XMLText.escape(check.actual))</td><td>"
                 // A finding shows the entries it cites; a passing check only their indices.
@@ -134,6 +134,12 @@ package enum HTMLReportWriter {
     }
 
     /// The cases whose verdict changed between `--repeat` runs, with their verdict counts.
+    /// The check's obligation sources under its id (an inferred-only rule says so).
+    private static func sourcesHTML(_ check: CheckResult) -> String {
+        guard let provenance = check.provenance else { return "" }
+        return "<br><small>\(XMLText.escape(provenance.description))</small>"
+    }
+
     private static func flakySection(_ report: RunReport) -> String {
         guard report.repeatCount > 1 else { return "" }
         let flaky = report.flaky

@@ -92,12 +92,15 @@ package enum JUnitWriter {
         return xml + "    </testcase>\n"
     }
 
-    /// `title`, `verdict`, `obligations`, `rootCause` / `consequences` when any, `report`.
+    /// `title`, `verdict`, `obligations`, their `sources`, `rootCause` / `consequences` when any, `report`.
     private static func properties(_ evaluation: CaseEvaluation, _ report: RunReport) -> String {
         var entries: [(String, String)] = []
         if let conformanceCase = evaluation.conformanceCase {
             entries.append(("title", conformanceCase.title))
             entries.append(("obligations", conformanceCase.obligations.joined(separator: " ")))
+            if let sources = report.suite?.sourcesText(of: conformanceCase.obligations), !sources.isEmpty {
+                entries.append(("sources", sources))
+            }
         }
         entries.append(("verdict", evaluation.verdict.rawValue))
         if let root = evaluation.rootCause { entries.append(("rootCause", root)) }

@@ -70,14 +70,21 @@ package enum SummaryWriter {
                 )
             }
         }
-        lines += ["", "## Obligation coverage", "", "| obligation | cases | verdicts |", "| --- | --- | --- |"]
+        lines += [
+            "", "## Obligation coverage", "", "| obligation | sources | cases | verdicts |",
+            "| --- | --- | --- | --- |",
+        ]
+        let sources = report.suite?.provenanceByID ?? [:]
         let obligations =
             report.suite?.obligations
             ?? Array(Set(report.evaluations.flatMap { $0.conformanceCase?.obligations ?? [] })).sorted()
         for obligation in obligations {
             let covering = report.evaluations.filter { $0.conformanceCase?.obligations.contains(obligation) ?? false }
             let cases = covering.isEmpty ? "**none**" : covering.map(\.caseID).joined(separator: ", ")
-            lines.append("| \(obligation) | \(cases) | \(covering.map(\.verdict.rawValue).joined(separator: ", ")) |")
+            let source = sources[obligation].map { $0.description.replacingPipes } ?? "—"
+            lines.append(
+                "| \(obligation) | \(source) | \(cases) | \(covering.map(\.verdict.rawValue).joined(separator: ", ")) |"
+            )
         }
         let latency = report.latency
         if !latency.isEmpty {

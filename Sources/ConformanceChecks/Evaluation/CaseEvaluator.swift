@@ -3,7 +3,8 @@ import WireJSON
 
 /// Judges transcripts against cases: level → verdict per check, every violation the mock
 /// journaled under its own id (``JournaledViolations``), reactions over their latency budget
-/// (``LatencyBudgets``), root cause and consequences
+/// (``LatencyBudgets``), the sources of each result's obligation and the nonStrict cap on
+/// inferred rules (``InferredRules``), root cause and consequences
 /// (``RootCause``), the case verdict as the worst judged result. Evidence before verdict: a
 /// check that saw nothing to judge is `notExercised`, and a case none of whose own checks saw
 /// anything fails (check kind ``evidenceKind``); every case judges the client's end
@@ -23,6 +24,10 @@ package struct CaseEvaluator: Sendable {
     package var strictReplay = false
     /// Latency gates: a sample over its budget fails the case (``LatencyBudgets``).
     package var budgets = LatencyBudgets()
+    /// The sources of the suite's obligations by id (``SuiteDefinition/provenanceByID``): every
+    /// result names its obligation's, and an inferred-only obligation is at most nonStrict
+    /// (``InferredRules``).
+    package var provenance: [String: Provenance] = [:]
 
     /// Creates an evaluator.
     package init(protocolName: String, schemas: MessageSchemaCatalog, strict: Bool = false) {
@@ -91,6 +96,7 @@ package struct CaseEvaluator: Sendable {
             context.level = .must
             evaluation.checks.append(ClientExit.implicit.evaluate(transcript, context: context))
         }
+        InferredRules.apply(&evaluation.checks, provenance: provenance)
         // Exercised: an evidential check saw what it judges (it held, or found a breach in
         // something that happened; an absence is no sighting).
         let exercised = zip(judged, evaluation.checks).contains { entry, result in
@@ -120,6 +126,7 @@ package struct CaseEvaluator: Sendable {
                 return evaluation
             }
             evaluation.checks.append(noEvidence(conformanceCase, transcript: transcript, results: evaluation.checks))
+            evaluation.checks[evaluation.checks.count - 1].provenance = provenance[conformanceCase.obligations[0]]
         }
         evaluation.rootCause = RootCause.mark(&evaluation.checks, transcript: transcript)
         evaluation.verdict = Verdict.worst(evaluation.checks.filter(\.isJudged).map(\.verdict))

@@ -5,7 +5,9 @@ import WireJSON
 /// `conformance lint`: every case file schema-valid (`case.schema.json` through the
 /// validator) and decodable, unique ids that match their file names and sections, known check
 /// kinds with valid parameters, scenario and fault references that resolve, obligation ids the
-/// suite lists, and pass/fail examples for every active case. Custom checks are listed as notes.
+/// suite lists, and pass/fail examples for every active case; every obligation and server
+/// behaviour with a known source, the same in the reference and in `suite.json`
+/// (``ReferenceSources``). Custom checks are listed as notes.
 package struct SuiteLinter: Sendable {
     /// The tree to lint.
     package var files: SuiteFiles
@@ -28,6 +30,11 @@ package struct SuiteLinter: Sendable {
             let suiteDocument = SourceDocument(path: suitePath, bytes: files.files[suitePath] ?? [])
             if let suiteSchema { diagnostics += schemaFailures(suiteDocument, suiteSchema) }
             guard let suite = loader.load(directory: directory).suite else { continue }
+            if let text = files.text(suite.definition.specPath) {
+                // Provenance (issue 40): the reference's sources and the suite's obligation table.
+                let reference = ReferenceSources(path: suite.definition.specPath, text: text)
+                diagnostics += reference.diagnostics + reference.check(suite.definition, document: suiteDocument)
+            }
             for path in files.paths(under: "\(directory)/cases/") {
                 let document = SourceDocument(path: path, bytes: files.files[path] ?? [])
                 guard document.value != nil else { continue }

@@ -21,6 +21,9 @@ package struct CheckResult: Sendable, Hashable {
     /// Whether the finding is about something that never happened: `evidence` then shows
     /// where it was due (an anchor), not an offending entry.
     package var isAbsence = false
+    /// The sources of the obligation (from the suite's obligation table; nil for `schema` and
+    /// harness ids, or when the suite gives none).
+    package var provenance: Provenance? = nil
 
     /// Creates a result.
     package init(
