@@ -89,6 +89,19 @@ import WireJSON
         harness.advance(ms: 200)
         #expect(Self.ended(harness))
         #expect(harness.closes.first?.atMicros == cancelledAt + 1_000_000)
+
+        // A prompt is a text turn: the clock restarts and holds until Listening returns.
+        let typed = SessionHarness(scenario: Self.scenario(Self.idlePolicies(1_000)))
+        typed.start()
+        typed.advance(ms: 600)
+        typed.directive("RequestToRespond", input: ["type": "prompt", "text": "Tell me something"])
+        typed.advance(until: "RespondingEnded")
+        typed.directive("LocalRespondingStarted")
+        typed.directive("LocalRespondingEnded")
+        let listeningAt = typed.now
+        #expect(!Self.ended(typed))
+        typed.advance(ms: 1_100)
+        #expect(typed.closes.first?.atMicros == listeningAt + 1_000_000)
     }
 
     @Test("end-of-turn silence: endOfTurnSilenceMs is the VAD's silence, not a delay added after it")
