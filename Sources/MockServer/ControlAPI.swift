@@ -65,6 +65,15 @@ final class ControlAPI {
                 return .error(404, "NotFound", "no session \(parameters[0]); GET /_mock/sessions lists them")
             }
             return HTTPResponse(status: 200, contentType: "application/x-ndjson", text: journal.jsonLines)
+        case .report:
+            guard let journal = sessions.journal(parameters[0]) else {
+                return .error(404, "NotFound", "no session \(parameters[0]); GET /_mock/sessions lists them")
+            }
+            guard let report = journal.entries.last(where: { $0.kind == .report })?.json else {
+                let why = journal.isOpen ? "is still open" : "journaled none (its scenario has no sessionReport policy)"
+                return .error(404, "NoReport", "session \(parameters[0]) has no report: it \(why)")
+            }
+            return .json(status: 200, report)
         case .refusals: return listRefusals(query)
         case .getScenario: return .json(status: 200, scenarios.currentDescription)
         case .putScenario: return putScenario(request.body)

@@ -142,6 +142,25 @@ enum ControlAPIDocument {
             ]
         case .getScenario, .putScenario:
             ["type": "object", "properties": ["name": ["type": "string"], "status": ["type": "string"]]]
+        case .report:
+            [
+                "type": "object",
+                "required": [
+                    "profile", "durationMs", "turns", "answers", "interruptedAnswers", "userSpeechMs", "answerAudioMs",
+                    "endReason",
+                ],
+                "properties": [
+                    "profile": ["type": "string"], "durationMs": ["type": "integer"], "turns": ["type": "integer"],
+                    "answers": ["type": "integer"], "interruptedAnswers": ["type": "integer"],
+                    "userSpeechMs": ["type": "integer"], "answerAudioMs": ["type": "integer"],
+                    "endReason": [
+                        "enum": [
+                            "idle", "clientStop", "clientClosed", "serverError", "serverSilence", "audioGap",
+                            "sessionExpiry", "trigger",
+                        ]
+                    ],
+                ],
+            ]
         default: ["type": "object"]
         }
     }
@@ -152,6 +171,7 @@ enum ControlAPIDocument {
         var errors = [("405", "Wrong method (with an Allow header)")]
         switch route {
         case .journal, .removeFault: errors += [("400", badQuery), ("404", "No such session or fault")]
+        case .report: errors += [("400", badQuery), ("404", "No such session, or it has no report (yet)")]
         case .sessions: errors.append(("400", badQuery + "; open not true or false"))
         case .putScenario:
             errors.append(

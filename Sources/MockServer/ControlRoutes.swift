@@ -5,7 +5,7 @@ import WireJSON
 /// `GET /_mock/openapi.json` describes them (the committed `mock-server/openapi.json` is a copy
 /// a test keeps equal).
 enum ControlRoute: String, CaseIterable, Sendable {
-    case index, openAPI, health, metrics, sessions, journal, refusals, getScenario, putScenario
+    case index, openAPI, health, metrics, sessions, journal, report, refusals, getScenario, putScenario
     case listFaults, armFault, removeFaults, removeFault, reset, echo
 
     /// Path segments after `/_mock`; `{name}` is a parameter.
@@ -17,6 +17,7 @@ enum ControlRoute: String, CaseIterable, Sendable {
         case .metrics: ["metrics"]
         case .sessions: ["sessions"]
         case .journal: ["sessions", "{id}", "journal"]
+        case .report: ["sessions", "{id}", "report"]
         case .refusals: ["refusals"]
         case .getScenario, .putScenario: ["scenario"]
         case .listFaults, .armFault, .removeFaults: ["faults"]
@@ -45,6 +46,8 @@ enum ControlRoute: String, CaseIterable, Sendable {
         case .metrics: "Prometheus text: sessions, frames, bytes, send lateness, answer-audio cache."
         case .sessions: "Open sessions and the last closed ones; filter with testId, caseId, open."
         case .journal: "One session's journal as JSON Lines."
+        case .report:
+            "The final report of a session whose scenario journals one (policy sessionReport, the aibuds profile)."
         case .refusals:
             "Upgrades the mock refused (no session opened), with status and reason; filter with testId, caseId."
         case .getScenario: "The scenario new sessions get."

@@ -114,6 +114,7 @@ extension MultiModalDialogSession {
         timeline.drop(group: current.number)
         timeline.resetLane(to: now)
         rounds.interrupt()
+        scenario.runtime.report.interruptedAnswers += 1
         return [
             .cancelTimer(.engine(Self.playbackFallbackTimer)),
             .journal(.info("stopped round \(current.number): \(audio) audio frames not sent")),

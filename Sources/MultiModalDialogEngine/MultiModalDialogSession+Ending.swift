@@ -16,9 +16,10 @@ extension MultiModalDialogSession {
         let time = now
         switch reason {
         case .idle:
-            serverSentStopped = true
-            commands += send(frames.event("Stopped", dialogID: dialogID, at: time))
-            commands += send(frames.taskFinished(at: time))
+            // The only end the service documents for a session without interaction (DOC-MMWS
+            // error list: `ResponseTimeout`, "Response timeout!"); the AIBuds auto-end itself is
+            // the app's (SEED-004 "Coordinate Stop"), which the wire cannot see.
+            commands += send(frames.taskFailed(code: "ResponseTimeout", message: "Response timeout!", at: time))
         case .serverSilence:
             commands.append(.journal(.must("mmd.C21", "the server was silent for the 60 s limit (no HeartBeat)")))
             commands += send(
@@ -39,17 +40,24 @@ extension MultiModalDialogSession {
         case .trigger(let reason):
             commands += send(frames.taskFailed(code: "SessionEnded", message: reason, at: time))
         }
-        commands += teardown(journal: "session ended: \(reason)")
+        commands += teardown(journal: "session ended: \(reason)", endReason: reason.reportName)
         return commands
     }
 
     /// Ends the session: releases held frames (runtime flush), then closes the socket.
-    func teardown(journal text: String, closeDelayMicros: Int64 = 0) -> [SessionCommand] {
+    /// `endReason` goes into the final report (``ScenarioRuntime/finalReport(endReason:)``)
+    /// unless the scenario already ended the session for a reason of its own.
+    func teardown(
+        journal text: String, closeDelayMicros: Int64 = 0, endReason: String = "serverError"
+    ) -> [SessionCommand] {
         guard lifecycle != .finished else { return [] }
         lifecycle = .finished
         fatalRendered = false
         timeline.removeAll()
         var commands: [SessionCommand] = [.journal(.info(text)), .cancelTimer(.engine(Self.playbackFallbackTimer))]
+        if let report = scenario.runtime.finalReport(endReason: endReason) {
+            commands.append(.journal(.report(report)))
+        }
         commands += handle(scenario.runtime.close())
         let reason = text.count > 100 ? String(text.prefix(100)) : text
         commands.append(.transport(.close(code: options.closeCode, reason: reason), atMicros: now + closeDelayMicros))

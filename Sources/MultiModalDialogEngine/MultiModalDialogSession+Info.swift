@@ -124,7 +124,8 @@ extension MultiModalDialogSession {
         commands += send(frames.event("Stopped", dialogID: dialogID, at: now))
         commands += send(frames.taskFinished(at: now))
         // Frames the client sent right behind Stop are still read (and journaled, C22).
-        commands += teardown(journal: "stopped by the client", closeDelayMicros: options.closeAfterStopMicros)
+        commands += teardown(
+            journal: "stopped by the client", closeDelayMicros: options.closeAfterStopMicros, endReason: "clientStop")
         return commands
     }
 }

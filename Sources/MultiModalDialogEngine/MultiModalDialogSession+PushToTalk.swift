@@ -22,7 +22,7 @@ extension MultiModalDialogSession {
         endStretch("pushToTalkOutsideBracket")
         beginUtterance(startMs: 0)
         if let open = uplink?.utterance { timeline.add(.event("SpeechStarted", [:]), at: lane(now), group: open.round) }
-        return []
+        return userInput()
     }
 
     /// S7: StopSpeech closes the utterance (final SpeechContent → Thinking); without audio it
@@ -56,6 +56,6 @@ extension MultiModalDialogSession {
         let startWasSent = !unsent.contains { $0.action == .event("SpeechStarted", [:]) }
         if startWasSent { timeline.add(.event("SpeechEnded", [:]), at: lane(now)) }
         uplink?.restartDetection()
-        return [.journal(.info("utterance cancelled; no answer"))]
+        return [.journal(.info("utterance cancelled; no answer"))] + updateIdleHold()
     }
 }

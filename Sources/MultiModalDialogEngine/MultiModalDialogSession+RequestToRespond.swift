@@ -34,7 +34,8 @@ extension MultiModalDialogSession {
         } catch {
             return reject(.invalidImage(error.message), obligation: error.obligation, error.message)
         }
-        var commands: [SessionCommand] = []
+        var commands = userInput()
+        if type == "prompt" { scenario.runtime.report.turns += 1 }
         if frame.dialogID == nil {
             commands.append(
                 .journal(

@@ -17,7 +17,7 @@ extension MultiModalDialogSession {
         var current = ActiveRound(number: number)
         rounds.startAnswer(thinksFirst: content.thinksFirst)
         let (text, spoken, audio, turn, errors) = content.parts
-        var time = start + (content.thinksFirst ? scenario.runtime.responsePauseMicros : 0)
+        var time = start
         for error in errors where error.placement == .beforeAnswer {
             add(error, at: lane(time), round: number)
             if error.fatal { return }
@@ -94,10 +94,14 @@ extension MultiModalDialogSession {
         if let problem = answer.problem {
             timeline.add(.error(.invalidParameter(problem)), at: respondingAt, group: number)
         }
-        rounds.setAnswerAudio(durationMicros: answer.durationMicros, round: number)
+        // Voice playback off (AIBuds `enableVoicePlayback`): the answer goes out as text only.
+        let voiced = scenario.runtime.voicePlayback
+        rounds.setAnswerAudio(durationMicros: voiced ? answer.durationMicros : 0, round: number)
+        scenario.runtime.report.answers += 1
+        if voiced { scenario.runtime.report.answerAudioMicros += answer.durationMicros }
         var latest = tail.latest
         var sentBytes = 0
-        for frame in answer.frames {
+        for frame in answer.frames where voiced {
             var offset = frame.sendOffsetMicros
             if let limit = config.downlink.transmitRateLimit {
                 offset = max(offset, Int64(sentBytes) * 1_000_000 / Int64(limit))

@@ -94,7 +94,7 @@ extension MultiModalDialogSession {
     }
 
     private func speechStarted(atMs: Int, lagMicros: Int64) -> [SessionCommand] {
-        var commands: [SessionCommand] = []
+        var commands = userInput()
         var due = now + max(0, scenario.runtime.delayMicros(before: "SpeechStarted") - lagMicros)
         if rounds.conversation != .listening {
             // Duplex voice barge-in (S10, §9.4): stop the answer at once, then listen.
@@ -111,6 +111,23 @@ extension MultiModalDialogSession {
         beginUtterance(startMs: atMs)
         if let open = uplink?.utterance { timeline.add(.event("SpeechStarted", [:]), at: lane(due), group: open.round) }
         return commands
+    }
+
+    /// Speech of an open utterance so far (VAD modes), in ms of audio.
+    private func speechSoFarMs(of utterance: Utterance) -> Int {
+        max(0, (uplink?.detector.processedMs ?? utterance.startMs) - utterance.startMs)
+    }
+
+    /// User input (speech began, a push2talk bracket opened, a RequestToRespond): the idle-end
+    /// clock restarts and is held until the answer has played (SEED-004 "Configuration").
+    func userInput() -> [SessionCommand] {
+        handle(scenario.runtime.userInput()) + handle(scenario.runtime.holdIdleEnd(true))
+    }
+
+    /// Holds the idle-end clock while a round or an utterance is open; Listening with no
+    /// utterance (after the client's LocalRespondingEnded or the playback fallback) releases it.
+    func updateIdleHold() -> [SessionCommand] {
+        handle(scenario.runtime.holdIdleEnd(rounds.announcedState != .listening || uplink?.utterance != nil))
     }
 
     /// Starts recognising an utterance whose transcript is the next scripted turn.
@@ -138,7 +155,10 @@ extension MultiModalDialogSession {
 
     /// Ends the utterance: SpeechEnded, final SpeechContent, Thinking, then the answer round.
     func closeUtterance(at time: Int64) -> [SessionCommand] {
+        let speechMs = uplink?.utterance.map { $0.bracketAudioMs > 0 ? $0.bracketAudioMs : speechSoFarMs(of: $0) } ?? 0
         guard let open = uplink?.close() else { return [] }
+        scenario.runtime.report.turns += 1
+        scenario.runtime.report.userSpeechMicros += Int64(speechMs) * 1000
         let (index, turn) = consumeTurn(user: nil, variables: scenario.runtime.variables)
         timeline.add(.event("SpeechEnded", [:]), at: time, group: open.round)
         timeline.add(

@@ -81,7 +81,9 @@ extension MultiModalDialogSession {
         config = start
         lifecycle = .active
         applyPromptVariables(start.bizParams)
-        uplink = Uplink(format: start.uplinkFormat, sampleRate: start.uplinkSampleRate, detectorSettings: options.vad)
+        var vad = options.vad
+        if let silenceMs = scenario.runtime.endOfTurnSilenceMs { vad.silenceDurationMs = silenceMs }
+        uplink = Uplink(format: start.uplinkFormat, sampleRate: start.uplinkSampleRate, detectorSettings: vad)
         guard scenario.runtime.scenario.replay == nil else {
             commands.append(.journal(.info("replay scenario: the engine sends only recorded frames")))
             return commands

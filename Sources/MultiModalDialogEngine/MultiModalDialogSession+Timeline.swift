@@ -82,6 +82,7 @@ extension MultiModalDialogSession {
         commands += handle(scenario.runtime.stateEntered(state.rawValue))
         commands += watchAudioGap(in: state)
         if state == .listening { commands += roundReturnedToListening() }
+        commands += updateIdleHold()
         return commands
     }
 

@@ -39,8 +39,8 @@ package final class MultiModalDialogSession<Clock: ScenarioClock>: ProtocolSessi
     var clientStatus: JSONValue?
     /// Violations already reported for a stretch of frames (reset when the stretch ends).
     var reportedStretches: Set<String> = []
-    /// The server ended the task with Stopped (idle end): one finish-task afterwards is expected.
-    var serverSentStopped = false
+    /// The final report of a session the client closed, for ``closingNotes()``.
+    var closingReport: JSONValue?
     /// A rendered fault asked for a fatal error; the session must close.
     var fatalRendered = false
 
@@ -111,8 +111,16 @@ package final class MultiModalDialogSession<Clock: ScenarioClock>: ProtocolSessi
     }
 
     package func closed(peerCode: Int?) {
+        if lifecycle != .finished, let report = scenario.runtime.finalReport(endReason: "clientClosed") {
+            closingReport = report
+        }
         lifecycle = .finished
         timeline.removeAll()
+    }
+
+    /// The final report of a session the client closed (journaled by ``closingNotes()``).
+    package func closingNotes() -> [JournalNote] {
+        closingReport.map { [.report($0)] } ?? []
     }
 
     /// Runs one input, then emits every due timeline step and keeps the timeline timer right.
@@ -133,10 +141,6 @@ package final class MultiModalDialogSession<Clock: ScenarioClock>: ProtocolSessi
         case .active:
             return receiveDirective(json)
         case .finished:
-            if serverSentStopped, DashScopeEnvelope.action(of: json) == DashScopeEnvelope.Action.finishTask.rawValue {
-                serverSentStopped = false
-                return [.journal(.info("finish-task after the server's Stopped (Java SDK habit, §11): ignored"))]
-            }
             return reportOnce("afterFinish", "mmd.C22", "frame after finish-task or the end of the task (ignored)")
         }
     }

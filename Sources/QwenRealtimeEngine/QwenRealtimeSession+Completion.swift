@@ -44,6 +44,9 @@ extension QwenRealtimeSession {
         if active.failure == nil {
             let audioMicros = Int64(active.audioBytesSent / 2) * 1_000_000 / Int64(configuration.outputSampleRate)
             commands += watchIdleSilence(answerStartMicros: active.startMicros, audioMicros: audioMicros)
+            answerPlaybackEndMicros = active.startMicros + audioMicros
+            scenario.runtime.report.answers += 1
+            scenario.runtime.report.answerAudioMicros += audioMicros
         }
         return commands + enter(tools.isAwaitingOutput ? "AwaitingToolOutput" : "Listening")
     }
@@ -69,6 +72,8 @@ extension QwenRealtimeSession {
             ])
         // Calls that did not finish are not awaited; the answer they led to is dropped.
         commands += endResponse()
+        scenario.runtime.report.answers += 1
+        scenario.runtime.report.interruptedAnswers += 1
         if !closed.calls.isEmpty { tools.responseEnded() }
         return commands + enter(turns.speaking != nil ? "Speaking" : "Listening")
     }

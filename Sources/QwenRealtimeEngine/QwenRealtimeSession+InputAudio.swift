@@ -136,6 +136,7 @@ extension QwenRealtimeSession {
     /// The user audio item: `committed`, `conversation.item.created`, then the input
     /// transcription result (`completed`, or `failed` when the turn scripts it).
     func commitUserAudio(itemID: String, content: TurnContent, delay: Int64 = 0) -> [SessionCommand] {
+        scenario.runtime.report.turns += 1
         let previous = conversation.lastItemID
         let previousJSON = previous.map(JSONValue.string) ?? .null
         var item: JSONObject = [

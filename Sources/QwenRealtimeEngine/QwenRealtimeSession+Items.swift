@@ -38,6 +38,7 @@ extension QwenRealtimeSession {
         }
         guard let after = conversation.insert(item, after: previousID) else { return commands }
         turns.itemAdded()
+        if item["role"]?.stringValue == "user" { scenario.runtime.report.turns += 1 }
         commands += emit(
             .conversationItemCreated,
             ["previous_item_id": after.map(JSONValue.string) ?? .null, "item": .object(item)],

@@ -9,6 +9,7 @@ extension QwenRealtimeSession {
     /// transcription, send `session.finished`, close with 1000; later events are ignored.
     func finishSession() -> [SessionCommand] {
         lifecycle.finish()
+        scenario.runtime.report.ended("clientStop")
         var commands = enter("Finishing")
         commands += cancel(reason: "client_cancelled")
         commands += flushSpeech()
@@ -25,17 +26,17 @@ extension QwenRealtimeSession {
         guard !isClosed else { return [] }
         var commands = cancelStreaming()
         switch reason {
-        case .idle:
-            commands += serverError("idle_timeout", "Session closed: no client input for too long.")
-            return commands + closeConnection(code: 1000, reason: "idle timeout")
         case .sessionExpiry:
             commands += serverError("session_expired", "Session exceeded its maximum duration.")
             return commands + closeConnection(code: 1000, reason: "session expired")
-        case .trigger(let text):
+        case .trigger, .idle:
+            // Ended the way a finished session ends (omni `session.finished`); the service
+            // documents no idle end, and the AIBuds auto-end is the app's (SEED-004).
             if profile == .omni {
                 commands += flushSpeech()
                 commands += emit(.sessionFinished)
             }
+            let text = if case .trigger(let reason) = reason { reason } else { "idle timeout" }
             return commands + closeConnection(code: 1000, reason: text)
         case .serverSilence, .audioGap:
             return commands + closeConnection(code: 1000, reason: "session ended")

@@ -49,13 +49,24 @@ extension QwenRealtimeSession {
     func enter(_ newState: String) -> [SessionCommand] {
         guard newState != state else { return [] }
         state = newState
-        return [.journal(.state(newState))] + handle(scenario.runtime.stateEntered(newState))
+        return [.journal(.state(newState))] + handle(scenario.runtime.stateEntered(newState)) + updateIdleHold()
+    }
+
+    /// The idle-end clock is held while the user speaks and while an answer runs; released, it
+    /// restarts when the client's playback of the last answer ends (SEED-004 "Configuration").
+    func updateIdleHold() -> [SessionCommand] {
+        let held = response != nil || turns.speaking != nil
+        return handle(scenario.runtime.holdIdleEnd(held, restartAt: answerPlaybackEndMicros))
     }
 
     /// Closes the connection after the frames already emitted; the session ends.
     func closeConnection(code: Int, reason: String) -> [SessionCommand] {
         guard !isClosed else { return [] }
-        var commands = handle(scenario.runtime.close())
+        var commands: [SessionCommand] = []
+        if let report = scenario.runtime.finalReport(endReason: "serverError") {
+            commands.append(.journal(.report(report)))
+        }
+        commands += handle(scenario.runtime.close())
         commands += enter("Closed")
         commands.append(.transport(.close(code: code, reason: reason), atMicros: max(now, timeline.laneTime)))
         _ = lifecycle.close()

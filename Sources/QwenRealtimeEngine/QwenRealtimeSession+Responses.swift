@@ -103,7 +103,10 @@ extension QwenRealtimeSession {
         }
         responseCount += 1
         turns.responseStarted()
-        let modalities = overrides.modalities ?? configuration.modalities
+        // Voice playback off (AIBuds `enableVoicePlayback`, scenario `voicePlayback`): text only.
+        let modalities = (overrides.modalities ?? configuration.modalities).filter {
+            $0 != "audio" || scenario.runtime.voicePlayback
+        }
         let failure = answerErrors.first { $0.placement == .insteadOfAnswer }
         let declaredTools = Set(configuration.toolNames)
         var calls = content.functionCalls.filter { declaredTools.contains($0.name) }

@@ -22,7 +22,8 @@ extension QwenRealtimeSession {
 
     /// User input (speech, an item, a response request, a commit): the model does not speak first.
     func userActed() -> [SessionCommand] {
-        idleSilence.userActed() ? [.cancelTimer(.engine(Self.speakFirstTimer))] : []
+        handle(scenario.runtime.userInput())
+            + (idleSilence.userActed() ? [.cancelTimer(.engine(Self.speakFirstTimer))] : [])
     }
 
     func idleSilenceElapsed() -> [SessionCommand] {

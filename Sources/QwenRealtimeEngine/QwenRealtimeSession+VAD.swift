@@ -38,6 +38,9 @@ extension QwenRealtimeSession {
 
     private func speechStopped(atMs endMs: Int) -> [SessionCommand] {
         guard let turn = turns.speechEnded() else { return [] }
+        if turn.intent == .valid {
+            scenario.runtime.report.userSpeechMicros += Int64(max(0, endMs - turn.startMs)) * 1000
+        }
         let fields: JSONObject = ["audio_end_ms": .int(Int64(endMs)), "item_id": .string(turn.itemID)]
         let stopDelay = delay(before: .inputAudioBufferSpeechStopped)
         switch turn.intent {
@@ -59,8 +62,7 @@ extension QwenRealtimeSession {
                 turns.waitForResponse(turn.content)
                 return commands + enter("Committed")
             }
-            let pause = scenario.runtime.responsePauseMicros + delay(before: .responseCreated)
-            return commands + startResponse(turn.content, delay: pause)
+            return commands + startResponse(turn.content, delay: delay(before: .responseCreated))
         }
     }
 

@@ -48,6 +48,11 @@ package final class QwenRealtimeSession<Clock: ScenarioClock>: ProtocolSession {
     var promptTokenMemo = Usage.TextTokenMemo()
     /// When the model speaks first if the user stays silent (omni `idle_timeout_ms`).
     var idleSilence = IdleSilence()
+    /// When the client's playback of the last answer ends (its start plus its audio): the
+    /// idle-end clock restarts there (``updateIdleHold()``).
+    var answerPlaybackEndMicros: Int64 = 0
+    /// The final report of a session the client closed, for ``closingNotes()``.
+    var closingReport: JSONValue?
     /// Responses started (groups a response's steps on the timeline).
     var responseCount = 0
     /// Omni `conversation_id`.
@@ -77,6 +82,7 @@ package final class QwenRealtimeSession<Clock: ScenarioClock>: ProtocolSession {
         scenario.runtime.policyWatches = [.idleEnd, .sessionCap]
         let sessionID = scenario.runtime.ids.id(prefix: "sess_")
         configuration = SessionConfiguration(profile: profile, model: model, sessionID: sessionID)
+        if let silenceMs = scenario.runtime.endOfTurnSilenceMs { configuration.useEndOfTurnSilence(ms: silenceMs) }
         conversationID = profile == .omni ? scenario.runtime.ids.id(prefix: "conv_") : nil
     }
 
@@ -147,6 +153,12 @@ package final class QwenRealtimeSession<Clock: ScenarioClock>: ProtocolSession {
 
     package func closed(peerCode: Int?) {
         guard lifecycle.close() else { return }
+        closingReport = scenario.runtime.finalReport(endReason: "clientClosed")
         _ = scenario.runtime.close()
+    }
+
+    /// The final report of a session the client closed.
+    package func closingNotes() -> [JournalNote] {
+        closingReport.map { [.report($0)] } ?? []
     }
 }

@@ -174,7 +174,8 @@ extension SessionConfiguration {
                 ? .success(value) : bad("Unsupported output_audio_format.")
         case "turn_detection":
             if value.isNull { return .success(.null) }
-            return TurnDetection.validate(value, profile: profile).map(JSONValue.object)
+            return TurnDetection.validate(value, profile: profile, silenceDurationMs: endOfTurnSilenceMs)
+                .map(JSONValue.object)
                 .mapError { SessionUpdateFailure(error: $0, obligation: "qrt.C5") }
         case "tools":
             return ToolDefinition.validate(value).map { _ in value }

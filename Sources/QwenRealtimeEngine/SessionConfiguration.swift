@@ -7,6 +7,8 @@ package struct SessionConfiguration: Sendable, Hashable {
     package let profile: QwenProfile
     /// The full session object in echo order.
     package internal(set) var object: JSONObject
+    /// The server VAD's silence when a `turn_detection` sets none (scenario `endOfTurnSilenceMs`).
+    package internal(set) var endOfTurnSilenceMs: Int?
 
     /// The profile defaults of S2 for `model`.
     package init(profile: QwenProfile, model: String, sessionID: String) {

@@ -52,11 +52,15 @@ package struct TurnDetection: Sendable, Hashable {
 
     /// Validates a client `turn_detection` object (C5) and returns it completed with defaults
     /// for the keys it lacks; unknown keys are kept (echoed).
-    package static func validate(_ value: JSONValue, profile: QwenProfile) -> Result<JSONObject, QwenError> {
+    /// `silenceDurationMs` replaces the default `silence_duration_ms` (scenario `endOfTurnSilenceMs`).
+    package static func validate(
+        _ value: JSONValue, profile: QwenProfile, silenceDurationMs: Int? = nil
+    ) -> Result<JSONObject, QwenError> {
         guard case .object(let given) = value else {
             return .failure(.invalidValue("session.turn_detection", "turn_detection must be an object or null."))
         }
         var object = defaultObject(profile: profile)
+        if let silenceDurationMs { object["silence_duration_ms"] = .int(Int64(silenceDurationMs)) }
         for (key, value) in given { object[key] = value }
         guard let type = object["type"]?.stringValue, profile.turnDetectionTypes.contains(type) else {
             let allowed = profile.turnDetectionTypes.joined(separator: ", ")

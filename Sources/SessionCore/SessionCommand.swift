@@ -35,6 +35,8 @@ package enum JournalNote: Sendable, Hashable {
     case fault(FaultNote)
     /// Anything else worth reading in a journal.
     case info(String)
+    /// The session's final report (scenario policy `sessionReport`), once, at its end.
+    case report(JSONValue)
 }
 
 /// The upgrade request as a session sees it.

@@ -185,20 +185,4 @@ struct SessionControlTests {
         #expect(harness.texts.last?["header"]?["error_code"] == "InternalError")
         #expect(harness.closes.count == 1)
     }
-
-    @Test("idle end: Stopped + task-finished + close; the Java SDK's finish-task afterwards is not a violation (§11)")
-    func idleEndAndJavaFinishTask() {
-        let scenario = Scenario(
-            name: "idle", seed: 1, timeScale: 0.01,
-            policies: SessionPolicies(idleEndMs: 15_000, serverSilenceTimeoutMs: nil, audioGapTimeoutMs: nil))
-        let harness = SessionHarness(scenario: scenario)
-        harness.start()
-        harness.advance(ms: 200)
-        #expect(Array(harness.events.suffix(2)) == ["Stopped", "task-finished"])
-        #expect(harness.closes.map(\.code) == [1000])
-        harness.directive("Stop")
-        #expect(harness.violations.isEmpty)
-        harness.directive("HeartBeat")
-        #expect(harness.violations == ["mmd.C22"])
-    }
 }

@@ -1,4 +1,5 @@
 import Testing
+import WireJSON
 
 @testable import ScenarioEngine
 
@@ -113,7 +114,10 @@ import Testing
         #expect(runtime.timerFired(.audioGap) == [.endSession(.audioGap)])
     }
 
-    @Test func idleEndCountsAnyClientInput() {
+    /// SEED-004 "Configuration": "Idle duration before the session ends automatically" counts
+    /// time without user input: client frames (a HeartBeat, streamed audio) do not restart it,
+    /// user input does, and a held clock (a turn or an answer under way) does not run out.
+    @Test func idleEndCountsUserInputOnlyAndHolds() {
         let clock = ManualClock()
         let policies = SessionPolicies(
             idleEndMs: 15_000, serverSilenceTimeoutMs: nil, audioGapTimeoutMs: nil, sessionCapMs: nil)
@@ -121,17 +125,56 @@ import Testing
         #expect(runtime.start() == [.scheduleTimer(.idleEnd, atMicros: 1_500_000)])
         clock.advance(byMilliseconds: 1000)
         _ = runtime.clientMessage(type: "HeartBeat", json: nil)
-        clock.advance(byMilliseconds: 500)
-        #expect(runtime.timerFired(.idleEnd) == [.scheduleTimer(.idleEnd, atMicros: 2_500_000)])
-        clock.advance(byMilliseconds: 1000)
+        _ = runtime.clientAudio(byteCount: 3200, durationMicros: 100_000)
+        #expect(runtime.userInput() == [.scheduleTimer(.idleEnd, atMicros: 2_500_000)])
+        #expect(runtime.holdIdleEnd(true).isEmpty)
+        clock.advance(byMilliseconds: 5000)
+        #expect(runtime.timerFired(.idleEnd).isEmpty)
+        // Released with the client's playback ending later than now: the clock restarts there.
+        #expect(runtime.holdIdleEnd(false, restartAt: 6_500_000) == [.scheduleTimer(.idleEnd, atMicros: 8_000_000)])
+        clock.set(toMicros: 7_000_000)
+        #expect(runtime.timerFired(.idleEnd) == [.scheduleTimer(.idleEnd, atMicros: 8_000_000)])
+        clock.set(toMicros: 8_000_000)
         #expect(runtime.timerFired(.idleEnd) == [.endSession(.idle)])
     }
 
-    @Test func responsePauseAndInterruptibleComeFromPolicies() {
-        let policies = SessionPolicies(responsePauseMs: 800, interruptible: false)
+    /// The end-of-turn silence (SEED-004 "Maximum permitted speech pause before the AI
+    /// responds") is audio time, not scaled; the old key's value means the same.
+    @Test func endOfTurnSilenceAndInterruptibleComeFromPolicies() throws {
+        let policies = SessionPolicies(endOfTurnSilenceMs: 800, interruptible: false)
         let runtime = ScenarioRuntime(scenario: Scenario(timeScale: 0.5, policies: policies), clock: ManualClock())
-        #expect(runtime.responsePauseMicros == 400_000)
+        #expect(runtime.endOfTurnSilenceMs == 800)
         #expect(!runtime.isInterruptible)
+        let old = try Scenario.load(text: #"{"policies": {"responsePauseMs": 600}}"#, file: "old.json")
+        #expect(old.policies.endOfTurnSilenceMs == 600)
+        #expect(
+            try Scenario.load(text: #"{"policies": {"responsePauseMs": 0}}"#, file: "z.json").policies
+                == SessionPolicies())
+        #expect(throws: ScenarioError.self) {
+            _ = try Scenario.load(
+                text: #"{"policies": {"responsePauseMs": 600, "endOfTurnSilenceMs": 600}}"#, file: "both.json")
+        }
+    }
+
+    /// The final report: once, only with `sessionReport`, with the first end reason.
+    @Test func finalReportOnceWithFirstEndReason() {
+        let clock = ManualClock()
+        var plain = ScenarioRuntime(scenario: Scenario(policies: SessionPolicies()), clock: clock)
+        _ = plain.start()
+        #expect(plain.finalReport(endReason: "clientClosed") == nil)
+        var runtime = ScenarioRuntime(
+            scenario: Scenario(name: "aibuds", policies: SessionPolicies(idleEndMs: 1_000, sessionReport: true)),
+            clock: clock)
+        _ = runtime.start()
+        runtime.report.turns = 2
+        clock.advance(byMilliseconds: 1000)
+        #expect(runtime.timerFired(.idleEnd) == [.endSession(.idle)])
+        let report = runtime.finalReport(endReason: "serverError")
+        #expect(report?["endReason"] == "idle")
+        #expect(report?["turns"] == 2)
+        #expect(report?["durationMs"] == 1000)
+        #expect(report?["profile"] == "aibuds")
+        #expect(runtime.finalReport(endReason: "serverError") == nil)
     }
 
     @Test func sessionExpiryFaultEndsSessionAfterScaledDelay() {

@@ -4,6 +4,7 @@
 package enum EmbeddedScenarios {
     package static let files: [String: String] = [
         "abrupt-close": `abruptClose`,
+        "aibuds": `aibuds`,
         "bandwidth": `bandwidth`,
         "close": `close`,
         "default": `default`,

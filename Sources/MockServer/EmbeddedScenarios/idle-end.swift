@@ -6,11 +6,11 @@ extension EmbeddedScenarios {
         {
           "$schema": "../../conformance/schema/scenario.schema.json",
           "name": "idle-end",
-          "description": "AIBuds-style auto end: the session ends after 15 s without any client input (timeScale 1).",
+          "description": "AIBuds-style auto end: the session ends after 15 s without user speech or text (held while the answer plays; streamed silence does not count), 800 ms end-of-turn silence, not interruptible (timeScale 1).",
           "seed": 7,
           "policies": {
             "idleEndMs": 15000,
-            "responsePauseMs": 800,
+            "endOfTurnSilenceMs": 800,
             "interruptible": false
           }
         }

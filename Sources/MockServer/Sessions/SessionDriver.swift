@@ -270,6 +270,8 @@ final class SessionDriver<Session: ProtocolSession>: ConnectionHandler {
             journal.record(JournalEntry(t: t, kind: .fault, fault: fault))
         case .info(let text):
             logger(.debug, "session \(journal.id): \(text)")
+        case .report(let report):
+            journal.record(JournalEntry(t: t, kind: .report, json: report))
         }
     }
 }

@@ -18,6 +18,8 @@ package struct JournalEntry: Sendable, Hashable {
     /// What the entry records.
     package enum Kind: String, Sendable, Hashable, CaseIterable {
         case text, binary, close, fault, violation, state
+        /// The session's final report (in `json`), journaled at its end.
+        case report
     }
 
     /// Microseconds since the session started.

@@ -4,12 +4,21 @@ import WireJSON
 /// own timeouts. Every duration is in scenario milliseconds and is multiplied by the
 /// scenario's time scale before use (``scaled(_:timeScale:)``); `nil` turns a rule off.
 package struct SessionPolicies: Sendable, Hashable {
-    /// End the session after this long without any client input (AIBuds
+    /// End the session after this long without user input — speech the VAD detected or a text
+    /// turn; held while a turn or an answer (with its playback) runs (AIBuds
     /// `autoEndSessionAfterNoInputDuration`, 15 s in the SDK). Off by default.
     package var idleEndMs: Double?
-    /// Extra pause after the user's turn ends before the bot starts to answer (AIBuds
-    /// `maxPauseDurationBeforeAIResponds`).
-    package var responsePauseMs: Double
+    /// The silence that ends the user's turn, in audio milliseconds: the multimodal VAD's, and
+    /// the Qwen server VAD's `silence_duration_ms` when the client sets none (AIBuds
+    /// `maxPauseDurationBeforeAIResponds`, "Maximum permitted speech pause before the AI
+    /// responds"). `nil`: the engines' default (800 ms). The scenario key `responsePauseMs`
+    /// is read as this (it used to add a delay after the end of the turn).
+    package var endOfTurnSilenceMs: Double?
+    /// Whether answers carry voice (AIBuds `enableVoicePlayback`); `false`: text only (no
+    /// answer audio on either protocol).
+    package var voicePlayback: Bool
+    /// Journal a final session report when the session ends (AIBuds `onFinish`).
+    package var sessionReport: Bool
     /// Whether user barge-in (voice or `RequestToSpeak` / `response.cancel`) interrupts the
     /// answer (AIBuds `allowUserToInterruptAIResponse`).
     package var interruptible: Bool
@@ -50,14 +59,16 @@ package struct SessionPolicies: Sendable, Hashable {
 
     /// Creates policies; the defaults are the documented protocol values with no idle end.
     package init(
-        idleEndMs: Double? = nil, responsePauseMs: Double = 0, interruptible: Bool = true,
+        idleEndMs: Double? = nil, endOfTurnSilenceMs: Double? = nil, interruptible: Bool = true,
         serverSilenceTimeoutMs: Double? = 60_000, audioGapTimeoutMs: Double? = 20_000,
         duplexAudioGapInEveryState: Bool = false, sessionCapMs: Double? = 7_200_000, callDeclaredTools: Bool = false,
         roundTimestamps: Bool = false, omittedTurnDetectionIsPushToTalk: Bool = false,
-        voices: [String]? = SessionPolicies.defaultVoices
+        voices: [String]? = SessionPolicies.defaultVoices, voicePlayback: Bool = true, sessionReport: Bool = false
     ) {
         self.idleEndMs = idleEndMs
-        self.responsePauseMs = responsePauseMs
+        self.endOfTurnSilenceMs = endOfTurnSilenceMs
+        self.voicePlayback = voicePlayback
+        self.sessionReport = sessionReport
         self.interruptible = interruptible
         self.serverSilenceTimeoutMs = serverSilenceTimeoutMs
         self.audioGapTimeoutMs = audioGapTimeoutMs
@@ -94,7 +105,8 @@ extension SessionPolicies {
         let keys = [
             "idleEndMs", "responsePauseMs", "interruptible", "serverSilenceTimeoutMs",
             "audioGapTimeoutMs", "duplexAudioGapInEveryState", "sessionCapMs", "callDeclaredTools",
-            "roundTimestamps", "omittedTurnDetectionIsPushToTalk", "voices",
+            "roundTimestamps", "omittedTurnDetectionIsPushToTalk", "voices", "endOfTurnSilenceMs", "voicePlayback",
+            "sessionReport",
         ]
         try reader.rejectUnknownKeys(allowing: keys)
         var policies = SessionPolicies()
@@ -105,7 +117,16 @@ extension SessionPolicies {
             return value == 0 ? nil : value
         }
         policies.idleEndMs = try duration("idleEndMs", policies.idleEndMs)
-        policies.responsePauseMs = try reader.double("responsePauseMs", in: 0...60_000) ?? 0
+        if reader.object["endOfTurnSilenceMs"] != nil, reader.object["responsePauseMs"] != nil {
+            throw context.error(
+                reader.path("responsePauseMs"), "give endOfTurnSilenceMs or its old name responsePauseMs, not both")
+        }
+        for key in ["endOfTurnSilenceMs", "responsePauseMs"] where reader.object[key] != nil {
+            let value = try reader.double(key, in: 0...6_000)
+            policies.endOfTurnSilenceMs = value == 0 ? nil : value
+        }
+        policies.voicePlayback = try reader.bool("voicePlayback") ?? true
+        policies.sessionReport = try reader.bool("sessionReport") ?? false
         policies.interruptible = try reader.bool("interruptible") ?? true
         policies.serverSilenceTimeoutMs = try duration("serverSilenceTimeoutMs", policies.serverSilenceTimeoutMs)
         policies.audioGapTimeoutMs = try duration("audioGapTimeoutMs", policies.audioGapTimeoutMs)

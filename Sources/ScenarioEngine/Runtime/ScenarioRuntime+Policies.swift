@@ -7,9 +7,8 @@ extension ScenarioRuntime {
         let policies = scenario.policies
         switch timer {
         case .idleEnd:
-            guard policyWatches.contains(.idleEnd), let ms = policies.idleEndMs else { return [] }
-            return deadlineCheck(
-                timer, deadline: lastClientInputMicros + scenario.scaledMicros(ms), now: now, end: .idle)
+            guard !idle.held, let deadline = idleDeadline else { return [] }
+            return deadlineCheck(timer, deadline: deadline, now: now, end: .idle)
         case .serverSilence:
             guard policyWatches.contains(.serverSilence), let ms = policies.serverSilenceTimeoutMs else { return [] }
             return deadlineCheck(
@@ -66,9 +65,7 @@ extension ScenarioRuntime {
     func policyTimersAtStart() -> [ScenarioAction] {
         let policies = scenario.policies
         var actions: [ScenarioAction] = []
-        if policyWatches.contains(.idleEnd), let ms = policies.idleEndMs {
-            actions.append(.scheduleTimer(.idleEnd, atMicros: startMicros + scenario.scaledMicros(ms)))
-        }
+        actions += idleTimer()
         if policyWatches.contains(.serverSilence), let ms = policies.serverSilenceTimeoutMs {
             actions.append(.scheduleTimer(.serverSilence, atMicros: startMicros + scenario.scaledMicros(ms)))
         }
@@ -91,6 +88,7 @@ extension ScenarioRuntime {
         guard !hasEnded else { return [] }
         var actions = emissions(faultStage.flush(atMicros: clock.nowMicros))
         hasEnded = true
+        report.ended(reason.reportName)
         actions.append(.endSession(reason))
         return actions
     }

@@ -30,7 +30,10 @@ package struct ScenarioRuntime<Clock: ScenarioClock>: Sendable {
     var triggerRandom: SeededRandom
     var startMicros: Int64 = 0
     var started = false
-    var lastClientInputMicros: Int64 = 0
+    var idle = IdleClock()
+    /// What the session did, for its final report (``finalReport(endReason:)``).
+    package var report = SessionReport()
+    var reportIssued = false
     var lastServerOutputMicros: Int64 = 0
     var lastAudioMicros: Int64 = 0
     var audioGapWatched = false
@@ -73,7 +76,7 @@ package struct ScenarioRuntime<Clock: ScenarioClock>: Sendable {
         started = true
         let now = clock.nowMicros
         startMicros = now
-        lastClientInputMicros = now
+        idle.anchorMicros = now
         lastServerOutputMicros = now
         lastAudioMicros = now
         var actions = policyTimersAtStart()
@@ -95,7 +98,6 @@ package struct ScenarioRuntime<Clock: ScenarioClock>: Sendable {
     package mutating func clientMessage(type: String, json: JSONValue?, receivedAt: Int64? = nil) -> [ScenarioAction] {
         guard !hasEnded else { return [] }
         let now = min(receivedAt ?? .max, clock.nowMicros)
-        lastClientInputMicros = now
         clientFrameCount += 1
         var actions = replayActions(afterClientFrame: clientFrameCount, at: now)
         for (index, trigger) in scenario.triggers.enumerated() {
@@ -111,7 +113,6 @@ package struct ScenarioRuntime<Clock: ScenarioClock>: Sendable {
     package mutating func clientAudio(byteCount: Int, durationMicros: Int64) -> [ScenarioAction] {
         guard !hasEnded else { return [] }
         let now = clock.nowMicros
-        lastClientInputMicros = now
         lastAudioMicros = now
         clientFrameCount += 1
         audioFrameCount += 1
@@ -171,8 +172,12 @@ package struct ScenarioRuntime<Clock: ScenarioClock>: Sendable {
         scenario.timing.sampleDelayMicros(for: eventType, using: &delayRandom)
     }
 
-    /// The scaled pause between the end of the user's turn and the start of the answer.
-    package var responsePauseMicros: Int64 { scenario.scaledMicros(scenario.policies.responsePauseMs) }
+    /// The end-of-turn silence the scenario sets for the engine's VAD (`endOfTurnSilenceMs`),
+    /// in milliseconds of audio (audio time is not scaled).
+    package var endOfTurnSilenceMs: Int? { scenario.policies.endOfTurnSilenceMs.map { Int($0.rounded()) } }
+
+    /// Whether answers carry audio (`voicePlayback`).
+    package var voicePlayback: Bool { scenario.policies.voicePlayback }
 
     /// Whether user barge-in interrupts the answer.
     package var isInterruptible: Bool { scenario.policies.interruptible }

@@ -1,10 +1,10 @@
 /// Why the scenario ends a session; the protocol engine renders it.
 ///
-/// Suggested rendering — multimodal: `idle` → `Stopped` + `task-finished` + close 1000;
+/// Suggested rendering — multimodal: `idle` → `task-failed{ResponseTimeout}` + close;
 /// `serverSilence` → `task-failed{ResponseTimeout}` + close; `audioGap` →
 /// `Error{40000, AudioTimeout}` + `task-failed` + close; `sessionExpiry` →
-/// `task-failed{SessionExpired}` + close. Qwen: `error{server_error, session_expired}` or
-/// `idle_timeout`, then close 1000/1011.
+/// `task-failed{SessionExpired}` + close. Qwen: `error{server_error, session_expired}`, then
+/// close; `idle` ends like a finished session (omni `session.finished`) with close 1000.
 package enum SessionEnd: Sendable, Hashable {
     /// No client input for the idle-end duration.
     case idle
@@ -16,4 +16,17 @@ package enum SessionEnd: Sendable, Hashable {
     case sessionExpiry
     /// A trigger's `endSession` action, with its reason text.
     case trigger(reason: String)
+}
+
+extension SessionEnd {
+    /// The end reason a session report gives.
+    package var reportName: String {
+        switch self {
+        case .idle: "idle"
+        case .serverSilence: "serverSilence"
+        case .audioGap: "audioGap"
+        case .sessionExpiry: "sessionExpiry"
+        case .trigger: "trigger"
+        }
+    }
 }

@@ -579,6 +579,13 @@ class MockServer:
                 raise TimeoutError(f"no {what}{scope} within {timeout:g} s; sessions: {seen}")
             time.sleep(poll_interval)
 
+    def report(self, session_id: SessionRef) -> Dict[str, Any]:
+        """``GET /_mock/sessions/<id>/report``: the final report a session of a scenario with
+        ``sessionReport`` (the ``aibuds`` profile) journaled when it ended (ControlAPIError 404
+        while it is open or when it has none)."""
+        sid = urllib.parse.quote(_session_id(session_id), safe="")
+        return self._json("GET", f"/_mock/sessions/{sid}/report")
+
     def scenario(self) -> Dict[str, Any]:
         """``GET /_mock/scenario``: the scenario new sessions get."""
         return self._json("GET", "/_mock/scenario")

@@ -102,6 +102,10 @@ class DialogMockTest:
         ``timeout`` seconds for one to exist)."""
         return self.server.journal(self._resolve(session, timeout))
 
+    def report(self, session: Optional[SessionRef] = None, timeout: float = 5.0) -> Dict[str, Any]:
+        """The final report of ``session`` (default: this test's newest), see ``MockServer.report``."""
+        return self.server.report(self._resolve(session, timeout))
+
     def events(self, session: Optional[SessionRef] = None, direction: Optional[str] = None,
                timeout: float = 5.0) -> List[Dict[str, Any]]:
         """Frame entries with an ``event`` of ``session`` (default: the newest), ``in``/``out``."""

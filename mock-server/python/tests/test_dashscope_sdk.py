@@ -137,3 +137,49 @@ def test_dashscope_multimodal_dialog(dialogmock):
     assert dialogmock.violations(level="MUST") == []
     # the one SHOULD: the SDK's known deviation #1 (dialog_id null after Start)
     assert {v["violation"]["obligation"] for v in dialogmock.violations()} <= {"mmd.C23"}
+
+
+def test_dashscope_omni_realtime_aibuds_auto_end(dialogmock, scenarios_dir):
+    """The aibuds profile (seed 004: "Idle duration before the session ends automatically"):
+    the SDK streams silence, which is no input, so the session ends after the idle time (15 s
+    at timeScale 0.1) like a finished one, and its final report says why."""
+    import base64
+    import json
+    import time
+
+    from dashscope.audio.qwen_omni import OmniRealtimeCallback, OmniRealtimeConversation
+
+    profile = json.loads((scenarios_dir / "aibuds.json").read_text())
+    profile.pop("$schema", None)
+    profile["timeScale"] = 0.1
+    dialogmock.server.set_scenario(profile)
+    seen = Recorder()
+
+    class Callback(OmniRealtimeCallback):
+        def on_close(self, code, message):
+            seen.add("close", code)
+
+        def on_event(self, message):
+            seen.add(message.get("type"), message)
+
+    url, model = sdk_realtime_args(dialogmock.realtime_url("qwen3-omni-flash-realtime"))
+    conversation = OmniRealtimeConversation(model=model, callback=Callback(), url=url, api_key=API_KEY)
+    try:
+        conversation.connect()
+        seen.wait("session.created")
+        silence = base64.b64encode(bytes(3200)).decode()     # 100 ms of 16 kHz silence
+        started = time.monotonic()
+        while "session.finished" not in seen.names() and time.monotonic() - started < 5:
+            conversation.append_audio(silence)
+            time.sleep(0.1)
+        seen.wait("session.finished")
+        assert time.monotonic() - started < 3
+        assert "error" not in seen.names()
+        dialogmock.wait_for_session(closed=True)
+        report = dialogmock.report()
+        assert report["profile"] == "aibuds"
+        assert report["endReason"] == "idle"
+        assert report["turns"] == 0
+    finally:
+        conversation.close()
+        dialogmock.server.reset()        # the start-up scenario again (and closed sessions forgotten)
