@@ -11,8 +11,8 @@ struct Fault: Sendable {
     let obligation: String
     let summary: String
     var needs: String? = nil
-    /// The Qwen profile the breach exists on (the same frame breaks another rule, C17, on the
-    /// other profile): elsewhere the faulty client behaves correctly. Nil: every profile.
+    /// The Qwen profile the breach exists on (on the other profile the same frame breaks another
+    /// rule, C17, or none): elsewhere the faulty client behaves correctly. Nil: every profile.
     var profile: QwenRealtimeProfile? = nil
     /// `conformance run` options under which the breach shows (e.g. a tighter `--budget`).
     var runWith: [String] = []
@@ -144,6 +144,10 @@ enum FaultCatalog {
             name: "change-turn-detection-after-audio", protocolName: .qwenRealtime, obligation: "qrt.C7",
             summary: "turn_detection changed after the first append", needs: "an audio-profile model (qwen-audio-…)",
             profile: .audio),
+        Fault(
+            name: "voice-in-later-update", protocolName: .qwenRealtime, obligation: "qrt.C7",
+            summary: "a second session.update carrying voice after the first append (SHOULD)",
+            needs: "an audio-profile model (qwen-audio-…)", profile: .audio),
         Fault(
             name: "bad-base64", protocolName: .qwenRealtime, obligation: "qrt.C8",
             summary: "append with audio that is not base64"),

@@ -17,7 +17,8 @@ extension QwenDriver {
     /// A full correct session (EOF on stdin at once), with the one fault of `--fault` if any:
     /// configure, speak the fixture, answer any tool call, wait for the answer, finish.
     func runDefaultFlow() async {
-        var session: JSONObject = ["modalities": ["text", "audio"], "tools": [Self.weatherTool]]
+        var session = Self.defaultSession
+        session["tools"] = [Self.weatherTool]
         if pushToTalk { session["turn_detection"] = .null }
         do {
             try await ensureConnected(session: session)
@@ -91,6 +92,7 @@ extension QwenDriver {
     func injectAfterAudio() async {
         switch fault?.name {
         case "change-turn-detection-after-audio": _ = try? await client.updateSession(["turn_detection": .null])
+        case "voice-in-later-update": _ = try? await client.updateSession(["voice": "longanlingxin"])
         default: break
         }
     }

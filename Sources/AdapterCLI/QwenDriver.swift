@@ -15,7 +15,11 @@ final class QwenDriver: Sendable {
     private let injectedAfterAudio = Mutex(false)
 
     /// The initial session when the commands do not start with `session_update`.
-    static let defaultSession: JSONObject = ["modalities": ["text", "audio"]]
+    /// `turn_detection` is explicit: on the audio profile an omitted one means push-to-talk
+    /// (SEED-003, the mock's `omittedTurnDetectionIsPushToTalk`).
+    static let defaultSession: JSONObject = [
+        "modalities": ["text", "audio"], "turn_detection": ["type": "server_vad"],
+    ]
     /// How late the `slow-barge-in` client stops playback after a barge-in.
     static let slowBargeInMillis = 300
 

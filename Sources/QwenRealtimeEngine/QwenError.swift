@@ -54,6 +54,23 @@ package struct QwenError: Error, Sendable, Hashable {
         code: "invalid_value", message: "Cannot create response while another response is in progress.",
         param: QwenClientEvent.responseCreate.rawValue)
 
+    /// `response.create` on a conversation without a user message: the service's model call
+    /// refuses it. Shape as two client libraries and a recorded Qwen-Omni session show it
+    /// (code `InvalidParameter`, the `<400> InternalError.Algo.InvalidParameter: …` text);
+    /// `type` and the kept connection are inferred.
+    package static let noUserMessage = QwenError(
+        code: "InvalidParameter",
+        message:
+            "<400> InternalError.Algo.InvalidParameter: The input messages do not contain elements with the role of user"
+    )
+
+    /// `response.cancel` of an answer the scenario makes not interruptible (policy
+    /// `interruptible: false`): a cancel gets `response.done` (cancelled) or an `error`
+    /// (DOC-QA-CE, DOC-OMNI-CE); the answer goes on, so it is the error. The code is the mock's.
+    package static let notInterruptible = QwenError(
+        code: "invalid_state", message: "The response in progress cannot be cancelled: answers are not interruptible.",
+        param: QwenClientEvent.responseCancel.rawValue)
+
     /// The object as sent inside `error`.
     package func json(eventID: String?) -> JSONValue {
         var object: JSONObject = ["type": .string(type), "code": .string(code), "message": .string(message)]

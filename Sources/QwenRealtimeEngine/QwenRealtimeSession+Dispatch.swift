@@ -132,7 +132,9 @@ extension QwenRealtimeSession {
             return violation("qrt.C3", "event_id must be a string, got \(value.typeName)")
         }
         guard lifecycle.record(eventID: id) else {
-            return violation("qrt.C3", "event_id \(id) was used before in this session")
+            // C3's uniqueness is a SHOULD: the docs call event_id the event's identifier (OA-BETA,
+            // DOC-QA-CE) but no source says a repeat is refused.
+            return [.journal(.should("qrt.C3", "event_id \(id) was used before in this session"))]
         }
         return []
     }

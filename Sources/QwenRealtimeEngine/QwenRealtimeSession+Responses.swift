@@ -44,6 +44,12 @@ extension QwenRealtimeSession {
         } else if let turn = turns.takeCommitted() {
             content = turn
         } else {
+            if !conversation.items.contains(where: Conversation.isUserMessage) {
+                // Push-to-talk owes a commit first (C10, MUST); in VAD modes no document says so.
+                let level: Violation.Level = configuration.turnDetection == nil ? .must : .should
+                return commands + [.journal(.violation("qrt.C10", level, "response.create before any user message"))]
+                    + error(.noUserMessage)
+            }
             if configuration.turnDetection == nil, !turns.hasNewInput {
                 return commands
                     + reject(
@@ -85,7 +91,8 @@ extension QwenRealtimeSession {
                 .invalidState(QwenClientEvent.responseCancel.rawValue, "No response is in progress."), "qrt.C12")
         }
         guard scenario.runtime.isInterruptible else {
-            return [.journal(.info("response.cancel ignored: the scenario makes answers not interruptible"))]
+            return [.journal(.info("response.cancel refused: the scenario makes answers not interruptible"))]
+                + error(.notInterruptible)
         }
         return cancel(reason: "client_cancelled")
     }

@@ -30,7 +30,9 @@ extension QwenRealtimeSession {
         case .success(let result):
             var commands = notes
             for key in result.ignoredKeys {
-                commands += violation("qrt.C7", "\(key) is only honoured in the first session.update (ignored)")
+                // C7's SHOULD half: the docs say a later value is ignored, not refused (DOC-QA-CE).
+                commands.append(
+                    .journal(.should("qrt.C7", "\(key) is only honoured in the first session.update (ignored)")))
             }
             let voiceprintID = result.voiceprintURLs.isEmpty ? nil : scenario.runtime.ids.id(prefix: "vp_")
             if let voiceprintID {

@@ -86,7 +86,8 @@ extension QwenRealtimeSession {
                 .invalidState(QwenClientEvent.responseCancel.rawValue, "No response is in progress."), "qrt.C12")
         }
         guard scenario.runtime.isInterruptible else {
-            return [.journal(.info("response.cancel ignored: the scenario makes answers not interruptible"))]
+            return [.journal(.info("response.cancel refused: the scenario makes answers not interruptible"))]
+                + error(.notInterruptible)
         }
         var commands: [SessionCommand] = []
         if !active.createdSent {

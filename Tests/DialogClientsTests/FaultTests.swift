@@ -64,6 +64,7 @@ struct FaultTests {
         Case(
             protocolName: "qwen-realtime", name: "change-turn-detection-after-audio", obligation: "qrt.C7",
             model: audioModel),
+        Case(protocolName: "qwen-realtime", name: "voice-in-later-update", obligation: "qrt.C7", model: audioModel),
         Case(protocolName: "qwen-realtime", name: "bad-base64", obligation: "qrt.C8"),
         Case(protocolName: "qwen-realtime", name: "odd-audio-chunk", obligation: "qrt.C8"),
         Case(protocolName: "qwen-realtime", name: "commit-in-vad", obligation: "qrt.C9"),

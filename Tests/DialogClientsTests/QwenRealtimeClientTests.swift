@@ -121,7 +121,8 @@ import WireJSON
         let mock = try MockSession()
         let (client, recorder) = Self.makeClient(
             mock.qwenURL(model: "qwen-audio-3.0-realtime-flash"), model: "qwen-audio-3.0-realtime-flash")
-        try await client.connect(session: ["modalities": ["text", "audio"]])
+        // Server VAD named: on the audio profile an omitted turn_detection is push-to-talk (SEED-003).
+        try await client.connect(session: ["modalities": ["text", "audio"], "turn_detection": ["type": "server_vad"]])
         await client.appendAudio(pcm: Fixtures.hello)
         #expect(await recorder.wait(for: "done:completed"))
         await client.finish()

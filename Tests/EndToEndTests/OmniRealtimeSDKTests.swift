@@ -80,6 +80,17 @@ struct OmniRealtimeSDKTests {
         #expect(events.last == "response.done")
     }
 
+    /// Issue 40 row 7: an answer the scenario makes not interruptible gets the SDK's
+    /// `cancel_response()` an `error` at once (of the two documented replies, the one that does not
+    /// claim the answer stopped), and the answer completes.
+    @Test func cancelOfAnAnswerThatIsNotInterruptibleIsRefused() async throws {
+        let (events, extra) = try await run("cancel", scenario: "qwen-not-interruptible.json")
+        #expect(extra["status"] as? String == "completed", "\(extra)")
+        let errors = extra["errors"] as? [[String: Any]] ?? []
+        #expect(errors.count == 1 && errors.first?["param"] as? String == "response.cancel", "\(errors)")
+        #expect(events.firstIndex(of: "error") ?? .max < events.lastIndex(of: "response.done") ?? -1)
+    }
+
     @Test func finishEndsTheSession() async throws {
         let (events, extra) = try await run("finish")
         #expect(events.last == "session.finished")

@@ -28,4 +28,30 @@ struct OpenAIRealtimeSDKTests {
             try ServerFrameSchemas.problems(
                 journal: await server.journal(session: "s1") ?? "", protocolName: "qwen-realtime") == [])
     }
+
+    /// Issue 40 row 3: on the audio profile, the SDK's session.update without turn_detection
+    /// gets push-to-talk (SEED-003), while session.created still shows server VAD.
+    @Test func audioProfileUpdateWithoutTurnDetectionIsPushToTalk() async throws {
+        let server = try SDKProcess.startMock()
+        defer { server.stop() }
+        let result = try await SDKProcess.flow(
+            "openai_service_rules.py",
+            ["omitted-turn-detection", "\(server.baseURL)/api-ws/v1", "qwen-audio-3.0-realtime-flash"])
+        #expect((result["created_turn_detection"] as? [String: Any])?["type"] as? String == "server_vad", "\(result)")
+        #expect(result["updated_turn_detection"] is NSNull, "\(result)")
+    }
+
+    /// Issue 40 row 4: response.create before any user message gets the service's refusal, and
+    /// the session goes on.
+    @Test func responseCreateWithoutAUserMessageIsRefused() async throws {
+        let server = try SDKProcess.startMock()
+        defer { server.stop() }
+        let result = try await SDKProcess.flow(
+            "openai_service_rules.py", ["no-user-message", "\(server.baseURL)/api-ws/v1", "qwen3-omni-flash-realtime"])
+        let error = result["error"] as? [String: Any]
+        #expect(error?["code"] as? String == "InvalidParameter", "\(result)")
+        let message = error?["message"] as? String
+        #expect(message?.contains("role of user") == true, "\(result)")
+        #expect(result["status"] as? String == "completed", "\(result)")
+    }
 }

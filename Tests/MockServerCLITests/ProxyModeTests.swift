@@ -154,6 +154,11 @@ import WireSocket
             testID: "t-late")
         defer { client.shutdown() }
         #expect(Self.type(await connection.nextMessage()) == "session.created")
+        // A user message first: the service refuses a response.create without one.
+        connection.send(
+            text:
+                #"{"type":"conversation.item.create","item":{"type":"message","role":"user","content":[{"type":"input_text","text":"go"}]}}"#
+        )
         connection.send(text: #"{"type":"response.create"}"#)
         var received = 1
         while let message = await connection.nextMessage() {

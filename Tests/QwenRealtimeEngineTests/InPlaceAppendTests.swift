@@ -46,7 +46,7 @@ import WireJSON
             inPlace.advance(ms: 100)
             reference.advance(ms: 100)
         }
-        both(#"{"type":"session.update","session":{}}"#)
+        both(#"{"type":"session.update","session":{"turn_detection":{"type":"server_vad"}}}"#)
         for (text, expected) in Self.frames {
             #expect(
                 (inPlace.session.classify(text: Array(text.utf8)).inPlaceAudio != nil) == expected, "\(text.prefix(80))"

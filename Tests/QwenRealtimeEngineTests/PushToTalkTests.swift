@@ -79,7 +79,14 @@ import WireJSON
     }
 
     @Test func responseCreateWithNothingNewIsInvalidState() throws {
+        // Nothing new since the last response (with no user message at all the service's own
+        // refusal comes first: SourcedServiceRulesTests).
         let harness = Self.manual()
+        harness.appendAudio(try Fixtures.speech())
+        harness.send("input_audio_buffer.commit")
+        harness.send("response.create")
+        harness.advance(ms: 20_000)
+        #expect(harness.events("response.done").count == 1)
         harness.send("response.create")
         let error = try #require(harness.events("error").first?["error"])
         #expect(error["code"] == "invalid_state")

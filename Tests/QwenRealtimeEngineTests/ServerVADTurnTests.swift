@@ -9,12 +9,16 @@ import WireJSON
 @Suite struct ServerVADTurnTests {
     static let turn = TurnContent(transcript: "What is the weather like today?", answer: "It is sunny and warm today.")
 
-    /// Runs the padded speech fixture through a configured audio-profile session.
+    /// Runs the padded speech fixture through a configured audio-profile session (server VAD
+    /// unless `session` says otherwise: the audio profile's omitted `turn_detection` is
+    /// push-to-talk, SEED-003).
     static func spokenTurn(
         model: String = "qwen-audio-3.0-realtime-plus", rate: Int = 16000,
         session: JSONObject = [:], answerAudio: AnswerAudioCache = .inline
     ) throws -> QwenHarness {
         let harness = QwenHarness(scenario: QwenHarness.scenario([turn]), model: model, answerAudio: answerAudio)
+        var session = session
+        if session["turn_detection"] == nil { session["turn_detection"] = ["type": "server_vad"] }
         harness.send("session.update", ["session": .object(session)])
         harness.advance(ms: 10)
         harness.appendAudio(try Fixtures.paddedSpeech(), rate: rate)

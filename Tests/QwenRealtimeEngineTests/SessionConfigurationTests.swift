@@ -136,7 +136,8 @@ import WireJSON
 
     @Test func audioProfileFreezesVoiceAndTurnDetection() throws {
         let harness = QwenHarness()
-        harness.send("session.update", ["session": ["voice": "longanlingxi"]])
+        harness.send(
+            "session.update", ["session": ["voice": "longanlingxi", "turn_detection": ["type": "server_vad"]]])
         harness.send("session.update", ["session": ["voice": "longanxiaoxin"]])
         #expect(harness.session.configuration.voice == "longanlingxi")
         #expect(harness.violations == ["qrt.C7"])

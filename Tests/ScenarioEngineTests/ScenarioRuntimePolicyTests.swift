@@ -7,7 +7,6 @@ import WireJSON
     static let booleanPolicies: [(key: String, value: any KeyPath<SessionPolicies, Bool> & Sendable)] = [
         ("duplexAudioGapInEveryState", \.duplexAudioGapInEveryState), ("callDeclaredTools", \.callDeclaredTools),
         ("roundTimestamps", \.roundTimestamps),
-        ("omittedTurnDetectionIsPushToTalk", \.omittedTurnDetectionIsPushToTalk),
     ]
 
     @Test(
@@ -21,6 +20,20 @@ import WireJSON
             _ = try Scenario.load(bytes: Array(#"{"policies": {"\#(key)": "yes"}}"#.utf8), file: "bad.json")
         } throws: { error in
             "\(error)".contains("bad.json") && "\(error)".contains(key)
+        }
+    }
+
+    @Test func omittedTurnDetectionIsPushToTalkIsOnUnlessTheScenarioTurnsItOff() throws {
+        // On by default: the Qwen-Audio nuisdk seed (SEED-003) makes an omitted turn_detection push-to-talk.
+        #expect(try Scenario.load(bytes: Array("{}".utf8), file: "d.json").policies.omittedTurnDetectionIsPushToTalk)
+        let off = try Scenario.load(
+            bytes: Array(#"{"policies": {"omittedTurnDetectionIsPushToTalk": false}}"#.utf8), file: "off.json")
+        #expect(!off.policies.omittedTurnDetectionIsPushToTalk)
+        #expect {
+            _ = try Scenario.load(
+                bytes: Array(#"{"policies": {"omittedTurnDetectionIsPushToTalk": 1}}"#.utf8), file: "bad.json")
+        } throws: { error in
+            "\(error)".contains("bad.json") && "\(error)".contains("omittedTurnDetectionIsPushToTalk")
         }
     }
 

@@ -43,8 +43,9 @@ package struct SessionPolicies: Sendable, Hashable {
     package var roundTimestamps: Bool
     /// Qwen realtime, audio profile: a first `session.update` that carries no `turn_detection`
     /// means push-to-talk, as the nuisdk documents for an `nls_config` without it (SEED-003).
-    /// Off by default: the realtime API documents `session.created` with server VAD and an
-    /// absent key as "keep the current value", and the nuisdk sends `turn_detection: null`.
+    /// On by default (SEED-003, `nls_config.turn_detection`: "If omitted, the session uses
+    /// push-to-talk mode"; `vad_mode` fixed to `MODE_P2T`). `session.created` still reports
+    /// server VAD (DOC-QA-SE); only the first update decides. Off: an absent key keeps it.
     package var omittedTurnDetectionIsPushToTalk: Bool
     /// Multimodal dialog: the voices of the application's TTS model; `downstream.voice` outside
     /// them (other than `""`, the console's voice, and cloned `cosyvoice-…` ids) is refused
@@ -62,7 +63,7 @@ package struct SessionPolicies: Sendable, Hashable {
         idleEndMs: Double? = nil, endOfTurnSilenceMs: Double? = nil, interruptible: Bool = true,
         serverSilenceTimeoutMs: Double? = 60_000, audioGapTimeoutMs: Double? = 20_000,
         duplexAudioGapInEveryState: Bool = false, sessionCapMs: Double? = 7_200_000, callDeclaredTools: Bool = false,
-        roundTimestamps: Bool = false, omittedTurnDetectionIsPushToTalk: Bool = false,
+        roundTimestamps: Bool = false, omittedTurnDetectionIsPushToTalk: Bool = true,
         voices: [String]? = SessionPolicies.defaultVoices, voicePlayback: Bool = true, sessionReport: Bool = false
     ) {
         self.idleEndMs = idleEndMs
@@ -134,7 +135,7 @@ extension SessionPolicies {
         policies.sessionCapMs = try duration("sessionCapMs", policies.sessionCapMs)
         policies.callDeclaredTools = try reader.bool("callDeclaredTools") ?? false
         policies.roundTimestamps = try reader.bool("roundTimestamps") ?? false
-        policies.omittedTurnDetectionIsPushToTalk = try reader.bool("omittedTurnDetectionIsPushToTalk") ?? false
+        policies.omittedTurnDetectionIsPushToTalk = try reader.bool("omittedTurnDetectionIsPushToTalk") ?? true
         if let given = reader.object["voices"] {
             if given.isNull {
                 policies.voices = nil

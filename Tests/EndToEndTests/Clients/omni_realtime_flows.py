@@ -2,7 +2,8 @@
 
 usage: omni_realtime_flows.py FLOW BASE_URL MODEL [AUDIO_WAV]
 Prints one JSON object on the last stdout line: {"events": [server event types in order],
-"errors": [...], "extra": {...}}. Flows: vad, ptt, tool, declared-tool, cancel, finish
+"errors": [...], "extra": {...}}. Flows: vad, ptt, tool, declared-tool, cancel (also on a
+scenario whose answers are not interruptible), finish
 (omni); asr-vad, asr-manual (qwen3-asr-flash-realtime).
 """
 import base64
@@ -134,6 +135,7 @@ elif flow == "cancel":
     conversation.cancel_response()
     recorder.wait_for("response.done", timeout=20)
     extra["status"] = [m for m in recorder.messages if m.get("type") == "response.done"][-1]["response"]["status"]
+    extra["errors"] = [m.get("error") for m in recorder.messages if m.get("type") == "error"]
 elif flow == "omni-settings":
     # wav both ways, web search, and idle_timeout_ms: the model speaks first after 5 s of silence.
     conversation.update_session(output_modalities=[MultiModality.AUDIO, MultiModality.TEXT], voice="Cherry",
