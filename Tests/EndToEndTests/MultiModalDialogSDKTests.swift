@@ -135,6 +135,19 @@ struct MultiModalDialogSDKTests {
             ["RespondingStarted", "RequestAccepted", "RespondingEnded", "DialogStateChanged:Listening"], in: events)
     }
 
+    /// Issue 40 row 1: two dialogs on one server get different dialog_ids; resuming the first
+    /// continues the first (its second scripted answer), not after the other dialog's turn.
+    @Test func eachDialogHasItsOwnIdAndMemory() async throws {
+        let (_, _, extra) = try await run("two-dialogs")
+        let ids = extra["dialog_ids"] as? [String] ?? []
+        let answers = extra["answers"] as? [String] ?? []
+        try #require(ids.count == 3 && answers.count == 3, "\(extra)")
+        #expect(ids[0] != ids[1])
+        #expect(ids[2] == ids[0])
+        #expect(answers[0] == answers[1], "both dialogs start at the script's first turn: \(answers)")
+        #expect(answers[2] != answers[0], "the resumed dialog goes on to its second turn: \(answers)")
+    }
+
     /// Issue 40 row 2: voices outside any list start the dialog (no list by default).
     @Test func anyVoiceStartsTheDialog() async throws {
         let (_, _, extra) = try await run("voices")

@@ -4,7 +4,7 @@ the mock.
 usage: multimodal_dialog_flows.py FLOW URL SPEECH_WAV
 Prints one JSON object on the last stdout line: {"events": [...], "states": [...], "extra": {...}}.
 Flows: tap2talk, push2talk, duplex, interrupt, respond, vqa, liveai, heartbeat, resume,
-replace-words, unknown-voice, voices, interrupt-uninterruptible, bad-respond-type.
+replace-words, unknown-voice, voices, two-dialogs, interrupt-uninterruptible, bad-respond-type.
 """
 import base64
 import json
@@ -259,6 +259,22 @@ elif flow == "voices":
             extra["started"][voice] = voice_recorder.errors
         dialog.stop()
         voice_recorder.wait_for("Stopped", timeout=10)
+    print(json.dumps({"events": recorder.events, "states": recorder.states, "extra": extra}))
+    sys.exit(0)
+elif flow == "two-dialogs":
+    ids = []
+    answers = []
+    for dialog_id in [None, None, "first"]:
+        one = Recorder()
+        dialog = make_dialog(one, "push2talk", dialog_id=ids[0] if dialog_id == "first" else None)
+        ids.append(one.dialog_id)
+        dialog.request_to_respond("prompt", "Hello.")
+        finish_round(dialog, one, 1)
+        answers.append(one.responding[-1].get("text") if one.responding else None)
+        dialog.stop()
+        one.wait_for("Stopped", timeout=10)
+    extra["dialog_ids"] = ids
+    extra["answers"] = answers
     print(json.dumps({"events": recorder.events, "states": recorder.states, "extra": extra}))
     sys.exit(0)
 elif flow == "bad-respond-type":
