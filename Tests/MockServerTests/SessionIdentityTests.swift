@@ -88,4 +88,16 @@ struct SessionIdentityTests {
                 "\(logs.all)")
         }
     }
+
+    /// Each key counts on its own; beyond the capacity the least recently used keys restart at 0.
+    @Test func ordinalsCountPerKeyAndStayBounded() {
+        let ordinals = SessionOrdinals(capacity: 10)
+        #expect(SessionOrdinals.key(testID: "t", caseID: "c") == "test:t")
+        #expect(SessionOrdinals.key(testID: nil, caseID: "c") == "case:c")
+        #expect(SessionOrdinals.key(testID: nil, caseID: nil) == "")
+        #expect([ordinals.next(""), ordinals.next(""), ordinals.next("case:a"), ordinals.next("")] == [0, 1, 0, 2])
+        for index in 0..<10 { _ = ordinals.next("test:\(index)") }
+        #expect(ordinals.next("") == 0, "the plain key was the least recently used: forgotten")
+        #expect(ordinals.next("test:9") == 1)
+    }
 }
