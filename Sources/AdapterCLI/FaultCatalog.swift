@@ -68,6 +68,10 @@ enum FaultCatalog {
             name: "audio-outside-sendspeech", protocolName: .multimodalDialog, obligation: "mmd.C10",
             summary: "push2talk audio without SendSpeech"),
         Fault(
+            name: "sendspeech-outside-listening", protocolName: .multimodalDialog, obligation: "mmd.C10",
+            summary: "push2talk: a start_speech outside Listening sends SendSpeech at once (seeds: only in Listening)",
+            drivenOnly: true),
+        Fault(
             name: "no-silence", protocolName: .multimodalDialog, obligation: "mmd.C11",
             summary: "tap2talk: no audio while Listening (20 s gap)", needs: "time scale, e.g. --time-scale 0.01"),
         Fault(

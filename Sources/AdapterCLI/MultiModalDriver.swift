@@ -78,7 +78,12 @@ final class MultiModalDriver: Sendable {
             _ = try? await dialog.start(apiKey: environment.apiKey, params: params, dialogId: dialogID)
             // Driven runs get the same one-off fault as the default flow, in the first Listening.
             if fault != nil, await waitForState(.listening, timeoutMillis: 3_000) { await injectListeningFault() }
-        case "start_speech": dialog.startSpeech()
+        case "start_speech":
+            if fault?.name == "sendspeech-outside-listening", dialog.dialogState != .listening {
+                // Pressed during an answer: SendSpeech goes at once instead of waiting for Listening.
+                dialog.sendRaw(text: dialog.rawDirective(.sendSpeech, input: [:]))
+            }
+            dialog.startSpeech()
         case "send_audio":
             guard (command["format"]?.stringValue ?? "pcm") == "pcm" else {
                 throw AdapterError(code: "Unsupported", message: "send_audio: only format pcm is supported")

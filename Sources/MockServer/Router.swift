@@ -16,6 +16,8 @@ final class Router: WebSocketServerDelegate, @unchecked Sendable {
     let sessions: SessionRegistry
     /// Per-dialog memory shared by multimodal sessions (dialog_id resume, S21).
     let dialogMemory = DialogMemory()
+    /// Sessions started per route key: each session's ids are drawn for its ordinal.
+    let sessionOrdinals = SessionOrdinals()
     let metrics = ServerMetrics()
     /// Refused upgrades, for `GET /_mock/refusals` and the conformance case they were for.
     let refusedUpgrades = RefusedUpgrades()
@@ -99,7 +101,8 @@ final class Router: WebSocketServerDelegate, @unchecked Sendable {
         }
         if let replayScenario, ProtocolRoute(path: request.path) != nil {
             return startSession(
-                ReplaySession(runtime: makeRuntime(replayScenario)), protocolName: "replay", request: request,
+                ReplaySession(runtime: makeRuntime(replayScenario, for: request, route: nil)), protocolName: "replay",
+                request: request,
                 maxMessageBytes: Self.maxProtocolMessageBytes)
         }
         if let route = ProtocolRoute(path: request.path) {
@@ -155,7 +158,8 @@ final class Router: WebSocketServerDelegate, @unchecked Sendable {
         }
         if scenario.replay != nil {  // a recorded session (record-to-scenario) is served as recorded
             return startSession(
-                ReplaySession(runtime: makeRuntime(scenario)), protocolName: route.kind.rawValue, request: request,
+                ReplaySession(runtime: makeRuntime(scenario, for: request, route: route)),
+                protocolName: route.kind.rawValue, request: request,
                 caseID: route.caseID, maxMessageBytes: Self.maxProtocolMessageBytes)
         }
         switch route.kind {
@@ -168,7 +172,8 @@ final class Router: WebSocketServerDelegate, @unchecked Sendable {
                 return refuse(request, status: status, body: body, obligation: obligation)
             case .accept(let accepted):
                 let session = QwenRealtimeSession(
-                    scenario: ScenarioBridge(runtime: makeRuntime(scenario)), model: accepted.model,
+                    scenario: ScenarioBridge(runtime: makeRuntime(scenario, for: request, route: route)),
+                    model: accepted.model,
                     profile: accepted.profile, baseDirectory: configuration.scenarioDirectory,
                     answerAudio: answerAudio)
                 return startSession(
@@ -186,7 +191,7 @@ final class Router: WebSocketServerDelegate, @unchecked Sendable {
                 options.audioBaseDirectory = configuration.scenarioDirectory
                 options.answerAudio = answerAudio
                 let session = MultiModalDialogSession(
-                    scenario: ScenarioBridge(runtime: makeRuntime(scenario)),
+                    scenario: ScenarioBridge(runtime: makeRuntime(scenario, for: request, route: route)),
                     memory: dialogMemory, options: options)
                 return startSession(
                     session, protocolName: route.kind.rawValue, request: request, caseID: route.caseID,
@@ -214,7 +219,7 @@ final class Router: WebSocketServerDelegate, @unchecked Sendable {
     ) -> UpgradeDecision {
         let testID = request.testID
         let driver = SessionDriver(session: session, metrics: metrics, logger: configuration.logger)
-        driver.initialNotes = initialNotes
+        driver.initialNotes = initialNotes + Self.workspaceNotes(request)
         // Recordings are for replay: they keep the payloads.
         driver.journalAudio = configuration.journalAudio || configuration.recordDirectory != nil
         driver.maxQueuedBytes = configuration.maxQueuedBytes
@@ -246,9 +251,22 @@ final class Router: WebSocketServerDelegate, @unchecked Sendable {
         return .accept(driver, maxMessageBytes: maxMessageBytes)
     }
 
-    /// A fresh scenario runtime for a new session (`--seed` applied).
-    func makeRuntime(_ scenario: Scenario) -> ScenarioRuntime<MonotonicScenarioClock> {
-        ScenarioRuntime(scenario: scenario, clock: MonotonicScenarioClock(), seed: configuration.seed)
+    /// Issue 40 row 12: `X-DashScope-WorkSpace` (a workspace the key belongs to) is accepted on
+    /// both protocols and noted in the session's log; the mock serves every workspace, and never checks the host
+    /// (`{WorkspaceId}.cn-beijing.maas.aliyuncs.com` and the like reach it as any other).
+    static func workspaceNotes(_ request: HTTPRequestHead) -> [JournalNote] {
+        guard let workspace = request.header("x-dashscope-workspace") else { return [] }
+        return [.info("X-DashScope-WorkSpace \"\(workspace)\" accepted (the mock serves every workspace)")]
+    }
+
+    /// A fresh scenario runtime for a new session (`--seed` applied) on `route` (nil: a replay);
+    /// its ids are those of the next ordinal under the session's test id, case or plain route.
+    func makeRuntime(
+        _ scenario: Scenario, for request: HTTPRequestHead, route: ProtocolRoute?
+    ) -> ScenarioRuntime<MonotonicScenarioClock> {
+        let ordinal = sessionOrdinals.next(SessionOrdinals.key(testID: request.testID, caseID: route?.caseID))
+        return ScenarioRuntime(
+            scenario: scenario, clock: MonotonicScenarioClock(), seed: configuration.seed, sessionOrdinal: ordinal)
     }
 
     func respond(to request: HTTPRequest) -> HTTPResponse {

@@ -42,6 +42,15 @@ package struct ClientFrame: Sendable, Hashable {
             throw ParameterProblem("mmd.C2", "text frame is a JSON \(json.typeName), not an object")
         }
         guard let header = DashScopeEnvelope.header(of: json) else {
+            // Issue 40 row 11: a realtime event (the nuisdk sample points at this path) is told
+            // where it belongs.
+            if let type = json["type"]?.stringValue {
+                throw ParameterProblem(
+                    "mmd.C2",
+                    "frame has no \"header\" object: {\"type\":\"\(type)\"} is a Qwen realtime event, and "
+                        + "\(DialogProtocol.multimodalDialog.servicePath) is the multimodal dialog endpoint; "
+                        + "realtime clients connect to \(DialogProtocol.qwenRealtime.servicePath)?model=<model>")
+            }
             throw ParameterProblem("mmd.C2", "frame has no \"header\" object")
         }
         self.json = json

@@ -1,8 +1,9 @@
 /// A non-fatal `Error` event (`error_code` int, `error_name`, `error_message`, §10.1), or the
 /// pair used for a fatal `task-failed`.
 ///
-/// The names below are mock-defined (spec §13 S11, S12, S18, S20): the real service's codes are
-/// an open question (§14.3).
+/// The names below are mock-defined (spec §13 S11, S12, S18, S20; *mock-only* in the reference's
+/// §10.1) unless a source is named: the official error page (DOC-MMERR) documents only
+/// ``respondTypeInvalid`` of them.
 package struct DialogErrorEvent: Sendable, Hashable {
     /// `error_code` of the `Error` event.
     package var code: Int
@@ -31,7 +32,13 @@ package struct DialogErrorEvent: Sendable, Hashable {
         DialogErrorEvent(code: 400, name: "InvalidParameter", message: message)
     }
 
-    /// The 20 s audio-gap rule fired (S18).
+    /// DOC-MMERR "421-InvalidParameter": a RequestToRespond whose `type` is neither `transcript`
+    /// nor `prompt` (sent as the status error, after which the connection closes).
+    package static let respondTypeInvalid = DialogErrorEvent(
+        code: 421, name: "InvalidParameter",
+        message: "type of directive payload is error, please choose transcript or prompt")
+
+    /// The 20 s audio-gap rule fired (S18; *mock-only*: no source gives its shape).
     package static func audioTimeout(_ message: String) -> DialogErrorEvent {
         DialogErrorEvent(code: 40000, name: "AudioTimeout", message: message)
     }

@@ -99,7 +99,16 @@ extension MultiModalDialogSession {
             ]
         }
         guard scenario.runtime.isInterruptible else {
-            return [.journal(.info("RequestToSpeak ignored: the scenario makes answers uninterruptible"))]
+            // Seeds 000 and 001, "Interrupt": the request "returns RequestAccepted" (the SDK's
+            // completion waits for it). Whether the answer stops is the application's setting
+            // (AIBuds seed 004, the interruption switch): here it plays on.
+            reply(.event("RequestAccepted", [:]))
+            return [
+                .journal(
+                    .info(
+                        "RequestToSpeak acknowledged (RequestAccepted); round \(current.number) plays on: "
+                            + "the scenario makes answers uninterruptible"))
+            ]
         }
         var commands = interrupt(current)
         timeline.add(.event("RequestAccepted", [:]), at: lane(now))

@@ -23,8 +23,7 @@ extension MultiModalDialogSession {
         case .serverSilence:
             commands.append(.journal(.must("mmd.C21", "the server was silent for the 60 s limit (no HeartBeat)")))
             commands += send(
-                frames.taskFailed(
-                    code: "ResponseTimeout", message: "no message was sent for the silence timeout", at: time))
+                frames.taskFailed(code: Self.responseTimeout.code, message: Self.responseTimeout.message, at: time))
         case .audioGap:
             let duplex = config?.mode == .duplex
             commands.append(
@@ -43,6 +42,10 @@ extension MultiModalDialogSession {
         commands += teardown(journal: "session ended: \(reason)", endReason: reason.reportName)
         return commands
     }
+
+    /// DOC-MMERR "RequestTimeOut": the gateway's `task-failed` after more than a minute without
+    /// interaction (S17).
+    static var responseTimeout: (code: String, message: String) { ("ResponseTimeout", "Response timeout!") }
 
     /// Ends the session: releases held frames (runtime flush), then closes the socket.
     /// `endReason` goes into the final report (``ScenarioRuntime/finalReport(endReason:)``)
@@ -74,6 +77,12 @@ extension MultiModalDialogSession {
         case .injectError(let spec):
             guard spec.fatal else { return [frames.error(Self.dialogError(spec), dialogID: dialogID, at: time)] }
             fatalRendered = true
+            // DOC-MMERR shows two fatal shapes: an integer status (`result-generated` with header
+            // status_code, e.g. 421) and a string code (`task-failed`, e.g. Model.AccessDenied).
+            if let status = Int(spec.code) {
+                let error = DialogErrorEvent(code: status, name: spec.name ?? spec.code, message: spec.message)
+                return [frames.statusError(error, dialogID: dialogID, at: time)]
+            }
             return [frames.taskFailed(code: spec.name ?? spec.code, message: spec.message, at: time)]
         }
     }

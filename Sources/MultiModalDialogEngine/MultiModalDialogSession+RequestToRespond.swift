@@ -22,8 +22,14 @@ extension MultiModalDialogSession {
             guard let kind = try input.choice("type", ["transcript", "prompt"]) else {
                 throw input.problem("type", "is required (transcript or prompt)")
             }
-            guard let value = try input.string("text") else { throw input.problem("text", "must be a non-null string") }
             type = kind
+        } catch {
+            // DOC-MMERR "421-InvalidParameter": a wrong type gets the status error and the
+            // connection closes.
+            return failWithStatus(.respondTypeInvalid, violation: error)
+        }
+        do throws(ParameterProblem) {
+            guard let value = try input.string("text") else { throw input.problem("text", "must be a non-null string") }
             text = value
         } catch {
             return reject(.invalidParameter(error.message), obligation: error.obligation, error.message)

@@ -119,4 +119,17 @@ extension MultiModalDialogSession {
         commands += teardown(journal: "task-failed \(code): \(message)")
         return commands
     }
+
+    /// DOC-MMERR "421-InvalidParameter": the status error (``ServerFrameBuilder/statusError(_:dialogID:at:)``)
+    /// now, then close.
+    func failWithStatus(_ error: DialogErrorEvent, violation: ParameterProblem?) -> [SessionCommand] {
+        var commands: [SessionCommand] = []
+        if let violation {
+            commands.append(.journal(.must(violation.obligation, violation.message)))
+        }
+        timeline.removeAll()
+        commands += send(frames.statusError(error, dialogID: dialogID, at: now))
+        commands += teardown(journal: "status \(error.code) \(error.name): \(error.message)")
+        return commands
+    }
 }

@@ -84,8 +84,16 @@ package final class MultiModalDialogSession<Clock: ScenarioClock>: ProtocolSessi
 
     package func receive(text bytes: [UInt8], classification: InboundClassification) -> [SessionCommand] {
         let before = lifecycle
+        if lifecycle == .awaitingStart, let taskID = DashScopeEnvelope.taskID(of: classification.json) {
+            frames.taskID = taskID  // what a trigger on the first frame sends echoes its task_id
+        }
         var commands = handle(
             scenario.runtime.clientMessage(type: classification.eventType ?? "", json: classification.json))
+        if fatalRendered, lifecycle != .finished {
+            // A fatal error a trigger injected on this very frame is its answer (e.g. a refused
+            // Start, preset model-access-denied): the frame is not carried out.
+            return commands + teardown(journal: "fatal error injected by a fault")
+        }
         // A trigger on this very frame may have ended the session; the frame is not "after the end".
         guard before == .finished || lifecycle != .finished else { return commands }
         commands += entry { receiveText(classification.json) }

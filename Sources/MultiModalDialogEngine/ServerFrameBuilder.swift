@@ -53,6 +53,21 @@ package struct ServerFrameBuilder: Sendable, Hashable {
             ], at: time)
     }
 
+    /// The documented fatal status error (DOC-MMERR, "421-InvalidParameter"): a `result-generated`
+    /// whose header carries `status_code`, `status_name` and `status_message`, with output
+    /// `{event: "Error", dialog_id}`; the service closes the connection after it.
+    package func statusError(_ error: DialogErrorEvent, dialogID: String?, at time: Int64) -> OutboundFrame {
+        var output: JSONObject = ["event": .string(DashScopeEnvelope.errorEvent)]
+        if let dialogID { output["dialog_id"] = .string(dialogID) }
+        let json = DashScopeEnvelope.serverFrame(
+            .resultGenerated, taskID: taskID,
+            header: [
+                "status_code": .int(Int64(error.code)), "status_name": .string(error.name),
+                "status_message": .string(error.message),
+            ], payload: ["output": .object(output)])
+        return frame(json, type: DashScopeEnvelope.errorEvent, at: time)
+    }
+
     /// A binary audio frame.
     package func audio(_ bytes: [UInt8], at time: Int64) -> OutboundFrame {
         OutboundFrame(eventType: nil, isText: false, bytes: bytes, dueAtMicros: time)

@@ -96,6 +96,8 @@ struct MultiModalDialogSuiteTests {
         FaultCase(fault: "wrong-rate", cases: ["mmd.audio.002"], obligation: "mmd.C9", check: "audioFormat"),
         FaultCase(fault: "wrong-rate-24k", cases: ["mmd.audio.002"], obligation: "mmd.C9", check: "audioFormat"),
         FaultCase(fault: "audio-outside-sendspeech", cases: ["mmd.push2talk.001"], obligation: "mmd.C10"),
+        // Seeds 000/001 startSpeech: SendSpeech pressed during an answer goes out at once (issue 40 point 3).
+        FaultCase(fault: "sendspeech-outside-listening", cases: ["mmd.push2talk.002"], obligation: "mmd.C10"),
         FaultCase(fault: "no-silence", cases: ["mmd.tap2talk.001"], obligation: "mmd.C11"),
         FaultCase(fault: "no-silence-duplex", cases: ["mmd.duplex.001"], obligation: "mmd.C12"),
         FaultCase(fault: "respond-outside-listening", cases: ["mmd.respond.001"], obligation: "mmd.C13"),

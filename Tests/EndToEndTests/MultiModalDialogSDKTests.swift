@@ -127,9 +127,50 @@ struct MultiModalDialogSDKTests {
         #expect(events.contains("RespondingEnded"))
     }
 
-    /// Issue 12 item 4: a voice the app's TTS does not have fails the task with the field named.
+    /// Issue 40 row 7: with answers uninterruptible, the SDK's interrupt still gets RequestAccepted
+    /// (seeds 000/001) and the answer plays to its end.
+    @Test func interruptOnAnUninterruptibleAnswerIsAccepted() async throws {
+        let (events, _, _) = try await run("interrupt-uninterruptible", scenario: "mmd-uninterruptible.json")
+        expectSubsequence(
+            ["RespondingStarted", "RequestAccepted", "RespondingEnded", "DialogStateChanged:Listening"], in: events)
+    }
+
+    /// Issue 40 row 1: two dialogs on one server get different dialog_ids; resuming the first
+    /// continues the first (its second scripted answer), not after the other dialog's turn.
+    @Test func eachDialogHasItsOwnIdAndMemory() async throws {
+        let (_, _, extra) = try await run("two-dialogs")
+        let ids = extra["dialog_ids"] as? [String] ?? []
+        let answers = extra["answers"] as? [String] ?? []
+        try #require(ids.count == 3 && answers.count == 3, "\(extra)")
+        #expect(ids[0] != ids[1])
+        #expect(ids[2] == ids[0])
+        #expect(answers[0] == answers[1], "both dialogs start at the script's first turn: \(answers)")
+        #expect(answers[2] != answers[0], "the resumed dialog goes on to its second turn: \(answers)")
+    }
+
+    /// Issue 40 row 2: voices outside any list start the dialog (no list by default).
+    @Test func anyVoiceStartsTheDialog() async throws {
+        let (_, _, extra) = try await run("voices")
+        let started = extra["started"] as? [String: Any] ?? [:]
+        for voice in ["longanyang", "Cherry", "longanqian"] {
+            #expect(started[voice] as? Bool == true, "\(voice): \(started[voice] ?? "nothing")")
+        }
+    }
+
+    /// Issue 40 row 8: a RequestToRespond type other than transcript/prompt gets the documented 421
+    /// status error (the SDK reports a header status_code ≠ 200 as an error), then the close.
+    @Test func aWrongRespondTypeGetsTheStatusError() async throws {
+        let (events, _, extra) = try await run("bad-respond-type")
+        let failure = extra["failure"] as? String ?? ""
+        #expect(failure.contains("\"status_code\": 421") || failure.contains("\"status_code\":421"), "\(failure)")
+        #expect(failure.contains("InvalidParameter"), "\(failure)")
+        #expect(!events.contains("RespondingStarted"))
+    }
+
+    /// Issue 12 item 4 (issue 40 row 2: the list is opt-in): a voice outside the scenario's list
+    /// fails the task with the field named.
     @Test func anUnknownVoiceFailsTheTask() async throws {
-        let (events, _, extra) = try await run("unknown-voice")
+        let (events, _, extra) = try await run("unknown-voice", scenario: "mmd-voices.json")
         #expect(!events.contains("Started"))
         let failure = extra["failure"] as? String ?? ""
         #expect(failure.contains("InvalidParameter") && failure.contains("no_such_voice"), "\(failure)")

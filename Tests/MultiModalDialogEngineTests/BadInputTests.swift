@@ -113,6 +113,20 @@ struct BadInputTests {
         #expect(harness.violations == [obligation], "\(name): \(harness.journal)")
     }
 
+    /// Issue 40 row 11: a Qwen realtime client on the inference path is told which path it meant.
+    @Test func aRealtimeEventFirstNamesTheRealtimePath() throws {
+        let harness = SessionHarness()
+        harness.send(["type": "session.update", "session": ["modalities": ["text", "audio"]]])
+        #expect(harness.events == ["task-failed"])
+        let header = try #require(harness.texts.first?["header"])
+        #expect(header["error_code"] == "InvalidParameter")
+        let message = header["error_message"]?.stringValue ?? ""
+        #expect(
+            message.contains("\"session.update\"") && message.contains("/api-ws/v1/realtime?model="), "\(message)")
+        #expect(harness.closes.count == 1)
+        #expect(harness.violations == ["mmd.C2"])
+    }
+
     @Test("S4: non-JSON first frame and binary before Start fail the task")
     func notJSONOrBinaryFirst() {
         let text = SessionHarness()
@@ -135,11 +149,6 @@ struct BadInputTests {
         ),
         ("no header", ["payload": ["input": ["directive": "HeartBeat"]]], "InvalidDirective", "mmd.C7"),
         ("not an object", "HeartBeat", "InvalidDirective", "mmd.C7"),
-        (
-            "RequestToRespond bad type",
-            ClientMessages.directive("RequestToRespond", taskID: "t-1", input: ["type": "poem", "text": "x"]),
-            "InvalidParameter", "mmd.C13"
-        ),
         (
             "RequestToRespond null text",
             ClientMessages.directive("RequestToRespond", taskID: "t-1", input: ["type": "prompt", "text": nil]),
@@ -176,6 +185,24 @@ struct BadInputTests {
         #expect(harness.closes.isEmpty, "\(name)")
         harness.directive("HeartBeat")
         #expect(harness.events.last == "HeartBeat", "\(name): session goes on")
+    }
+
+    /// Issue 40 row 8, DOC-MMERR "421-InvalidParameter": a RequestToRespond type other than
+    /// transcript/prompt gets result-generated with header status 421, then the connection closes.
+    @Test(arguments: [JSONValue.string("poem"), .null, .int(3)])
+    func aWrongRequestToRespondTypeGetsTheDocumentedStatusErrorAndCloses(_ type: JSONValue) throws {
+        let harness = SessionHarness()
+        harness.start()
+        harness.directive("RequestToRespond", input: ["type": type, "text": "x"])
+        let frame = try #require(harness.texts.last)
+        #expect(frame["header"]?["event"] == "result-generated")
+        #expect(frame["header"]?["status_code"] == 421)
+        #expect(frame["header"]?["status_name"] == "InvalidParameter")
+        #expect(frame["header"]?["status_message"]?.stringValue?.contains("transcript or prompt") == true)
+        #expect(frame["payload"]?["output"]?["event"] == "Error")
+        #expect(frame["payload"]?["output"]?["dialog_id"]?.stringValue == harness.dialogID)
+        #expect(harness.closes.count == 1)
+        #expect(harness.violations == ["mmd.C13"])
     }
 
     @Test(

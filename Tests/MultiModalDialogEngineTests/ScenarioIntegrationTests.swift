@@ -14,6 +14,45 @@ struct ScenarioIntegrationTests {
             file: name)
     }
 
+    /// Issue 40 row 8, DOC-MMERR: the official error shapes as presets, each then closing.
+    @Test func modelAccessDeniedPresetRefusesTheStart() throws {
+        let harness = SessionHarness(scenario: try Self.scenario("model-access-denied"))
+        harness.start()
+        harness.advance(ms: 100)
+        #expect(harness.events == ["task-failed"])
+        let header = try #require(harness.texts.last?["header"])
+        #expect(header["error_code"] == "Model.AccessDenied")
+        #expect(header["error_message"] == "Model access denied.")
+        #expect(header["task_id"]?.stringValue == harness.taskID)
+        #expect(harness.closes.count == 1)
+    }
+
+    @Test func invalidParameterPresetSendsThe421StatusErrorAndCloses() throws {
+        let harness = SessionHarness(scenario: try Self.scenario("invalid-parameter"))
+        harness.start()
+        harness.directive("RequestToRespond", input: ["type": "prompt", "text": "Hi."])
+        harness.advance(ms: 100)
+        let frame = try #require(harness.texts.last)
+        #expect(frame["header"]?["event"] == "result-generated")
+        #expect(frame["header"]?["status_code"] == 421)
+        #expect(frame["header"]?["status_name"] == "InvalidParameter")
+        #expect(frame["payload"]?["output"]?["event"] == "Error")
+        #expect(frame["payload"]?["output"]?["dialog_id"]?.stringValue == harness.dialogID)
+        #expect(!harness.events.contains("RespondingStarted"))
+        #expect(harness.closes.count == 1)
+    }
+
+    @Test func responseTimeoutPresetFailsTheSilentCall() throws {
+        let harness = SessionHarness(scenario: try Self.scenario("response-timeout"))
+        harness.start(["upstream": ["mode": "tap2talk"]])
+        harness.advance(ms: 700)
+        let header = try #require(harness.texts.last?["header"])
+        #expect(header["event"] == "task-failed")
+        #expect(header["error_code"] == "ResponseTimeout")
+        #expect(header["error_message"] == "Response timeout!")
+        #expect(harness.closes.count == 1)
+    }
+
     @Test("unknownEvent faults become result-generated frames with that output.event")
     func unknownEvent() throws {
         let harness = SessionHarness(scenario: try Self.scenario("unknown-event"))

@@ -87,6 +87,7 @@ struct SessionControlTests {
         harness.advance(ms: 700)
         #expect(harness.events.last == "task-failed")
         #expect(harness.texts.last?["header"]?["error_code"] == "ResponseTimeout")
+        #expect(harness.texts.last?["header"]?["error_message"] == "Response timeout!")  // DOC-MMERR
         #expect(harness.closes.first?.code == 1000)
         #expect(harness.violations.contains("mmd.C21"))
     }

@@ -26,11 +26,12 @@ final class SessionHarness {
 
     init(
         scenario: Scenario = TestScenarios.plain, memory: DialogMemory = DialogMemory(),
-        options: MultiModalDialogSessionOptions = MultiModalDialogSessionOptions()
+        options: MultiModalDialogSessionOptions = MultiModalDialogSessionOptions(), sessionOrdinal: UInt64 = 0
     ) {
         self.memory = memory
         let clock = ManualClock()
-        let bridge = ScenarioBridge(runtime: ScenarioRuntime(scenario: scenario, clock: clock))
+        let bridge = ScenarioBridge(
+            runtime: ScenarioRuntime(scenario: scenario, clock: clock, sessionOrdinal: sessionOrdinal))
         runner = ManualSessionRunner(
             session: MultiModalDialogSession(scenario: bridge, memory: memory, options: options), clock: clock)
     }

@@ -111,6 +111,27 @@ struct SpeechModeTests {
         #expect(harness.violations.isEmpty, "\(harness.journal)")
     }
 
+    /// Issue 40 row 7: seeds 000/001 "Interrupt" — it returns RequestAccepted; with the
+    /// interruption switch off the answer is acknowledged but plays to its end.
+    @Test func requestToSpeakOnAnUninterruptibleAnswerIsAcceptedAndTheAnswerPlaysOn() throws {
+        var scenario = Self.longAnswer
+        scenario.policies.interruptible = false
+        let harness = SessionHarness(scenario: scenario)
+        harness.start()
+        harness.directive("RequestToRespond", input: ["type": "prompt", "text": "Tell me a story"])
+        harness.advance(ms: 1_000)
+        let audioSoFar = harness.audioFrames.count
+        harness.directive("RequestToSpeak")
+        #expect(harness.events.last == "RequestAccepted")
+        harness.advance(until: "RespondingEnded")
+        #expect(harness.audioFrames.count > audioSoFar)
+        #expect(harness.states == ["Listening", "Thinking", "Responding"])
+        harness.directive("LocalRespondingEnded")
+        harness.advance(ms: 100)
+        #expect(harness.states == ["Listening", "Thinking", "Responding", "Listening"])
+        #expect(harness.violations.isEmpty, "\(harness.journal)")
+    }
+
     @Test("S10: RequestToSpeak in Listening gets RequestAccepted only, and C20 is journaled")
     func requestToSpeakInListening() {
         let harness = SessionHarness()

@@ -21,6 +21,10 @@ import WireJSON
 
     static func idle(_ ms: Double) -> SessionPolicies { SessionPolicies(idleEndMs: ms) }
 
+    /// A first update that asks for server VAD: on the audio profile an omitted
+    /// `turn_detection` is push-to-talk (SEED-003).
+    static let serverVAD: JSONValue = ["turn_detection": ["type": "server_vad"]]
+
     static func reports(_ harness: QwenHarness) -> [JSONValue] {
         harness.notes.compactMap { if case .report(let json) = $0 { json } else { nil } }
     }
@@ -45,7 +49,7 @@ import WireJSON
 
     @Test func anAnswerLongerThanTheIdleTimeIsNotCut() throws {
         let harness = Self.harness(Self.idle(1_500))
-        harness.send("session.update", ["session": [:]])
+        harness.send("session.update", ["session": Self.serverVAD])
         harness.appendAudio(try Fixtures.paddedSpeech())
         harness.appendSilence(ms: 12_000)
         let created = try #require(harness.received.first { $0.type == "response.created" })
@@ -73,7 +77,11 @@ import WireJSON
     }
 
     @Test func endOfTurnSilenceIsTheServerVADsSilenceNotADelay() throws {
-        func turn(_ policies: SessionPolicies, session: JSONObject = [:]) throws -> QwenHarness {
+        func turn(
+            _ policies: SessionPolicies, session: JSONObject = ["turn_detection": ["type": "server_vad"]]
+        ) throws
+            -> QwenHarness
+        {
             let harness = Self.harness(policies)
             harness.send("session.update", ["session": .object(session)])
             harness.appendAudio(try Fixtures.paddedSpeech())
@@ -101,7 +109,7 @@ import WireJSON
 
     @Test func voicePlaybackOffAnswersInTheTextModality() throws {
         let harness = Self.harness(SessionPolicies(voicePlayback: false))
-        harness.send("session.update", ["session": [:]])
+        harness.send("session.update", ["session": Self.serverVAD])
         harness.appendAudio(try Fixtures.paddedSpeech())
         harness.appendSilence(ms: 6_000)
         let done = try #require(harness.events("response.done").first)

@@ -6,14 +6,15 @@ extension EmbeddedScenarios {
         {
           "$schema": "../../conformance/schema/scenario.schema.json",
           "name": "aibuds",
-          "description": "The AIBuds AI-chat session profile (seed 004): 0.8 s end-of-turn silence, the session ends after 15 s without user speech or text (held while the answer plays), barge-in on, voice playback on, and a final session report journaled at the end (GET /_mock/sessions/<id>/report). Copy it with interruptible or voicePlayback set to false for the SDK's other switches.",
+          "description": "The AIBuds AI-chat session profile (seed 004): 0.8 s end-of-turn silence, the session ends after 15 s without user speech or text (held while the answer plays), barge-in on, voice playback on, and a final session report journaled at the end (GET /_mock/sessions/<id>/report). Turns are taken by voice activity (seed 004: the session reports VAD events and has a maximum speech pause before the AI responds), so on the Qwen audio profile a session.update without turn_detection keeps server VAD. Copy it with interruptible or voicePlayback set to false for the SDK's other switches.",
           "seed": 4,
           "policies": {
             "idleEndMs": 15000,
             "endOfTurnSilenceMs": 800,
             "interruptible": true,
             "voicePlayback": true,
-            "sessionReport": true
+            "sessionReport": true,
+            "omittedTurnDetectionIsPushToTalk": false
           }
         }
 

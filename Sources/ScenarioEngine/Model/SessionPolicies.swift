@@ -39,7 +39,8 @@ package struct SessionPolicies: Sendable, Hashable {
     package var callDeclaredTools: Bool
     /// Multimodal dialog: the final RespondingContent of each round carries
     /// `extra_info.timestamps`, when the round's steps happened (ms since the round started),
-    /// unless the turn scripts its own. Off by default; the default scenario turns it on.
+    /// unless the turn scripts its own. Off by default; the default scenario turns it on. The keys
+    /// are mock-invented (inferred): DOC-MMWS names the field but not its keys.
     package var roundTimestamps: Bool
     /// Qwen realtime, audio profile: a first `session.update` that carries no `turn_detection`
     /// means push-to-talk, as the nuisdk documents for an `nls_config` without it (SEED-003).
@@ -47,16 +48,12 @@ package struct SessionPolicies: Sendable, Hashable {
     /// push-to-talk mode"; `vad_mode` fixed to `MODE_P2T`). `session.created` still reports
     /// server VAD (DOC-QA-SE); only the first update decides. Off: an absent key keeps it.
     package var omittedTurnDetectionIsPushToTalk: Bool
-    /// Multimodal dialog: the voices of the application's TTS model; `downstream.voice` outside
-    /// them (other than `""`, the console's voice, and cloned `cosyvoice-…` ids) is refused
-    /// with `InvalidParameter`. `nil` accepts any voice.
+    /// Multimodal dialog, opt-in: the voices of the application's TTS model; `downstream.voice`
+    /// outside them (other than `""`, the console's voice, and cloned `cosyvoice-…` ids) is
+    /// refused with `InvalidParameter`. `nil` (the default) accepts any voice: the service
+    /// documents no list (seeds 000/001 name none; DOC-MMWS: the voices are the console's TTS
+    /// model's), and real apps use voices such as `longanyang` or `Cherry` (issue 40 row 2).
     package var voices: [String]?
-
-    /// The CosyVoice system voices the mock knows by default (``voices``).
-    package static let defaultVoices = [
-        "longxiaochun_v2", "longxiaoxia_v2", "longwan_v2", "longcheng_v2", "longhua_v2", "longshu_v2",
-        "loongbella_v2", "longxiaochun", "longxiaoxia", "longwan", "longcheng", "longhua", "longshu", "loongbella",
-    ]
 
     /// Creates policies; the defaults are the documented protocol values with no idle end.
     package init(
@@ -64,7 +61,7 @@ package struct SessionPolicies: Sendable, Hashable {
         serverSilenceTimeoutMs: Double? = 60_000, audioGapTimeoutMs: Double? = 20_000,
         duplexAudioGapInEveryState: Bool = false, sessionCapMs: Double? = 7_200_000, callDeclaredTools: Bool = false,
         roundTimestamps: Bool = false, omittedTurnDetectionIsPushToTalk: Bool = true,
-        voices: [String]? = SessionPolicies.defaultVoices, voicePlayback: Bool = true, sessionReport: Bool = false
+        voices: [String]? = nil, voicePlayback: Bool = true, sessionReport: Bool = false
     ) {
         self.idleEndMs = idleEndMs
         self.endOfTurnSilenceMs = endOfTurnSilenceMs

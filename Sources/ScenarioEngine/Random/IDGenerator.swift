@@ -1,14 +1,29 @@
 /// Deterministic identifiers for one session: UUIDs (`dialog_id`) and prefixed hex ids
 /// (`event_…`, `item_…`, `resp_…`, `call_…`, `sess_…`).
 ///
-/// Two generators with the same seed produce the same ids in the same order, so a session
-/// replayed with the same scenario, seed and client input carries identical ids.
+/// Two generators with the same seed and session ordinal produce the same ids in the same
+/// order, so a session replayed with the same scenario, seed, ordinal and client input carries
+/// identical ids; sessions with different ordinals get different ids, as the service issues
+/// unique ones (issue 40 row 1). Every id of a session, whatever its kind, draws fresh 64-bit
+/// values from one stream (no id reuses another's draw or digits).
 package struct IDGenerator: Sendable, Hashable {
     private var random: SeededRandom
 
-    /// Creates a generator whose ids are fully determined by `seed`.
-    package init(seed: UInt64) {
-        random = SeededRandom.stream(StreamNumber.identifiers, seed: seed)
+    /// Creates a generator whose ids are fully determined by `seed` and `sessionOrdinal`
+    /// (the how-many-th session of its route, from 0). Ordinal 0 gives the ids sessions had
+    /// before ordinals existed, so recorded fixtures stay valid.
+    package init(seed: UInt64, sessionOrdinal: UInt64 = 0) {
+        random = SeededRandom.stream(StreamNumber.identifiers, seed: Self.mix(seed, sessionOrdinal))
+    }
+
+    /// The seed of session `ordinal`'s id stream: `seed` itself for ordinal 0, else `seed` mixed
+    /// with the ordinal by a bijective 64-bit finaliser, so distinct ordinals give distinct streams.
+    static func mix(_ seed: UInt64, _ ordinal: UInt64) -> UInt64 {
+        guard ordinal > 0 else { return seed }
+        var z = ordinal &* 0x9E37_79B9_7F4A_7C15
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return seed ^ (z ^ (z >> 31))
     }
 
     /// A random (version 4 layout) UUID in lower case, 36 characters:

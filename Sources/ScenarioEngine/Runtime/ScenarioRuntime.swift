@@ -52,11 +52,14 @@ package struct ScenarioRuntime<Clock: ScenarioClock>: Sendable {
     ///   - scenario: The scenario to run.
     ///   - clock: The time source (``ManualClock`` in tests).
     ///   - seed: Overrides the scenario's seed (`mock-server --seed`).
-    package init(scenario: Scenario, clock: Clock, seed: UInt64? = nil) {
+    ///   - sessionOrdinal: The how-many-th session of its route (from 0): mixed into the ids
+    ///     only, so each session has its own ids while delays, triggers and faults stay the
+    ///     scenario's.
+    package init(scenario: Scenario, clock: Clock, seed: UInt64? = nil, sessionOrdinal: UInt64 = 0) {
         let effectiveSeed = seed ?? scenario.seed
         self.scenario = scenario
         self.clock = clock
-        ids = IDGenerator(seed: effectiveSeed)
+        ids = IDGenerator(seed: effectiveSeed, sessionOrdinal: sessionOrdinal)
         faultStage = FaultStage(faults: scenario.faults, seed: effectiveSeed)
         delayRandom = SeededRandom.stream(StreamNumber.delays, seed: effectiveSeed)
         triggerRandom = SeededRandom.stream(StreamNumber.triggers, seed: effectiveSeed)

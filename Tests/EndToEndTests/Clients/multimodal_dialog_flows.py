@@ -4,7 +4,7 @@ the mock.
 usage: multimodal_dialog_flows.py FLOW URL SPEECH_WAV
 Prints one JSON object on the last stdout line: {"events": [...], "states": [...], "extra": {...}}.
 Flows: tap2talk, push2talk, duplex, interrupt, respond, vqa, liveai, heartbeat, resume,
-replace-words, unknown-voice.
+replace-words, unknown-voice, voices, two-dialogs, interrupt-uninterruptible, bad-respond-type.
 """
 import base64
 import json
@@ -183,6 +183,16 @@ elif flow == "interrupt":
     dialog.interrupt()
     recorder.wait_for("RequestAccepted")
     recorder.wait_for("DialogStateChanged:Listening", count=2)
+elif flow == "interrupt-uninterruptible":
+    dialog = make_dialog(recorder, "push2talk")
+    dialog.request_to_respond("prompt", "Tell me a long story.")
+    recorder.wait_for("RespondingStarted", timeout=20)
+    dialog.local_responding_started()
+    dialog.interrupt()
+    recorder.wait_for("RequestAccepted")
+    recorder.wait_for("RespondingEnded", timeout=30)
+    dialog.local_responding_ended()
+    recorder.wait_for("DialogStateChanged:Listening", count=2)
 elif flow == "respond":
     dialog = make_dialog(recorder, "push2talk")
     dialog.request_to_respond("transcript", "Read this sentence out loud.")
@@ -237,6 +247,45 @@ elif flow == "replace-words":
     dialog.stop_speech()
     finish_round(dialog, recorder, 1)
     extra["speech_texts"] = recorder.speech_texts
+elif flow == "voices":
+    extra["started"] = {}
+    for voice in ["longanyang", "Cherry", "longanqian"]:
+        voice_recorder = Recorder()
+        dialog = make_dialog(voice_recorder, "push2talk", voice=voice, wait=False)
+        try:
+            voice_recorder.wait_for("DialogStateChanged:Listening", timeout=10)
+            extra["started"][voice] = True
+        except TimeoutError:
+            extra["started"][voice] = voice_recorder.errors
+        dialog.stop()
+        voice_recorder.wait_for("Stopped", timeout=10)
+    print(json.dumps({"events": recorder.events, "states": recorder.states, "extra": extra}))
+    sys.exit(0)
+elif flow == "two-dialogs":
+    ids = []
+    answers = []
+    for dialog_id in [None, None, "first"]:
+        one = Recorder()
+        dialog = make_dialog(one, "push2talk", dialog_id=ids[0] if dialog_id == "first" else None)
+        ids.append(one.dialog_id)
+        dialog.request_to_respond("prompt", "Hello.")
+        finish_round(dialog, one, 1)
+        answers.append(one.responding[-1].get("text") if one.responding else None)
+        dialog.stop()
+        one.wait_for("Stopped", timeout=10)
+    extra["dialog_ids"] = ids
+    extra["answers"] = answers
+    print(json.dumps({"events": recorder.events, "states": recorder.states, "extra": extra}))
+    sys.exit(0)
+elif flow == "bad-respond-type":
+    dialog = make_dialog(recorder, "push2talk")
+    dialog.request_to_respond("poem", "Say something.")
+    recorder.wait_for("Error", timeout=10)
+    extra["failure"] = recorder.errors[-1]
+    recorder.errors = []
+    time.sleep(0.5)
+    print(json.dumps({"events": recorder.events, "states": recorder.states, "extra": extra}))
+    sys.exit(0)
 elif flow == "unknown-voice":
     dialog = make_dialog(recorder, "push2talk", voice="no_such_voice", wait=False)
     recorder.wait_for("Error", timeout=10)

@@ -3,7 +3,7 @@
 usage: omni_realtime_flows.py FLOW BASE_URL MODEL [AUDIO_WAV]
 Prints one JSON object on the last stdout line: {"events": [server event types in order],
 "errors": [...], "extra": {...}}. Flows: vad, ptt, tool, declared-tool, cancel (also on a
-scenario whose answers are not interruptible), finish
+scenario whose answers are not interruptible), finish, workspace, wrong-path
 (omni); asr-vad, asr-manual (qwen3-asr-flash-realtime).
 """
 import base64
@@ -69,8 +69,16 @@ def stream(conversation, pcm, realtime=True, chunk=3200):
 
 
 recorder = Recorder()
-conversation = OmniRealtimeConversation(model=model, callback=recorder, url=base_url)
+# workspace: the SDK then sends X-DashScope-WorkSpace (issue 40 row 12)
+conversation = OmniRealtimeConversation(
+    model=model, callback=recorder, url=base_url, workspace="ws-e2e" if flow == "workspace" else None)
 conversation.connect()
+if flow == "wrong-path":  # issue 40 row 11: the multimodal path (the nuisdk sample's URL)
+    conversation.update_session(output_modalities=[MultiModality.TEXT], enable_turn_detection=False)
+    recorder.closed.wait(10)
+    print(json.dumps({"events": recorder.events, "extra": {"messages": recorder.messages,
+                                                            "closed": recorder.closed.is_set()}}))
+    sys.exit(0)
 recorder.wait_for("session.created")
 extra = {}
 
@@ -184,6 +192,9 @@ elif flow in ("asr-vad", "asr-manual"):
     extra["completed"] = [{k: m.get(k) for k in ("transcript", "language", "emotion")} for m in completed]
     partials = [m for m in recorder.messages if m.get("type") == "conversation.item.input_audio_transcription.text"]
     extra["partials"] = [m.get("text", "") + m.get("stash", "") for m in partials]
+elif flow == "workspace":
+    conversation.update_session(output_modalities=[MultiModality.TEXT], enable_turn_detection=False)
+    recorder.wait_for("session.updated")
 elif flow == "finish":
     conversation.update_session(output_modalities=[MultiModality.TEXT], enable_turn_detection=False)
     recorder.wait_for("session.updated")

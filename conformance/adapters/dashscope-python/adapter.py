@@ -366,6 +366,7 @@ class MultiModalDriver:
         self.upstream_rate = 16000
         self.mode = "tap2talk"
         self.mic_muted = False         # tap2talk: between SpeechEnded and the next Listening
+        self.dialog_state = None       # the last DialogStateChanged state
         self.stop_sent = False
         self.closed = threading.Event()
         self.stopped = threading.Event()
@@ -405,6 +406,7 @@ class MultiModalDriver:
 
             def on_state_changed(self, state):
                 value = getattr(state, "value", str(state))
+                driver.dialog_state = value
                 if value == "Listening":
                     driver.mic_muted = False
                 driver.events.emit("state", state=value)
@@ -587,6 +589,13 @@ class MultiModalDriver:
 
     def cmd_start_speech(self, cmd):
         self.require_dialog()
+        # Seeds 000/001 startSpeech: the app calls it only in Listening (the SDK does not check):
+        # a press during an answer is held until the next Listening (case mmd.push2talk.002).
+        deadline = time.monotonic() + 20
+        while self.dialog_state != "Listening" and time.monotonic() < deadline:
+            if self.closed.is_set() or self.stop_sent:
+                raise CommandError("Closed", "the connection closed while waiting for Listening")
+            time.sleep(0.02)
         with self.send_lock:
             self.dialog.start_speech()
 
