@@ -69,6 +69,11 @@ extension QwenRealtimeSession {
         }
         input.bufferedBytes += bytes.count
         input.bufferedMicros += duration
+        // Push-to-talk has no VAD: the app appends audio only while the user holds the button,
+        // so the audio itself is the user's input for the idle end [inferred].
+        if scenario.runtime.scenario.policies.idleEndMs != nil, duration > 0, configuration.turnDetection == nil {
+            commands += handle(scenario.runtime.userInput())
+        }
         let events = input.feedDetector(bytes)
         for event in events { commands += handleVAD(event) }
         return commands + transcriptionProgress()

@@ -16,7 +16,11 @@ struct SessionReportRouteTests {
         defer { server.stop() }
         let client = WebSocketClient()
         defer { client.shutdown() }
+        // The profile with its 15 s idle end lengthened: a loaded machine must not end the
+        // session before the test reads the report of the open one.
         let profile = try #require(EmbeddedScenarios.files["aibuds"])
+            .replacingOccurrences(of: #""idleEndMs": 15000"#, with: #""idleEndMs": 3600000"#)
+        #expect(profile.contains("3600000"))
         #expect(Control.request(server, "PUT", "/_mock/scenario", body: profile).status == 200)
         let path = "/api-ws/v1/realtime?model=qwen3-omni-flash-realtime"
         let connection = try await client.connect(server.baseURL + path, headers: [("Authorization", "Bearer k")])

@@ -31,7 +31,7 @@ import WireJSON
 
     @Test func streamedSilenceDoesNotHoldTheSessionOpen() throws {
         let harness = Self.harness(Self.idle(1_000))
-        harness.send("session.update", ["session": [:]])
+        harness.send("session.update", ["session": Self.serverVAD])
         harness.appendSilence(ms: 3_000)
         let close = try #require(harness.closes.first)
         #expect(close.code == 1000)
@@ -62,6 +62,20 @@ import WireJSON
         // The clock restarts when the client's playback ends: the answer's start plus its audio.
         let close = try #require(harness.closes.first)
         #expect(abs(close.atMicros - (created.atMicros + audioMicros + 1_500_000)) <= 20_000)
+    }
+
+    @Test func pushToTalkAudioIsInputTheClockDoesNotCutAHeldButton() throws {
+        let harness = Self.harness(Self.idle(1_000))
+        harness.send("session.update", ["session": ["turn_detection": .null]])
+        // The user holds the button for 2.5 s: no VAD, but the appended audio is their input.
+        harness.appendSilence(ms: 2_500)
+        #expect(harness.closes.isEmpty)
+        harness.send("input_audio_buffer.commit")
+        harness.send("response.create")
+        harness.advance(ms: 8_000)
+        #expect(harness.events("response.done").count == 1)
+        // Idle after the answer has played: the session ends.
+        #expect(harness.closes.count == 1)
     }
 
     @Test func aUserTextItemRestartsTheClock() {
