@@ -68,6 +68,23 @@ import WireJSON
         #expect(journaled.map(\.verdict) == [.fail, .nonStrict])  // only the replay finding is upgraded
     }
 
+    /// A case's own `serverViolations` check judges a journaled SHOULD at the SHOULD level: a
+    /// MUST case that only sees SHOULD breaches of its obligation is nonStrict, never failed.
+    @Test func aServerViolationsCheckNeverJudgesAboveTheViolationsLevel() throws {
+        let conformanceCase = try Self.makeCase(checks: #"[{"kind":"serverViolations"}]"#)
+        var builder = TranscriptBuilder()
+        builder.client(10, TranscriptBuilder.directive("HeartBeat"))
+        builder.entries.append(Self.violation(11, "mmd.C14", .should))
+        let lenient = Self.evaluator.evaluate(conformanceCase, transcript: builder.transcript)
+        #expect(lenient.checks.first?.verdict == .nonStrict)
+        #expect(lenient.verdict == .nonStrict)
+        builder.entries.append(Self.violation(12, "mmd.C14", .must))
+        let strict = Self.evaluator.evaluate(conformanceCase, transcript: builder.transcript)
+        #expect(strict.checks.first?.verdict == .fail)
+        #expect(strict.checks.first?.evidence == [1, 2])
+        #expect(strict.checks.first?.actual.hasPrefix("mmd.C14: MUST: seen") == true)
+    }
+
     @Test func aViolationTheCaseAlreadyReportsIsNotRepeated() throws {
         let conformanceCase = try Self.makeCase(checks: #"[{"kind":"serverViolations"}]"#)
         var builder = TranscriptBuilder()

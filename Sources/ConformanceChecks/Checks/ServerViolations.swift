@@ -30,7 +30,10 @@ package struct ServerViolations: FlowIndependentCheck {
             }
             return message.map { violation.message.contains($0) } ?? true
         }
-        guard let first = found.first, let violation = transcript.journal[first].violation else {
+        // A MUST the mock journaled is the finding; with only SHOULD ones, the case is judged at
+        // the violation's level, never above it (a SHOULD can make a case nonStrict, not fail it).
+        let firstMust = found.first { transcript.journal[$0].violation?.level == .must }
+        guard let first = firstMust ?? found.first, let violation = transcript.journal[first].violation else {
             // The mock judges what the client sends: without a frame it judged nothing.
             let frames = transcript.clientFrameIndices.count
             return frames == 0
@@ -40,6 +43,7 @@ package struct ServerViolations: FlowIndependentCheck {
         let more = found.count > 1 ? " (+\(found.count - 1) more)" : ""
         var result = context.fail(expected, "\(violation.obligation): \(violation.message)\(more)", evidence: found)
         result.obligation = violation.obligation
+        if firstMust == nil { result.verdict = min(result.verdict, RequirementLevel.should.failureVerdict) }
         return result
     }
 }
