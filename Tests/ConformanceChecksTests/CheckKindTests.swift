@@ -131,6 +131,35 @@ import WireJSON
         #expect(try judge(check, late.transcript).verdict == .fail)
     }
 
+    /// `during`: a barge-in before any playback began has no playback to stop, so the check
+    /// did not see what it judges (not exercised); inside a playback span it is judged.
+    @Test func adapterEventDuringASpanJudgesOnlyAnchorsInsideIt() throws {
+        let check = #"""
+            {"kind":"adapterEvent","event":"playback_ended","after":{"server":"Stopped"},"withinMs":100,
+             "during":["playback_started","playback_ended"]}
+            """#
+        var early = Self.dialog
+        early.adapter(900, "playback_started")
+        early.adapter(2_000, "playback_ended")
+        #expect(try judge(check, early.transcript).verdict == .notExercised)
+        var closed = Self.dialog
+        closed.adapter(100, "playback_started")
+        closed.adapter(200, "playback_ended")
+        #expect(try judge(check, closed.transcript).verdict == .notExercised)
+        var open = Self.dialog
+        open.adapter(100, "playback_started")
+        open.adapter(2_000, "playback_ended")
+        #expect(try judge(check, open.transcript).verdict == .fail)
+        var prompt = Self.dialog
+        prompt.adapter(100, "playback_started")
+        prompt.adapter(760, "playback_ended")
+        #expect(try judge(check, prompt.transcript).verdict == .pass)
+        #expect(throws: CheckParameterError.self) {
+            try CheckRegistry.decode(
+                try JSONValue.decode(#"{"kind":"adapterEvent","event":"x","during":["a"],"after":{"server":"y"}}"#))
+        }
+    }
+
     @Test func badParametersAreRejected() {
         #expect(throws: CheckParameterError.self) {
             try CheckRegistry.decode(try JSONValue.decode(#"{"kind":"noMessage"}"#))

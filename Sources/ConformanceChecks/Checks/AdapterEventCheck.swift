@@ -7,15 +7,17 @@ import WireJSON
 /// Parameters: `event` (name), `expect` (`present`, default, or `absent`), `after` (journal
 /// matcher: the window opens at its first occurrence), `before` (journal matcher: the window
 /// closes there), `withinMs` (present: the event comes within this long of the opening),
-/// `graceMs` (absent: events this soon after the opening are tolerated), `pointer` plus a
-/// condition on the event's JSON (only matching events count).
+/// `graceMs` (absent: events this soon after the opening are tolerated), `during` (two adapter
+/// event names, `[opens, closes]`: the `after` anchor is judged only inside such a span — e.g.
+/// playback in progress at a barge-in — and otherwise the check is not exercised), `pointer`
+/// plus a condition on the event's JSON (only matching events count).
 /// ```json
 /// { "kind": "adapterEvent", "event": "playback_ended", "after": { "server": "RequestAccepted" }, "withinMs": 500 }
 /// ```
 package struct AdapterEventCheck: Check {
     package static let kind = "adapterEvent"
     package static let parameterNames: Set<String> = ValueCondition.names.union([
-        "event", "expect", "after", "before", "withinMs", "graceMs", "pointer",
+        "event", "expect", "after", "before", "withinMs", "graceMs", "during", "pointer",
     ])
 
     var event: String
@@ -24,6 +26,7 @@ package struct AdapterEventCheck: Check {
     var before: EntryMatcher?
     var withinMs: Double?
     var graceMs: Double
+    var during: (opens: String, closes: String)?
     var pointer: JSONPointer?
     var condition: ValueCondition
 
@@ -38,6 +41,13 @@ package struct AdapterEventCheck: Check {
         before = try parameters.matcher("before")
         withinMs = try parameters.double("withinMs")
         graceMs = try parameters.double("graceMs") ?? 0
+        if let names = try parameters.strings("during") {
+            guard names.count == 2, after != nil else {
+                throw CheckParameterError(
+                    ["during"], "expected [opening event, closing event] with an \"after\" anchor")
+            }
+            during = (names[0], names[1])
+        }
         pointer = try parameters.pointer("pointer")
         condition = try ValueCondition(parameters)
     }
@@ -58,6 +68,9 @@ package struct AdapterEventCheck: Check {
             }
             startMs = transcript.milliseconds(at: index)
             anchor = [index]
+            if let during, !isOpen(during, atMs: startMs, in: transcript.adapterEvents) {
+                return context.notExercised(expected, "no \(during.opens) span was open at \(after)")
+            }
         }
         let endMs = before.flatMap { $0.first(in: transcript) }.map { transcript.milliseconds(at: $0) } ?? .infinity
         let candidates = transcript.adapterEvents.filter { event in
@@ -87,5 +100,13 @@ package struct AdapterEventCheck: Check {
                 evidence: anchor)
         }
         return context.pass(expected, "none", evidence: anchor)
+    }
+
+    /// Whether the last `opens` event at or before `ms` has no `closes` event after it (by `ms`).
+    private func isOpen(_ span: (opens: String, closes: String), atMs ms: Double, in events: [AdapterEvent]) -> Bool {
+        guard let opened = events.last(where: { $0.name == span.opens && Double($0.t) / 1000 <= ms }) else {
+            return false
+        }
+        return !events.contains { $0.name == span.closes && $0.t >= opened.t && Double($0.t) / 1000 <= ms }
     }
 }
