@@ -45,10 +45,9 @@ def sdk_realtime_args(url):
     return base, model + ("&" + urllib.parse.urlencode(others) if others else "")
 
 
-def test_dashscope_omni_realtime_conversation(dialogmock):
-    from dashscope.audio.qwen_omni import MultiModality, OmniRealtimeCallback, OmniRealtimeConversation
-
-    seen = Recorder()
+def omni_conversation(dialogmock, seen):
+    """The unmodified SDK's OmniRealtimeConversation on the mock's omni URL, recording into `seen`."""
+    from dashscope.audio.qwen_omni import OmniRealtimeCallback, OmniRealtimeConversation
 
     class Callback(OmniRealtimeCallback):
         def on_open(self):
@@ -61,7 +60,14 @@ def test_dashscope_omni_realtime_conversation(dialogmock):
             seen.add(message.get("type"), message)
 
     url, model = sdk_realtime_args(dialogmock.realtime_url("qwen3-omni-flash-realtime"))
-    conversation = OmniRealtimeConversation(model=model, callback=Callback(), url=url, api_key=API_KEY)
+    return OmniRealtimeConversation(model=model, callback=Callback(), url=url, api_key=API_KEY)
+
+
+def test_dashscope_omni_realtime_conversation(dialogmock):
+    from dashscope.audio.qwen_omni import MultiModality
+
+    seen = Recorder()
+    conversation = omni_conversation(dialogmock, seen)
     conversation.connect()
     try:
         created = seen.wait("session.created")
@@ -147,23 +153,12 @@ def test_dashscope_omni_realtime_aibuds_auto_end(dialogmock, scenarios_dir):
     import json
     import time
 
-    from dashscope.audio.qwen_omni import OmniRealtimeCallback, OmniRealtimeConversation
-
     profile = json.loads((scenarios_dir / "aibuds.json").read_text())
     profile.pop("$schema", None)
     profile["timeScale"] = 0.1
     dialogmock.server.set_scenario(profile)
     seen = Recorder()
-
-    class Callback(OmniRealtimeCallback):
-        def on_close(self, code, message):
-            seen.add("close", code)
-
-        def on_event(self, message):
-            seen.add(message.get("type"), message)
-
-    url, model = sdk_realtime_args(dialogmock.realtime_url("qwen3-omni-flash-realtime"))
-    conversation = OmniRealtimeConversation(model=model, callback=Callback(), url=url, api_key=API_KEY)
+    conversation = omni_conversation(dialogmock, seen)
     try:
         conversation.connect()
         seen.wait("session.created")
