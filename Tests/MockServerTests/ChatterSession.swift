@@ -14,6 +14,9 @@ final class ChatterSession: ProtocolSession {
     init(scenario: Scenario, seed: UInt64? = nil) {
         self.scenario = ScenarioBridge(
             runtime: ScenarioRuntime(scenario: scenario, clock: MonotonicScenarioClock(), seed: seed))
+        // The double is no real protocol: it has none of their timeouts (the multimodal 60 s
+        // server silence once ended a test whose task the CI machine held for a minute).
+        self.scenario.runtime.policyWatches = [.idleEnd]
     }
 
     func open() -> [SessionCommand] {
