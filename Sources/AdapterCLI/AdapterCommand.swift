@@ -27,7 +27,7 @@ enum AdapterCommand {
             .flag(
                 "--list-faults",
                 help:
-                    "Print the faults as JSON Lines {name, protocol, obligation, summary, needs?, runWith?, drivenOnly?} and exit."
+                    "Print the faults as JSON Lines {name, protocol, obligation, summary, needs?, runWith?, drivenOnly?, needsTimeScale?} and exit."
             ),
         ],
         discussion: """
@@ -49,16 +49,7 @@ enum AdapterCommand {
     static func main() async {
         let arguments = CommandLineRunner.parseOrExit(Array(CommandLine.arguments.dropFirst()), spec: spec)
         if arguments.flag("--list-faults") {
-            for fault in FaultCatalog.all {
-                var object: JSONObject = [
-                    "name": .string(fault.name), "protocol": .string(fault.protocolName.rawValue),
-                    "obligation": .string(fault.obligation), "summary": .string(fault.summary),
-                ]
-                object["needs"] = fault.needs.map(JSONValue.string)
-                if !fault.runWith.isEmpty { object["runWith"] = .array(fault.runWith.map(JSONValue.string)) }
-                if fault.drivenOnly { object["drivenOnly"] = true }
-                print(JSONValue.object(object).encodedString())
-            }
+            for fault in FaultCatalog.all { print(fault.listEntry.encodedString()) }
             exit(0)
         }
         let protocolName = arguments.value("--protocol") ?? environment("MOCK_PROTOCOL") ?? ""

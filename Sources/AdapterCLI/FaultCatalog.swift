@@ -1,13 +1,14 @@
 import DialogClients
 import ProtocolModel
+import WireJSON
 
 /// The faulty clients: `--fault NAME` breaks exactly one obligation in an otherwise correct
 /// flow. `obligation` is the id the mock journals (or, for a refused upgrade, the id the
-/// refusal enforces); `needs` names what the run must provide.
+/// refusal enforces); `needs` names what the run must provide. The names are the cases of
+/// ``MultiModalFault`` and ``QwenFault``, the one list: the drivers switch over them, and
+/// `.ci/mutation-score` reads them from `--list-faults`.
 struct Fault: Sendable {
-
-    let name: String
-    let protocolName: ProtocolName
+    let kind: FaultKind
     let obligation: String
     let summary: String
     var needs: String? = nil
@@ -19,196 +20,330 @@ struct Fault: Sendable {
     /// Whether only a drive provokes the breach (the default flow has no barge-in): with
     /// `--passive` the faulty client behaves correctly.
     var drivenOnly = false
+    /// Whether the breach shows within a case's timeout only with the mock's policy timers
+    /// scaled down (`--time-scale`): a 20 s audio gap, 60 s without a frame.
+    var needsTimeScale = false
+    /// The `wrong-rate` faults' capture rate: the speech goes as PCM at this rate, not
+    /// resampled to the declared 16 kHz (``UnresampledSpeech``).
+    var unresampledCaptureRate: Int? = nil
+
+    var name: String { kind.name }
+    var protocolName: ProtocolName { kind.protocolName }
+
+    /// Its `--list-faults` line: `{name, protocol, obligation, summary, needs?, runWith?,
+    /// drivenOnly?, needsTimeScale?}`.
+    var listEntry: JSONValue {
+        var object: JSONObject = [
+            "name": .string(name), "protocol": .string(protocolName.rawValue), "obligation": .string(obligation),
+            "summary": .string(summary),
+        ]
+        object["needs"] = needs.map(JSONValue.string)
+        if !runWith.isEmpty { object["runWith"] = .array(runWith.map(JSONValue.string)) }
+        if drivenOnly { object["drivenOnly"] = true }
+        if needsTimeScale { object["needsTimeScale"] = true }
+        return .object(object)
+    }
+}
+
+/// A fault by protocol.
+enum FaultKind: Hashable, Sendable {
+    case multimodal(MultiModalFault)
+    case qwen(QwenFault)
+
+    var name: String {
+        switch self {
+        case .multimodal(let fault): fault.rawValue
+        case .qwen(let fault): fault.rawValue
+        }
+    }
+
+    var multimodal: MultiModalFault? { if case .multimodal(let fault) = self { fault } else { nil } }
+    var qwen: QwenFault? { if case .qwen(let fault) = self { fault } else { nil } }
+
+    var protocolName: ProtocolName {
+        switch self {
+        case .multimodal: .multimodalDialog
+        case .qwen: .qwenRealtime
+        }
+    }
+}
+
+/// The faulty multimodal dialog clients (`--fault NAME`).
+enum MultiModalFault: String, CaseIterable, Sendable {
+    case noAuthorization = "no-authorization"
+    case missingBearer = "missing-bearer"
+    case firstFrameNotStart = "first-frame-not-start"
+    case badTaskGroup = "bad-task-group"
+    case missingUserId = "missing-user-id"
+    case badEnum = "bad-enum"
+    case wrongTaskId = "wrong-task-id"
+    case continueForStop = "continue-for-stop"
+    case binaryBeforeListening = "binary-before-listening"
+    case oddPcmFrame = "odd-pcm-frame"
+    case oggAsPcm = "ogg-as-pcm"
+    case wrongRate = "wrong-rate"
+    case wrongRate24k = "wrong-rate-24k"
+    case audioOutsideSendspeech = "audio-outside-sendspeech"
+    case sendspeechOutsideListening = "sendspeech-outside-listening"
+    case noSilence = "no-silence"
+    case noSilenceDuplex = "no-silence-duplex"
+    case respondOutsideListening = "respond-outside-listening"
+    case respondWithoutText = "respond-without-text"
+    case badImage = "bad-image"
+    case oversizedImage = "oversized-image"
+    case framesOutsideVideo = "frames-outside-video"
+    case videoConnectAsTranscript = "video-connect-as-transcript"
+    case noLocalRespondingEnded = "no-local-responding-ended"
+    case doubleLocalRespondingEnded = "double-local-responding-ended"
+    case interruptInListening = "interrupt-in-listening"
+    case noHeartbeat = "no-heartbeat"
+    case heartbeatFlood = "heartbeat-flood"
+    case framesAfterFinish = "frames-after-finish"
+    case badDialogId = "bad-dialog-id"
+    case wrongDialogId = "wrong-dialog-id"
+
+    /// Its catalogue entry (an exhaustive switch: a new case cannot lack its obligation).
+    var fault: Fault {
+        switch self {
+        case .noAuthorization:
+            Fault(
+                kind: .multimodal(self), obligation: "mmd.C1",
+                summary: "upgrade without Authorization (refused with 401, no session)")
+        case .missingBearer:
+            Fault(
+                kind: .multimodal(self), obligation: "mmd.C1",
+                summary: "Authorization: <key> without \"Bearer \" (SHOULD)")
+        case .firstFrameNotStart:
+            Fault(kind: .multimodal(self), obligation: "mmd.C2", summary: "Start sent with action continue-task")
+        case .badTaskGroup:
+            Fault(kind: .multimodal(self), obligation: "mmd.C3", summary: "Start payload task_group \"audio\"")
+        case .missingUserId:
+            Fault(kind: .multimodal(self), obligation: "mmd.C4", summary: "Start without client_info.user_id")
+        case .badEnum:
+            Fault(kind: .multimodal(self), obligation: "mmd.C5", summary: "downstream.sample_rate 44100")
+        case .wrongTaskId:
+            Fault(kind: .multimodal(self), obligation: "mmd.C6", summary: "one HeartBeat with another task_id")
+        case .continueForStop:
+            Fault(kind: .multimodal(self), obligation: "mmd.C7", summary: "Stop sent with action continue-task")
+        case .binaryBeforeListening:
+            Fault(
+                kind: .multimodal(self), obligation: "mmd.C8",
+                summary: "audio frame right after Start, before Listening")
+        case .oddPcmFrame:
+            Fault(
+                kind: .multimodal(self), obligation: "mmd.C9",
+                summary: "the first uplink audio frame one byte longer (odd PCM length)")
+        case .oggAsPcm:
+            Fault(
+                kind: .multimodal(self), obligation: "mmd.C9",
+                summary: "Start declares pcm, the speech goes as Ogg Opus pages")
+        case .wrongRate:
+            Fault(
+                kind: .multimodal(self), obligation: "mmd.C9",
+                summary: "Start declares 16000 Hz, the speech goes as 48000 Hz PCM (not resampled: 3× real time)",
+                unresampledCaptureRate: 48_000)
+        case .wrongRate24k:
+            Fault(
+                kind: .multimodal(self), obligation: "mmd.C9",
+                summary: "Start declares 16000 Hz, the speech goes as 24000 Hz PCM (not resampled: 1.5× real time)",
+                unresampledCaptureRate: 24_000)
+        case .audioOutsideSendspeech:
+            Fault(kind: .multimodal(self), obligation: "mmd.C10", summary: "push2talk audio without SendSpeech")
+        case .sendspeechOutsideListening:
+            Fault(
+                kind: .multimodal(self), obligation: "mmd.C10",
+                summary:
+                    "push2talk: a start_speech outside Listening sends SendSpeech at once (seeds: only in Listening)",
+                drivenOnly: true)
+        case .noSilence:
+            Fault(
+                kind: .multimodal(self), obligation: "mmd.C11",
+                summary: "tap2talk: no audio while Listening (20 s gap)", needs: "time scale, e.g. --time-scale 0.01",
+                needsTimeScale: true)
+        case .noSilenceDuplex:
+            Fault(
+                kind: .multimodal(self), obligation: "mmd.C12", summary: "duplex: audio stops (20 s gap)",
+                needs: "time scale", needsTimeScale: true)
+        case .respondOutsideListening:
+            Fault(kind: .multimodal(self), obligation: "mmd.C13", summary: "RequestToRespond while Responding")
+        case .respondWithoutText:
+            Fault(kind: .multimodal(self), obligation: "mmd.C13", summary: "RequestToRespond without text")
+        case .badImage:
+            Fault(kind: .multimodal(self), obligation: "mmd.C14", summary: "image {type:\"file\"} in RequestToRespond")
+        case .oversizedImage:
+            Fault(kind: .multimodal(self), obligation: "mmd.C14", summary: "base64 image of 200 KB")
+        case .framesOutsideVideo:
+            Fault(
+                kind: .multimodal(self), obligation: "mmd.C15",
+                summary: "UpdateInfo video frame before the connect round is back in Listening")
+        case .videoConnectAsTranscript:
+            Fault(
+                kind: .multimodal(self), obligation: "mmd.C16",
+                summary: "video connect with RequestToRespond type transcript")
+        case .noLocalRespondingEnded:
+            Fault(
+                kind: .multimodal(self), obligation: "mmd.C19",
+                summary: "never LocalRespondingEnded (mock falls back after audio + 5 s)")
+        case .doubleLocalRespondingEnded:
+            Fault(kind: .multimodal(self), obligation: "mmd.C19", summary: "LocalRespondingEnded twice in a round")
+        case .interruptInListening:
+            Fault(kind: .multimodal(self), obligation: "mmd.C20", summary: "RequestToSpeak while Listening (SHOULD)")
+        case .noHeartbeat:
+            Fault(
+                kind: .multimodal(self), obligation: "mmd.C21",
+                summary: "push2talk, idle, no HeartBeat (60 s server silence)", needs: "time scale",
+                needsTimeScale: true)
+        case .heartbeatFlood:
+            Fault(kind: .multimodal(self), obligation: "mmd.C21", summary: "two HeartBeats 1 s apart (SHOULD)")
+        case .framesAfterFinish:
+            Fault(kind: .multimodal(self), obligation: "mmd.C22", summary: "a HeartBeat right after Stop")
+        case .badDialogId:
+            Fault(
+                kind: .multimodal(self), obligation: "mmd.C23",
+                summary: "resume with Start.input.dialog_id \"not-a-dialog\"")
+        case .wrongDialogId:
+            Fault(
+                kind: .multimodal(self), obligation: "mmd.C23",
+                summary: "a HeartBeat carrying another dialog_id (SHOULD)")
+        }
+    }
+}
+
+/// The faulty Qwen realtime clients (`--fault NAME`).
+enum QwenFault: String, CaseIterable, Sendable {
+    case noAuthorization = "no-authorization"
+    case missingModel = "missing-model"
+    case binaryFrame = "binary-frame"
+    case unknownEvent = "unknown-event"
+    case numericEventId = "numeric-event-id"
+    case audioBeforeSessionUpdate = "audio-before-session-update"
+    case badModalities = "bad-modalities"
+    case flatTools = "flat-tools"
+    case changeTurnDetectionAfterAudio = "change-turn-detection-after-audio"
+    case voiceInLaterUpdate = "voice-in-later-update"
+    case badBase64 = "bad-base64"
+    case oddAudioChunk = "odd-audio-chunk"
+    case wrongRate = "wrong-rate"
+    case wrongRate24k = "wrong-rate-24k"
+    case commitInVad = "commit-in-vad"
+    case emptyCommit = "empty-commit"
+    case secondResponse = "second-response"
+    case cancelWithoutResponse = "cancel-without-response"
+    case wrongCallId = "wrong-call-id"
+    case duplicateToolOutput = "duplicate-tool-output"
+    case badItem = "bad-item"
+    case imageBeforeAudio = "image-before-audio"
+    case finishOnAudioProfile = "finish-on-audio-profile"
+    case eventsAfterFinish = "events-after-finish"
+    case ignoreServerError = "ignore-server-error"
+    case slowBargeIn = "slow-barge-in"
+    case stopOnRequestError = "stop-on-request-error"
+
+    /// Its catalogue entry (an exhaustive switch: a new case cannot lack its obligation).
+    var fault: Fault {
+        switch self {
+        case .noAuthorization:
+            Fault(
+                kind: .qwen(self), obligation: "qrt.C1",
+                summary: "upgrade without Authorization (refused with 401, no session)")
+        case .missingModel:
+            Fault(
+                kind: .qwen(self), obligation: "qrt.C1",
+                summary: "URL with an empty model (refused with 400, no session)")
+        case .binaryFrame:
+            Fault(kind: .qwen(self), obligation: "qrt.C2", summary: "a binary frame")
+        case .unknownEvent:
+            Fault(kind: .qwen(self), obligation: "qrt.C2", summary: "an event of type input_audio_buffer.flush")
+        case .numericEventId:
+            Fault(kind: .qwen(self), obligation: "qrt.C3", summary: "event_id 42 (a number)")
+        case .audioBeforeSessionUpdate:
+            Fault(
+                kind: .qwen(self), obligation: "qrt.C4",
+                summary: "append right after session.update, before session.updated")
+        case .badModalities:
+            Fault(kind: .qwen(self), obligation: "qrt.C5", summary: "session.update modalities [\"audio\"]")
+        case .flatTools:
+            Fault(kind: .qwen(self), obligation: "qrt.C6", summary: "OpenAI-style flat tool {type, name, parameters}")
+        case .changeTurnDetectionAfterAudio:
+            Fault(
+                kind: .qwen(self), obligation: "qrt.C7", summary: "turn_detection changed after the first append",
+                needs: "an audio-profile model (qwen-audio-…)", profile: .audio)
+        case .voiceInLaterUpdate:
+            Fault(
+                kind: .qwen(self), obligation: "qrt.C7",
+                summary: "a second session.update carrying voice after the first append (SHOULD)",
+                needs: "an audio-profile model (qwen-audio-…)", profile: .audio)
+        case .badBase64:
+            Fault(kind: .qwen(self), obligation: "qrt.C8", summary: "append with audio that is not base64")
+        case .oddAudioChunk:
+            Fault(kind: .qwen(self), obligation: "qrt.C8", summary: "append of 3 bytes (half a sample)")
+        case .wrongRate:
+            Fault(
+                kind: .qwen(self), obligation: "qrt.C8",
+                summary: "the speech appended as 48000 Hz PCM to a 16000 Hz session (not resampled: 3× real time)",
+                unresampledCaptureRate: 48_000)
+        case .wrongRate24k:
+            Fault(
+                kind: .qwen(self), obligation: "qrt.C8",
+                summary: "the speech appended as 24000 Hz PCM labelled pcm16 (16000 Hz; not resampled: 1.5× real time)",
+                unresampledCaptureRate: 24_000)
+        case .commitInVad:
+            Fault(
+                kind: .qwen(self), obligation: "qrt.C9", summary: "input_audio_buffer.commit under server_vad (SHOULD)")
+        case .emptyCommit:
+            Fault(
+                kind: .qwen(self), obligation: "qrt.C10", summary: "push-to-talk commit with an empty buffer",
+                needs: "an omni model", profile: .omni)
+        case .secondResponse:
+            Fault(kind: .qwen(self), obligation: "qrt.C11", summary: "response.create while a response is in progress")
+        case .cancelWithoutResponse:
+            Fault(kind: .qwen(self), obligation: "qrt.C12", summary: "response.cancel with nothing in progress")
+        case .wrongCallId:
+            Fault(
+                kind: .qwen(self), obligation: "qrt.C13", summary: "function_call_output with an unknown call_id",
+                needs: "a scenario that calls a tool")
+        case .duplicateToolOutput:
+            Fault(
+                kind: .qwen(self), obligation: "qrt.C13", summary: "two function_call_outputs for one call",
+                needs: "a scenario that calls a tool")
+        case .badItem:
+            Fault(kind: .qwen(self), obligation: "qrt.C15", summary: "message item with role \"robot\"")
+        case .imageBeforeAudio:
+            Fault(
+                kind: .qwen(self), obligation: "qrt.C16", summary: "input_image_buffer.append before any audio",
+                needs: "an omni model", profile: .omni)
+        case .finishOnAudioProfile:
+            Fault(
+                kind: .qwen(self), obligation: "qrt.C17", summary: "session.finish on the audio profile",
+                needs: "an audio-profile model", profile: .audio)
+        case .eventsAfterFinish:
+            Fault(
+                kind: .qwen(self), obligation: "qrt.C18", summary: "an append right after session.finish",
+                needs: "an omni model", profile: .omni)
+        case .ignoreServerError:
+            Fault(
+                kind: .qwen(self), obligation: "qrt.C19", summary: "keeps streaming after error{type:\"server_error\"}",
+                needs: "a server_error without an immediate close")
+        case .slowBargeIn:
+            Fault(
+                kind: .qwen(self), obligation: "qrt.C20",
+                summary:
+                    "stops playback \(QwenDriver.slowBargeInMillis) ms after a barge-in's speech_started (within C20's 500 ms; slower than a 100 ms budget)",
+                needs: "a driven barge-in and a latency budget under \(QwenDriver.slowBargeInMillis) ms",
+                runWith: ["--budget", "bargeIn.speechStarted.cancel=100ms"], drivenOnly: true)
+        case .stopOnRequestError:
+            Fault(
+                kind: .qwen(self), obligation: "qrt.C19",
+                summary: "treats error{type:\"invalid_request_error\"} as terminal (stops sending, closes)",
+                needs: "an injected invalid_request_error")
+        }
+    }
 }
 
 enum FaultCatalog {
     static let all: [Fault] = multimodal + qwen
-
-    static let multimodal: [Fault] = [
-        Fault(
-            name: "no-authorization", protocolName: .multimodalDialog, obligation: "mmd.C1",
-            summary: "upgrade without Authorization (refused with 401, no session)"),
-        Fault(
-            name: "missing-bearer", protocolName: .multimodalDialog, obligation: "mmd.C1",
-            summary: "Authorization: <key> without \"Bearer \" (SHOULD)"),
-        Fault(
-            name: "first-frame-not-start", protocolName: .multimodalDialog, obligation: "mmd.C2",
-            summary: "Start sent with action continue-task"),
-        Fault(
-            name: "bad-task-group", protocolName: .multimodalDialog, obligation: "mmd.C3",
-            summary: "Start payload task_group \"audio\""),
-        Fault(
-            name: "missing-user-id", protocolName: .multimodalDialog, obligation: "mmd.C4",
-            summary: "Start without client_info.user_id"),
-        Fault(
-            name: "bad-enum", protocolName: .multimodalDialog, obligation: "mmd.C5",
-            summary: "downstream.sample_rate 44100"),
-        Fault(
-            name: "wrong-task-id", protocolName: .multimodalDialog, obligation: "mmd.C6",
-            summary: "one HeartBeat with another task_id"),
-        Fault(
-            name: "continue-for-stop", protocolName: .multimodalDialog, obligation: "mmd.C7",
-            summary: "Stop sent with action continue-task"),
-        Fault(
-            name: "binary-before-listening", protocolName: .multimodalDialog, obligation: "mmd.C8",
-            summary: "audio frame right after Start, before Listening"),
-        Fault(
-            name: "odd-pcm-frame", protocolName: .multimodalDialog, obligation: "mmd.C9",
-            summary: "the first uplink audio frame one byte longer (odd PCM length)"),
-        Fault(
-            name: "ogg-as-pcm", protocolName: .multimodalDialog, obligation: "mmd.C9",
-            summary: "Start declares pcm, the speech goes as Ogg Opus pages"),
-        Fault(
-            name: "wrong-rate", protocolName: .multimodalDialog, obligation: "mmd.C9",
-            summary: "Start declares 16000 Hz, the speech goes as 48000 Hz PCM (not resampled: 3× real time)"),
-        Fault(
-            name: "wrong-rate-24k", protocolName: .multimodalDialog, obligation: "mmd.C9",
-            summary: "Start declares 16000 Hz, the speech goes as 24000 Hz PCM (not resampled: 1.5× real time)"),
-        Fault(
-            name: "audio-outside-sendspeech", protocolName: .multimodalDialog, obligation: "mmd.C10",
-            summary: "push2talk audio without SendSpeech"),
-        Fault(
-            name: "sendspeech-outside-listening", protocolName: .multimodalDialog, obligation: "mmd.C10",
-            summary: "push2talk: a start_speech outside Listening sends SendSpeech at once (seeds: only in Listening)",
-            drivenOnly: true),
-        Fault(
-            name: "no-silence", protocolName: .multimodalDialog, obligation: "mmd.C11",
-            summary: "tap2talk: no audio while Listening (20 s gap)", needs: "time scale, e.g. --time-scale 0.01"),
-        Fault(
-            name: "no-silence-duplex", protocolName: .multimodalDialog, obligation: "mmd.C12",
-            summary: "duplex: audio stops (20 s gap)", needs: "time scale"),
-        Fault(
-            name: "respond-outside-listening", protocolName: .multimodalDialog, obligation: "mmd.C13",
-            summary: "RequestToRespond while Responding"),
-        Fault(
-            name: "respond-without-text", protocolName: .multimodalDialog, obligation: "mmd.C13",
-            summary: "RequestToRespond without text"),
-        Fault(
-            name: "bad-image", protocolName: .multimodalDialog, obligation: "mmd.C14",
-            summary: "image {type:\"file\"} in RequestToRespond"),
-        Fault(
-            name: "oversized-image", protocolName: .multimodalDialog, obligation: "mmd.C14",
-            summary: "base64 image of 200 KB"),
-        Fault(
-            name: "frames-outside-video", protocolName: .multimodalDialog, obligation: "mmd.C15",
-            summary: "UpdateInfo video frame before the connect round is back in Listening"),
-        Fault(
-            name: "video-connect-as-transcript", protocolName: .multimodalDialog, obligation: "mmd.C16",
-            summary: "video connect with RequestToRespond type transcript"),
-        Fault(
-            name: "no-local-responding-ended", protocolName: .multimodalDialog, obligation: "mmd.C19",
-            summary: "never LocalRespondingEnded (mock falls back after audio + 5 s)"),
-        Fault(
-            name: "double-local-responding-ended", protocolName: .multimodalDialog, obligation: "mmd.C19",
-            summary: "LocalRespondingEnded twice in a round"),
-        Fault(
-            name: "interrupt-in-listening", protocolName: .multimodalDialog, obligation: "mmd.C20",
-            summary: "RequestToSpeak while Listening (SHOULD)"),
-        Fault(
-            name: "no-heartbeat", protocolName: .multimodalDialog, obligation: "mmd.C21",
-            summary: "push2talk, idle, no HeartBeat (60 s server silence)", needs: "time scale"),
-        Fault(
-            name: "heartbeat-flood", protocolName: .multimodalDialog, obligation: "mmd.C21",
-            summary: "two HeartBeats 1 s apart (SHOULD)"),
-        Fault(
-            name: "frames-after-finish", protocolName: .multimodalDialog, obligation: "mmd.C22",
-            summary: "a HeartBeat right after Stop"),
-        Fault(
-            name: "bad-dialog-id", protocolName: .multimodalDialog, obligation: "mmd.C23",
-            summary: "resume with Start.input.dialog_id \"not-a-dialog\""),
-        Fault(
-            name: "wrong-dialog-id", protocolName: .multimodalDialog, obligation: "mmd.C23",
-            summary: "a HeartBeat carrying another dialog_id (SHOULD)"),
-    ]
-
-    static let qwen: [Fault] = [
-        Fault(
-            name: "no-authorization", protocolName: .qwenRealtime, obligation: "qrt.C1",
-            summary: "upgrade without Authorization (refused with 401, no session)"),
-        Fault(
-            name: "missing-model", protocolName: .qwenRealtime, obligation: "qrt.C1",
-            summary: "URL with an empty model (refused with 400, no session)"),
-        Fault(name: "binary-frame", protocolName: .qwenRealtime, obligation: "qrt.C2", summary: "a binary frame"),
-        Fault(
-            name: "unknown-event", protocolName: .qwenRealtime, obligation: "qrt.C2",
-            summary: "an event of type input_audio_buffer.flush"),
-        Fault(
-            name: "numeric-event-id", protocolName: .qwenRealtime, obligation: "qrt.C3",
-            summary: "event_id 42 (a number)"),
-        Fault(
-            name: "audio-before-session-update", protocolName: .qwenRealtime, obligation: "qrt.C4",
-            summary: "append right after session.update, before session.updated"),
-        Fault(
-            name: "bad-modalities", protocolName: .qwenRealtime, obligation: "qrt.C5",
-            summary: "session.update modalities [\"audio\"]"),
-        Fault(
-            name: "flat-tools", protocolName: .qwenRealtime, obligation: "qrt.C6",
-            summary: "OpenAI-style flat tool {type, name, parameters}"),
-        Fault(
-            name: "change-turn-detection-after-audio", protocolName: .qwenRealtime, obligation: "qrt.C7",
-            summary: "turn_detection changed after the first append", needs: "an audio-profile model (qwen-audio-…)",
-            profile: .audio),
-        Fault(
-            name: "voice-in-later-update", protocolName: .qwenRealtime, obligation: "qrt.C7",
-            summary: "a second session.update carrying voice after the first append (SHOULD)",
-            needs: "an audio-profile model (qwen-audio-…)", profile: .audio),
-        Fault(
-            name: "bad-base64", protocolName: .qwenRealtime, obligation: "qrt.C8",
-            summary: "append with audio that is not base64"),
-        Fault(
-            name: "odd-audio-chunk", protocolName: .qwenRealtime, obligation: "qrt.C8",
-            summary: "append of 3 bytes (half a sample)"),
-        Fault(
-            name: "wrong-rate", protocolName: .qwenRealtime, obligation: "qrt.C8",
-            summary: "the speech appended as 48000 Hz PCM to a 16000 Hz session (not resampled: 3× real time)"),
-        Fault(
-            name: "wrong-rate-24k", protocolName: .qwenRealtime, obligation: "qrt.C8",
-            summary: "the speech appended as 24000 Hz PCM labelled pcm16 (16000 Hz; not resampled: 1.5× real time)"),
-        Fault(
-            name: "commit-in-vad", protocolName: .qwenRealtime, obligation: "qrt.C9",
-            summary: "input_audio_buffer.commit under server_vad (SHOULD)"),
-        Fault(
-            name: "empty-commit", protocolName: .qwenRealtime, obligation: "qrt.C10",
-            summary: "push-to-talk commit with an empty buffer", needs: "an omni model", profile: .omni),
-        Fault(
-            name: "second-response", protocolName: .qwenRealtime, obligation: "qrt.C11",
-            summary: "response.create while a response is in progress"),
-        Fault(
-            name: "cancel-without-response", protocolName: .qwenRealtime, obligation: "qrt.C12",
-            summary: "response.cancel with nothing in progress"),
-        Fault(
-            name: "wrong-call-id", protocolName: .qwenRealtime, obligation: "qrt.C13",
-            summary: "function_call_output with an unknown call_id", needs: "a scenario that calls a tool"),
-        Fault(
-            name: "duplicate-tool-output", protocolName: .qwenRealtime, obligation: "qrt.C13",
-            summary: "two function_call_outputs for one call", needs: "a scenario that calls a tool"),
-        Fault(
-            name: "bad-item", protocolName: .qwenRealtime, obligation: "qrt.C15",
-            summary: "message item with role \"robot\""),
-        Fault(
-            name: "image-before-audio", protocolName: .qwenRealtime, obligation: "qrt.C16",
-            summary: "input_image_buffer.append before any audio", needs: "an omni model", profile: .omni),
-        Fault(
-            name: "finish-on-audio-profile", protocolName: .qwenRealtime, obligation: "qrt.C17",
-            summary: "session.finish on the audio profile", needs: "an audio-profile model", profile: .audio),
-        Fault(
-            name: "events-after-finish", protocolName: .qwenRealtime, obligation: "qrt.C18",
-            summary: "an append right after session.finish", needs: "an omni model", profile: .omni),
-        Fault(
-            name: "ignore-server-error", protocolName: .qwenRealtime, obligation: "qrt.C19",
-            summary: "keeps streaming after error{type:\"server_error\"}",
-            needs: "a server_error without an immediate close"),
-        Fault(
-            name: "slow-barge-in", protocolName: .qwenRealtime, obligation: "qrt.C20",
-            summary:
-                "stops playback \(QwenDriver.slowBargeInMillis) ms after a barge-in's speech_started (within C20's 500 ms; slower than a 100 ms budget)",
-            needs: "a driven barge-in and a latency budget under \(QwenDriver.slowBargeInMillis) ms",
-            runWith: ["--budget", "bargeIn.speechStarted.cancel=100ms"], drivenOnly: true),
-        Fault(
-            name: "stop-on-request-error", protocolName: .qwenRealtime, obligation: "qrt.C19",
-            summary: "treats error{type:\"invalid_request_error\"} as terminal (stops sending, closes)",
-            needs: "an injected invalid_request_error"),
-    ]
+    static let multimodal: [Fault] = MultiModalFault.allCases.map(\.fault)
+    static let qwen: [Fault] = QwenFault.allCases.map(\.fault)
 
     static func find(_ name: String, protocolName: ProtocolName) -> Fault? {
         all.first { $0.name == name && $0.protocolName == protocolName }

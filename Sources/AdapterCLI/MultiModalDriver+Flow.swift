@@ -7,19 +7,19 @@ extension MultiModalDriver {
     /// Faults the library itself carries out (handshake, Start frame, playback reports).
     func applyLibraryFaults() {
         var faults = dialog.faults
-        switch fault?.name {
-        case "no-authorization": faults.authorization = .none
-        case "missing-bearer": faults.authorization = .bare
-        case "binary-before-listening": faults.binaryAfterStart = true
-        case "no-local-responding-ended": faults.skipLocalRespondingEnded = true
-        case "double-local-responding-ended": faults.doubleLocalRespondingEnded = true
-        case "no-heartbeat": faults.disableHeartbeat = true
-        case "odd-pcm-frame": faults.oddAudioFrame = true
-        case "first-frame-not-start":
+        switch breach {
+        case .noAuthorization: faults.authorization = .none
+        case .missingBearer: faults.authorization = .bare
+        case .binaryBeforeListening: faults.binaryAfterStart = true
+        case .noLocalRespondingEnded: faults.skipLocalRespondingEnded = true
+        case .doubleLocalRespondingEnded: faults.doubleLocalRespondingEnded = true
+        case .noHeartbeat: faults.disableHeartbeat = true
+        case .oddPcmFrame: faults.oddAudioFrame = true
+        case .firstFrameNotStart:
             faults.rewriteStart = { frame in frame.set(["header", "action"], "continue-task") }
-        case "bad-task-group":
+        case .badTaskGroup:
             faults.rewriteStart = { frame in frame.set(["payload", "task_group"], "audio") }
-        case "missing-user-id":
+        case .missingUserId:
             faults.rewriteStart = { frame in frame.set(["payload", "parameters", "client_info", "user_id"], nil) }
         default: break
         }
@@ -28,9 +28,9 @@ extension MultiModalDriver {
 
     /// The mode of the default flow: push2talk where the fault needs it, else tap2talk.
     private var flowMode: DialogMode {
-        switch fault?.name {
-        case "audio-outside-sendspeech", "no-heartbeat": .push2talk
-        case "no-silence-duplex": .duplex
+        switch breach {
+        case .audioOutsideSendspeech, .noHeartbeat: .push2talk
+        case .noSilenceDuplex: .duplex
         default: .tap2talk
         }
     }
@@ -38,10 +38,10 @@ extension MultiModalDriver {
     /// A full correct session (EOF on stdin at once), with the one fault of `--fault` if any:
     /// start, one spoken turn with the fixture, playback, back to Listening, stop.
     func runDefaultFlow() async {
-        let upstreamType = fault?.name == "frames-outside-video" ? "AudioAndVideo" : "AudioOnly"
+        let upstreamType = breach == .framesOutsideVideo ? "AudioAndVideo" : "AudioOnly"
         var parameters: JSONObject = ["upstream": ["type": .string(upstreamType), "mode": .string(flowMode.rawValue)]]
-        if fault?.name == "bad-enum" { parameters["downstream"] = ["sample_rate": 44100] }
-        let dialogID: String? = fault?.name == "bad-dialog-id" ? "not-a-dialog" : nil
+        if breach == .badEnum { parameters["downstream"] = ["sample_rate": 44100] }
+        let dialogID: String? = breach == .badDialogId ? "not-a-dialog" : nil
         do {
             try await dialog.start(
                 apiKey: environment.apiKey, params: MultiModalRequestParam(parameters: parameters), dialogId: dialogID)
@@ -53,13 +53,13 @@ extension MultiModalDriver {
         if await injectIdleFault() { return }
         await injectListeningFault()
         let pcm = FixturePaths.readOrWarn("fixtures/audio/hello-16k.pcm", fallback: [])
-        if fault?.name == "ogg-as-pcm" {
+        if breach == .oggAsPcm {
             // No samples reach the server: no answer to wait for.
             await sendAsOggOpus(pcm)
             return await finish()
         }
         if flowMode == .push2talk { dialog.startSpeech() }
-        if let captureRate = UnresampledSpeech.captureRate(of: fault?.name) {
+        if let captureRate = fault?.unresampledCaptureRate {
             // Frames the library drops (tap2talk after SpeechEnded) go on being offered, as `sendAudio` does.
             await UnresampledSpeech.stream(pcm, captureRate: captureRate) { frame in
                 dialog.sendAudioData(frame)
@@ -74,7 +74,7 @@ extension MultiModalDriver {
         let playing = await waitUnlessEnded(timeoutMillis: 10_000) {
             self.events.hasSeen("playback_started") || self.erredBackToListening
         }
-        if playing, events.hasSeen("playback_started"), fault?.name == "respond-outside-listening" {
+        if playing, events.hasSeen("playback_started"), breach == .respondOutsideListening {
             dialog.sendRaw(text: dialog.rawDirective(.requestToRespond, input: ["type": "prompt", "text": "Hello?"]))
         }
         _ = await waitUnlessEnded(timeoutMillis: 20_000) {
@@ -85,7 +85,7 @@ extension MultiModalDriver {
             // A non-fatal Error does not end the dialog: stay in Listening (audio keeps flowing) a moment.
             try? await Task.sleep(for: .seconds(1))
         }
-        let grace = fault?.name == "no-local-responding-ended" ? 20_000 : 10_000
+        let grace = breach == .noLocalRespondingEnded ? 20_000 : 10_000
         _ = await waitUnlessEnded(timeoutMillis: grace) { self.dialog.dialogState == .listening }
         await finish()
     }
@@ -129,11 +129,11 @@ extension MultiModalDriver {
     /// Faults that need an idle Listening session (the mock's timers end it). - Returns: true
     /// when the flow is over.
     private func injectIdleFault() async -> Bool {
-        switch fault?.name {
-        case "no-silence", "no-silence-duplex", "no-heartbeat":
+        switch breach {
+        case .noSilence, .noSilenceDuplex, .noHeartbeat:
             _ = await dialog.waitUntilClosed(timeoutMillis: 70_000)
             return true
-        case "frames-outside-video":
+        case .framesOutsideVideo:
             // The default flow's video call: connect, and a frame before the round is back.
             dialog.requestToRespond(type: "prompt", text: "", params: Self.videoConnect)
             sendVideoFrame()
@@ -149,36 +149,36 @@ extension MultiModalDriver {
     /// Faults sent once in the first Listening.
     func injectListeningFault() async {
         let other = "00000000-0000-4000-8000-000000000000"
-        switch fault?.name {
-        case "wrong-task-id": dialog.sendRaw(text: dialog.rawDirective(.heartBeat, taskID: other))
-        case "wrong-dialog-id":
+        switch breach {
+        case .wrongTaskId: dialog.sendRaw(text: dialog.rawDirective(.heartBeat, taskID: other))
+        case .wrongDialogId:
             dialog.sendRaw(text: dialog.rawDirective(.heartBeat, input: ["dialog_id": .string(other)]))
-        case "audio-outside-sendspeech": dialog.sendRaw(binary: [UInt8](repeating: 0, count: 3200))
-        case "respond-without-text":
+        case .audioOutsideSendspeech: dialog.sendRaw(binary: [UInt8](repeating: 0, count: 3200))
+        case .respondWithoutText:
             dialog.sendRaw(text: dialog.rawDirective(.requestToRespond, input: ["type": "prompt"]))
-        case "interrupt-in-listening":
+        case .interruptInListening:
             dialog.sendRaw(text: dialog.rawDirective(.requestToSpeak))
             // The mock accepts it: let the RequestAccepted arrive before the flow goes on, so the
             // acceptance does not cut the next push2talk bracket (one broken rule, not two). A
             // poll, not `wait`: the drive's own waits must still see every event.
             for _ in 0..<50 where !events.hasSeen("request_accepted") { try? await Task.sleep(for: .milliseconds(20)) }
-        case "bad-image":
+        case .badImage:
             dialog.sendRaw(
                 text: dialog.rawDirective(
                     .requestToRespond, input: ["type": "prompt", "text": "What is this?"],
                     parameters: ["images": [["type": "file", "value": "frame.jpg"]]]))
-        case "oversized-image":
+        case .oversizedImage:
             let big = Base64.encode([UInt8](repeating: 0x5A, count: 200 * 1024))
             dialog.sendRaw(
                 text: dialog.rawDirective(
                     .requestToRespond, input: ["type": "prompt", "text": "What is this?"],
                     parameters: ["images": [["type": "base64", "value": .string(big)]]]))
-        case "video-connect-as-transcript":
+        case .videoConnectAsTranscript:
             dialog.sendRaw(
                 text: dialog.rawDirective(
                     .requestToRespond, input: ["type": "transcript", "text": "Video on."],
                     parameters: ["biz_params": ["videos": [["action": "connect", "type": "voicechat_video_channel"]]]]))
-        case "heartbeat-flood":
+        case .heartbeatFlood:
             dialog.sendRaw(text: dialog.rawDirective(.heartBeat))
             Task { [dialog] in
                 try? await Task.sleep(for: .seconds(1))
@@ -203,11 +203,11 @@ extension MultiModalDriver {
 
     /// Ends the flow: `stop()`, or the ending fault.
     private func finish() async {
-        switch fault?.name {
-        case "continue-for-stop":
+        switch breach {
+        case .continueForStop:
             dialog.sendRaw(text: dialog.rawDirective(.stop, action: .continueTask))
             if await !dialog.waitUntilClosed(timeoutMillis: 3_000) { await dialog.close() }
-        case "frames-after-finish":
+        case .framesAfterFinish:
             dialog.sendRaw(text: dialog.rawDirective(.stop))
             dialog.sendRaw(text: dialog.rawDirective(.heartBeat))
             if await !dialog.waitUntilClosed(timeoutMillis: 3_000) { await dialog.close() }

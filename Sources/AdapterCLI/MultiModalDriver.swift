@@ -8,13 +8,17 @@ final class MultiModalDriver: Sendable {
     let events: EventLog
     let environment: AdapterEnvironment
     let fault: Fault?
+    /// The multimodal fault of `fault`, which the flow switches over.
+    var breach: MultiModalFault? { fault?.kind.multimodal }
 
     init(environment: AdapterEnvironment, events: EventLog, fault: Fault?) {
         self.environment = environment
         self.events = events
         self.fault = fault
         var options = MultiModalDialogOptions()
-        if fault?.name == "no-silence" || fault?.name == "no-silence-duplex" { options.keepAudioFlowing = false }
+        if fault?.kind.multimodal == .noSilence || fault?.kind.multimodal == .noSilenceDuplex {
+            options.keepAudioFlowing = false
+        }
         dialog = MultiModalDialog(
             url: environment.url, workSpaceId: environment.workspaceID, appId: environment.appID,
             mode: .tap2talk, options: options)
@@ -74,12 +78,12 @@ final class MultiModalDriver: Sendable {
         switch name {
         case "start":
             let params = MultiModalRequestParam(parameters: try resolveImages(command["params"]?.objectValue ?? [:]))
-            let dialogID = fault?.name == "bad-dialog-id" ? "not-a-dialog" : command["dialog_id"]?.stringValue
+            let dialogID = breach == .badDialogId ? "not-a-dialog" : command["dialog_id"]?.stringValue
             _ = try? await dialog.start(apiKey: environment.apiKey, params: params, dialogId: dialogID)
             // Driven runs get the same one-off fault as the default flow, in the first Listening.
             if fault != nil, await waitForState(.listening, timeoutMillis: 3_000) { await injectListeningFault() }
         case "start_speech":
-            if fault?.name == "sendspeech-outside-listening", dialog.dialogState != .listening {
+            if breach == .sendspeechOutsideListening, dialog.dialogState != .listening {
                 // Pressed during an answer: SendSpeech goes at once instead of waiting for Listening.
                 dialog.sendRaw(text: dialog.rawDirective(.sendSpeech, input: [:]))
             }
@@ -97,12 +101,12 @@ final class MultiModalDriver: Sendable {
             dialog.requestToRespond(
                 type: command["type"]?.stringValue ?? "prompt", text: command["text"]?.stringValue ?? "",
                 params: try resolveImages(command["params"]?.objectValue ?? [:]))
-            if fault?.name == "respond-outside-listening" {
+            if breach == .respondOutsideListening {
                 // A second one at once: the first has left Listening.
                 dialog.sendRaw(
                     text: dialog.rawDirective(.requestToRespond, input: ["type": "prompt", "text": "Hello?"]))
             }
-            if fault?.name == "frames-outside-video",
+            if breach == .framesOutsideVideo,
                 command["params"]?["biz_params"]?["videos"]?[0]?["action"] == "connect"
             {
                 // A frame at once, while the connect round has not returned to Listening yet.

@@ -12,7 +12,7 @@ extension QwenDriver {
         ],
     ]
 
-    private var pushToTalk: Bool { ["empty-commit", "second-response"].contains(fault?.name ?? "") }
+    private var pushToTalk: Bool { breach == .emptyCommit || breach == .secondResponse }
 
     /// A full correct session (EOF on stdin at once), with the one fault of `--fault` if any:
     /// configure, speak the fixture, answer any tool call, wait for the answer, finish.
@@ -26,14 +26,14 @@ extension QwenDriver {
             return
         }
         let pcm = FixturePaths.readOrWarn("fixtures/audio/hello-16k.pcm", fallback: [])
-        if fault?.name == "commit-in-vad", client.turnDetection != nil {
+        if breach == .commitInVad, client.turnDetection != nil {
             // Mid-utterance (0.6 s in), so the committed buffer holds speech however short the
             // fixture's trailing silence is (after it, the server VAD has committed already).
             let split = min(pcm.count, 16_000 * 2 * 6 / 10) & ~1
             await client.appendAudio(pcm: Array(pcm[..<split]), realtime: true)
             client.sendRaw(QwenClientEvent.inputAudioBufferCommit.object())
             await client.appendAudio(pcm: Array(pcm[split...]), realtime: true)
-        } else if let captureRate = UnresampledSpeech.captureRate(of: fault?.name) {
+        } else if let captureRate = fault?.unresampledCaptureRate {
             await UnresampledSpeech.stream(pcm, captureRate: captureRate) { frame in
                 guard !client.isTerminated else { return false }  // C19: the session is over
                 client.appendAudio(frame)
@@ -49,7 +49,7 @@ extension QwenDriver {
             // The breach right behind the first: that response is in progress from the moment the
             // server took it (waiting for its first event raced a short answer's end, and a
             // response.create after it is qrt.C10's "nothing new", not C11).
-            if fault?.name == "second-response" { client.sendRaw(QwenClientEvent.responseCreate.object()) }
+            if breach == .secondResponse { client.sendRaw(QwenClientEvent.responseCreate.object()) }
         }
         await answerToolCalls()
         _ = await client.waitUntilIdle(timeoutMillis: 15_000)
@@ -58,9 +58,9 @@ extension QwenDriver {
 
     /// The session faults (C5, C6) applied to the first `session.update`.
     func applySessionFault(_ session: inout JSONObject) {
-        switch fault?.name {
-        case "bad-modalities": session["modalities"] = ["audio"]
-        case "flat-tools":
+        switch breach {
+        case .badModalities: session["modalities"] = ["audio"]
+        case .flatTools:
             session["tools"] = [
                 ["type": "function", "name": "get_weather", "parameters": ["type": "object", "properties": [:]]]
             ]
@@ -69,30 +69,30 @@ extension QwenDriver {
     }
 
     func injectBeforeAudio() {
-        switch fault?.name {
-        case "binary-frame": client.sendRaw(binary: [0, 1, 2, 3])
-        case "unknown-event": client.sendRaw(["type": "input_audio_buffer.flush"])
-        case "numeric-event-id": client.sendRaw(QwenClientEvent.sessionUpdate.object(["session": [:], "event_id": 42]))
-        case "image-before-audio":
+        switch breach {
+        case .binaryFrame: client.sendRaw(binary: [0, 1, 2, 3])
+        case .unknownEvent: client.sendRaw(["type": "input_audio_buffer.flush"])
+        case .numericEventId: client.sendRaw(QwenClientEvent.sessionUpdate.object(["session": [:], "event_id": 42]))
+        case .imageBeforeAudio:
             let jpeg = FixturePaths.readOrWarn("fixtures/images/frame.jpg", fallback: [0xFF, 0xD8, 0xFF, 0xD9])
             client.sendRaw(QwenClientEvent.inputImageBufferAppend.object(["image": .string(Base64.encode(jpeg))]))
-        case "cancel-without-response": client.sendRaw(QwenClientEvent.responseCancel.object())
-        case "bad-item":
+        case .cancelWithoutResponse: client.sendRaw(QwenClientEvent.responseCancel.object())
+        case .badItem:
             client.createItem([
                 "type": "message", "role": "robot", "content": [["type": "input_text", "text": "Hello"]],
             ])
-        case "empty-commit": client.sendRaw(QwenClientEvent.inputAudioBufferCommit.object())
-        case "bad-base64": client.sendRaw(QwenClientEvent.inputAudioBufferAppend.object(["audio": "@@not base64@@"]))
-        case "odd-audio-chunk":
+        case .emptyCommit: client.sendRaw(QwenClientEvent.inputAudioBufferCommit.object())
+        case .badBase64: client.sendRaw(QwenClientEvent.inputAudioBufferAppend.object(["audio": "@@not base64@@"]))
+        case .oddAudioChunk:
             client.sendRaw(QwenClientEvent.inputAudioBufferAppend.object(["audio": .string(Base64.encode([0, 0, 0]))]))
         default: break
         }
     }
 
     func injectAfterAudio() async {
-        switch fault?.name {
-        case "change-turn-detection-after-audio": _ = try? await client.updateSession(["turn_detection": .null])
-        case "voice-in-later-update": _ = try? await client.updateSession(["voice": "longanlingxin"])
+        switch breach {
+        case .changeTurnDetectionAfterAudio: _ = try? await client.updateSession(["turn_detection": .null])
+        case .voiceInLaterUpdate: _ = try? await client.updateSession(["voice": "longanlingxin"])
         default: break
         }
     }
@@ -104,15 +104,15 @@ extension QwenDriver {
             let calls = client.pendingCallIds
             guard !calls.isEmpty else { return }
             for call in calls {
-                switch fault?.name {
-                case "wrong-call-id":
+                switch breach {
+                case .wrongCallId:
                     client.sendRaw(
                         QwenClientEvent.conversationItemCreate.object([
                             "item": ["type": "function_call_output", "call_id": "call_wrong", "output": "{}"]
                         ]))
                     client.sendRaw(QwenClientEvent.responseCreate.object())
                     return
-                case "duplicate-tool-output":
+                case .duplicateToolOutput:
                     client.sendFunctionCallOutput(
                         callId: call, output: "{\"weather\":\"sunny\"}", createResponse: false)
                     client.sendRaw(
@@ -129,12 +129,12 @@ extension QwenDriver {
 
     /// Ends the session (the two ending faults break C17 / C18 here).
     func finishSession() async {
-        switch fault?.name {
-        case "finish-on-audio-profile":
+        switch breach {
+        case .finishOnAudioProfile:
             client.sendRaw(QwenClientEvent.sessionFinish.object())
             try? await Task.sleep(for: .milliseconds(300))
             await client.close()
-        case "events-after-finish":
+        case .eventsAfterFinish:
             client.sendRaw(QwenClientEvent.sessionFinish.object())
             client.sendRaw(
                 QwenClientEvent.inputAudioBufferAppend.object(["audio": .string(Base64.encode([0, 0, 0, 0]))]))

@@ -10,6 +10,8 @@ final class QwenDriver: Sendable {
     let client: QwenRealtimeClient
     let events: EventLog
     let fault: Fault?
+    /// The Qwen fault of `fault` (nil when it is not applied on this profile).
+    var breach: QwenFault? { fault?.kind.qwen }
     private let connected = Mutex(false)
     /// Driven mode: whether the after-audio fault was injected (after the first `append_audio`).
     private let injectedAfterAudio = Mutex(false)
@@ -35,17 +37,17 @@ final class QwenDriver: Sendable {
             self.fault = fault
         }
         var url = environment.url
-        if self.fault?.name == "missing-model" {
+        if self.fault?.kind.qwen == .missingModel {
             url = String(url.prefix { $0 != "?" }) + "?model="
         }
         client = QwenRealtimeClient(url: url, apiKey: environment.apiKey, model: environment.model)
         client.callbacks = Self.callbacks(events)
         var faults = client.faults
-        faults.omitAuthorization = self.fault?.name == "no-authorization"
-        faults.appendRightAfterSessionUpdate = self.fault?.name == "audio-before-session-update"
-        faults.ignoreFatalErrors = self.fault?.name == "ignore-server-error"
-        faults.everyErrorTerminal = self.fault?.name == "stop-on-request-error"
-        faults.bargeInDelayMillis = self.fault?.name == "slow-barge-in" ? Self.slowBargeInMillis : 0
+        faults.omitAuthorization = self.breach == .noAuthorization
+        faults.appendRightAfterSessionUpdate = self.breach == .audioBeforeSessionUpdate
+        faults.ignoreFatalErrors = self.breach == .ignoreServerError
+        faults.everyErrorTerminal = self.breach == .stopOnRequestError
+        faults.bargeInDelayMillis = self.breach == .slowBargeIn ? Self.slowBargeInMillis : 0
         client.faults = faults
     }
 

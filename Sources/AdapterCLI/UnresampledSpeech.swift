@@ -10,15 +10,6 @@ enum UnresampledSpeech {
     /// One frame's wall-clock length.
     static let frameMillis = 20
 
-    /// The capture rate of a `wrong-rate` fault, nil for any other fault.
-    static func captureRate(of faultName: String?) -> Int? {
-        switch faultName {
-        case "wrong-rate": 48_000
-        case "wrong-rate-24k": 24_000
-        default: nil
-        }
-    }
-
     /// `pcm16k` (s16le at 16 kHz) as `captureRate` s16le frames of ``frameMillis``.
     static func frames(of pcm16k: [UInt8], captureRate: Int) -> [[UInt8]] {
         let bytes = PCMBuffer(littleEndianBytes: pcm16k, sampleRate: 16_000).resampled(to: captureRate)

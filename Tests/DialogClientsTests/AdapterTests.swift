@@ -87,5 +87,9 @@ import WireJSON
                     $0["name"]?.stringValue == fault.name && $0["obligation"]?.stringValue == fault.obligation
                 })
         }
+        // `.ci/mutation-score` runs these under a time scale because the list says so (typed,
+        // not read out of the `needs` prose): the 20 s audio gaps and the 60 s silence.
+        let scaled = Set(list.lines.filter { $0["needsTimeScale"] == true }.compactMap { $0["name"]?.stringValue })
+        #expect(scaled == ["no-silence", "no-silence-duplex", "no-heartbeat"])
     }
 }
