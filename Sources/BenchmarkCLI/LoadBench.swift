@@ -64,7 +64,6 @@ enum LoadBench {
                     "--protocol: expected qwen-realtime or multimodal-dialog", commandPath: arguments.command)
             }
             settings.protocolName = name
-            settings.config.protocol = name == "qwen-realtime" ? Int32(LG_QWEN) : Int32(LG_MULTIMODAL)
             settings.config.sessions = Int32(try arguments.int("--sessions", range: 1...20_000) ?? 100)
             settings.config.ramp_per_second = try arguments.double("--ramp", range: 1...100_000) ?? 200
             settings.config.idle_seconds = try arguments.double("--idle", range: 0...600) ?? 2
@@ -107,8 +106,9 @@ enum LoadBench {
                 exit(ExitCode.harnessError)
             }
         }
-        let path = (DialogProtocol(rawValue: settings.protocolName) ?? .multimodalDialog).path(
-            model: "qwen-omni-turbo-realtime")
+        let dialogProtocol = DialogProtocol(rawValue: settings.protocolName) ?? .multimodalDialog
+        let path = dialogProtocol.path(model: "qwen-omni-turbo-realtime")
+        let script = LoadScript.of(dialogProtocol, downRate: Int(settings.config.down_rate))
         var config = settings.config
         config.port = UInt16(settings.port ?? 0)
         config.server_pid = Int32(settings.pid ?? 0)
@@ -118,7 +118,10 @@ enum LoadBench {
             "dialogmock-load".withCString { key in
                 config.path = pathPointer
                 config.api_key = key
-                return lg_run(&config, &result, &error, error.count)
+                return script.withCScript { cScript in
+                    config.script = cScript
+                    return lg_run(&config, &result, &error, error.count)
+                }
             }
         }
         child?.stop()

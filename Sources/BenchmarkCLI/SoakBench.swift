@@ -134,7 +134,7 @@ enum SoakBench {
             }
             let before = Set(sessionSummaries(port: server.port).compactMap { $0["id"]?.stringValue })
             let length = min(roundSeconds, duration - (LatencyRun.now() - started)) - 1.5
-            let results = runBoth(port: server.port, sessions: sessions, seconds: max(3, length))
+            let results = runAll(port: server.port, sessions: sessions, seconds: max(3, length))
             for result in results {
                 round.connected += result.connected
                 round.failed += result.failed
@@ -188,15 +188,17 @@ enum SoakBench {
         var connected = 0, failed = 0, framesUp = 0, framesDown = 0, turnsAnswered = 0
     }
 
-    /// Both protocols at once, `sessions / 2` each, on their own threads.
-    static func runBoth(port: UInt16, sessions: Int, seconds: Double) -> [Tally] {
+    /// Every protocol at once, an equal share of `sessions` each (the last takes the rest), on
+    /// their own threads.
+    static func runAll(port: UInt16, sessions: Int, seconds: Double) -> [Tally] {
         let results = Mutex<[Tally]>([])
-        let threads = [LG_QWEN, LG_MULTIMODAL].map { kind in
+        let protocols = DialogProtocol.allCases
+        let share = sessions / protocols.count
+        let threads = protocols.enumerated().map { index, dialogProtocol in
             Thread {
                 var config = lg_config()
-                config.protocol = Int32(kind)
                 config.port = port
-                config.sessions = Int32(kind == LG_QWEN ? sessions / 2 : sessions - sessions / 2)
+                config.sessions = Int32(index == protocols.count - 1 ? sessions - share * (protocols.count - 1) : share)
                 config.ramp_per_second = 200
                 config.idle_seconds = 0.5
                 config.warmup_seconds = 0
@@ -208,13 +210,16 @@ enum SoakBench {
                 config.server_pid = 0
                 var result = lg_result()
                 var error = [CChar](repeating: 0, count: 256)
-                let path = (kind == LG_QWEN ? DialogProtocol.qwenRealtime : .multimodalDialog).path(
-                    model: "qwen-omni-turbo-realtime")
+                let path = dialogProtocol.path(model: "qwen-omni-turbo-realtime")
+                let script = LoadScript.of(dialogProtocol, downRate: Int(config.down_rate))
                 let status = path.withCString { pathPointer in
                     "dialogmock-soak".withCString { key in
                         config.path = pathPointer
                         config.api_key = key
-                        return lg_run(&config, &result, &error, error.count)
+                        return script.withCScript { cScript in
+                            config.script = cScript
+                            return lg_run(&config, &result, &error, error.count)
+                        }
                     }
                 }
                 var tally = Tally(

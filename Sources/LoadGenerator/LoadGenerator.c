@@ -32,7 +32,7 @@ typedef struct {
     int turn_answered;
     double response_started_at; int response_open, response_has_audio, response_flushed;
     double play_end;
-    int local_started; double local_end_due;       /* multimodal playback reports */
+    int local_started; double local_end_due;       /* a playback report owed (script's replies) */
     int stop_sent;
 } session;
 
@@ -43,7 +43,7 @@ typedef struct {
     double t0, window_start, window_end;
     lg_result *r;
     uint8_t *voiced_frame, *silent_frame; size_t voiced_len, silent_len; /* whole masked frames */
-    char *setup_text; size_t setup_len;
+    const lg_script *script;
 } run_t;
 
 static double now_s(void) {
@@ -178,15 +178,15 @@ static void make_audio(run_t *r) {
         silent[2 * i] = (uint8_t)d; silent[2 * i + 1] = (uint8_t)((uint16_t)d >> 8);
     }
     size_t bytes = (size_t)samples * 2;
-    if (r->c->protocol == LG_QWEN) {
-        const char *head = "{\"type\":\"input_audio_buffer.append\",\"audio\":\"";
-        char *text = malloc(strlen(head) + bytes * 2 + 8);
+    const char *head = r->script->audio_prefix, *tail = r->script->audio_suffix ? r->script->audio_suffix : "";
+    if (head) {
+        char *text = malloc(strlen(head) + bytes * 2 + strlen(tail) + 8);
         for (int k = 0; k < 2; k++) {
             strcpy(text, head);
             size_t n = strlen(head);
             n += base64(k == 0 ? voiced : silent, bytes, text + n);
-            strcpy(text + n, "\"}");
-            n += 2;
+            strcpy(text + n, tail);
+            n += strlen(tail);
             if (k == 0) r->voiced_frame = make_frame(1, (uint8_t *)text, n, &r->voiced_len);
             else r->silent_frame = make_frame(1, (uint8_t *)text, n, &r->silent_len);
         }
@@ -213,16 +213,6 @@ static int find_string(const char *text, size_t len, const char *key, char *valu
     if (value && cap) { size_t c = n < cap - 1 ? n : cap - 1; memcpy(value, p, c); value[c] = 0; }
     if (after) *after = q;
     return (int)n + 1;
-}
-
-/* Every session's task is 00000000-0000-4000-8000-000000000000 (one task per connection): its
- * directives carry the run-task's id (mmd.C6; another id is refused with an Error). */
-static void mmd_directive(run_t *r, session *s, const char *directive) {
-    char text[512];
-    snprintf(text, sizeof text,
-             "{\"header\":{\"action\":\"continue-task\",\"task_id\":\"00000000-0000-4000-8000-000000000000\",\"streaming\":\"duplex\"},"
-             "\"payload\":{\"input\":{\"directive\":\"%s\"}}}", directive);
-    send_text(r, s, text);
 }
 
 static void start_streaming(run_t *r, session *s, double t) {
@@ -266,66 +256,85 @@ static void audio_arrived(run_t *r, session *s, double t, size_t bytes) {
     if (in_window(r, t)) add_sample(&r->r->lateness_ms, late * 1000);
 }
 
+/* A playback report the script owes (its `playback_ended_reply`), sent now. */
+static void send_playback_ended(run_t *r, session *s) {
+    if (s->local_started && r->script->playback_ended_reply) send_text(r, s, r->script->playback_ended_reply);
+    s->local_started = 0;
+    s->local_end_due = 0;
+}
+
+static void act(run_t *r, session *s, const lg_rule *rule, const char *text, size_t len, double t) {
+    lg_action action = rule->action;
+    switch (action) {
+    case LG_ON_SEND_SETUP:
+        if (s->phase == P_SETUP) send_text(r, s, r->script->setup_text);
+        break;
+    case LG_ON_READY:
+        if (s->phase == P_SETUP) { s->phase = P_READY; r->r->ready++; }
+        break;
+    case LG_ON_LISTENING:
+        if (s->phase == P_SETUP) { s->phase = P_READY; r->r->ready++; }
+        else if (s->response_open) { barge_in(r, s); s->response_open = 0; }
+        break;
+    case LG_ON_RESPONSE_STARTED:
+        response_started(r, s, t);
+        if (r->script->response_started_reply) { send_text(r, s, r->script->response_started_reply); s->local_started = 1; }
+        break;
+    case LG_ON_RESPONSE_DONE:
+        s->response_open = 0;
+        break;
+    case LG_ON_RESPONSE_SENT:
+        if (s->local_started) s->local_end_due = s->play_end > t ? s->play_end : t;
+        break;
+    case LG_ON_SPEECH_STARTED:
+        if (in_window(r, t)) r->r->speech_started++;
+        if (s->response_open) { barge_in(r, s); send_playback_ended(r, s); }
+        break;
+    case LG_ON_AUDIO_BASE64: {
+        const char *after;
+        int n = find_string(text, len, r->script->audio_key, NULL, 0, &after);
+        if (n > 1) {
+            size_t chars = (size_t)(n - 1), bytes = chars / 4 * 3;
+            if (chars >= 2 && after[-1] == '=') bytes -= after[-2] == '=' ? 2 : 1;
+            audio_arrived(r, s, t, bytes);
+        }
+        break;
+    }
+    case LG_ON_ERROR:
+        r->r->server_errors++;
+        break;
+    case LG_ON_FATAL:
+        r->r->server_errors++;
+        fail(r, s, rule->value);
+        break;
+    case LG_ON_STOPPED:
+        if (s->phase == P_STOPPING) { s->clean = 1; s->phase = P_CLOSING; send_frame(r, s, 8, "\x03\xe8", 2); }
+        break;
+    }
+}
+
+/* Each selector's value, then the first rule of that selector that names it. */
 static void on_text(run_t *r, session *s, const char *text, size_t len, double t) {
-    char type[96];
     if (in_window(r, t)) r->r->bytes_down += (long)len;
     r->r->frames_down++;
-    if (r->c->protocol == LG_QWEN) {
-        if (!find_string(text, len, "\"type\":\"", type, sizeof type, NULL)) return;
-        if (!strcmp(type, "response.audio.delta")) {
-            const char *after;
-            int n = find_string(text, len, "\"delta\":\"", NULL, 0, &after);
-            if (n > 1) {
-                size_t chars = (size_t)(n - 1), bytes = chars / 4 * 3;
-                if (chars >= 2 && after[-1] == '=') bytes -= after[-2] == '=' ? 2 : 1;
-                audio_arrived(r, s, t, bytes);
-            }
-        } else if (!strcmp(type, "response.created")) {
-            response_started(r, s, t);
-        } else if (!strcmp(type, "response.done")) {
-            s->response_open = 0;
-        } else if (!strcmp(type, "input_audio_buffer.speech_started")) {
-            if (in_window(r, t)) r->r->speech_started++;
-            barge_in(r, s);
-        } else if (!strcmp(type, "session.created") && s->phase == P_SETUP) {
-            send_text(r, s, r->setup_text);
-        } else if (!strcmp(type, "session.updated") && s->phase == P_SETUP) {
-            s->phase = P_READY;
-            r->r->ready++;
-        } else if (!strcmp(type, "error")) {
-            r->r->server_errors++;
+    const lg_script *script = r->script;
+    const char *anchor_name = NULL, *from = text;
+    for (int k = 0; k < script->selector_count; k++) {
+        const lg_selector *selector = &script->selectors[k];
+        if (selector->anchor != anchor_name) {
+            anchor_name = selector->anchor;
+            from = anchor_name ? memmem(text, len, anchor_name, strlen(anchor_name)) : text;
         }
-        return;
-    }
-    /* multimodal: the header event, then the dialog event in payload.output */
-    if (!find_string(text, len, "\"event\":\"", type, sizeof type, NULL)) return;
-    if (!strcmp(type, "task-failed")) { r->r->server_errors++; fail(r, s, "task-failed"); return; }
-    if (!strcmp(type, "task-finished")) { if (s->phase == P_STOPPING) { s->clean = 1; s->phase = P_CLOSING; send_frame(r, s, 8, "\x03\xe8", 2); } return; }
-    const char *output = memmem(text, len, "\"output\":{", 10);
-    if (!output || !find_string(output, len - (size_t)(output - text), "\"event\":\"", type, sizeof type, NULL)) return;
-    if (!strcmp(type, "DialogStateChanged")) {
-        char state[32] = "";
-        find_string(output, len - (size_t)(output - text), "\"state\":\"", state, sizeof state, NULL);
-        if (!strcmp(state, "Listening")) {
-            if (s->phase == P_SETUP) { s->phase = P_READY; r->r->ready++; }
-            else if (s->response_open) { barge_in(r, s); s->response_open = 0; }
+        if (!from) continue;
+        char value[96];
+        if (!find_string(from, len - (size_t)(from - text), selector->key, value, sizeof value, NULL)) continue;
+        for (int i = 0; i < script->rule_count; i++) {
+            const lg_rule *rule = &script->rules[i];
+            if (rule->selector != k || strcmp(rule->value, value) != 0) continue;
+            act(r, s, rule, text, len, t);
+            if (s->phase == P_DONE) return;
+            break;
         }
-    } else if (!strcmp(type, "RespondingStarted")) {
-        response_started(r, s, t);
-        mmd_directive(r, s, "LocalRespondingStarted");
-        s->local_started = 1;
-    } else if (!strcmp(type, "RespondingEnded")) {
-        s->local_end_due = s->play_end > t ? s->play_end : t;
-    } else if (!strcmp(type, "SpeechStarted")) {
-        if (in_window(r, t)) r->r->speech_started++;
-        if (s->response_open) {
-            barge_in(r, s);
-            if (s->local_started) { mmd_directive(r, s, "LocalRespondingEnded"); s->local_started = 0; s->local_end_due = 0; }
-        }
-    } else if (!strcmp(type, "Stopped")) {
-        if (s->phase == P_STOPPING) { s->clean = 1; s->phase = P_CLOSING; send_frame(r, s, 8, "\x03\xe8", 2); }
-    } else if (!strcmp(type, "Error")) {
-        r->r->server_errors++;
     }
 }
 
@@ -334,7 +343,7 @@ static void on_message(run_t *r, session *s, int opcode, const uint8_t *payload,
     else if (opcode == 2) {
         r->r->frames_down++;
         if (in_window(r, t)) r->r->bytes_down += (long)len;
-        if (r->c->protocol == LG_MULTIMODAL) audio_arrived(r, s, t, len);
+        if (r->script->binary_audio_down) audio_arrived(r, s, t, len);
     }
 }
 
@@ -343,7 +352,7 @@ static void on_message(run_t *r, session *s, int opcode, const uint8_t *payload,
 static void handshake_done(run_t *r, session *s) {
     s->phase = P_SETUP;
     r->r->connected++;
-    if (r->c->protocol == LG_MULTIMODAL) send_text(r, s, r->setup_text);
+    if (r->script->setup_on_open) send_text(r, s, r->script->setup_text);
 }
 
 static int parse_frames(run_t *r, session *s, double t) {
@@ -451,10 +460,7 @@ static void tick_session(run_t *r, session *s, double t) {
         return;
     }
     if (s->phase != P_READY) return;
-    if (s->local_end_due > 0 && t >= s->local_end_due) {
-        s->local_end_due = 0;
-        if (s->local_started) { mmd_directive(r, s, "LocalRespondingEnded"); s->local_started = 0; }
-    }
+    if (s->local_end_due > 0 && t >= s->local_end_due) send_playback_ended(r, s);
     if (!s->streaming) return;
     int per_loop = (r->c->voiced_ms + r->c->silence_ms) / r->c->chunk_ms, voiced = r->c->voiced_ms / r->c->chunk_ms;
     double period = r->c->chunk_ms / 1000.0;
@@ -516,8 +522,20 @@ static double thread_cpu_seconds(void) {
 
 int lg_run(const lg_config *c, lg_result *out, char *err, size_t err_len) {
     memset(out, 0, sizeof *out);
-    if (c->sessions <= 0 || c->chunk_ms <= 0 || c->voiced_ms < c->chunk_ms || c->down_rate <= 0) { snprintf(err, err_len, "invalid configuration"); return -1; }
-    run_t r = { .c = c, .r = out };
+    if (c->sessions <= 0 || c->chunk_ms <= 0 || c->voiced_ms < c->chunk_ms || c->down_rate <= 0 || !c->script || !c->script->setup_text
+        || (c->script->selector_count > 0 && !c->script->selectors) || (c->script->rule_count > 0 && !c->script->rules)) {
+        snprintf(err, err_len, "invalid configuration");
+        return -1;
+    }
+    for (int i = 0; i < c->script->rule_count; i++) {
+        const lg_rule *rule = &c->script->rules[i];
+        if (rule->selector < 0 || rule->selector >= c->script->selector_count || !rule->value
+            || (rule->action == LG_ON_AUDIO_BASE64 && !c->script->audio_key)) {
+            snprintf(err, err_len, "invalid script: rule %d", i);
+            return -1;
+        }
+    }
+    run_t r = { .c = c, .r = out, .script = c->script };
     out->requested = c->sessions;
     r.s = calloc((size_t)c->sessions, sizeof(session));
     r.ep = epoll_create1(EPOLL_CLOEXEC);
@@ -528,21 +546,6 @@ int lg_run(const lg_config *c, lg_result *out, char *err, size_t err_len) {
     struct epoll_event tev = { .events = EPOLLIN, .data.u32 = UINT32_MAX };
     epoll_ctl(r.ep, EPOLL_CTL_ADD, r.tick, &tev);
     make_audio(&r);
-    if (c->protocol == LG_QWEN) {
-        r.setup_text = strdup("{\"type\":\"session.update\",\"session\":{\"modalities\":[\"text\",\"audio\"],\"input_audio_format\":\"pcm\","
-                              "\"output_audio_format\":\"pcm\",\"turn_detection\":{\"type\":\"server_vad\",\"threshold\":0.5,"
-                              "\"silence_duration_ms\":500}}}");
-    } else {
-        char text[1024];
-        snprintf(text, sizeof text,
-                 "{\"header\":{\"action\":\"run-task\",\"task_id\":\"00000000-0000-4000-8000-000000000000\",\"streaming\":\"duplex\"},"
-                 "\"payload\":{\"task_group\":\"aigc\",\"task\":\"multimodal-generation\",\"function\":\"generation\","
-                 "\"model\":\"multimodal-dialog\",\"input\":{\"directive\":\"Start\",\"workspace_id\":\"load-ws\",\"app_id\":\"load-app\"},"
-                 "\"parameters\":{\"upstream\":{\"type\":\"AudioOnly\",\"mode\":\"duplex\",\"audio_format\":\"pcm\",\"sample_rate\":16000},"
-                 "\"downstream\":{\"audio_format\":\"pcm\",\"sample_rate\":%d},\"client_info\":{\"user_id\":\"load-user\"}}}}", c->down_rate);
-        r.setup_text = strdup(text);
-    }
-    r.setup_len = strlen(r.setup_text);
     for (int i = 0; i < c->sessions; i++) { r.s[i].index = i; r.s[i].fd = -1; }
     out->server_rss_base_kb = rss_kb(c->server_pid);
 
@@ -608,12 +611,9 @@ int lg_run(const lg_config *c, lg_result *out, char *err, size_t err_len) {
                 s->streaming = 0;
                 s->stop_sent = 1;
                 s->phase_deadline = t + 3;
-                if (c->protocol == LG_MULTIMODAL) {
+                if (r.script->stop_text) {
                     s->phase = P_STOPPING;
-                    char text[256];
-                    snprintf(text, sizeof text, "{\"header\":{\"action\":\"finish-task\",\"task_id\":\"00000000-0000-4000-8000-000000000000\",\"streaming\":\"duplex\"},"
-                             "\"payload\":{\"input\":{\"directive\":\"Stop\"}}}");
-                    send_text(&r, s, text);
+                    send_text(&r, s, r.script->stop_text);
                 } else {
                     s->phase = P_CLOSING;
                     send_frame(&r, s, 8, "\x03\xe8", 2);
@@ -634,7 +634,7 @@ int lg_run(const lg_config *c, lg_result *out, char *err, size_t err_len) {
         if (s->fd >= 0) close(s->fd);
         free(s->in); free(s->out); free(s->msg);
     }
-    free(r.s); free(r.voiced_frame); free(r.silent_frame); free(r.setup_text);
+    free(r.s); free(r.voiced_frame); free(r.silent_frame);
     close(r.tick); close(r.ep);
     return 0;
 }

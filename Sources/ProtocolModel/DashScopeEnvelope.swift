@@ -23,7 +23,7 @@ package enum DashScopeEnvelope {
     }
 
     /// The dialog event the server answers a refused directive with (`payload.output.event`).
-    package static let errorEvent = "Error"
+    package static let errorEvent = MultiModalDialogEvent.error.rawValue
 
     /// The `streaming` value of every frame of a dialog.
     package static let streaming = "duplex"

@@ -14,10 +14,56 @@
 extern "C" {
 #endif
 
-enum { LG_QWEN = 0, LG_MULTIMODAL = 1 };
+/* What a client of one protocol sends and how it reads the server. The caller builds it from
+ * the protocol's descriptor (Swift: `LoadScript`); this file knows WebSocket framing, timing
+ * and the playout model, and no protocol. */
+typedef enum {
+    LG_ON_SEND_SETUP = 1,    /* during set-up: send `setup_text` (e.g. once the server greets) */
+    LG_ON_READY,             /* during set-up: the session is ready to stream */
+    LG_ON_LISTENING,         /* ready during set-up; afterwards it closes an open answer */
+    LG_ON_RESPONSE_STARTED,  /* an answer begins (`response_started_reply` goes out, if any) */
+    LG_ON_RESPONSE_DONE,     /* the server ended the answer */
+    LG_ON_RESPONSE_SENT,     /* the answer's audio is all sent: `playback_ended_reply` is due at the playout end */
+    LG_ON_SPEECH_STARTED,    /* the server heard the user start speaking: a barge-in */
+    LG_ON_AUDIO_BASE64,      /* answer audio, base64 in the string value after `audio_key` */
+    LG_ON_ERROR,             /* counted */
+    LG_ON_FATAL,             /* counted, and the session failed */
+    LG_ON_STOPPED            /* our `stop_text` is acknowledged: close cleanly */
+} lg_action;
+
+/* Where a rule looks: the string value after `key` (`"name":"`), searched from the first
+ * `anchor` (NULL: from the start of the message). */
+typedef struct {
+    const char *anchor;
+    const char *key;
+} lg_selector;
+
+/* When the value at `selectors[selector]` is `value`, do `action` (the first matching rule of
+ * each selector acts). */
+typedef struct {
+    int selector;
+    const char *value;
+    lg_action action;
+} lg_rule;
 
 typedef struct {
-    int protocol;             /* LG_QWEN or LG_MULTIMODAL */
+    const char *setup_text;             /* the set-up frame */
+    int setup_on_open;                  /* 1: sent right after the handshake; 0: an LG_ON_SEND_SETUP rule sends it */
+    const char *audio_prefix;           /* uplink audio as base64 in a text frame between prefix and suffix; */
+    const char *audio_suffix;           /*   NULL prefix: raw binary frames */
+    int binary_audio_down;              /* binary frames from the server are answer audio */
+    const char *audio_key;              /* for LG_ON_AUDIO_BASE64, e.g. `"delta":"` */
+    const char *response_started_reply; /* sent when an answer starts (NULL: none); `playback_ended_reply` is then owed */
+    const char *playback_ended_reply;   /* sent at the playout end or at a barge-in when owed */
+    const char *stop_text;              /* the orderly stop, acknowledged by LG_ON_STOPPED; NULL: close at once */
+    const lg_selector *selectors;
+    int selector_count;
+    const lg_rule *rules;
+    int rule_count;
+} lg_script;
+
+typedef struct {
+    const lg_script *script;  /* the protocol */
     uint16_t port;            /* on 127.0.0.1 */
     const char *path;         /* request path with query, e.g. "/api-ws/v1/inference" */
     const char *api_key;
