@@ -135,7 +135,7 @@ struct LoadScript {
     /// Calls `body` with the C script; its pointers live for the call only.
     func withCScript<Result>(_ body: (UnsafePointer<lg_script>) -> Result) -> Result {
         var strings: [UnsafeMutablePointer<CChar>] = []
-        defer { strings.forEach { free($0) } }
+        defer { for string in strings { free(string) } }
         func c(_ text: String?) -> UnsafePointer<CChar>? {
             guard let text, let copy = strdup(text) else { return nil }
             strings.append(copy)
