@@ -87,7 +87,9 @@ extension QwenRealtimeSession {
 
     /// The conversational core's dispatch (audio in, answers out): the dialect first handles the
     /// events it treats its own way (``QwenDialect/handleOwn(_:_:in:)``).
-    package func dispatchConversation(_ known: QwenClientEvent?, _ type: String, _ event: JSONObject) -> [SessionCommand] {
+    package func dispatchConversation(
+        _ known: QwenClientEvent?, _ type: String, _ event: JSONObject
+    ) -> [SessionCommand] {
         let acted = known == .inputAudioBufferAppend || known == .sessionUpdate ? [] : userActed()
         guard let known else { return acted + rejectUnknown(type) }
         if let own = dialect.handleOwn(known, event, in: self) { return acted + own }

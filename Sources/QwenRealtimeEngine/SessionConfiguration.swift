@@ -2,7 +2,7 @@ package import WireJSON
 
 /// The effective session configuration: the full `session` object echoed in
 /// `session.created` / `session.updated` (§3.5), with typed readers for what the engine uses.
-package struct SessionConfiguration: Sendable, Hashable {
+package struct SessionConfiguration: Sendable {
     /// The dialect whose defaults and rules apply.
     package let dialect: any QwenDialect
     /// The full session object in echo order.
@@ -18,16 +18,6 @@ package struct SessionConfiguration: Sendable, Hashable {
 
     /// The name of the dialect.
     package var profile: QwenProfile { dialect.profile }
-
-    package static func == (lhs: Self, rhs: Self) -> Bool {
-        lhs.profile == rhs.profile && lhs.object == rhs.object && lhs.endOfTurnSilenceMs == rhs.endOfTurnSilenceMs
-    }
-
-    package func hash(into hasher: inout Hasher) {
-        hasher.combine(profile)
-        hasher.combine(object)
-        hasher.combine(endOfTurnSilenceMs)
-    }
 
     /// The session object of the conversational dialects (audio in, answers out) before each
     /// adds its own keys.

@@ -22,9 +22,10 @@ import WireJSON
             #expect(QwenDialects.standard.dialect(forModel: model)?.profile == profile, "\(model)")
             #expect(Self.registry.dialect(forModel: model)?.profile == profile, "\(model)")
         }
-        #expect(QwenDialects.standard.all.map(\.profile.rawValue) == [
-            "audio", "speechSynthesis", "transcription", "omni",
-        ])
+        #expect(
+            QwenDialects.standard.all.map(\.profile.rawValue) == [
+                "audio", "speechSynthesis", "transcription", "omni",
+            ])
     }
 
     @Test func aRegisteredDialectIsServedForItsModel() {
