@@ -54,7 +54,7 @@ struct LiveTestDialect: RealtimeAudioDialect {
     var deltasReportRecognition: Bool { false }
     var completionReportsRecognition: Bool { false }
     var commitInVADMode: VADBufferEventRule { .refused }
-    var clearInVADMode: VADBufferEventRule { .honoured }
+    var clearInVADMode: VADBufferEventRule { .refused }
     var omittedTurnDetectionMayMeanPushToTalk: Bool { false }
     var hasConversationID: Bool { false }
     var speaksFirstAfterIdleTimeout: Bool { false }
