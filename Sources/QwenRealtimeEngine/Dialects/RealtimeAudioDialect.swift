@@ -1,4 +1,4 @@
-import ProtocolModel
+package import ProtocolModel
 package import SessionCore
 package import WireJSON
 
@@ -6,6 +6,14 @@ package import WireJSON
 /// (audio, omni, transcription): its `session.update`, its response steps, its sample rates.
 /// A dialect adopting it still names everything that makes it itself.
 package protocol RealtimeAudioDialect: QwenDialect {}
+
+extension QwenClientEvent {
+    /// The client events of the answering core: audio in, items, responses.
+    package static let answeringCore: Set<QwenClientEvent> = [
+        .sessionUpdate, .inputAudioBufferAppend, .inputAudioBufferCommit, .inputAudioBufferClear,
+        .conversationItemCreate, .conversationItemRetrieve, .conversationItemDelete, .responseCreate, .responseCancel,
+    ]
+}
 
 extension RealtimeAudioDialect {
     package func apply(

@@ -53,13 +53,7 @@ package struct AudioDialect: RealtimeAudioDialect {
         SessionConfiguration.nestedInputSampleRate(of: session)
     }
 
-    package var clientEventTypes: Set<QwenClientEvent> {
-        [
-            .sessionUpdate, .inputAudioBufferAppend, .inputAudioBufferCommit, .inputAudioBufferClear,
-            .conversationItemCreate, .conversationItemRetrieve, .conversationItemDelete, .responseCreate,
-            .responseCancel,
-        ]
-    }
+    package var clientEventTypes: Set<QwenClientEvent> { QwenClientEvent.answeringCore }
 
     package func dispatch<Clock>(
         _ known: QwenClientEvent?, _ type: String, _ event: JSONObject, in session: QwenRealtimeSession<Clock>

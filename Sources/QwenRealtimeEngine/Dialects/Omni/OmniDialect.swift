@@ -66,7 +66,7 @@ package struct OmniDialect: RealtimeAudioDialect {
     }
 
     package var clientEventTypes: Set<QwenClientEvent> {
-        AudioDialect().clientEventTypes.union([.inputImageBufferAppend, .sessionFinish])
+        QwenClientEvent.answeringCore.union([.inputImageBufferAppend, .sessionFinish])
     }
 
     package func dispatch<Clock>(

@@ -24,9 +24,8 @@ package struct TextToSpeechDialect: QwenDialect {
         SessionConfiguration.speechSynthesisDefaults(model: model, sessionID: sessionID)
     }
 
-    package var defaultTurnDetection: JSONObject {
-        ["type": "server_vad", "threshold": 0.2, "silence_duration_ms": 800]
-    }
+    /// No turn detection: text comes in, and the audio-input answers below are never asked.
+    package var defaultTurnDetection: JSONObject { [:] }
     package var turnDetectionTypes: [String] { [] }
     package func apply(
         _ patch: JSONObject, to configuration: inout SessionConfiguration, isFirstUpdate: Bool, audioStarted: Bool
