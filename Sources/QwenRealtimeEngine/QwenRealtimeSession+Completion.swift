@@ -48,7 +48,7 @@ extension QwenRealtimeSession {
             scenario.runtime.report.answers += 1
             scenario.runtime.report.answerAudioMicros += audioMicros
         }
-        return commands + enter(tools.isAwaitingOutput ? "AwaitingToolOutput" : "Listening")
+        return commands + enter(tools.isAwaitingOutput ? .awaitingToolOutput : .listening)
     }
 
     /// Cancels the response in progress now: no further deltas, the open part and item are
@@ -75,7 +75,7 @@ extension QwenRealtimeSession {
         scenario.runtime.report.answers += 1
         scenario.runtime.report.interruptedAnswers += 1
         if !closed.calls.isEmpty { tools.responseEnded() }
-        return commands + enter(turns.speaking != nil ? "Speaking" : "Listening")
+        return commands + enter(turns.speaking != nil ? .speaking : .listening)
     }
 
     /// Stops streaming without any event (the connection is ending).

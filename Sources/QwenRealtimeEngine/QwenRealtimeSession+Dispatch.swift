@@ -1,7 +1,7 @@
-import ProtocolModel
+package import ProtocolModel
 import ScenarioEngine
 package import SessionCore
-import WireJSON
+package import WireJSON
 
 extension QwenRealtimeSession {
     package func receive(text bytes: [UInt8], classification: InboundClassification) -> [SessionCommand] {
@@ -80,43 +80,36 @@ extension QwenRealtimeSession {
         return reject(error, "qrt.C2", "binary frame of \(bytes.count) bytes")
     }
 
-    /// Dispatches a client event by profile; `known` is nil for a type outside §4.0.
+    /// Dispatches a client event through the dialect; `known` is nil for a type outside §4.0.
     private func dispatch(_ known: QwenClientEvent?, _ type: String, _ event: JSONObject) -> [SessionCommand] {
-        if profile == .speechSynthesis { return dispatchSpeech(known, type, event) }
-        if profile == .transcription, let known, !profile.clientEventTypes.contains(known),
-            QwenProfile.omni.clientEventTypes.contains(known)
-        {
-            return reject(
-                .unknownEvent(type), "qrt.C17",
-                "\(type) is not part of the transcription model's API (\(model) only transcribes)")
-        }
+        dialect.dispatch(known, type, event, in: self)
+    }
+
+    /// The conversational core's dispatch (audio in, answers out): the dialect first handles the
+    /// events it treats its own way (``QwenDialect/handleOwn(_:_:in:)``).
+    package func dispatchConversation(
+        _ known: QwenClientEvent?, _ type: String, _ event: JSONObject
+    ) -> [SessionCommand] {
         let acted = known == .inputAudioBufferAppend || known == .sessionUpdate ? [] : userActed()
         guard let known else { return acted + rejectUnknown(type) }
+        if let own = dialect.handleOwn(known, event, in: self) { return acted + own }
         return acted + dispatchKnown(known, event)
     }
 
     private func dispatchKnown(_ known: QwenClientEvent, _ event: JSONObject) -> [SessionCommand] {
-        let type = known.rawValue
         switch known {
         case .sessionUpdate: return sessionUpdate(event)
         case .inputAudioBufferAppend: return appendAudio(event)
         case .inputAudioBufferCommit: return commitAudio()
         case .inputAudioBufferClear: return clearAudio()
-        case .inputImageBufferAppend where profile == .omni: return appendImage(event)
         case .conversationItemCreate: return createItem(event)
-        case .conversationItemRetrieve, .conversationItemDelete:
-            var commands: [SessionCommand] = []
-            if profile == .omni {
-                commands += violationOnce("C17-\(type)", "qrt.C17", "\(type) is not documented for the omni profile")
-            }
-            return commands + (known == .conversationItemRetrieve ? retrieveItem(event) : deleteItem(event))
+        case .conversationItemRetrieve: return retrieveItem(event)
+        case .conversationItemDelete: return deleteItem(event)
         case .responseCreate: return createResponse(event)
         case .responseCancel: return cancelResponse()
-        case .sessionFinish where profile.clientEventTypes.contains(known): return finishSession()
-        case .sessionFinish, .inputImageBufferAppend:
-            return reject(.unknownEvent(type), "qrt.C17", "\(type) is not defined for the audio profile")
-        case .inputTextBufferAppend, .inputTextBufferCommit, .inputTextBufferClear:
-            return rejectUnknown(type)  // text-to-speech only: unknown to the other profiles
+        case .sessionFinish, .inputImageBufferAppend, .inputTextBufferAppend, .inputTextBufferCommit,
+            .inputTextBufferClear:
+            return rejectUnknown(known.rawValue)  // events of other dialects, unknown to this one
         }
     }
 
@@ -146,8 +139,7 @@ extension QwenRealtimeSession {
         if lifecycle.isFirstEvent, !isUpdate {
             commands += violation("qrt.C4", "first client event is \(type), not session.update")
         }
-        // TTS clients append text right after session.update (the SDK does): no rule forbids it.
-        if !isUpdate, profile != .speechSynthesis, lifecycle.awaitsFirstUpdated(atMicros: now) {
+        if !isUpdate, dialect.awaitsFirstSessionUpdated, lifecycle.awaitsFirstUpdated(atMicros: now) {
             commands += violation("qrt.C4", "\(type) sent before session.updated for the first session.update")
         }
         return commands

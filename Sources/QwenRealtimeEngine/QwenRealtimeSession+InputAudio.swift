@@ -27,7 +27,7 @@ extension QwenRealtimeSession {
             input.sampleRate = configuration.inputSampleRate
             input.channels = configuration.inputChannels
             input.detector = makeDetector()
-            commands += enter("Listening")
+            commands += enter(.listening)
         }
         let container = AudioContainer.detect(bytes)
         if container == .wav, configuration.inputIsWAV, let header = WAVFile.streamHeader(bytes) {
@@ -95,19 +95,23 @@ extension QwenRealtimeSession {
         return commands
     }
 
-    /// `input_audio_buffer.commit` (S9): push-to-talk commit; ignored in audio-profile VAD modes.
+    /// `input_audio_buffer.commit` (S9): push-to-talk commit; in a VAD mode the dialect's
+    /// ``QwenDialect/commitInVADMode`` rule applies.
     func commitAudio() -> [SessionCommand] {
         var commands: [SessionCommand] = []
         if configuration.turnDetection != nil {
-            if profile == .transcription {
+            switch dialect.commitInVADMode {
+            case .refused:
                 return reject(
                     .invalidValue(
                         QwenClientEvent.inputAudioBufferCommit.rawValue,
                         "input_audio_buffer.commit is only available without turn detection (turn_detection: null)."),
                     "qrt.C9")
+            case .ignored:
+                return violationOnce("C9-commit", "qrt.C9", "input_audio_buffer.commit sent in a VAD mode")
+            case .honoured:
+                commands += violationOnce("C9-commit", "qrt.C9", "input_audio_buffer.commit sent in a VAD mode")
             }
-            commands += violationOnce("C9-commit", "qrt.C9", "input_audio_buffer.commit sent in a VAD mode")
-            if profile == .audio { return commands }
         }
         guard input.bufferedBytes > 0 else {
             return commands
@@ -120,19 +124,30 @@ extension QwenRealtimeSession {
                 "qrt.C10", "committed only \(input.bufferedMicros / 1000) ms of audio (≥ 100 ms expected)")
         }
         let content = scenario.runtime.nextTurn()
-        if profile.answers { turns.waitForResponse(content) }
+        if dialect.answers { turns.waitForResponse(content) }
         let itemID = turns.speechEnded()?.itemID ?? scenario.runtime.ids.id(prefix: "item_")
         commands += commitUserAudio(
             itemID: itemID, content: content, delay: delay(before: .inputAudioBufferCommitted))
-        return commands + enter(profile.answers ? "Committed" : "Listening")
+        return commands + enter(dialect.answers ? .committed : .listening)
     }
 
-    /// `input_audio_buffer.clear` (S9): drop uncommitted audio; ignored in audio-profile VAD modes.
+    /// `input_audio_buffer.clear` (S9): drop uncommitted audio; in a VAD mode the dialect's
+    /// ``QwenDialect/clearInVADMode`` rule applies.
     func clearAudio() -> [SessionCommand] {
         var commands: [SessionCommand] = []
         if configuration.turnDetection != nil {
-            commands += violationOnce("C9-clear", "qrt.C9", "input_audio_buffer.clear sent in a VAD mode")
-            if profile == .audio { return commands }
+            switch dialect.clearInVADMode {
+            case .refused:
+                return reject(
+                    .invalidValue(
+                        QwenClientEvent.inputAudioBufferClear.rawValue,
+                        "input_audio_buffer.clear is only available without turn detection (turn_detection: null)."),
+                    "qrt.C9")
+            case .ignored:
+                return violationOnce("C9-clear", "qrt.C9", "input_audio_buffer.clear sent in a VAD mode")
+            case .honoured:
+                commands += violationOnce("C9-clear", "qrt.C9", "input_audio_buffer.clear sent in a VAD mode")
+            }
         }
         input.clearBuffer()
         return commands + emit(.inputAudioBufferCleared, delay: delay(before: .inputAudioBufferCleared))
@@ -174,7 +189,7 @@ extension QwenRealtimeSession {
         var completed: JSONObject = [
             "item_id": .string(itemID), "content_index": 0, "transcript": .string(content.transcript),
         ]
-        if profile == .transcription { for (key, value) in recognition(content) { completed[key] = value } }
+        if dialect.completionReportsRecognition { for (key, value) in recognition(content) { completed[key] = value } }
         return commands + emit(.conversationItemInputAudioTranscriptionCompleted, completed)
     }
 }

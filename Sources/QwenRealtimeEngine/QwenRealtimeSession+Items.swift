@@ -43,7 +43,7 @@ extension QwenRealtimeSession {
             .conversationItemCreated,
             ["previous_item_id": after.map(JSONValue.string) ?? .null, "item": .object(item)],
             delay: delay(before: .conversationItemCreated))
-        if state == "AwaitingToolOutput", !tools.isAwaitingOutput { commands += enter("Listening") }
+        if phase == .awaitingToolOutput, !tools.isAwaitingOutput { commands += enter(.listening) }
         return commands
     }
 

@@ -5,15 +5,15 @@ import WireAudio
 import WireJSON
 
 extension QwenRealtimeSession {
-    /// Omni `session.finish` (S19): cancel a running answer, flush the pending input
+    /// `session.finish` (S19, omni and transcription): cancel a running answer, flush the pending input
     /// transcription, send `session.finished`, close with 1000; later events are ignored.
     func finishSession() -> [SessionCommand] {
         lifecycle.finish()
         scenario.runtime.report.ended("clientStop")
-        var commands = enter("Finishing")
+        var commands = enter(.finishing)
         commands += cancel(reason: "client_cancelled")
         commands += flushSpeech()
-        if profile == .transcription, configuration.turnDetection == nil, input.bufferedBytes > 0 {
+        if dialect.recognisesUncommittedAudioOnFinish, configuration.turnDetection == nil, input.bufferedBytes > 0 {
             // Manual mode: the audio not yet committed is recognised before the session ends.
             let itemID = scenario.runtime.ids.id(prefix: "item_")
             commands += commitUserAudio(itemID: itemID, content: scenario.runtime.nextTurn())
@@ -32,7 +32,7 @@ extension QwenRealtimeSession {
         case .trigger, .idle:
             // Ended the way a finished session ends (omni `session.finished`); the service
             // documents no idle end, and the AIBuds auto-end is the app's (SEED-004).
-            if profile == .omni {
+            if dialect.announcesScriptedEnd {
                 commands += flushSpeech()
                 commands += emit(.sessionFinished)
             }

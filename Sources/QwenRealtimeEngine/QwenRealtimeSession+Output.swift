@@ -1,12 +1,12 @@
 package import ProtocolModel
 import ScenarioEngine
-import SessionCore
+package import SessionCore
 package import WireJSON
 
 extension QwenRealtimeSession {
     /// Sends a server event `{event_id, type, …fields}` (S3) no earlier than `delay` from now
     /// and never before the previous frame, through the fault stage.
-    func emit(_ event: QwenServerEvent, _ fields: JSONObject = [:], delay: Int64 = 0) -> [SessionCommand] {
+    package func emit(_ event: QwenServerEvent, _ fields: JSONObject = [:], delay: Int64 = 0) -> [SessionCommand] {
         guard !isClosed else { return [] }
         let type = event.rawValue
         var object = JSONObject()
@@ -30,7 +30,7 @@ extension QwenRealtimeSession {
     }
 
     /// Sends an error and journals the client obligation that caused it.
-    func reject(_ error: QwenError, _ obligation: String, _ message: String? = nil) -> [SessionCommand] {
+    package func reject(_ error: QwenError, _ obligation: String, _ message: String? = nil) -> [SessionCommand] {
         violation(obligation, message ?? "\(error.code) (\(error.param ?? "-")): \(error.message)") + self.error(error)
     }
 
@@ -46,10 +46,11 @@ extension QwenRealtimeSession {
     }
 
     /// Enters an engine state: journals it and tells the scenario.
-    func enter(_ newState: String) -> [SessionCommand] {
-        guard newState != state else { return [] }
-        state = newState
-        return [.journal(.state(newState))] + handle(scenario.runtime.stateEntered(newState)) + updateIdleHold()
+    func enter(_ newState: QwenSessionState) -> [SessionCommand] {
+        guard newState != phase else { return [] }
+        phase = newState
+        return [.journal(.state(newState.rawValue))] + handle(scenario.runtime.stateEntered(newState.rawValue))
+            + updateIdleHold()
     }
 
     /// The idle-end clock is held while the user speaks and while an answer runs; released, it
@@ -67,7 +68,7 @@ extension QwenRealtimeSession {
             commands.append(.journal(.report(report)))
         }
         commands += handle(scenario.runtime.close())
-        commands += enter("Closed")
+        commands += enter(.closed)
         commands.append(.transport(.close(code: code, reason: reason), atMicros: max(now, timeline.laneTime)))
         _ = lifecycle.close()
         return commands
@@ -112,7 +113,7 @@ extension QwenRealtimeSession {
             rate = configuration.inputSampleRate
             channels = configuration.inputChannels
         case (QwenServerEvent.responseAudioDelta.rawValue, false):
-            guard profile != .speechSynthesis || configuration.speechFormat == "pcm" else { return nil }
+            guard dialect.sendsPCMAudio(configuration) else { return nil }
             field = "delta"
             rate = configuration.outputSampleRate
         default:

@@ -177,7 +177,7 @@ extension QwenRealtimeSession {
             tools.planned(answer: answer, declared: declared)
         }
         commands += begin(active, plan: plan)
-        return commands + enter("Responding")
+        return commands + enter(.responding)
     }
 
     /// The cache key of an answer's audio at the output rate: synthesized from the spoken text,

@@ -13,7 +13,7 @@ extension QwenRealtimeSession {
             return reject(.invalidValue("session", "session.update needs a 'session' object."), "qrt.C5")
         }
         var notes: [SessionCommand] = []
-        if isFirst, profile == .audio, !input.started, patch["turn_detection"] == nil,
+        if isFirst, dialect.omittedTurnDetectionMayMeanPushToTalk, !input.started, patch["turn_detection"] == nil,
             scenario.runtime.scenario.policies.omittedTurnDetectionIsPushToTalk
         {
             patch["turn_detection"] = .null
@@ -47,7 +47,7 @@ extension QwenRealtimeSession {
                 commands += voiceprintResult(voiceprintID, urls: result.voiceprintURLs)
             }
             if before.turnDetection != configuration.turnDetection { commands += turnDetectionChanged() }
-            return commands + enter(state == "Idle" && input.started ? "Listening" : state)
+            return commands + enter(phase == .idle && input.started ? .listening : phase)
         }
     }
 

@@ -64,7 +64,11 @@ extension QwenRealtimeSession {
     }
 
     private func perform(_ step: ResponsePlan.Step) -> [SessionCommand] {
-        if profile == .speechSynthesis { return performSpeechStep(step) }
+        dialect.perform(step, in: self)
+    }
+
+    /// Sends one step of an answer: items, text, audio, function calls.
+    func performAnswerStep(_ step: ResponsePlan.Step) -> [SessionCommand] {
         guard let active = response else { return [] }
         var base: JSONObject { ["response_id": .string(active.id)] }
         switch step {

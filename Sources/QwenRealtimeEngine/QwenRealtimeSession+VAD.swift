@@ -33,7 +33,7 @@ extension QwenRealtimeSession {
         if intent == .valid, response != nil, scenario.runtime.isInterruptible, interrupts {
             commands += cancel(reason: "turn_detected")
         }
-        return commands + enter("Speaking")
+        return commands + enter(.speaking)
     }
 
     private func speechStopped(atMs endMs: Int) -> [SessionCommand] {
@@ -51,16 +51,16 @@ extension QwenRealtimeSession {
             var invalid = fields
             invalid["reason"] = "turn_invalid"
             return emit(.inputAudioBufferSpeechStopped, invalid, delay: stopDelay)
-                + enter(response == nil ? "Listening" : "Responding")
+                + enter(response == nil ? .listening : .responding)
         case .valid:
             var commands =
                 turn.deltasSent == 0 ? transcriptionDelta(turn, confirmed: max(0, turn.tokens.count - 1)) : []
             commands += emit(.inputAudioBufferSpeechStopped, fields, delay: stopDelay)
             commands += commitUserAudio(itemID: turn.itemID, content: turn.content)
-            guard profile.answers else { return commands + enter("Listening") }
+            guard dialect.answers else { return commands + enter(.listening) }
             guard configuration.turnDetection?.createResponse ?? true, !isFinishing else {
                 turns.waitForResponse(turn.content)
-                return commands + enter("Committed")
+                return commands + enter(.committed)
             }
             return commands + startResponse(turn.content, delay: delay(before: .responseCreated))
         }
@@ -86,8 +86,8 @@ extension QwenRealtimeSession {
             "item_id": .string(turn.itemID), "content_index": 0,
             "text": .string(tokens[..<count].joined()), "stash": .string(tokens[count...].joined()),
         ]
-        if profile.reportsLanguage { for (key, value) in recognition(turn.content) { fields[key] = value } }
-        return emit(profile.transcriptionDeltaEvent, fields)
+        if dialect.deltasReportRecognition { for (key, value) in recognition(turn.content) { fields[key] = value } }
+        return emit(dialect.transcriptionDeltaEvent, fields)
     }
 
     /// A smart_turn filler: ambient transcription with a temporary item id only (S8).

@@ -4,18 +4,18 @@ package import ScenarioEngine
 package import SessionCore
 import WireJSON
 
-/// The Qwen realtime protocol engine for one WebSocket session (both profiles): a state
-/// machine fed by the session driver that answers with ``SessionCommand``s. No sockets, no
-/// threads; every frame goes through the scenario's fault stage via `send(_:)`.
+/// The Qwen realtime protocol engine for one WebSocket session: the shared core of every
+/// dialect, a state machine fed by the session driver that answers with ``SessionCommand``s.
+/// No sockets, no threads; every frame goes through the scenario's fault stage via `send(_:)`.
 ///
 /// Files: `+Dispatch` (inbound frames, C2–C4), `+Output` (emitting, errors, closing),
 /// `+SessionUpdate`, `+InputAudio`, `+VAD`, `+Responses`, `+Streaming`, `+Items`, `+Lifecycle`;
-/// text-to-speech in `+TextToSpeech` and `+SpeechStreaming`.
+/// what a dialect adds or overrides lives in `Dialects/<Name>/` (``QwenDialect``).
 package final class QwenRealtimeSession<Clock: ScenarioClock>: ProtocolSession {
     /// The scenario of this session.
     package let scenario: ScenarioBridge<Clock>
-    /// The profile chosen from the model name.
-    package let profile: QwenProfile
+    /// The dialect chosen from the model name.
+    package let dialect: any QwenDialect
     /// The model of the upgrade URL.
     package let model: String
     /// Directory against which relative `audio.file` paths of turns are resolved.
@@ -26,8 +26,8 @@ package final class QwenRealtimeSession<Clock: ScenarioClock>: ProtocolSession {
     package internal(set) var configuration: SessionConfiguration
     /// The conversation items.
     package internal(set) var conversation = Conversation()
-    /// The engine state last entered (`Idle`, `Listening`, `Speaking`, `Responding`, …).
-    package internal(set) var state = "Connecting"
+    /// The engine state last entered.
+    package internal(set) var phase = QwenSessionState.connecting
 
     /// The response's steps, planned ahead; every frame goes out on its send lane, never before
     /// an earlier one.
@@ -63,27 +63,39 @@ package final class QwenRealtimeSession<Clock: ScenarioClock>: ProtocolSession {
     /// A `server_error` ends the session now (the first one counts).
     func terminate() { lifecycle.terminate(atMicros: now) }
 
-    /// Creates the engine of one accepted session.
+    /// Creates the engine of one accepted session of a standard dialect.
     /// - Parameters:
     ///   - scenario: The session's scenario runtime.
     ///   - model: The `model` query parameter.
     ///   - profile: The profile (from ``QwenUpgrade/check(path:queryModel:headers:apiKeys:)``).
     ///   - baseDirectory: Where relative turn audio files are looked up (the scenario's folder).
-    package init(
+    package convenience init(
         scenario: ScenarioBridge<Clock>, model: String, profile: QwenProfile, baseDirectory: String = ".",
+        answerAudio: AnswerAudioCache = .inline
+    ) {
+        guard let dialect = QwenDialects.standard.dialect(named: profile) else {
+            preconditionFailure("no standard Qwen dialect is named \(profile)")
+        }
+        self.init(
+            scenario: scenario, model: model, dialect: dialect, baseDirectory: baseDirectory, answerAudio: answerAudio)
+    }
+
+    /// Creates the engine of one accepted session of `dialect`.
+    package init(
+        scenario: ScenarioBridge<Clock>, model: String, dialect: any QwenDialect, baseDirectory: String = ".",
         answerAudio: AnswerAudioCache = .inline
     ) {
         self.scenario = scenario
         self.answerAudio = answerAudio
         self.model = model
-        self.profile = profile
+        self.dialect = dialect
         self.baseDirectory = baseDirectory
         // Qwen has the idle-end and session-cap policies, not multimodal's silence and gap rules.
         scenario.runtime.policyWatches = [.idleEnd, .sessionCap]
         let sessionID = scenario.runtime.ids.id(prefix: "sess_")
-        configuration = SessionConfiguration(profile: profile, model: model, sessionID: sessionID)
+        configuration = SessionConfiguration(dialect: dialect, model: model, sessionID: sessionID)
         if let silenceMs = scenario.runtime.endOfTurnSilenceMs { configuration.useEndOfTurnSilence(ms: silenceMs) }
-        conversationID = profile == .omni ? scenario.runtime.ids.id(prefix: "conv_") : nil
+        conversationID = dialect.hasConversationID ? scenario.runtime.ids.id(prefix: "conv_") : nil
     }
 
     /// Checks an upgrade request (S1); see ``QwenUpgrade/check(path:queryModel:headers:apiKeys:)``.
@@ -93,6 +105,12 @@ package final class QwenRealtimeSession<Clock: ScenarioClock>: ProtocolSession {
         QwenUpgrade.check(path: path, queryModel: queryModel, headers: headers, apiKeys: apiKeys)
     }
 
+    /// The name of the session's dialect.
+    package var profile: QwenProfile { dialect.profile }
+
+    /// The engine state last entered, by its journal name (`Idle`, `Listening`, …).
+    package var state: String { phase.rawValue }
+
     /// The current time on the scenario clock.
     var now: Int64 { scenario.now }
 
@@ -101,7 +119,7 @@ package final class QwenRealtimeSession<Clock: ScenarioClock>: ProtocolSession {
 
     package func open() -> [SessionCommand] {
         timeline.resetLane(to: now)
-        var commands = enter("Idle")
+        var commands = enter(.idle)
         commands += handle(scenario.runtime.start())
         guard !isReplay else { return commands }
         commands += emit(.sessionCreated, ["session": configuration.json], delay: delay(before: .sessionCreated))
@@ -109,7 +127,7 @@ package final class QwenRealtimeSession<Clock: ScenarioClock>: ProtocolSession {
     }
 
     package func classify(text bytes: [UInt8]) -> InboundClassification {
-        if profile != .speechSynthesis, let append = inPlaceAppend(bytes) {
+        if dialect.takesInputAudio, let append = inPlaceAppend(bytes) {
             return InboundClassification(
                 eventType: QwenClientEvent.inputAudioBufferAppend.rawValue, json: nil, inPlaceAudio: append)
         }

@@ -17,16 +17,23 @@ package struct SessionUpdateResult: Sendable, Hashable {
 }
 
 extension SessionConfiguration {
-    /// Validates `patch` (C5–C7) and, if every value is valid, merges it key by key (S4);
-    /// on failure the configuration is unchanged.
+    /// Validates `patch` (C5–C7) by the dialect's rules and, if every value is valid, merges it
+    /// key by key (S4); on failure the configuration is unchanged.
     /// - Parameters:
     ///   - isFirstUpdate: Whether this is the session's first `session.update`.
-    ///   - audioStarted: Whether an `input_audio_buffer.append` was received (audio profile
-    ///     freezes `turn_detection` and `input_audio_format` then).
+    ///   - audioStarted: Whether an `input_audio_buffer.append` was received (some dialects
+    ///     freeze settings then, ``QwenDialect/settingsFrozenByAudio``).
     package mutating func apply(
         _ patch: JSONObject, isFirstUpdate: Bool, audioStarted: Bool
     ) -> Result<SessionUpdateResult, SessionUpdateFailure> {
-        if profile == .speechSynthesis { return applySpeechSynthesis(patch) }
+        let dialect = self.dialect
+        return dialect.apply(patch, to: &self, isFirstUpdate: isFirstUpdate, audioStarted: audioStarted)
+    }
+
+    /// The realtime session's `session.update` (audio in): the top-level keys of §3.5.
+    mutating func applyRealtimeSession(
+        _ patch: JSONObject, isFirstUpdate: Bool, audioStarted: Bool
+    ) -> Result<SessionUpdateResult, SessionUpdateFailure> {
         if let marker = Self.openAIGAShapeMarker(in: patch) {
             // Accepted and echoed as unknown keys, a GA session would run on defaults in silence.
             return fail(
@@ -46,16 +53,13 @@ extension SessionConfiguration {
                 continue  // fixed by the server / the URL
             case "voice" where value.isNull:
                 continue  // the Python SDK sends `voice: null` when none is chosen: keep the current voice
-            case "voice" where profile == .audio && !isFirstUpdate:
+            case "voice" where dialect.ignoresVoiceAfterFirstUpdate && !isFirstUpdate:
                 result.ignoredKeys.append(key)
                 continue
             default:
                 break
             }
-            let frozenKeys =
-                profile == .transcription
-                ? ["input_audio_format", "sample_rate"] : ["turn_detection", "input_audio_format"]
-            let frozen = profile != .omni && audioStarted && frozenKeys.contains(key)
+            let frozen = audioStarted && dialect.settingsFrozenByAudio.contains(key)
             if frozen, !Self.sameSetting(value, object[key]) {
                 return fail(
                     .invalidState(
@@ -64,7 +68,7 @@ extension SessionConfiguration {
             switch validate(key: key, value: value) {
             case .failure(let failure): return .failure(failure)
             case .success(var accepted):
-                if key == "turn_detection", profile == .audio, case .object(var detection) = accepted,
+                if key == "turn_detection", dialect.enrolsVoiceprints, case .object(var detection) = accepted,
                     let urls = detection["voiceprint_audio_urls"]
                 {
                     if isFirstUpdate {
@@ -152,6 +156,7 @@ extension SessionConfiguration {
             else { return bad("\(key) is out of range.") }
             return .success(value)
         }
+        if let own = dialect.validateOwnSetting(key, value) { return own }
         switch key {
         case "modalities":
             let list = value.arrayValue?.compactMap(\.stringValue) ?? []
@@ -161,20 +166,15 @@ extension SessionConfiguration {
         case "voice", "instructions":
             return value.stringValue != nil || (key == "instructions" && value.isNull)
                 ? .success(value.isNull ? "" : value) : bad("\(key) must be a string.")
-        case "input_audio_format" where profile == .transcription && value.stringValue == "opus":
-            return bad("input_audio_format opus is not emulated by the mock; send pcm (16-bit mono).")
         case "input_audio_format":
             return ["pcm", "pcm16"].contains(value.stringValue ?? "")
                 ? .success(value) : bad("Unsupported input_audio_format.")
-        case "sample_rate" where profile == .transcription:
-            return [8000, 16000].contains(value.intValue ?? 0) && value.typeName == "integer"
-                ? .success(value) : bad("sample_rate must be 8000 or 16000.")
         case "output_audio_format":
             return ["pcm", "pcm16", "pcm24"].contains(value.stringValue ?? "")
                 ? .success(value) : bad("Unsupported output_audio_format.")
         case "turn_detection":
             if value.isNull { return .success(.null) }
-            return TurnDetection.validate(value, profile: profile, silenceDurationMs: endOfTurnSilenceMs)
+            return TurnDetection.validate(value, dialect: dialect, silenceDurationMs: endOfTurnSilenceMs)
                 .map(JSONValue.object)
                 .mapError { SessionUpdateFailure(error: $0, obligation: "qrt.C5") }
         case "tools":
@@ -216,10 +216,6 @@ extension SessionConfiguration {
         case "seed":
             return value.intValue.map { (0...2_147_483_647).contains($0) } ?? false
                 ? .success(value) : bad("seed must be in [0, 2^31-1].")
-        case "audio" where profile == .omni:
-            return AudioFormatSettings.validate(value).mapError {
-                SessionUpdateFailure(error: $0, obligation: "qrt.C5")
-            }
         default:
             return .success(value)  // unknown keys are accepted and echoed (S4)
         }

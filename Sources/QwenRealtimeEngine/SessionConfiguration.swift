@@ -2,57 +2,36 @@ package import WireJSON
 
 /// The effective session configuration: the full `session` object echoed in
 /// `session.created` / `session.updated` (§3.5), with typed readers for what the engine uses.
-package struct SessionConfiguration: Sendable, Hashable {
-    /// The profile whose defaults and rules apply.
-    package let profile: QwenProfile
+package struct SessionConfiguration: Sendable {
+    /// The dialect whose defaults and rules apply.
+    package let dialect: any QwenDialect
     /// The full session object in echo order.
     package internal(set) var object: JSONObject
     /// The server VAD's silence when a `turn_detection` sets none (scenario `endOfTurnSilenceMs`).
     package internal(set) var endOfTurnSilenceMs: Int?
 
-    /// The profile defaults of S2 for `model`.
-    package init(profile: QwenProfile, model: String, sessionID: String) {
-        self.profile = profile
-        guard profile != .speechSynthesis else {
-            object = Self.speechSynthesisDefaults(model: model, sessionID: sessionID)
-            return
-        }
-        guard profile != .transcription else {
-            // Qwen-ASR-Realtime: text out only, top-level sample_rate, server VAD by default.
-            object = [
-                "id": .string(sessionID), "object": "realtime.session", "model": .string(model),
-                "modalities": ["text"], "input_audio_format": "pcm", "sample_rate": 16000,
-                "input_audio_transcription": [:],
-                "turn_detection": .object(TurnDetection.defaultObject(profile: profile)),
-            ]
-            return
-        }
-        var object: JSONObject = [
+    /// The dialect's defaults of S2 for `model`.
+    package init(dialect: any QwenDialect, model: String, sessionID: String) {
+        self.dialect = dialect
+        object = dialect.sessionDefaults(model: model, sessionID: sessionID)
+    }
+
+    /// The name of the dialect.
+    package var profile: QwenProfile { dialect.profile }
+
+    /// The session object of the conversational dialects (audio in, answers out) before each
+    /// adds its own keys.
+    package static func conversationDefaults(
+        dialect: any QwenDialect, model: String, sessionID: String, voice: String, transcriptionModel: String
+    ) -> JSONObject {
+        [
             "id": .string(sessionID), "object": "realtime.session", "model": .string(model),
-            "modalities": ["text", "audio"],
-            "voice": .string(QwenProfile.defaultVoice(model: model, profile: profile)),
+            "modalities": ["text", "audio"], "voice": .string(voice),
             "instructions": "", "input_audio_format": "pcm", "output_audio_format": "pcm",
-            "input_audio_transcription": ["model": .string(profile.transcriptionModel)],
-            "turn_detection": .object(TurnDetection.defaultObject(profile: profile)),
+            "input_audio_transcription": ["model": .string(transcriptionModel)],
+            "turn_detection": .object(dialect.defaultTurnDetection),
             "tools": [],
         ]
-        switch profile {
-        case .audio:
-            object["enable_speech_emotion"] = true
-            object["max_history_turns"] = 20
-        case .transcription, .speechSynthesis:
-            break
-        case .omni:
-            object["enable_search"] = false
-            object["search_options"] = ["enable_source": false]
-            object["temperature"] = 0.9
-            object["top_p"] = 1.0
-            object["top_k"] = 50
-            object["max_tokens"] = 16384
-            object["repetition_penalty"] = 1.05
-            object["presence_penalty"] = 0.0
-        }
-        self.object = object
     }
 
     /// The session as a JSON value.
@@ -91,21 +70,25 @@ package struct SessionConfiguration: Sendable, Hashable {
         return tools
     }
 
-    /// Input PCM sample rate: 16 kHz, or omni `audio.input.format.sample_rate`.
-    package var inputSampleRate: Int {
-        if profile == .transcription { return Int(object["sample_rate"]?.intValue ?? 16000) }
-        return Int(object["audio"]?["input"]?["format"]?["sample_rate"]?.intValue ?? 16000)
-    }
+    /// Input PCM sample rate (the dialect says where its session object sets it).
+    package var inputSampleRate: Int { dialect.inputSampleRate(of: object) }
 
     /// Input channels (omni 3.8 `audio.input.format.channels`; otherwise mono).
     package var inputChannels: Int {
         Int(object["audio"]?["input"]?["format"]?["channels"]?.intValue ?? 1)
     }
 
-    /// Output PCM sample rate: 24 kHz, or omni `audio.output.format.sample_rate`, or TTS `sample_rate`.
-    package var outputSampleRate: Int {
-        if profile == .speechSynthesis { return Int(object["sample_rate"]?.intValue ?? 24000) }
-        return Int(object["audio"]?["output"]?["format"]?["sample_rate"]?.intValue ?? 24000)
+    /// Output PCM sample rate (the dialect says where its session object sets it).
+    package var outputSampleRate: Int { dialect.outputSampleRate(of: object) }
+
+    /// 16 kHz, or `audio.input.format.sample_rate` (omni 3.8's nested format).
+    package static func nestedInputSampleRate(of session: JSONObject) -> Int {
+        Int(session["audio"]?["input"]?["format"]?["sample_rate"]?.intValue ?? 16000)
+    }
+
+    /// 24 kHz, or `audio.output.format.sample_rate` (omni 3.8's nested format).
+    package static func nestedOutputSampleRate(of session: JSONObject) -> Int {
+        Int(session["audio"]?["output"]?["format"]?["sample_rate"]?.intValue ?? 24000)
     }
 
     /// Q/A turns of history per inference (audio `max_history_turns`, 20 by default).
@@ -118,9 +101,10 @@ package struct SessionConfiguration: Sendable, Hashable {
         object["input_audio_transcription"]?["language"]?.stringValue
     }
 
-    /// The web search an answer makes when omni `enable_search` is on (for `usage.plugins`).
+    /// The web search an answer makes when omni `enable_search` is on (for `usage.plugins`;
+    /// only omni's `session.update` accepts the key with a meaning).
     var searchUse: Usage.SearchUse? {
-        guard profile == .omni, object["enable_search"]?.boolValue == true else { return nil }
+        guard dialect.searchesTheWeb, object["enable_search"]?.boolValue == true else { return nil }
         return Usage.SearchUse(strategy: object["search_options"]?["search_strategy"]?.stringValue ?? "turbo")
     }
 

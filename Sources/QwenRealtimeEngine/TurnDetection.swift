@@ -23,7 +23,7 @@ package struct TurnDetection: Sendable, Hashable {
     /// Whether semantic turn-taking (filler / invalid classification) is on.
     package var isSmartTurn: Bool { type == "smart_turn" }
 
-    /// Reads a validated `turn_detection` object (see ``validate(_:profile:)``).
+    /// Reads a validated `turn_detection` object (see ``validate(_:dialect:silenceDurationMs:)``).
     package init(_ object: JSONObject) {
         type = object["type"]?.stringValue ?? "server_vad"
         threshold = object["threshold"]?.doubleValue ?? 0.5
@@ -35,35 +35,20 @@ package struct TurnDetection: Sendable, Hashable {
         idleTimeoutMs = object["idle_timeout_ms"]?.intValue.map { Int($0) }
     }
 
-    /// The default object of a profile, as echoed in `session.created` (S2).
-    package static func defaultObject(profile: QwenProfile) -> JSONObject {
-        switch profile {
-        case .audio:
-            return ["type": "server_vad", "threshold": 0.5, "silence_duration_ms": 800]
-        case .transcription, .speechSynthesis:
-            return ["type": "server_vad", "threshold": 0.2, "silence_duration_ms": 800]
-        case .omni:
-            return [
-                "type": "server_vad", "threshold": 0.5, "prefix_padding_ms": 300, "silence_duration_ms": 800,
-                "create_response": true, "interrupt_response": true,
-            ]
-        }
-    }
-
     /// Validates a client `turn_detection` object (C5) and returns it completed with defaults
     /// for the keys it lacks; unknown keys are kept (echoed).
     /// `silenceDurationMs` replaces the default `silence_duration_ms` (scenario `endOfTurnSilenceMs`).
     package static func validate(
-        _ value: JSONValue, profile: QwenProfile, silenceDurationMs: Int? = nil
+        _ value: JSONValue, dialect: any QwenDialect, silenceDurationMs: Int? = nil
     ) -> Result<JSONObject, QwenError> {
         guard case .object(let given) = value else {
             return .failure(.invalidValue("session.turn_detection", "turn_detection must be an object or null."))
         }
-        var object = defaultObject(profile: profile)
+        var object = dialect.defaultTurnDetection
         if let silenceDurationMs { object["silence_duration_ms"] = .int(Int64(silenceDurationMs)) }
         for (key, value) in given { object[key] = value }
-        guard let type = object["type"]?.stringValue, profile.turnDetectionTypes.contains(type) else {
-            let allowed = profile.turnDetectionTypes.joined(separator: ", ")
+        guard let type = object["type"]?.stringValue, dialect.turnDetectionTypes.contains(type) else {
+            let allowed = dialect.turnDetectionTypes.joined(separator: ", ")
             return .failure(
                 .invalidValue("session.turn_detection.type", "turn_detection.type must be one of: \(allowed)."))
         }
@@ -90,7 +75,7 @@ package struct TurnDetection: Sendable, Hashable {
                     "session.turn_detection.idle_timeout_ms", "idle_timeout_ms must be an integer in [5000, 30000]."))
         }
         if let urls = object["voiceprint_audio_urls"] {
-            guard profile == .audio, type == "smart_turn" else {
+            guard dialect.enrolsVoiceprints, type == "smart_turn" else {
                 return .failure(
                     .invalidValue(
                         "session.turn_detection.voiceprint_audio_urls",

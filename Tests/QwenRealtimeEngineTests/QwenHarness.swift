@@ -32,12 +32,12 @@ final class QwenHarness {
     init(
         scenario: Scenario = QwenHarness.scenario(), model: String = "qwen-audio-3.0-realtime-plus",
         baseDirectory: String = ".",
-        answerAudio: AnswerAudioCache = .inline
+        answerAudio: AnswerAudioCache = .inline, dialects: QwenDialects = .standard
     ) {
         let clock = ManualClock()
         let runtime = ScenarioRuntime(scenario: scenario, clock: clock)
         let session = QwenRealtimeSession(
-            scenario: ScenarioBridge(runtime: runtime), model: model, profile: QwenProfile(model: model)!,
+            scenario: ScenarioBridge(runtime: runtime), model: model, dialect: dialects.dialect(forModel: model)!,
             baseDirectory: baseDirectory, answerAudio: answerAudio)
         runner = ManualSessionRunner(session: session, clock: clock)
     }

@@ -33,7 +33,7 @@ extension QwenRealtimeSession {
             let commands = emit(
                 .responseDone, ["response": active.json(status: "completed", usage: usage, conversationID: "")])
             speech.speaking = nil
-            return commands + endResponse() + enter("Idle") + speakNextSegment()
+            return commands + endResponse() + enter(.idle) + speakNextSegment()
         case .textDelta, .callAdded, .argumentsDelta, .callDone, .awaitAudio:
             return []
         }

@@ -7,9 +7,9 @@ import WireJSON
 /// Qwen-TTS-Realtime (§8.12): `input_text_buffer.*` in, one response of audio per segment out.
 /// Segments come from commits, from the mock's `server_commit` rule (``TextToSpeechState``) and
 /// from `session.finish`; they are spoken one after another through the answer-audio cache and
-/// the response timeline of the other profiles (``performSpeechStep(_:)``).
+/// the response timeline of the other dialects (``performSpeechStep(_:)``).
 extension QwenRealtimeSession {
-    /// The client events of a TTS session; events of the other profiles are refused by name.
+    /// The client events of a TTS session; events of the other dialects are refused by name.
     func dispatchSpeech(_ known: QwenClientEvent?, _ type: String, _ event: JSONObject) -> [SessionCommand] {
         switch known {
         case .sessionUpdate?:
@@ -26,7 +26,7 @@ extension QwenRealtimeSession {
         case .responseCancel?: return cancelSpeech()
         case .sessionFinish?: return finishSpeech()
         default:
-            guard let known, QwenProfile.allCases.contains(where: { $0.clientEventTypes.contains(known) }) else {
+            guard let known, QwenDialects.standard.defines(known) else {
                 return rejectUnknown(type)
             }
             let error = QwenError(
@@ -76,7 +76,7 @@ extension QwenRealtimeSession {
         lifecycle.finish()
         speech.finishing = true
         speech.commitBuffer()
-        return enter("Finishing") + speakNextSegment()
+        return enter(.finishing) + speakNextSegment()
     }
 
     /// `response.cancel`: the response ends `cancelled` and the segments queued behind it are dropped.
@@ -102,7 +102,7 @@ extension QwenRealtimeSession {
         commands += endResponse()
         speech.speaking = nil
         speech.queue.removeAll()
-        return commands + enter("Idle")
+        return commands + enter(.idle)
     }
 
     /// Starts the next queued segment when nothing is speaking; after `session.finish` with
@@ -135,7 +135,7 @@ extension QwenRealtimeSession {
         // The text paces nothing on the wire (TTS sends no transcript): its first token is when the audio starts.
         if audio.rendered == nil { active.pendingText = pieces }
         commands += begin(active, plan: plan)
-        return commands + enter("Responding")
+        return commands + enter(.responding)
     }
 
     /// The answer-audio key of a segment: the session's voice (it seeds the synthesized timbre),

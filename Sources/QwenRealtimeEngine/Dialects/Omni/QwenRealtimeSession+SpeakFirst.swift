@@ -11,7 +11,8 @@ extension QwenRealtimeSession {
     /// After an answer of `audioMicros` that started at `startMicros`: schedules the model's own
     /// turn for when playback has ended and the idle timeout has passed without user input.
     func watchIdleSilence(answerStartMicros: Int64, audioMicros: Int64) -> [SessionCommand] {
-        guard profile == .omni, let detection = configuration.turnDetection, detection.type == "server_vad",
+        guard dialect.speaksFirstAfterIdleTimeout, let detection = configuration.turnDetection,
+            detection.type == "server_vad",
             let idleMs = detection.idleTimeoutMs, !tools.isAwaitingOutput, !isFinishing, idleSilence.mayArm
         else { return [] }
         let playbackEnd = max(now, answerStartMicros + audioMicros)
