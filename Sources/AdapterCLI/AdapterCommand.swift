@@ -7,29 +7,32 @@ import WireSocket
 
 /// `dialogmock-adapter`: a driven client (the adapter protocol, conformance/README.md) over the Swift reference clients.
 @main
-enum AdapterCommand {
-    static let spec = CommandSpec(
+enum AdapterCommand: AsyncCommand {
+    static let protocolOption = ValueOption(
+        "--protocol", valueName: "P",
+        help: "\(protocolNames) (default: $MOCK_PROTOCOL).")
+    static let fault = ValueOption(
+        "--fault", valueName: "NAME", help: "Break one obligation in an otherwise correct flow (see below).")
+    static let passive = FlagOption(
+        "--passive", help: "Be a passive client: no adapter line, no events, stdin ignored; run the default flow.")
+    static let connectOnly = FlagOption(
+        "--connect-only",
+        help:
+            "Be a client that does nothing: open the session (with a correct Authorization), close it at once (1000), exit 0. A test client for the harness's evidence rule."
+    )
+    static let listFaults = FlagOption(
+        "--list-faults",
+        help:
+            "Print the faults as JSON Lines {name, protocol, obligation, summary, needs?, runWith?, drivenOnly?, needsTimeScale?} and exit."
+    )
+    /// The protocol names as help and errors list them: `multimodal-dialog or qwen-realtime`.
+    static let protocolNames = ProtocolName.allCases.map(\.rawValue).joined(separator: " or ")
+
+    static let configuration = CommandConfiguration(
         name: "dialogmock-adapter",
         abstract:
             "Adapter (the adapter protocol, conformance/README.md) over the Swift clients of DialogClients; with --fault, a faulty client.",
-        options: [
-            .value("--protocol", valueName: "P", help: "multimodal-dialog or qwen-realtime (default: $MOCK_PROTOCOL)."),
-            .value(
-                "--fault", valueName: "NAME", help: "Break one obligation in an otherwise correct flow (see below)."),
-            .flag(
-                "--passive",
-                help: "Be a passive client: no adapter line, no events, stdin ignored; run the default flow."),
-            .flag(
-                "--connect-only",
-                help:
-                    "Be a client that does nothing: open the session (with a correct Authorization), close it at once (1000), exit 0. A test client for the harness's evidence rule."
-            ),
-            .flag(
-                "--list-faults",
-                help:
-                    "Print the faults as JSON Lines {name, protocol, obligation, summary, needs?, runWith?, drivenOnly?, needsTimeScale?} and exit."
-            ),
-        ],
+        options: [protocolOption, fault, passive, connectOnly, listFaults],
         discussion: """
             Environment: MOCK_URL, MOCK_API_KEY, MOCK_WORKSPACE_ID, MOCK_APP_ID, MOCK_MODEL (as set by
             `conformance run`). The first stdout line is {"adapter":"swift","protocol":P,"reusable":true}; then JSON
@@ -46,45 +49,44 @@ enum AdapterCommand {
             """
     )
 
-    static func main() async {
-        let arguments = CommandLineRunner.parseOrExit(Array(CommandLine.arguments.dropFirst()), spec: spec)
-        if arguments.flag("--list-faults") {
+    static func run(_ arguments: ParsedArguments) async throws -> Int32 {
+        if arguments.value(of: listFaults) {
             for fault in FaultCatalog.all { print(fault.listEntry.encodedString()) }
             exit(0)
         }
-        let protocolName = arguments.value("--protocol") ?? environment("MOCK_PROTOCOL") ?? ""
+        let protocolName = try arguments.value(of: protocolOption) ?? environment("MOCK_PROTOCOL") ?? ""
         guard let kind = ProtocolName(rawValue: protocolName) else {
-            writeAll(STDERR_FILENO, "dialogmock-adapter: --protocol must be multimodal-dialog or qwen-realtime\n")
+            writeAll(STDERR_FILENO, "dialogmock-adapter: --protocol must be \(protocolNames)\n")
             exit(2)
         }
-        var fault: Fault?
-        if let name = arguments.value("--fault") {
+        var chosenFault: Fault?
+        if let name = try arguments.value(of: fault) {
             guard let found = FaultCatalog.find(name, protocolName: kind) else {
                 writeAll(STDERR_FILENO, "dialogmock-adapter: unknown fault \(name) for \(protocolName) (see --help)\n")
                 exit(2)
             }
-            fault = found
+            chosenFault = found
             log("fault \(found.name): breaks \(found.obligation) (\(found.summary))")
         }
-        if arguments.flag("--connect-only") {
+        if arguments.value(of: connectOnly) {
             exit(await connectAndClose(AdapterEnvironment(protocolName: kind)))
         }
-        let passive = arguments.flag("--passive")
+        let isPassive = arguments.value(of: passive)
         // A driven adapter serves case after case when the harness asks (conformance/README.md,
         // "Reusable adapters"): each case gets its own event log, driver and client.
-        EventLog(writesOutput: !passive).writeLine([
+        EventLog(writesOutput: !isPassive).writeLine([
             "adapter": "swift", "protocol": .string(protocolName),
-            "reusable": .bool(!passive),
+            "reusable": .bool(!isPassive),
         ])
         var input = StandardInput.lines().makeAsyncIterator()
         var settings = AdapterEnvironment(protocolName: kind)
         while true {
-            let events = EventLog(writesOutput: !passive)
+            let events = EventLog(writesOutput: !isPassive)
             let driver: any CaseDriver =
                 kind == .multimodalDialog
-                ? MultiModalDriver(environment: settings, events: events, fault: fault)
-                : QwenDriver(environment: settings, events: events, fault: fault)
-            let end = await serve(events, input: &input, passive: passive, driver: driver)
+                ? MultiModalDriver(environment: settings, events: events, fault: chosenFault)
+                : QwenDriver(environment: settings, events: events, fault: chosenFault)
+            let end = await serve(events, input: &input, passive: isPassive, driver: driver)
             await driver.flushCallbacks()
             guard end == .endCase else { break }
             events.ack("end_case", ["ok": true, "exit": 0])

@@ -38,8 +38,13 @@ package enum ArgumentParser {
         return message + "; did you mean '\(suggestion)'?"
     }
 
-    /// `unknown subcommand 'rnu'; expected one of list, lint, run`
+    /// `unknown subcommand 'rnu'; did you mean 'run'?`, or without a close name
+    /// `unknown subcommand 'nope'; expected one of list, lint, run`.
     static func unknownSubcommandMessage(_ token: String, in spec: CommandSpec) -> String {
-        "unknown subcommand '\(token)'; expected one of \(spec.subcommands.map(\.name).joined(separator: ", "))"
+        let names = spec.subcommands.map(\.name)
+        guard let suggestion = NameSuggester.closest(to: token, among: names) else {
+            return "unknown subcommand '\(token)'; expected one of \(names.joined(separator: ", "))"
+        }
+        return "unknown subcommand '\(token)'; did you mean '\(suggestion)'?"
     }
 }

@@ -70,7 +70,8 @@ package enum CommandLineRunner {
             let help = error.helpText ?? HelpFormatter.render(spec, commandPath: path)
             return .exit(code: ExitCode.success, stdout: help + "\n", stderr: "")
         }
-        let text = "\(spec.name): \(error.message)\nsee '\(path.joined(separator: " ")) --help'\n"
+        let prefix = spec.namesSubcommandInErrors ? path.joined(separator: " ") : spec.name
+        let text = "\(prefix): \(error.message)\nsee '\(path.joined(separator: " ")) --help'\n"
         return .exit(code: ExitCode.usage, stdout: "", stderr: text)
     }
 

@@ -20,11 +20,18 @@ package struct CommandSpec: Sendable, Equatable {
     package let subcommands: [CommandSpec]
     /// Longer free text shown after the overview.
     package let discussion: String?
+    /// When `true`, a command line naming no subcommand is for this command itself
+    /// (`mock-server --port 0` serves; `mock-server record-to-scenario J` converts).
+    package let subcommandOptional: Bool
+    /// When `true`, usage errors in a subcommand start with the whole command path
+    /// (`mock-server record-to-scenario: missing argument <journal>`), not just the root name.
+    package let namesSubcommandInErrors: Bool
 
     /// Creates a command description.
     package init(
         name: String, abstract: String, usage: String? = nil, options: [OptionSpec],
-        positionals: [PositionalSpec] = [], subcommands: [CommandSpec] = [], discussion: String? = nil
+        positionals: [PositionalSpec] = [], subcommands: [CommandSpec] = [], discussion: String? = nil,
+        subcommandOptional: Bool = false, namesSubcommandInErrors: Bool = false
     ) {
         self.name = name
         self.abstract = abstract
@@ -33,6 +40,8 @@ package struct CommandSpec: Sendable, Equatable {
         self.positionals = positionals
         self.subcommands = subcommands
         self.discussion = discussion
+        self.subcommandOptional = subcommandOptional
+        self.namesSubcommandInErrors = namesSubcommandInErrors
         validate()
     }
 

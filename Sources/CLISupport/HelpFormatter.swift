@@ -39,7 +39,7 @@ package enum HelpFormatter {
             }
         }
         tokens += spec.positionals.map(\.usageToken)
-        if !spec.subcommands.isEmpty { tokens.append("<subcommand>") }
+        if !spec.subcommands.isEmpty { tokens.append(spec.subcommandOptional ? "[<subcommand>]" : "<subcommand>") }
         let indent = "USAGE: ".count + command.count + 1
         let lines = wrap(tokens, width: lineWidth - indent)
         guard let first = lines.first else { return command }

@@ -118,7 +118,7 @@ struct ParseState {
         if let firstError { throw firstError }
         // `conformance --version` needs no subcommand (when the command declares the flag).
         let versionOnly = givenFlags.contains("version") && current.options.contains { $0.long == "version" }
-        if !current.subcommands.isEmpty, !versionOnly {
+        if !current.subcommands.isEmpty, !current.subcommandOptional, !versionOnly {
             let names = current.subcommands.map(\.name).joined(separator: ", ")
             throw CommandLineError("missing subcommand; expected one of \(names)", commandPath: commandPath)
         }

@@ -6,9 +6,14 @@ import Foundation
 import Glibc
 
 /// `conformance lint`: every rule of `SuiteLinter`; `FILE:LINE:COLUMN: message` per problem.
-enum LintCommand {
-    static func run(_ arguments: ParsedArguments) -> Never {
-        let root = ConformanceCommand.repositoryRoot(arguments)
+enum LintCommand: AsyncCommand {
+    static let configuration = CommandConfiguration(
+        name: "lint",
+        abstract: "Check every suite, case, example and scenario reference; print FILE:LINE:COLUMN: message.",
+        options: [ConformanceCommand.root])
+
+    static func run(_ arguments: ParsedArguments) throws -> Int32 {
+        let root = try ConformanceCommand.repositoryRoot(arguments)
         let files: SuiteFiles
         do {
             files = try SuiteDirectoryReader.read(root: root)

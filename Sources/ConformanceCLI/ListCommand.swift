@@ -4,16 +4,24 @@ import ConformanceHarness
 import ConformanceReports
 import Foundation
 import Glibc
+import ProtocolModel
 
 /// `conformance list`: id, level, obligations and title of every selected case, then the
 /// obligations' sources (`[sources mmd.C3: DOC-MMWS, PY-MMP]`).
-enum ListCommand {
-    static func run(_ arguments: ParsedArguments) -> Never {
-        let root = ConformanceCommand.repositoryRoot(arguments)
-        let protocols = CommandLineRunner.valueOrExit(spec: ConformanceCommand.spec) {
-            try arguments.choice("--protocol", among: ConformanceCommand.protocols).map { [$0] }
-                ?? ConformanceCommand.protocols
-        }
+enum ListCommand: AsyncCommand {
+    static let protocolOption = ValueOption(
+        "--protocol", valueName: "P", help: "\(ConformanceCommand.protocolNames) (default: both).",
+        reader: ValueReader<DialogProtocol>.choice)
+    static let cases = RepeatedOption("--case", valueName: "GLOB", help: "Select case ids matching GLOB.")
+    static let configuration = CommandConfiguration(
+        name: "list", abstract: "List the cases (a dry run of the selection).",
+        options: [protocolOption, cases, ConformanceCommand.root])
+
+    static func run(_ arguments: ParsedArguments) throws -> Int32 {
+        let root = try ConformanceCommand.repositoryRoot(arguments)
+        let protocols = try arguments.value(of: protocolOption).map { [$0.rawValue] }
+            ?? DialogProtocol.allCases.map(\.rawValue)
+        let includes = try arguments.value(of: cases)
         let loader: SuiteLoader
         do {
             loader = SuiteLoader(files: try SuiteDirectoryReader.read(root: root))
@@ -26,7 +34,7 @@ enum ListCommand {
                 ConformanceCommand.fail("suite \(name) does not load; run conformance lint")
             }
             let (selected, _) = CaseSelector.select(
-                suite.cases.flatMap { $0.expanded() }, includes: arguments.values("--case"),
+                suite.cases.flatMap { $0.expanded() }, includes: includes,
                 excludes: [], shard: nil)
             for conformanceCase in selected {
                 let sources = suite.definition.sourcesText(of: conformanceCase.obligations)

@@ -3,13 +3,27 @@ import Glibc
 import JSONSchema
 
 /// `conformance schema-suite [DIR]`: passed / failed per file of the official suite.
-enum SchemaSuiteCommand {
-    static func run(_ arguments: ParsedArguments) -> Never {
+enum SchemaSuiteCommand: AsyncCommand {
+    static let optional = FlagOption(
+        "--optional", help: "Also run tests/draft2020-12/optional (reported, never required).")
+    static let configuration = CommandConfiguration(
+        name: "schema-suite",
+        abstract: "Run the official JSON-Schema-Test-Suite (draft 2020-12) against the validator.",
+        options: [optional],
+        positionals: [
+            PositionalSpec(
+                "suite-dir",
+                help:
+                    "The suite's folder (with tests/ and remotes/); default: the copy vendored in Tests/JSONSchemaTests.",
+                optional: true)
+        ])
+
+    static func run(_ arguments: ParsedArguments) throws -> Int32 {
         let directory = arguments.positional("suite-dir") ?? "Tests/JSONSchemaTests/JSON-Schema-Test-Suite"
         let results: [JSONSchemaTestSuite.FileResult]
         do {
             results = try JSONSchemaTestSuite.run(
-                suiteDirectory: directory, includeOptional: arguments.flag("--optional"))
+                suiteDirectory: directory, includeOptional: arguments.value(of: optional))
         } catch {
             ConformanceCommand.fail("schema-suite: \(error)")
         }

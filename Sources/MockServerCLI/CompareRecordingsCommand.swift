@@ -4,17 +4,14 @@ import MockServer
 
 /// `mock-server compare-recordings OLD NEW [--timing-tolerance-ms N]`: what the server sends
 /// differently in a new recording of the same flow (drift).
-enum CompareRecordingsCommand {
-    /// The word after `mock-server` that runs this command.
-    static let word = "compare-recordings"
-    static let spec = CommandSpec(
-        name: "mock-server compare-recordings",
+enum CompareRecordingsCommand: Command {
+    static let timingTolerance = DefaultedOption(
+        "--timing-tolerance-ms", valueName: "N", help: "A frame's median delay may move this much before it is drift.",
+        default: 50, reader: .integer(in: 0...3_600_000))
+    static let configuration = CommandConfiguration(
+        name: "compare-recordings",
         abstract: "Compare two recordings of the same flow: server frames added or removed, fields, timing.",
-        options: [
-            .value(
-                "--timing-tolerance-ms", valueName: "N",
-                help: "A frame's median delay may move this much before it is drift.", default: "50")
-        ],
+        options: [timingTolerance],
         positionals: [
             PositionalSpec("old", help: "The earlier recording (a --record journal)."),
             PositionalSpec("new", help: "The new recording of the same flow."),
@@ -25,17 +22,14 @@ enum CompareRecordingsCommand {
             """
     )
 
-    static func main(_ arguments: [String]) -> Never {
-        let parsed = CommandLineRunner.parseOrExit(arguments, spec: spec)
-        let tolerance = CommandLineRunner.valueOrExit(spec: spec) {
-            try parsed.int("--timing-tolerance-ms", range: 0...3_600_000) ?? 50
-        }
+    static func run(_ parsed: ParsedArguments) throws -> Int32 {
+        let tolerance = try parsed.value(of: timingTolerance)
         var recordings: [(file: String, text: String)] = []
         for name in ["old", "new"] {
             let file = parsed.positional(name) ?? ""
             guard let bytes = MockServerCommand.readFile(file) else {
                 MockServerCommand.printError("mock-server compare-recordings: cannot read '\(file)'")
-                exit(2)
+                return 2
             }
             recordings.append((file, String(decoding: bytes, as: UTF8.self)))
         }
@@ -43,10 +37,10 @@ enum CompareRecordingsCommand {
             let (report, drifted) = try MockServer.compareRecordings(
                 old: recordings[0], new: recordings[1], toleranceMicros: Int64(tolerance) * 1000)
             MockServerCommand.printLine(String(report.dropLast()))
-            exit(drifted ? 1 : 0)
+            return drifted ? 1 : 0
         } catch {
             MockServerCommand.printError(error.description)
-            exit(2)
+            return 2
         }
     }
 }

@@ -3,193 +3,96 @@ import Glibc
 import MockServer
 import WireSocket
 
-/// `mock-server`: serves both protocols, the control API and the echo route on one port.
+/// `mock-server`: serves both protocols, the control API and the echo route on one port; its
+/// subcommands work on recordings.
 @main
-enum MockServerCommand {
-    static let spec = CommandSpec(
+enum MockServerCommand: Command {
+    static let configuration = CommandConfiguration(
         name: "mock-server",
         abstract: "Mock server for the multimodal-dialog and Qwen realtime WebSocket protocols.",
-        options: [
-            .value("--host", valueName: "HOST", help: "Address to bind (loopback by default).", default: "127.0.0.1"),
-            .value("--port", valueName: "PORT", help: "Port to bind; 0 picks a free port.", default: "8765"),
-            .repeated(
-                "--api-key", valueName: "KEY",
-                help: "Accept only these API keys (default: any non-empty bearer credential)."),
-            .value(
-                "--control-token", valueName: "TOKEN",
-                help:
-                    "Require Authorization: Bearer TOKEN on the control API, from any host (default: the control API answers only on loopback)."
-            ),
-            .value(
-                "--log-level", valueName: "LEVEL", help: "error, warn, info, debug or trace (logs go to stderr).",
-                default: "info"),
-            .value(
-                "--event-loop", valueName: "LOOP",
-                help: "libev (epoll; poll when its lws plugin is missing), poll, or libuv.", default: "libev"),
-            .value(
-                "--scenario", valueName: "NAME|FILE",
-                help: "Scenario for new sessions: a shipped name (see --list-scenarios) or a JSON file."),
-            .value(
-                "--record", valueName: "DIR",
-                help: "Write each session's journal to DIR/<session-id>.jsonl (DIR is created)."),
-            .value(
-                "--seed", valueName: "N", help: "Override the scenario's seed (same seed, same input: same frames)."),
-            .value(
-                "--time-scale", valueName: "X",
-                help: "Multiply policy timeouts (60 s, 20 s, session caps) by X, e.g. 0.01."),
-            .value(
-                "--replay", valueName: "FILE",
-                help: "Serve a recorded journal (JSON Lines, from --record) back on the protocol routes."),
-            .value(
-                "--replay-time-scale", valueName: "X",
-                help: "Multiply the replayed delays by X (default 1: original timing).", default: "1"),
-            .value(
-                "--proxy-upstream", valueName: "URL",
-                help:
-                    "Forward the protocol routes to wss://HOST[:PORT] (or ws://), journaling both sides; the client's headers go upstream."
-            ),
-            .flag(
-                "--proxy-upstream-insecure",
-                help: "Accept a self-signed or mismatched upstream certificate (tests only)."),
-            .value(
-                "--threads", valueName: "N",
-                help: "Service threads sharing the port; a session stays on one (default: one per core)."),
-            .value(
-                "--journal-limit", valueName: "N",
-                help: "Frames kept in memory per session journal; later ones are counted.", default: "10000"),
-            .flag(
-                "--journal-audio",
-                help: "Keep audio payloads in journals and recordings (default: a summary per audio frame)."),
-            .value(
-                "--max-sessions", valueName: "N", help: "Most sessions open at once; more upgrades get HTTP 503.",
-                default: "10000"),
-            .value(
-                "--keep-sessions", valueName: "N",
-                help: "Closed sessions whose journals stay listed and readable (oldest dropped first).", default: "1000"
-            ),
-            .value(
-                "--handshake-timeout", valueName: "S",
-                help: "Seconds a connection has to finish its HTTP upgrade before it is dropped.", default: "10"),
-            .value(
-                "--keep-sessions-bytes", valueName: "N",
-                help: "Most bytes the kept closed journals hold together (oldest dropped first).", default: "268435456"),
-            .value(
-                "--max-queued-bytes", valueName: "N",
-                help: "Bytes queued for a client that does not read before its session is closed (1008).",
-                default: "8388608"),
-            .value(
-                "--check-scenario", valueName: "FILE", help: "Validate a scenario file and exit (0 valid, 2 invalid)."),
-            .flag("--list-scenarios", help: "Print the shipped scenario names and exit."),
-            .flag("--version", help: "Print the version and exit."),
-        ],
+        options: options,
         discussion: """
-            `mock-server record-to-scenario JOURNAL [--out FILE]` turns a recorded session into a
-            scenario that replays it; `mock-server compare-recordings OLD NEW
-            [--timing-tolerance-ms N]` reports what changed between two recordings of a flow (see
-            their --help).
             As soon as the server accepts connections, the first line on stdout is exactly
             `listening ws://HOST:PORT`. SIGINT or SIGTERM stops accepting, closes sessions with 1001
-            and exits 0.
-            """
-    )
+            and exits 0. The subcommands work on recordings (see their --help):
+            """ + subcommands.map { "\n  " + HelpFormatter.usage(for: $0.spec, commandPath: ["mock-server", $0.configuration.name]) }
+            .joined(),
+        runsWithoutSubcommand: true, namesSubcommandInErrors: true)
+    static var subcommands: [any Command.Type] { [RecordToScenarioCommand.self, CompareRecordingsCommand.self] }
 
-    static func main() {
-        // Subcommands that do not serve (plain `mock-server [options]` serves).
-        switch CommandLine.arguments.dropFirst().first {
-        case RecordToScenarioCommand.word: RecordToScenarioCommand.main(Array(CommandLine.arguments.dropFirst(2)))
-        case CompareRecordingsCommand.word:
-            CompareRecordingsCommand.main(Array(CommandLine.arguments.dropFirst(2)))
-        default: break
-        }
-        let arguments = CommandLineRunner.parseOrExit(Array(CommandLine.arguments.dropFirst()), spec: spec)
-        if arguments.flag("--version") {
+    /// Serves until SIGINT or SIGTERM (or answers `--version`, `--list-scenarios`,
+    /// `--check-scenario`).
+    static func run(_ arguments: ParsedArguments) throws -> Int32 {
+        if arguments.value(of: version) {
             printLine("mock-server \(MockServer.version)")
-            exit(0)
+            return 0
         }
-        if arguments.flag("--list-scenarios") {
+        if arguments.value(of: listScenarios) {
             for name in MockServer.shippedScenarioNames { printLine(name) }
-            exit(0)
+            return 0
         }
-        if let file = arguments.value("--check-scenario") {
+        if let file = try arguments.value(of: checkScenario) {
             checkScenarioAndExit(file)
         }
-        var configuration = MockServer.Configuration()
-        CommandLineRunner.valueOrExit(spec: spec) {
-            configuration.host = arguments.value("--host") ?? "127.0.0.1"
-            configuration.port = UInt16(try arguments.int("--port", range: 0...65535) ?? 8765)
-            let level = try arguments.choice("--log-level", among: LogLevel.allCases.map(\.rawValue)) ?? "info"
-            configuration.logger = Logger(level: LogLevel(rawValue: level)!)
-            LibWebSocketsLog.setEnabled(configuration.logger.level >= .debug)
-            if let name = try arguments.choice(
-                "--event-loop", among: WebSocketServer.EventLoop.allCases.map(\.rawValue))
-            {
-                let loop = WebSocketServer.EventLoop(rawValue: name)!
-                // Asked for by name: a missing plugin is an error; the default falls back to poll.
-                guard loop.isAvailable || !arguments.isGiven("--event-loop") else {
-                    throw CommandLineError(
-                        "--event-loop \(name): \(loop.pluginPath ?? "its lws plugin") is missing (install \(loop.pluginPackage ?? "it"))",
-                        commandPath: arguments.command)
-                }
-                configuration.eventLoop = loop
-            }
-            configuration.apiKeys = arguments.values("--api-key")
-            if configuration.apiKeys.contains(where: \.isEmpty) {
-                throw CommandLineError("--api-key: expected a non-empty key", commandPath: ["mock-server"])
-            }
-            if let token = arguments.value("--control-token") {
-                guard !token.isEmpty, !token.contains(where: \.isWhitespace) else {
-                    throw CommandLineError(
-                        "--control-token: expected a non-empty token without spaces", commandPath: ["mock-server"])
-                }
-                configuration.controlToken = token
-            }
-            if let seed = arguments.value("--seed") {
-                guard let value = UInt64(seed) else {
-                    throw CommandLineError(
-                        "--seed: expected a non-negative integer, got '\(seed)'", commandPath: ["mock-server"])
-                }
-                configuration.seed = value
-            }
-            configuration.timeScale = try arguments.double("--time-scale", range: 0.000_001...1000)
-            configuration.journalAudio = arguments.flag("--journal-audio")
-            configuration.journalFrameLimit = try arguments.int("--journal-limit", range: 0...100_000_000) ?? 10_000
-            configuration.threads =
-                try arguments.int("--threads", range: 1...256) ?? max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
-            configuration.maxSessions = try arguments.int("--max-sessions", range: 1...1_000_000) ?? 10_000
-            configuration.maxQueuedBytes = try arguments.int("--max-queued-bytes", range: 65_536...(1 << 40)) ?? 8 << 20
-            configuration.keepClosedSessions = try arguments.int("--keep-sessions", range: 0...10_000_000) ?? 1000
-            configuration.handshakeTimeoutSeconds = try arguments.int("--handshake-timeout", range: 1...3600) ?? 10
-            configuration.keepClosedSessionBytes =
-                try arguments.int("--keep-sessions-bytes", range: 0...(1 << 50)) ?? 256 << 20
-            if let directory = arguments.value("--record") {
-                if let problem = makeDirectory(directory) {
-                    throw CommandLineError(
-                        "--record: cannot create '\(directory)': \(problem)", commandPath: ["mock-server"])
-                }
-                guard isWritableDirectory(directory) else {
-                    throw CommandLineError(
-                        "--record: '\(directory)' is not a writable directory", commandPath: ["mock-server"])
-                }
-                configuration.recordDirectory = directory
-            }
-        }
-        CommandLineRunner.valueOrExit(spec: spec) {
-            configuration.proxyUpstream = try proxyUpstream(arguments)
-        }
-        if let file = arguments.value("--replay") {
+        var configuration = try serverConfiguration(arguments)
+        if let file = try arguments.value(of: replay) {
             guard let bytes = readFile(file) else {
                 printError("mock-server: --replay: cannot read '\(file)'")
-                exit(2)
+                return 2
             }
-            let scale = CommandLineRunner.valueOrExit(spec: spec) {
-                try arguments.double("--replay-time-scale", range: 0.000_001...1000) ?? 1
-            }
+            let scale = try arguments.value(of: replayTimeScale)
             configuration.replay = (file, String(decoding: bytes, as: UTF8.self), scale)
         }
-        if let scenario = arguments.value("--scenario") {
-            configuration.scenarioSource = loadScenarioSource(scenario, configuration: &configuration)
+        if let name = try arguments.value(of: scenario) {
+            configuration.scenarioSource = loadScenarioSource(name, configuration: &configuration)
         }
+        serve(configuration)
+    }
 
+    /// The configuration the options describe, before `--replay` and `--scenario` files are read.
+    static func serverConfiguration(_ arguments: ParsedArguments) throws(CommandLineError) -> MockServer.Configuration {
+        var configuration = MockServer.Configuration()
+        configuration.host = try arguments.value(of: host)
+        configuration.port = UInt16(try arguments.value(of: port))
+        configuration.logger = Logger(level: try arguments.value(of: logLevel))
+        LibWebSocketsLog.setEnabled(configuration.logger.level >= .debug)
+        let loop = try arguments.value(of: eventLoop)
+        // Asked for by name: a missing plugin is an error; the default falls back to poll.
+        guard loop.isAvailable || !arguments.isGiven(eventLoop) else {
+            throw CommandLineError(
+                "--event-loop \(loop.rawValue): \(loop.pluginPath ?? "its lws plugin") is missing (install \(loop.pluginPackage ?? "it"))",
+                commandPath: arguments.command)
+        }
+        configuration.eventLoop = loop
+        configuration.apiKeys = try arguments.value(of: apiKey)
+        configuration.controlToken = try arguments.value(of: controlToken)
+        configuration.seed = try arguments.value(of: seed)
+        configuration.timeScale = try arguments.value(of: timeScale)
+        configuration.journalAudio = arguments.value(of: journalAudio)
+        configuration.journalFrameLimit = try arguments.value(of: journalLimit)
+        configuration.threads = try arguments.value(of: threads) ?? max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+        configuration.maxSessions = try arguments.value(of: maxSessions)
+        configuration.maxQueuedBytes = try arguments.value(of: maxQueuedBytes)
+        configuration.keepClosedSessions = try arguments.value(of: keepSessions)
+        configuration.handshakeTimeoutSeconds = try arguments.value(of: handshakeTimeout)
+        configuration.keepClosedSessionBytes = try arguments.value(of: keepSessionsBytes)
+        if let directory = try arguments.value(of: record) {
+            if let problem = makeDirectory(directory) {
+                throw CommandLineError(
+                    "--record: cannot create '\(directory)': \(problem)", commandPath: arguments.command)
+            }
+            guard isWritableDirectory(directory) else {
+                throw CommandLineError(
+                    "--record: '\(directory)' is not a writable directory", commandPath: arguments.command)
+            }
+            configuration.recordDirectory = directory
+        }
+        configuration.proxyUpstream = try checkedProxyUpstream(arguments)
+        return configuration
+    }
+
+    /// Starts the server, prints the ready line and serves until SIGINT or SIGTERM.
+    static func serve(_ configuration: MockServer.Configuration) -> Never {
         // Signals are taken by sigwait on this thread; block them before any other thread exists
         // so the lws service thread (and libuv's own handlers) never see them.
         var signals = sigset_t()
@@ -225,16 +128,16 @@ enum MockServerCommand {
     }
 
     /// `--proxy-upstream URL [--proxy-upstream-insecure]`, checked; nil without `--proxy-upstream`.
-    static func proxyUpstream(_ arguments: ParsedArguments) throws(CommandLineError) -> ProxyUpstream? {
-        let insecure = arguments.flag("--proxy-upstream-insecure")
-        guard let text = arguments.value("--proxy-upstream") else {
+    static func checkedProxyUpstream(_ arguments: ParsedArguments) throws(CommandLineError) -> ProxyUpstream? {
+        let insecure = arguments.value(of: proxyUpstreamInsecure)
+        guard let text = try arguments.value(of: proxyUpstream) else {
             guard !insecure else {
                 throw CommandLineError(
                     "--proxy-upstream-insecure: needs --proxy-upstream", commandPath: ["mock-server"])
             }
             return nil
         }
-        guard arguments.value("--replay") == nil else {
+        guard !arguments.isGiven(replay) else {
             throw CommandLineError("--proxy-upstream: cannot be combined with --replay", commandPath: ["mock-server"])
         }
         do {

@@ -4,17 +4,13 @@ import MockServer
 
 /// `mock-server record-to-scenario JOURNAL [--out FILE]`: a recorded session as a scenario that
 /// replays it (`mock-server --scenario FILE`).
-enum RecordToScenarioCommand {
-    /// The word after `mock-server` that runs this command.
-    static let word = "record-to-scenario"
-    static let spec = CommandSpec(
-        name: "mock-server record-to-scenario",
+enum RecordToScenarioCommand: Command {
+    static let output = ValueOption(
+        "--out", valueName: "FILE", help: "The scenario to write (default: JOURNAL without .jsonl, plus .scenario.json).")
+    static let configuration = CommandConfiguration(
+        name: "record-to-scenario",
         abstract: "Turn a recorded session (a --record journal) into a scenario that replays it frame for frame.",
-        options: [
-            .value(
-                "--out", valueName: "FILE",
-                help: "The scenario to write (default: JOURNAL without .jsonl, plus .scenario.json).")
-        ],
+        options: [output],
         positionals: [
             PositionalSpec("journal", help: "A session journal (JSON Lines), e.g. DIR/s1.jsonl from --record.")
         ],
@@ -24,15 +20,14 @@ enum RecordToScenarioCommand {
             """
     )
 
-    static func main(_ arguments: [String]) -> Never {
-        let parsed = CommandLineRunner.parseOrExit(arguments, spec: spec)
+    static func run(_ parsed: ParsedArguments) throws -> Int32 {
         let journal = parsed.positional("journal") ?? ""
         guard let bytes = MockServerCommand.readFile(journal) else {
             MockServerCommand.printError("mock-server record-to-scenario: cannot read '\(journal)'")
-            exit(2)
+            return 2
         }
         let base = journal.hasSuffix(".jsonl") ? String(journal.dropLast(6)) : journal
-        let out = parsed.value("--out") ?? base + ".scenario.json"
+        let out = try parsed.value(of: output) ?? base + ".scenario.json"
         let folder = out.lastIndex(of: "/").map { String(out[..<$0]) } ?? "."
         let fileName = out.split(separator: "/").last.map(String.init) ?? out
         let name = fileName.hasSuffix(".json") ? String(fileName.dropLast(5)) : fileName
@@ -42,22 +37,22 @@ enum RecordToScenarioCommand {
                 journal: String(decoding: bytes, as: UTF8.self), file: journal, name: name)
         } catch {
             MockServerCommand.printError(error.description)
-            exit(2)
+            return 2
         }
         if !recorded.audioFiles.isEmpty, let problem = MockServerCommand.makeDirectory(folder + "/" + name + ".audio") {
             MockServerCommand.printError("mock-server record-to-scenario: cannot create '\(name).audio': \(problem)")
-            exit(1)
+            return 1
         }
         for file in recorded.audioFiles where !write(file.bytes, to: folder + "/" + file.path) {
             MockServerCommand.printError("mock-server record-to-scenario: cannot write '\(folder)/\(file.path)'")
-            exit(1)
+            return 1
         }
         guard write(Array(recorded.scenario.utf8), to: out) else {
             MockServerCommand.printError("mock-server record-to-scenario: cannot write '\(out)'")
-            exit(1)
+            return 1
         }
         MockServerCommand.printLine("\(out): \(recorded.steps) server frames, \(recorded.audioFiles.count) audio files")
-        exit(0)
+        return 0
     }
 
     private static func write(_ bytes: [UInt8], to path: String) -> Bool {

@@ -34,10 +34,16 @@ import Testing
                 == "unknown option '--strict'")
     }
 
-    @Test func anUnknownSubcommandListsTheSubcommands() {
+    @Test func aMistypedSubcommandGetsADidYouMean() {
         #expect(
             Fixtures.message(["rnu", "--strict"], Fixtures.conformance)
-                == "unknown subcommand 'rnu'; expected one of list, lint, run")
+                == "unknown subcommand 'rnu'; did you mean 'run'?")
+    }
+
+    @Test func anUnknownSubcommandFarFromAnyListsTheSubcommands() {
+        #expect(
+            Fixtures.message(["deploy", "--strict"], Fixtures.conformance)
+                == "unknown subcommand 'deploy'; expected one of list, lint, run")
     }
 
     @Test func aMissingSubcommandIsAnError() {
