@@ -55,7 +55,9 @@ import Testing
     }
 
     @Test func optionsBelongToTheirOwnCommand() {
-        #expect(Fixtures.message(["record-to-scenario", "j", "--port", "1"], Serve.spec) == "unknown option '--port'")
+        #expect(
+            Fixtures.message(["record-to-scenario", "j", "--port", "1"], Serve.spec)
+                == "unknown option '--port'; did you mean '--out'?")
         #expect(Fixtures.message(["--out", "x"], Serve.spec) == "unknown option '--out'; did you mean '--port'?")
     }
 
