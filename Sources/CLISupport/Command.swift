@@ -50,7 +50,8 @@ extension CommandDeclaration {
 
     /// Reports a usage error thrown by `run` (attributed to the command that threw it) and exits.
     static func exit(with error: any Error, arguments: ParsedArguments, spec: CommandSpec) -> Never {
-        CommandLineRunner.exit(with: (error as? CommandLineError)?.attributed(to: arguments.command) ?? error, spec: spec)
+        CommandLineRunner.exit(
+            with: (error as? CommandLineError)?.attributed(to: arguments.command) ?? error, spec: spec)
     }
 
     static func exitProcess(_ status: Int32) -> Never {

@@ -19,7 +19,8 @@ enum ListCommand: AsyncCommand {
 
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
         let root = try ConformanceCommand.repositoryRoot(arguments)
-        let protocols = try arguments.value(of: protocolOption).map { [$0.rawValue] }
+        let protocols =
+            try arguments.value(of: protocolOption).map { [$0.rawValue] }
             ?? DialogProtocol.allCases.map(\.rawValue)
         let includes = try arguments.value(of: cases)
         let loader: SuiteLoader

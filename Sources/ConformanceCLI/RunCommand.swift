@@ -13,7 +13,8 @@ enum RunCommand: AsyncCommand {
         reader: ValueReader<DialogProtocol>.choice)
     static let client = ValueOption(
         "--client", valueName: "COMMAND", help: "The client, run through /bin/sh -c once per case.")
-    static let cases = RepeatedOption("--case", valueName: "GLOB", help: "Select case ids matching GLOB (default: all).")
+    static let cases = RepeatedOption(
+        "--case", valueName: "GLOB", help: "Select case ids matching GLOB (default: all).")
     static let exclude = RepeatedOption("--exclude", valueName: "GLOB", help: "Leave out case ids matching GLOB.")
     static let strict = FlagOption("--strict", help: "Run strict-only cases; nonStrict verdicts fail the run.")
     static let strictReplay = FlagOption(
@@ -62,7 +63,9 @@ enum RunCommand: AsyncCommand {
         reader: .text)
     static let baseline = ValueOption(
         "--baseline", valueName: "FILE",
-        help: "A previous run's index.json: the run fails only on regressions against it (exit 1), not on known findings.")
+        help:
+            "A previous run's index.json: the run fails only on regressions against it (exit 1), not on known findings."
+    )
     static let configuration = CommandConfiguration(
         name: "run", abstract: "Run a client command against every selected case and write the reports.",
         options: [

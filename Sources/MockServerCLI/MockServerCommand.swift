@@ -15,8 +15,11 @@ enum MockServerCommand: Command {
             As soon as the server accepts connections, the first line on stdout is exactly
             `listening ws://HOST:PORT`. SIGINT or SIGTERM stops accepting, closes sessions with 1001
             and exits 0. The subcommands work on recordings (see their --help):
-            """ + subcommands.map { "\n  " + HelpFormatter.usage(for: $0.spec, commandPath: ["mock-server", $0.configuration.name]) }
-            .joined(),
+            """
+                + subcommands.map {
+                    "\n  " + HelpFormatter.usage(for: $0.spec, commandPath: ["mock-server", $0.configuration.name])
+                }
+                .joined(),
         runsWithoutSubcommand: true, namesSubcommandInErrors: true)
     static var subcommands: [any Command.Type] { [RecordToScenarioCommand.self, CompareRecordingsCommand.self] }
 

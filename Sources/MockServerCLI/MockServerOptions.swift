@@ -25,7 +25,8 @@ extension MockServerCommand {
             where: { !$0.isEmpty && !$0.contains(where: \.isWhitespace) }))
     static let logLevel = DefaultedOption(
         "--log-level", valueName: "LEVEL",
-        help: "\(LogLevel.allCases.map(\.rawValue).joined(separator: ", ")) (logs go to stderr).", default: LogLevel.info,
+        help: "\(LogLevel.allCases.map(\.rawValue).joined(separator: ", ")) (logs go to stderr).",
+        default: LogLevel.info,
         reader: .choice)
     static let eventLoop = DefaultedOption(
         "--event-loop", valueName: "LOOP",

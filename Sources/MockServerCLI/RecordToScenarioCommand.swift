@@ -6,7 +6,8 @@ import MockServer
 /// replays it (`mock-server --scenario FILE`).
 enum RecordToScenarioCommand: Command {
     static let output = ValueOption(
-        "--out", valueName: "FILE", help: "The scenario to write (default: JOURNAL without .jsonl, plus .scenario.json).")
+        "--out", valueName: "FILE",
+        help: "The scenario to write (default: JOURNAL without .jsonl, plus .scenario.json).")
     static let configuration = CommandConfiguration(
         name: "record-to-scenario",
         abstract: "Turn a recorded session (a --record journal) into a scenario that replays it frame for frame.",

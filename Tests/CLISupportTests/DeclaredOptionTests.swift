@@ -9,11 +9,13 @@ import Testing
         "--port", short: "p", valueName: "PORT", help: "Port to bind.", default: 8765, reader: .integer(in: 0...65535))
     static let scale = DefaultedOption(
         "--scale", valueName: "X", help: "Multiply delays.", default: 1, reader: .number(in: 0.01...100))
-    static let level = DefaultedOption("--level", valueName: "LEVEL", help: "Verbosity.", default: Level.normal, reader: .choice)
+    static let level = DefaultedOption(
+        "--level", valueName: "LEVEL", help: "Verbosity.", default: Level.normal, reader: .choice)
     static let seed = ValueOption("--seed", valueName: "N", help: "Seed.", reader: .unsignedInteger)
     static let name = ValueOption("--name", valueName: "NAME", help: "A name.")
     static let key = RepeatedOption(
-        "--key", valueName: "KEY", help: "A key.", reader: .text(complaint: "expected a non-empty key", where: { !$0.isEmpty }))
+        "--key", valueName: "KEY", help: "A key.",
+        reader: .text(complaint: "expected a non-empty key", where: { !$0.isEmpty }))
     static let count = RepeatedOption("--count", valueName: "N", help: "Counts.", reader: .integer())
     static let strict = FlagOption("--strict", help: "Be strict.")
 
@@ -70,11 +72,16 @@ import Testing
 
     @Test func badValuesNameTheOptionAndTheValue() throws {
         let port = try parse(["--port", "70000"])
-        #expect(failure { _ = try port.value(of: Self.port) } == "--port: expected an integer from 0 to 65535, got '70000'")
+        #expect(
+            failure { _ = try port.value(of: Self.port) } == "--port: expected an integer from 0 to 65535, got '70000'")
         let scale = try parse(["--scale", "inf"])
-        #expect(failure { _ = try scale.value(of: Self.scale) } == "--scale: expected a number from 0.01 to 100.0, got 'inf'")
+        #expect(
+            failure { _ = try scale.value(of: Self.scale) }
+                == "--scale: expected a number from 0.01 to 100.0, got 'inf'")
         let level = try parse(["--level", "shout"])
-        #expect(failure { _ = try level.value(of: Self.level) } == "--level: expected one of quiet, normal, loud; got 'shout'")
+        #expect(
+            failure { _ = try level.value(of: Self.level) }
+                == "--level: expected one of quiet, normal, loud; got 'shout'")
         let seed = try parse(["--seed", "-1"])
         #expect(failure { _ = try seed.value(of: Self.seed) } == "--seed: expected a non-negative integer, got '-1'")
         let key = try parse(["--key", "a", "--key", ""])
