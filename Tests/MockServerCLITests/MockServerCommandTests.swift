@@ -75,6 +75,12 @@ struct MockServerCommandTests {
             "mock-server: --log-level: expected one of error, warn, info, debug, trace; got 'loud'"
         ),
         (["--prot", "1"], "mock-server: unknown option '--prot'; did you mean '--port'?"),
+        (
+            ["record-to-scenaro", "s1.jsonl"],
+            "mock-server: unknown subcommand 'record-to-scenaro'; did you mean 'record-to-scenario'?"
+        ),
+        (["compare-recordings", "a", "b", "--out", "x"], "mock-server compare-recordings: unknown option '--out'"),
+        (["--seed", "-1"], "mock-server: --seed: expected a non-negative integer, got '-1'"),
         (["--api-key", ""], "mock-server: --api-key: expected a non-empty key"),
         (["--control-token", "two words"], "mock-server: --control-token: expected a non-empty token without spaces"),
         (["--keep-sessions", "-1"], "mock-server: --keep-sessions: expected an integer from 0 to 10000000, got '-1'"),
@@ -156,6 +162,19 @@ struct MockServerCommandTests {
         #expect(result.status == 0)
         #expect(result.stdout.contains("listening ws://HOST:PORT"))
         #expect(result.stdout.contains("--port"))
+    }
+
+    /// Help is generated from the declarations: each default once, the subcommands as a table and
+    /// their synopses.
+    @Test func helpShowsDefaultsAndSubcommandsFromTheDeclarations() async throws {
+        let result = try await MockServerTestProcess.run(["--help"])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("Port to bind; 0 picks a free port. (default: 8765)"))
+        #expect(result.stdout.contains("SUBCOMMANDS:\n  record-to-scenario"))
+        #expect(result.stdout.contains("mock-server record-to-scenario [--out <FILE>] <journal>"))
+        #expect(result.stdout.contains("mock-server compare-recordings [--timing-tolerance-ms <N>] <old> <new>"))
+        let subcommand = try await MockServerTestProcess.run(["help", "compare-recordings"])
+        #expect(subcommand.stdout.contains("(default: 50)"))
     }
 
     /// `--record DIR` creates DIR and its parents, and the session's journal lands there.
