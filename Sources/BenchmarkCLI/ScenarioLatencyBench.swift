@@ -9,16 +9,19 @@ import WireSocket
 /// `dialogmock-bench scenario`: N concurrent Qwen realtime sessions whose server events are
 /// scripted with fixed delays of 20 ms and 250 ms; how late the mock sends them (p50/p99).
 enum ScenarioLatencyBench {
+    static let sessions = DefaultedOption(
+        "--sessions", valueName: "N", help: "Concurrent sessions.", default: 100, reader: .integer(in: 1...2000))
+    static let rounds = DefaultedOption(
+        "--rounds", valueName: "N", help: "Text turns per session.", default: 3, reader: .integer(in: 1...100))
+    static let loop = DefaultedOption(
+        "--loop", valueName: "LOOP", help: "Event loop: libev, poll or libuv.",
+        default: WebSocketServer.EventLoop.libev, reader: .choice)
+    static let output = ValueOption("--output", valueName: "FILE", help: "Also write the JSON document to FILE.")
+    static let check = FlagOption("--check", help: "Exit 1 when p99 lateness exceeds 1 ms.")
     static let spec = CommandSpec(
         name: "scenario",
         abstract: "Send lateness of scripted delays (20 ms and 250 ms) with N concurrent sessions.",
-        options: [
-            .value("--sessions", valueName: "N", help: "Concurrent sessions.", default: "100"),
-            .value("--rounds", valueName: "N", help: "Text turns per session.", default: "3"),
-            .value("--loop", valueName: "LOOP", help: "Event loop: libev, poll or libuv.", default: "libev"),
-            .value("--output", valueName: "FILE", help: "Also write the JSON document to FILE."),
-            .flag("--check", help: "Exit 1 when p99 lateness exceeds 1 ms."),
-        ])
+        options: ([sessions, rounds, loop, output, check] as [any DeclaredOption]).map(\.spec))
 
     /// session.created and every text delta at 20 ms; session.updated and response.created at 250 ms.
     static let scenario = #"""
@@ -29,16 +32,15 @@ enum ScenarioLatencyBench {
         """#
 
     static func run(_ arguments: ParsedArguments) async -> Never {
-        let (sessions, rounds, loopName) = CommandLineRunner.valueOrExit(spec: BenchCommand.spec) {
+        let (sessions, rounds, eventLoop) = CommandLineRunner.valueOrExit(spec: BenchCommand.spec) {
             (
-                try arguments.int("--sessions", range: 1...2000) ?? 100,
-                try arguments.int("--rounds", range: 1...100) ?? 3,
-                try arguments.choice("--loop", among: WebSocketServer.EventLoop.allCases.map(\.rawValue)) ?? "libev"
+                try arguments.value(of: Self.sessions), try arguments.value(of: Self.rounds),
+                try arguments.value(of: loop)
             )
         }
         _ = ef_raise_nofile(4 * sessions + 256)
         var configuration = MockServer.Configuration()
-        configuration.eventLoop = WebSocketServer.EventLoop(rawValue: loopName)!
+        configuration.eventLoop = eventLoop
         configuration.scenarioSource = ("bench-delays", Array(scenario.utf8))
         let server: MockServer
         do {
@@ -67,7 +69,7 @@ enum ScenarioLatencyBench {
         let p99 = percentile(0.99)
         let report = BenchJSON.object([
             ("benchmark", .string("scenario-lateness")),
-            ("loop", .string(loopName)), ("sessions", .int(sessions)), ("roundsPerSession", .int(rounds)),
+            ("loop", .string(eventLoop.rawValue)), ("sessions", .int(sessions)), ("roundsPerSession", .int(rounds)),
             ("scriptedDelaysMs", .array([.int(20), .int(250)])),
             ("framesSent", .int(lateness.count)), ("wallSeconds", .number(Double(wallMicros) / 1_000_000, digits: 2)),
             (
@@ -82,9 +84,9 @@ enum ScenarioLatencyBench {
             ("sessionFailures", .array(problems.prefix(10).map { .string($0) })),
         ])
         var text = report.rendered() + "\n"
-        if let path = arguments.value("--output") { try? BenchCommand.write(text, to: path) }
+        if let path = try? arguments.value(of: output) { try? BenchCommand.write(text, to: path) }
         text.withUTF8 { bytes in BenchCommand.writeAll(1, bytes) }
-        exit(arguments.flag("--check") && !(p99 <= 1000 && problems.isEmpty) ? ExitCode.failure : ExitCode.success)
+        exit(arguments.value(of: check) && !(p99 <= 1000 && problems.isEmpty) ? ExitCode.failure : ExitCode.success)
     }
 
     /// One client: session.update (text only, push-to-talk), then `rounds` text turns.
