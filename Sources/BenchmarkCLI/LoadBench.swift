@@ -10,33 +10,46 @@ import WireSocket
 /// what the clients experienced, the server's CPU and RSS per session, and whether the
 /// generator itself was the bottleneck, as one JSON document.
 enum LoadBench {
+    static let protocolOption = ValueOption(
+        "--protocol", valueName: "P",
+        help: "\(DialogProtocol.allCases.map(\.rawValue).joined(separator: " or ")).",
+        reader: ValueReader<DialogProtocol>.choice)
+    static let sessions = DefaultedOption(
+        "--sessions", short: "n", valueName: "N", help: "Concurrent sessions.", default: 100,
+        reader: .integer(in: 1...20_000))
+    static let ramp = DefaultedOption(
+        "--ramp", valueName: "R", help: "Session starts per second.", default: 200, reader: .number(in: 1...100_000))
+    static let idle = DefaultedOption(
+        "--idle", valueName: "S", help: "Seconds all sessions stay set up and silent before streaming (idle RSS).",
+        default: 2, reader: .number(in: 0...600))
+    static let warmup = DefaultedOption(
+        "--warmup", valueName: "S", help: "Seconds of streaming before the measured window.", default: 3,
+        reader: .number(in: 0...600))
+    static let duration = DefaultedOption(
+        "--duration", valueName: "S", help: "Measured seconds.", default: 15, reader: .number(in: 1...3600))
+    static let threads = ValueOption(
+        "--threads", valueName: "N", help: "Service threads of the started mock-server (default: its own default).",
+        reader: .integer(in: 1...256))
+    static let eventLoop = DefaultedOption(
+        "--event-loop", valueName: "LOOP", help: "libev, poll or libuv, for the started mock-server.",
+        default: WebSocketServer.EventLoop.libev, reader: .choice)
+    static let server = ValueOption(
+        "--server", valueName: "PATH", help: "The mock-server binary to start (default: the one beside this program).")
+    static let port = ValueOption(
+        "--port", valueName: "PORT",
+        help: "Measure a server already listening on 127.0.0.1:PORT instead of starting one.",
+        reader: .integer(in: 1...65535))
+    static let serverPID = ValueOption(
+        "--server-pid", valueName: "PID", help: "With --port: that server's process, for CPU and RSS.",
+        reader: .integer(in: 1...Int(Int32.max)))
+    static let output = ValueOption("--output", valueName: "FILE", help: "Also write the JSON document to FILE.")
     static let spec = CommandSpec(
         name: "load",
         abstract: "N real-time voice sessions (16 kHz up, 24 kHz down) against mock-server: lateness, turns, CPU, RSS.",
-        options: [
-            .value("--protocol", valueName: "P", help: "qwen-realtime or multimodal-dialog."),
-            .value("--sessions", short: "n", valueName: "N", help: "Concurrent sessions.", default: "100"),
-            .value("--ramp", valueName: "R", help: "Session starts per second.", default: "200"),
-            .value(
-                "--idle", valueName: "S",
-                help: "Seconds all sessions stay set up and silent before streaming (idle RSS).", default: "2"),
-            .value("--warmup", valueName: "S", help: "Seconds of streaming before the measured window.", default: "3"),
-            .value("--duration", valueName: "S", help: "Measured seconds.", default: "15"),
-            .value(
-                "--threads", valueName: "N",
-                help: "Service threads of the started mock-server (default: its own default)."),
-            .value(
-                "--event-loop", valueName: "LOOP", help: "libev, poll or libuv, for the started mock-server.",
-                default: "libev"),
-            .value(
-                "--server", valueName: "PATH",
-                help: "The mock-server binary to start (default: the one beside this program)."),
-            .value(
-                "--port", valueName: "PORT",
-                help: "Measure a server already listening on 127.0.0.1:PORT instead of starting one."),
-            .value("--server-pid", valueName: "PID", help: "With --port: that server's process, for CPU and RSS."),
-            .value("--output", valueName: "FILE", help: "Also write the JSON document to FILE."),
-        ],
+        options: ([
+            protocolOption, sessions, ramp, idle, warmup, duration, threads, eventLoop, server, port, serverPID,
+            output,
+        ] as [any DeclaredOption]).map(\.spec),
         discussion: """
             Each session streams 100 ms chunks in real time, 1.5 s voiced and 1.5 s silent in a
             loop, answers barge in when they overlap the next voiced segment, and plays answers back
@@ -59,32 +72,32 @@ enum LoadBench {
     static func run(_ arguments: ParsedArguments) -> Never {
         var settings = CommandLineRunner.valueOrExit(spec: BenchCommand.spec) { () throws -> Settings in
             var settings = Settings()
-            guard let name = try arguments.choice("--protocol", among: ["qwen-realtime", "multimodal-dialog"]) else {
+            guard let dialogProtocol = try arguments.value(of: protocolOption) else {
                 throw CommandLineError(
-                    "--protocol: expected qwen-realtime or multimodal-dialog", commandPath: arguments.command)
+                    "--protocol: expected \(DialogProtocol.allCases.map(\.rawValue).joined(separator: " or "))",
+                    commandPath: arguments.command)
             }
+            let name = dialogProtocol.rawValue
             settings.protocolName = name
-            settings.config.sessions = Int32(try arguments.int("--sessions", range: 1...20_000) ?? 100)
-            settings.config.ramp_per_second = try arguments.double("--ramp", range: 1...100_000) ?? 200
-            settings.config.idle_seconds = try arguments.double("--idle", range: 0...600) ?? 2
-            settings.config.warmup_seconds = try arguments.double("--warmup", range: 0...600) ?? 3
-            settings.config.duration_seconds = try arguments.double("--duration", range: 1...3600) ?? 15
+            settings.config.sessions = Int32(try arguments.value(of: sessions))
+            settings.config.ramp_per_second = try arguments.value(of: ramp)
+            settings.config.idle_seconds = try arguments.value(of: idle)
+            settings.config.warmup_seconds = try arguments.value(of: warmup)
+            settings.config.duration_seconds = try arguments.value(of: duration)
             settings.config.voiced_ms = 1500
             settings.config.silence_ms = 1500
             settings.config.chunk_ms = 100
             settings.config.down_rate = 24000
-            settings.port = try arguments.int("--port", range: 1...65535)
-            settings.pid = try arguments.int("--server-pid", range: 1...Int(Int32.max))
-            let loop =
-                try arguments.choice("--event-loop", among: WebSocketServer.EventLoop.allCases.map(\.rawValue))
-                ?? "libev"
+            settings.port = try arguments.value(of: port)
+            settings.pid = try arguments.value(of: serverPID)
             settings.serverArguments = [
-                "--port", "0", "--log-level", "error", "--event-loop", loop, "--max-sessions", "100000",
+                "--port", "0", "--log-level", "error", "--event-loop", try arguments.value(of: eventLoop).rawValue,
+                "--max-sessions", "100000",
             ]
-            if let threads = try arguments.int("--threads", range: 1...256) {
+            if let threads = try arguments.value(of: threads) {
                 settings.serverArguments += ["--threads", String(threads)]
             }
-            settings.serverPath = arguments.value("--server") ?? MockServerProcess.sibling
+            settings.serverPath = try arguments.value(of: server) ?? MockServerProcess.sibling
             return settings
         }
         _ = ef_raise_nofile(Int(settings.config.sessions) * 2 + 256)
@@ -135,7 +148,7 @@ enum LoadBench {
             LoadReport(config: config, result: result, protocolName: settings.protocolName, startedServer: child != nil)
             .json.rendered() + "\n"
         lg_result_free(&result)
-        if let output = arguments.value("--output") { try? BenchCommand.write(text, to: output) }
+        if let output = try? arguments.value(of: output) { try? BenchCommand.write(text, to: output) }
         text.withUTF8 { bytes in BenchCommand.writeAll(1, bytes) }
         exit(ExitCode.success)
     }

@@ -12,27 +12,29 @@ import WireJSON
 /// server's RSS and open descriptors over time, checks after every round that the journals hold
 /// every frame the clients sent (none lost), and says whether RSS and descriptors stayed flat.
 enum SoakBench {
+    static let sessions = DefaultedOption(
+        "--sessions", short: "n", valueName: "N", help: "Concurrent sessions (half of each protocol).", default: 200,
+        reader: .integer(in: 2...10_000))
+    static let duration = DefaultedOption(
+        "--duration", valueName: "S", help: "Seconds to run.", default: 1800, reader: .number(in: 10...86_400))
+    static let round = DefaultedOption(
+        "--round", valueName: "S", help: "Seconds per round: every round opens fresh sessions on the next scenario.",
+        default: 60, reader: .number(in: 10...3600))
+    static let sample = DefaultedOption(
+        "--sample", valueName: "S", help: "Seconds between RSS and descriptor samples.", default: 10,
+        reader: .number(in: 1...600))
+    static let warmupRounds = DefaultedOption(
+        "--warmup-rounds", valueName: "N", help: "Rounds before the flatness baseline (one rotation of the scenarios).",
+        default: scenarios.count, reader: .integer(in: 0...1000))
+    static let server = ValueOption(
+        "--server", valueName: "PATH", help: "The mock-server binary to start (default: the one beside this program).")
+    static let output = ValueOption("--output", valueName: "FILE", help: "Also write the JSON document to FILE.")
     static let spec = CommandSpec(
         name: "soak",
         abstract:
             "Mixed traffic of both protocols with faults for a long time: RSS and descriptors over time, journal completeness.",
-        options: [
-            .value(
-                "--sessions", short: "n", valueName: "N", help: "Concurrent sessions (half of each protocol).",
-                default: "200"),
-            .value("--duration", valueName: "S", help: "Seconds to run.", default: "1800"),
-            .value(
-                "--round", valueName: "S",
-                help: "Seconds per round: every round opens fresh sessions on the next scenario.", default: "60"),
-            .value("--sample", valueName: "S", help: "Seconds between RSS and descriptor samples.", default: "10"),
-            .value(
-                "--warmup-rounds", valueName: "N",
-                help: "Rounds before the flatness baseline (default: one rotation of the scenarios).", default: "12"),
-            .value(
-                "--server", valueName: "PATH",
-                help: "The mock-server binary to start (default: the one beside this program)."),
-            .value("--output", valueName: "FILE", help: "Also write the JSON document to FILE."),
-        ],
+        options: ([sessions, duration, round, sample, warmupRounds, server, output] as [any DeclaredOption]).map(
+            \.spec),
         discussion: """
             Round k serves scenario k of a rotation of shipped ones (quick, default, delay,
             duplicate, reorder, fragment, inject-error, unknown-event, drop, truncated, malformed,
@@ -79,12 +81,10 @@ enum SoakBench {
             CommandLineRunner.valueOrExit(spec: BenchCommand.spec) {
                 () throws -> (Int, Double, Double, Double, Int, String?) in
                 (
-                    try arguments.int("--sessions", range: 2...10_000) ?? 200,
-                    try arguments.double("--duration", range: 10...86_400) ?? 1800,
-                    try arguments.double("--round", range: 10...3600) ?? 60,
-                    try arguments.double("--sample", range: 1...600) ?? 10,
-                    try arguments.int("--warmup-rounds", range: 0...1000) ?? scenarios.count,
-                    arguments.value("--server") ?? MockServerProcess.sibling
+                    try arguments.value(of: Self.sessions), try arguments.value(of: Self.duration),
+                    try arguments.value(of: Self.round), try arguments.value(of: Self.sample),
+                    try arguments.value(of: Self.warmupRounds),
+                    try arguments.value(of: Self.server) ?? MockServerProcess.sibling
                 )
             }
         guard let serverPath else {
@@ -178,7 +178,7 @@ enum SoakBench {
             roundEnds: roundEnds, warmupRounds: warmupRounds, timeline: samples.withLock { $0 },
             serverExit: serverExit)
         var text = report.json.rendered() + "\n"
-        if let output = arguments.value("--output") { try? BenchCommand.write(text, to: output) }
+        if let output = try? arguments.value(of: output) { try? BenchCommand.write(text, to: output) }
         text.withUTF8 { bytes in BenchCommand.writeAll(1, bytes) }
         exit(report.passed ? ExitCode.success : ExitCode.failure)
     }
