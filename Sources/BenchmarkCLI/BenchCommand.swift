@@ -3,50 +3,20 @@ import EchoFloor
 import Glibc
 import WireSocket
 
-/// `dialogmock-bench echo`: echo round-trip latency of WireSocket (libev, poll and libuv, with and
-/// without idle connections) against a plain blocking C echo server, as one JSON document.
+/// `dialogmock-bench`: the benchmarks, one subcommand each; this type also measures `echo`
+/// (``EchoBench`` reads its options).
 @main
-enum BenchCommand {
-    static let roundTrips = DefaultedOption(
-        "--round-trips", valueName: "N", help: "Timed round trips per configuration.", default: 10_000,
-        reader: .integer(in: 1...10_000_000))
-    static let block = DefaultedOption(
-        "--block", valueName: "N", help: "Servers measured together take turns in blocks of N round trips.",
-        default: 500, reader: .integer(in: 1...10_000_000))
-    static let warmup = DefaultedOption(
-        "--warmup", valueName: "N", help: "Untimed round trips before the timed ones.", default: 200,
-        reader: .integer(in: 0...1_000_000))
-    static let idle = DefaultedOption(
-        "--idle", valueName: "N", help: "Idle connections held open for the second measurement (0 skips it).",
-        default: 1000, reader: .integer(in: 0...9000))
-    static let loops = DefaultedOption(
-        "--loops", valueName: "LIST", help: "Comma-separated event loops to measure: libev, poll, libuv.",
-        default: [.libev, .poll, .libuv], reader: .eventLoopList)
-    static let maxSeconds = DefaultedOption(
-        "--max-seconds", valueName: "S", help: "Wall-clock cap of each client run (warm-up included).", default: 60,
-        reader: .number(in: 1...60))
-    static let output = ValueOption("--output", valueName: "FILE", help: "Also write the JSON document to FILE.")
-    static let check = FlagOption("--check", help: "Exit 1 when a latency target is missed.")
+enum BenchCommand: AsyncCommand {
+    static let configuration = CommandConfiguration(
+        name: "dialogmock-bench", abstract: "DialogMock benchmarks (loopback only).", options: [])
+    static var subcommands: [any AsyncCommand.Type] {
+        [EchoBench.self, ScenarioLatencyBench.self, LoadBench.self, SoakBench.self]
+    }
 
-    static let echoSpec = CommandSpec(
-        name: "echo",
-        abstract: "Echo round-trip latency: C floor vs. WireSocket (libev, poll, libuv), 0 and N idle connections.",
-        options: ([roundTrips, block, warmup, idle, loops, maxSeconds, output, check] as [any DeclaredOption]).map(
-            \.spec),
-        discussion: """
-            All traffic stays on 127.0.0.1. The load client and the idle connections are C code
-            (EchoFloor): blocking sockets, TCP_NODELAY, masked 83-byte JSON text frames, on their own
-            pthread. Progress goes to stderr; the JSON document to stdout. Build in release mode:
-            swift build -c release --product dialogmock-bench
-            """
-    )
-
-    static let spec = CommandSpec(
-        name: "dialogmock-bench",
-        abstract: "DialogMock benchmarks (loopback only).",
-        options: [],
-        subcommands: [echoSpec, ScenarioLatencyBench.spec, LoadBench.spec, SoakBench.spec]
-    )
+    /// Not reached: the parser asks for a subcommand.
+    static func run(_ arguments: ParsedArguments) throws -> Int32 {
+        throw CommandLineError("missing subcommand", commandPath: arguments.command)
+    }
 
     struct Settings {
         var plan: RoundTripPlan
@@ -56,31 +26,8 @@ enum BenchCommand {
         var check: Bool
     }
 
-    static func main() async {
-        let arguments = CommandLineRunner.parseOrExit(Array(CommandLine.arguments.dropFirst()), spec: spec)
-        if arguments.subcommand == "scenario" { await ScenarioLatencyBench.run(arguments) }
-        if arguments.subcommand == "load" { LoadBench.run(arguments) }
-        if arguments.subcommand == "soak" { SoakBench.run(arguments) }
-        let settings = CommandLineRunner.valueOrExit(spec: spec) { () throws -> Settings in
-            let plan = RoundTripPlan(
-                warmup: try arguments.value(of: warmup), roundTrips: try arguments.value(of: roundTrips),
-                block: try arguments.value(of: block), maxSeconds: try arguments.value(of: maxSeconds))
-            return Settings(
-                plan: plan, idle: try arguments.value(of: idle), loops: try arguments.value(of: loops),
-                output: try arguments.value(of: output), check: arguments.value(of: check))
-        }
-        do {
-            let report = try run(settings)
-            var text = report.json.rendered() + "\n"
-            if let path = settings.output { try write(text, to: path) }
-            text.withUTF8 { bytes in writeAll(1, bytes) }
-            exit(settings.check && !report.allTargetsMet ? ExitCode.failure : ExitCode.success)
-        } catch {
-            printError("dialogmock-bench: \(error)")
-            exit(ExitCode.harnessError)
-        }
-    }
-
+    /// Echo round-trip latency of WireSocket (libev, poll and libuv, with and without idle
+    /// connections) against a plain blocking C echo server.
     static func run(_ settings: Settings) throws(BenchError) -> Report {
         // lws sizes its descriptor table from RLIMIT_NOFILE when a context is created, so raise
         // it first: each idle connection costs two descriptors in this one process.
@@ -288,25 +235,5 @@ struct Report {
             withUnsafeBytes(of: &value) { String(cString: $0.baseAddress!.assumingMemoryBound(to: CChar.self)) }
         }
         return field(&name.sysname) + " " + field(&name.release) + " " + field(&name.machine)
-    }
-}
-
-extension ValueReader where Value == [WebSocketServer.EventLoop] {
-    /// `libev,poll,libuv`: event loops, each once, in the order given.
-    static var eventLoopList: ValueReader {
-        ValueReader(
-            complaint: { text in
-                let bad = text.split(separator: ",").first { WebSocketServer.EventLoop(rawValue: String($0)) == nil }
-                return "expected libev, poll and/or libuv, got '\(bad ?? "")'"
-            },
-            describe: { $0.map(\.rawValue).joined(separator: ",") }
-        ) { text in
-            var loops: [WebSocketServer.EventLoop] = []
-            for name in text.split(separator: ",") {
-                guard let loop = WebSocketServer.EventLoop(rawValue: String(name)) else { return nil }
-                if !loops.contains(loop) { loops.append(loop) }
-            }
-            return loops
-        }
     }
 }

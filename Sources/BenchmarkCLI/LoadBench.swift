@@ -9,7 +9,7 @@ import WireSocket
 /// process (started here, or one already running), from the project's own C load generator;
 /// what the clients experienced, the server's CPU and RSS per session, and whether the
 /// generator itself was the bottleneck, as one JSON document.
-enum LoadBench {
+enum LoadBench: AsyncCommand {
     static let protocolOption = ValueOption(
         "--protocol", valueName: "P",
         help: "\(DialogProtocol.allCases.map(\.rawValue).joined(separator: " or ")).",
@@ -43,13 +43,13 @@ enum LoadBench {
         "--server-pid", valueName: "PID", help: "With --port: that server's process, for CPU and RSS.",
         reader: .integer(in: 1...Int(Int32.max)))
     static let output = ValueOption("--output", valueName: "FILE", help: "Also write the JSON document to FILE.")
-    static let spec = CommandSpec(
+    static let configuration = CommandConfiguration(
         name: "load",
         abstract: "N real-time voice sessions (16 kHz up, 24 kHz down) against mock-server: lateness, turns, CPU, RSS.",
-        options: ([
+        options: [
             protocolOption, sessions, ramp, idle, warmup, duration, threads, eventLoop, server, port, serverPID,
             output,
-        ] as [any DeclaredOption]).map(\.spec),
+        ],
         discussion: """
             Each session streams 100 ms chunks in real time, 1.5 s voiced and 1.5 s silent in a
             loop, answers barge in when they overlap the next voiced segment, and plays answers back
@@ -69,7 +69,7 @@ enum LoadBench {
         var pid: Int?
     }
 
-    static func run(_ arguments: ParsedArguments) -> Never {
+    static func run(_ arguments: ParsedArguments) throws -> Int32 {
         var settings = CommandLineRunner.valueOrExit(spec: BenchCommand.spec) { () throws -> Settings in
             var settings = Settings()
             guard let dialogProtocol = try arguments.value(of: protocolOption) else {

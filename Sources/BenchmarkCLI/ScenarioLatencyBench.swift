@@ -8,7 +8,7 @@ import WireSocket
 
 /// `dialogmock-bench scenario`: N concurrent Qwen realtime sessions whose server events are
 /// scripted with fixed delays of 20 ms and 250 ms; how late the mock sends them (p50/p99).
-enum ScenarioLatencyBench {
+enum ScenarioLatencyBench: AsyncCommand {
     static let sessions = DefaultedOption(
         "--sessions", valueName: "N", help: "Concurrent sessions.", default: 100, reader: .integer(in: 1...2000))
     static let rounds = DefaultedOption(
@@ -18,10 +18,10 @@ enum ScenarioLatencyBench {
         default: WebSocketServer.EventLoop.libev, reader: .choice)
     static let output = ValueOption("--output", valueName: "FILE", help: "Also write the JSON document to FILE.")
     static let check = FlagOption("--check", help: "Exit 1 when p99 lateness exceeds 1 ms.")
-    static let spec = CommandSpec(
+    static let configuration = CommandConfiguration(
         name: "scenario",
         abstract: "Send lateness of scripted delays (20 ms and 250 ms) with N concurrent sessions.",
-        options: ([sessions, rounds, loop, output, check] as [any DeclaredOption]).map(\.spec))
+        options: [sessions, rounds, loop, output, check])
 
     /// session.created and every text delta at 20 ms; session.updated and response.created at 250 ms.
     static let scenario = #"""
@@ -31,7 +31,7 @@ enum ScenarioLatencyBench {
                     "text": {"timeToFirstTokenMs": 20, "tokensPerSecond": 50}}}
         """#
 
-    static func run(_ arguments: ParsedArguments) async -> Never {
+    static func run(_ arguments: ParsedArguments) async throws -> Int32 {
         let (sessions, rounds, eventLoop) = CommandLineRunner.valueOrExit(spec: BenchCommand.spec) {
             (
                 try arguments.value(of: Self.sessions), try arguments.value(of: Self.rounds),

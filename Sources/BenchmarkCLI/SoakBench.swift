@@ -11,7 +11,7 @@ import WireJSON
 /// on changing fault scenarios, against a mock-server process started here. Samples the
 /// server's RSS and open descriptors over time, checks after every round that the journals hold
 /// every frame the clients sent (none lost), and says whether RSS and descriptors stayed flat.
-enum SoakBench {
+enum SoakBench: AsyncCommand {
     static let sessions = DefaultedOption(
         "--sessions", short: "n", valueName: "N", help: "Concurrent sessions (half of each protocol).", default: 200,
         reader: .integer(in: 2...10_000))
@@ -29,12 +29,11 @@ enum SoakBench {
     static let server = ValueOption(
         "--server", valueName: "PATH", help: "The mock-server binary to start (default: the one beside this program).")
     static let output = ValueOption("--output", valueName: "FILE", help: "Also write the JSON document to FILE.")
-    static let spec = CommandSpec(
+    static let configuration = CommandConfiguration(
         name: "soak",
         abstract:
             "Mixed traffic of both protocols with faults for a long time: RSS and descriptors over time, journal completeness.",
-        options: ([sessions, duration, round, sample, warmupRounds, server, output] as [any DeclaredOption]).map(
-            \.spec),
+        options: [sessions, duration, round, sample, warmupRounds, server, output],
         discussion: """
             Round k serves scenario k of a rotation of shipped ones (quick, default, delay,
             duplicate, reorder, fragment, inject-error, unknown-event, drop, truncated, malformed,
@@ -76,7 +75,7 @@ enum SoakBench {
         var turnsAnswered = 0
     }
 
-    static func run(_ arguments: ParsedArguments) -> Never {
+    static func run(_ arguments: ParsedArguments) throws -> Int32 {
         let (sessions, duration, roundSeconds, sampleSeconds, warmupRounds, serverPath) =
             CommandLineRunner.valueOrExit(spec: BenchCommand.spec) {
                 () throws -> (Int, Double, Double, Double, Int, String?) in
