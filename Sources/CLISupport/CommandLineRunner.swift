@@ -30,7 +30,7 @@ package enum CommandLineRunner {
 
     /// Runs `body` (typically typed accessors) and exits as for a usage error if it throws.
     ///
-    ///     let port = CommandLineRunner.valueOrExit(spec: spec) { try parsed.int("port", range: 0...65535) }
+    ///     let port = CommandLineRunner.valueOrExit(spec: spec) { try parsed.value(of: Tool.port) }
     ///
     /// `body` throws untyped because closures do not infer typed throws; an error other than
     /// `CommandLineError` is reported with its description.

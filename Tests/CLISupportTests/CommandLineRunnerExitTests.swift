@@ -24,7 +24,7 @@ import Testing
     @Test func aBadTypedValueExitsWithStatusTwo() async {
         await #expect(processExitsWith: .exitCode(ExitCode.usage)) {
             let parsed = CommandLineRunner.parseOrExit(["--port", "70000"], spec: Fixtures.mockServer)
-            _ = CommandLineRunner.valueOrExit(spec: Fixtures.mockServer) { try parsed.int("port", range: 0...65535) }
+            _ = CommandLineRunner.valueOrExit(spec: Fixtures.mockServer) { try parsed.value(of: Fixtures.port) }
         }
     }
 
@@ -32,7 +32,7 @@ import Testing
         let result = await #expect(processExitsWith: .exitCode(ExitCode.usage), observing: [\.standardErrorContent]) {
             let parsed = CommandLineRunner.parseOrExit(["run", "--jobs", "x"], spec: Fixtures.conformance)
             do {
-                _ = try parsed.int("jobs", range: 1...64)
+                _ = try parsed.value(of: Fixtures.jobs)
             } catch {
                 CommandLineRunner.exit(with: error, spec: Fixtures.conformance)
             }

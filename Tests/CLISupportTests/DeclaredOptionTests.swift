@@ -88,6 +88,29 @@ import Testing
         #expect(failure { _ = try key.value(of: Self.key) } == "--key: expected a non-empty key")
     }
 
+    @Test func unboundedReadersStillRejectWhatIsNotANumber() throws {
+        let scale = ValueOption("--scale", valueName: "X", help: "Scale.", reader: .number())
+        let count = ValueOption("--count", valueName: "N", help: "Count.", reader: .integer())
+        let spec = CommandSpec(name: "tool", abstract: "", options: [scale.spec, count.spec])
+        let parsed = try ArgumentParser.parse(["--scale", "inf", "--count", "1.5"], spec: spec)
+        #expect(failure { _ = try parsed.value(of: scale) } == "--scale: expected a number, got 'inf'")
+        #expect(failure { _ = try parsed.value(of: count) } == "--count: expected an integer, got '1.5'")
+    }
+
+    @Test func typedErrorsCarryTheCommandPath() throws {
+        let jobs = DefaultedOption("--jobs", valueName: "n", help: "Jobs.", default: 1, reader: .integer(in: 1...64))
+        let spec = CommandSpec(
+            name: "conformance", abstract: "", options: [],
+            subcommands: [CommandSpec(name: "run", abstract: "", options: [jobs.spec])])
+        let parsed = try ArgumentParser.parse(["run", "--jobs", "0"], spec: spec)
+        do {
+            _ = try parsed.value(of: jobs)
+            Issue.record("expected an error")
+        } catch {
+            #expect(error.commandPath == ["conformance", "run"])
+        }
+    }
+
     /// Help writes each default once, from the typed declaration (a whole number without `.0`).
     @Test func helpShowsTheDeclaredDefaults() {
         let help = HelpFormatter.render(Self.spec, commandPath: ["tool"])

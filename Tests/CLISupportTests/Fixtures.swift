@@ -2,14 +2,20 @@ import CLISupport
 
 /// Specs shaped like the real executables (the README synopses), shared by the tests.
 enum Fixtures {
+    /// `mock-server --port`, read typed.
+    static let port = DefaultedOption(
+        "--port", short: "p", valueName: "port", help: "Port to listen on; 0 picks a free port.", default: 8765,
+        reader: .integer(in: 0...65535))
+    /// `conformance run --jobs`, read typed.
+    static let jobs = DefaultedOption(
+        "jobs", short: "j", valueName: "n", help: "Cases run at once.", default: 1, reader: .integer(in: 1...64))
+
     static let mockServer = CommandSpec(
         name: "mock-server",
         abstract: "Serve the DialogMock protocols on one port.",
         options: [
             .value("host", valueName: "host", help: "Address to bind.", default: "127.0.0.1"),
-            .value(
-                "--port", short: "p", valueName: "port", help: "Port to listen on; 0 picks a free port.",
-                default: "8765"),
+            port.spec,
             .value("scenario", valueName: "name-or-file", help: "Scenario to serve."),
             .repeated("api-key", valueName: "key", help: "Accepted API key."),
             .value("time-scale", valueName: "factor", help: "Multiply every scripted delay.", default: "1.0"),
@@ -33,7 +39,7 @@ enum Fixtures {
                     .value("client", valueName: "command", help: "Shell command that starts the client."),
                     .repeated("case", valueName: "glob", help: "Select cases."),
                     .flag("strict", help: "Fail on SHOULD violations."),
-                    .value("jobs", short: "j", valueName: "n", help: "Cases run at once.", default: "1"),
+                    jobs.spec,
                 ]),
         ])
 
