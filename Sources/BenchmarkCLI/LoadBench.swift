@@ -77,8 +77,7 @@ enum LoadBench: AsyncCommand {
                     "--protocol: expected \(DialogProtocol.allCases.map(\.rawValue).joined(separator: " or "))",
                     commandPath: arguments.command)
             }
-            let name = dialogProtocol.rawValue
-            settings.protocolName = name
+            settings.protocolName = dialogProtocol.rawValue
             settings.config.sessions = Int32(try arguments.value(of: sessions))
             settings.config.ramp_per_second = try arguments.value(of: ramp)
             settings.config.idle_seconds = try arguments.value(of: idle)
