@@ -13,7 +13,7 @@ enum ConformanceCommand {
     static let list = CommandSpec(
         name: "list", abstract: "List the cases (a dry run of the selection).",
         options: [
-            .value("--protocol", valueName: "P", help: "multimodal-dialog or qwen-realtime (default: both)."),
+            .value("--protocol", valueName: "P", help: DialogProtocol.namesText + " (default: all)."),
             .repeated("--case", valueName: "GLOB", help: "Select case ids matching GLOB."), rootOption,
         ])
     static let lint = CommandSpec(
@@ -23,7 +23,7 @@ enum ConformanceCommand {
     static let run = CommandSpec(
         name: "run", abstract: "Run a client command against every selected case and write the reports.",
         options: [
-            .value("--protocol", valueName: "P", help: "multimodal-dialog or qwen-realtime."),
+            .value("--protocol", valueName: "P", help: DialogProtocol.namesText + "."),
             .value("--client", valueName: "COMMAND", help: "The client, run through /bin/sh -c once per case."),
             .repeated("--case", valueName: "GLOB", help: "Select case ids matching GLOB (default: all)."),
             .repeated("--exclude", valueName: "GLOB", help: "Leave out case ids matching GLOB."),

@@ -4,6 +4,7 @@ import ConformanceHarness
 import ConformanceReports
 import Foundation
 import Glibc
+import ProtocolModel
 
 /// `conformance run`: runs the client against the selected cases and writes the reports.
 enum RunCommand {
@@ -13,7 +14,7 @@ enum RunCommand {
             () throws -> RunConfiguration in
             guard let protocolName = try arguments.choice("--protocol", among: ConformanceCommand.protocols) else {
                 throw CommandLineError(
-                    "--protocol is required (multimodal-dialog or qwen-realtime)", commandPath: ["conformance", "run"])
+                    "--protocol is required (\(DialogProtocol.namesText))", commandPath: ["conformance", "run"])
             }
             guard let client = arguments.value("--client"), !client.isEmpty else {
                 throw CommandLineError(

@@ -1,11 +1,11 @@
-import ProtocolModel
+package import ProtocolModel
 import WireJSON
 
 /// What a check knows besides the transcript: the protocol, the obligation and level it
 /// enforces, and the message schemas. Checks build their ``CheckResult`` through it, so the
 /// level → verdict rule (layout §9.10) lives in one place.
 package struct CheckContext: Sendable {
-    /// `multimodal-dialog` or `qwen-realtime`.
+    /// A ``DialogProtocol`` name.
     package var protocolName: String
     /// The check kind being evaluated.
     package var kind: String
@@ -27,8 +27,8 @@ package struct CheckContext: Sendable {
         self.schemas = schemas
     }
 
-    /// Whether the case belongs to the multimodal dialog protocol.
-    package var isMultimodal: Bool { protocolName == DialogProtocol.multimodalDialog.rawValue }
+    /// The case's protocol (nil for a name no ``DialogProtocol`` has).
+    package var dialogProtocol: DialogProtocol? { DialogProtocol(rawValue: protocolName) }
 
     /// A passing result.
     package func pass(_ expected: String, _ actual: String = "as expected", evidence: [Int] = []) -> CheckResult {

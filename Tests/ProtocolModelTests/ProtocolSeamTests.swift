@@ -1,0 +1,69 @@
+import Foundation
+import Testing
+
+/// A protocol is one unit that everything asks (``ProtocolDescriptor`` and the per-module
+/// registration switches): no two-way protocol branches may grow back in `Sources`.
+@Suite struct ProtocolSeamTests {
+    /// The package root, from this file's path (`Tests/ProtocolModelTests/…`).
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    /// Code that decides by comparing protocols instead of asking a descriptor.
+    static let protocolBranches = [
+        "== .multimodalDialog", "== .qwenRealtime", "!= .multimodalDialog", "!= .qwenRealtime",
+        "== DialogProtocol.", "!= DialogProtocol.", "protocol ==", "protocol !=", "protocolName ==",
+        "protocolName !=", "protocolKind ==", "protocolKind !=", "multimodal ?", "isMultimodal",
+    ]
+
+    /// Folders other parts of issue 41 rework: the C load generator and the benchmark driving it
+    /// (descriptors for the C benches), the adapter and its fault catalogue (a typed catalogue),
+    /// and the Swift clients (one client per protocol, later work).
+    static let protocolBranchExemptions = [
+        "Sources/LoadGenerator/", "Sources/BenchmarkCLI/", "Sources/AdapterCLI/", "Sources/DialogClients/",
+    ]
+
+    /// Code that decides by comparing Qwen profiles instead of asking the dialect's room.
+    static let profileBranches = ["profile ==", "profile !="]
+
+    // issue 41: the Qwen dialect rooms remove these; enable the folder after that merge.
+    static let profileBranchExemptions = ["Sources/QwenRealtimeEngine/"]
+
+    /// `file:line: text` of every line under `Sources` holding one of `needles`, outside `exempt`.
+    static func occurrences(of needles: [String], exempt: [String]) throws -> [String] {
+        let sources = root.appendingPathComponent("Sources")
+        let enumerator = try #require(FileManager.default.enumerator(atPath: sources.path))
+        var found: [String] = []
+        while let relative = enumerator.nextObject() as? String {
+            let path = "Sources/" + relative
+            guard path.hasSuffix(".swift") || path.hasSuffix(".c"), !exempt.contains(where: path.hasPrefix) else {
+                continue
+            }
+            let text = try String(contentsOf: root.appendingPathComponent(path), encoding: .utf8)
+            for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+            where needles.contains(where: line.contains) {
+                found.append("\(path):\(number + 1): \(line.trimmingCharacters(in: .whitespaces))")
+            }
+        }
+        return found.sorted()
+    }
+
+    @Test func theSourcesTreeIsFound() {
+        #expect(FileManager.default.fileExists(atPath: Self.root.appendingPathComponent("Package.swift").path))
+    }
+
+    @Test func noProtocolIsDecidedByComparison() throws {
+        let found = try Self.occurrences(of: Self.protocolBranches, exempt: Self.protocolBranchExemptions)
+        #expect(found.isEmpty, "ask the protocol's descriptor instead:\n\(found.joined(separator: "\n"))")
+    }
+
+    @Test func noQwenDialectIsDecidedByComparison() throws {
+        let found = try Self.occurrences(of: Self.profileBranches, exempt: Self.profileBranchExemptions)
+        #expect(found.isEmpty, "give the dialect its own room instead:\n\(found.joined(separator: "\n"))")
+    }
+
+    /// The check itself finds what it looks for (so an empty result means something).
+    @Test func theCheckFindsABranch() throws {
+        let found = try Self.occurrences(of: ["package enum DialogProtocol"], exempt: [])
+        #expect(found.count == 1)
+    }
+}
