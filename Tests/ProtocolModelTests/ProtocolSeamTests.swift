@@ -8,11 +8,12 @@ import Testing
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 
-    /// Code that decides by comparing protocols instead of asking a descriptor.
+    /// Code that decides by comparing with one protocol instead of asking a descriptor (comparing
+    /// two names, as grouping by protocol does, is no decision).
     static let protocolBranches = [
         "== .multimodalDialog", "== .qwenRealtime", "!= .multimodalDialog", "!= .qwenRealtime",
-        "== DialogProtocol.", "!= DialogProtocol.", "protocol ==", "protocol !=", "protocolName ==",
-        "protocolName !=", "protocolKind ==", "protocolKind !=", "multimodal ?", "isMultimodal",
+        "== DialogProtocol.", "!= DialogProtocol.", "protocol ==", "protocol !=", "== \"multimodal-dialog\"",
+        "== \"qwen-realtime\"", "!= \"multimodal-dialog\"", "!= \"qwen-realtime\"", "multimodal ?", "isMultimodal",
     ]
 
     /// Folders other parts of issue 41 rework: the C load generator and the benchmark driving it
@@ -25,8 +26,9 @@ import Testing
     /// Code that decides by comparing Qwen profiles instead of asking the dialect's room.
     static let profileBranches = ["profile ==", "profile !="]
 
+    /// The Swift clients are later work (as above).
     // issue 41: the Qwen dialect rooms remove these; enable the folder after that merge.
-    static let profileBranchExemptions = ["Sources/QwenRealtimeEngine/"]
+    static let profileBranchExemptions = ["Sources/QwenRealtimeEngine/", "Sources/DialogClients/"]
 
     /// `file:line: text` of every line under `Sources` holding one of `needles`, outside `exempt`.
     static func occurrences(of needles: [String], exempt: [String]) throws -> [String] {

@@ -5,6 +5,9 @@ package import WireJSON
 package struct MultiModalDialogDescriptor: ProtocolDescriptor {
     package init() {}
 
+    /// The model Start names (mmd.C3): the protocol's own name.
+    package static let model = DialogProtocol.multimodalDialog.rawValue
+
     package var servicePath: String { "/api-ws/v1/inference" }
     package var obligationPrefix: String { "mmd" }
     package var connectObligation: String { "mmd.C1" }
@@ -15,7 +18,7 @@ package struct MultiModalDialogDescriptor: ProtocolDescriptor {
 
     /// Start carries model `multimodal-dialog` (mmd.C3) unless the case names another.
     package func clientModel(caseModel: String?, runModel: String) -> String {
-        caseModel ?? DialogProtocol.multimodalDialog.rawValue
+        caseModel ?? Self.model
     }
 
     package func clientMessageName(of frame: JSONValue?) -> String? {
