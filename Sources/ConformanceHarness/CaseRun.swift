@@ -33,7 +33,8 @@ final class CaseRun: Sendable {
         // A case that needs a profile names its model (e.g. the Qwen audio profile); else the
         // protocol's choice (``ProtocolDescriptor/clientModel(caseModel:runModel:)``).
         let dialogProtocol = DialogProtocol(rawValue: configuration.protocolName) ?? .multimodalDialog
-        let model = dialogProtocol.descriptor.clientModel(caseModel: conformanceCase.model, runModel: configuration.model)
+        let model = dialogProtocol.descriptor.clientModel(
+            caseModel: conformanceCase.model, runModel: configuration.model)
         let url =
             server.baseURL + dialogProtocol.path(caseID: Self.endpoint(of: conformanceCase.id, run: run), model: model)
         return [

@@ -29,6 +29,9 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
         }
     }
 
+    /// The engine targets, one per protocol.
+    package static var engines: [FuzzTarget] { DialogProtocol.allCases.map(engine(for:)) }
+
     /// Runs one input.
     package func run(_ bytes: [UInt8]) {
         switch self {

@@ -36,14 +36,16 @@ extension Router {
         let verdict = factory.checkUpgrade(
             UpgradeRequest(
                 path: request.path, headers: request.headers,
-                query: Dictionary(request.queryItems.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first }))
+                query: Dictionary(
+                    request.queryItems.map { ($0.name, $0.value) }, uniquingKeysWith: { first, _ in first }))
         )
         switch verdict {
         case .reject(let status, let body, let obligation):
             return refuse(request, status: status, body: body, obligation: obligation)
         case .accept(let accepted):
             let session = factory.makeSession(
-                scenario: ScenarioBridge(runtime: makeRuntime(scenario, for: request, route: route)), accepted: accepted)
+                scenario: ScenarioBridge(runtime: makeRuntime(scenario, for: request, route: route)), accepted: accepted
+            )
             return startSession(
                 session, protocolName: route.kind.rawValue, request: request, caseID: route.caseID,
                 maxMessageBytes: Self.maxProtocolMessageBytes, initialNotes: factory.openingNotes(accepted))

@@ -26,8 +26,11 @@ import WireJSON
         #expect(dialog.clientModel(caseModel: nil, runModel: "qwen3-omni-flash-realtime") == "multimodal-dialog")
         #expect(dialog.clientModel(caseModel: "other", runModel: "x") == "other")
         let realtime = DialogProtocol.qwenRealtime.descriptor
-        #expect(realtime.clientModel(caseModel: nil, runModel: "qwen3-omni-flash-realtime") == "qwen3-omni-flash-realtime")
-        #expect(realtime.clientModel(caseModel: "qwen-audio-3.0-realtime-plus", runModel: "x") == "qwen-audio-3.0-realtime-plus")
+        #expect(
+            realtime.clientModel(caseModel: nil, runModel: "qwen3-omni-flash-realtime") == "qwen3-omni-flash-realtime")
+        #expect(
+            realtime.clientModel(caseModel: "qwen-audio-3.0-realtime-plus", runModel: "x")
+                == "qwen-audio-3.0-realtime-plus")
     }
 
     @Test func messageNamesFollowTheProtocol() throws {

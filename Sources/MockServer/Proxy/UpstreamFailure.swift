@@ -27,10 +27,11 @@ extension ProxySession {
         guard let downstream, downstream.isOpen else { return }
         var taskID: String?
         if descriptor.errorFrameNeedsTaskID {
-            taskID = waitingForUpstream.lazy.compactMap { message -> String? in
-                guard message.isText else { return nil }
-                return DashScopeEnvelope.taskID(of: try? JSONValue.decode(message.bytes))
-            }.first
+            taskID =
+                waitingForUpstream.lazy.compactMap { message -> String? in
+                    guard message.isText else { return nil }
+                    return DashScopeEnvelope.taskID(of: try? JSONValue.decode(message.bytes))
+                }.first
             guard taskID != nil || withoutTaskID else {
                 if pendingFailure == nil {
                     pendingFailure = failure
@@ -48,7 +49,8 @@ extension ProxySession {
         let now = MonotonicClock.nowMicros()
         let t = journal.elapsed(atMicros: now)
         journal.record(
-            .textFrame(t: t, .out, json: frame, eventType: descriptor.serverMessageName(of: frame), byteLength: bytes.count))
+            .textFrame(
+                t: t, .out, json: frame, eventType: descriptor.serverMessageName(of: frame), byteLength: bytes.count))
         downstream.send(.text(bytes))
         let reason = String(decoding: Array(failure.summary.utf8.prefix(120)), as: UTF8.self)
         journal.recordClose(.out, atMicros: now, code: 1011, reason: reason)
