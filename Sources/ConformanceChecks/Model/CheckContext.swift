@@ -1,4 +1,4 @@
-package import ProtocolModel
+import ProtocolModel
 import WireJSON
 
 /// What a check knows besides the transcript: the protocol, the obligation and level it
@@ -26,9 +26,6 @@ package struct CheckContext: Sendable {
         self.level = level
         self.schemas = schemas
     }
-
-    /// The case's protocol (nil for a name no ``DialogProtocol`` has).
-    package var dialogProtocol: DialogProtocol? { DialogProtocol(rawValue: protocolName) }
 
     /// A passing result.
     package func pass(_ expected: String, _ actual: String = "as expected", evidence: [Int] = []) -> CheckResult {
