@@ -13,7 +13,7 @@ enum AdapterCommand {
         abstract:
             "Adapter (the adapter protocol, conformance/README.md) over the Swift clients of DialogClients; with --fault, a faulty client.",
         options: [
-            .value("--protocol", valueName: "P", help: "multimodal-dialog or qwen-realtime (default: $MOCK_PROTOCOL)."),
+            .value("--protocol", valueName: "P", help: DialogProtocol.namesText + " (default: $MOCK_PROTOCOL)."),
             .value(
                 "--fault", valueName: "NAME", help: "Break one obligation in an otherwise correct flow (see below)."),
             .flag(
@@ -54,7 +54,7 @@ enum AdapterCommand {
         }
         let protocolName = arguments.value("--protocol") ?? environment("MOCK_PROTOCOL") ?? ""
         guard let kind = ProtocolName(rawValue: protocolName) else {
-            writeAll(STDERR_FILENO, "dialogmock-adapter: --protocol must be multimodal-dialog or qwen-realtime\n")
+            writeAll(STDERR_FILENO, "dialogmock-adapter: --protocol must be \(DialogProtocol.namesText)\n")
             exit(2)
         }
         var fault: Fault?

@@ -14,7 +14,7 @@ enum LoadBench {
         name: "load",
         abstract: "N real-time voice sessions (16 kHz up, 24 kHz down) against mock-server: lateness, turns, CPU, RSS.",
         options: [
-            .value("--protocol", valueName: "P", help: "qwen-realtime or multimodal-dialog."),
+            .value("--protocol", valueName: "P", help: DialogProtocol.namesText + "."),
             .value("--sessions", short: "n", valueName: "N", help: "Concurrent sessions.", default: "100"),
             .value("--ramp", valueName: "R", help: "Session starts per second.", default: "200"),
             .value(
@@ -59,9 +59,9 @@ enum LoadBench {
     static func run(_ arguments: ParsedArguments) -> Never {
         var settings = CommandLineRunner.valueOrExit(spec: BenchCommand.spec) { () throws -> Settings in
             var settings = Settings()
-            guard let name = try arguments.choice("--protocol", among: ["qwen-realtime", "multimodal-dialog"]) else {
+            guard let name = try arguments.choice("--protocol", among: DialogProtocol.allCases.map(\.rawValue)) else {
                 throw CommandLineError(
-                    "--protocol: expected qwen-realtime or multimodal-dialog", commandPath: arguments.command)
+                    "--protocol: expected \(DialogProtocol.namesText)", commandPath: arguments.command)
             }
             settings.protocolName = name
             settings.config.sessions = Int32(try arguments.int("--sessions", range: 1...20_000) ?? 100)
