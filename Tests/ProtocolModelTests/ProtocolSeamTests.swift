@@ -20,12 +20,12 @@ import Testing
     /// clients (one client per protocol, later work).
     static let protocolBranchExemptions = ["Sources/AdapterCLI/", "Sources/DialogClients/"]
 
-    /// Code that decides by comparing Qwen profiles instead of asking the dialect's room.
-    static let profileBranches = ["profile ==", "profile !="]
+    /// Code that decides by comparing with one Qwen profile instead of asking the dialect's room
+    /// (looking a dialect up by its profile is no decision).
+    static let profileBranches = ["profile == .", "profile != ."]
 
     /// The Swift clients are later work (as above).
-    // issue 41: the Qwen dialect rooms remove these; enable the folder after that merge.
-    static let profileBranchExemptions = ["Sources/QwenRealtimeEngine/", "Sources/DialogClients/"]
+    static let profileBranchExemptions = ["Sources/DialogClients/"]
 
     /// `file:line: text` of every line under `Sources` holding one of `needles`, outside `exempt`.
     static func occurrences(of needles: [String], exempt: [String]) throws -> [String] {
