@@ -10,7 +10,7 @@ import WireSocket
 enum AdapterCommand: AsyncCommand {
     static let protocolOption = ValueOption(
         "--protocol", valueName: "P",
-        help: "\(protocolNames) (default: $MOCK_PROTOCOL).")
+        help: "\(DialogProtocol.namesText) (default: $MOCK_PROTOCOL).")
     static let fault = ValueOption(
         "--fault", valueName: "NAME", help: "Break one obligation in an otherwise correct flow (see below).")
     static let passive = FlagOption(
@@ -25,8 +25,6 @@ enum AdapterCommand: AsyncCommand {
         help:
             "Print the faults as JSON Lines {name, protocol, obligation, summary, needs?, runWith?, drivenOnly?, needsTimeScale?} and exit."
     )
-    /// The protocol names as help and errors list them: `multimodal-dialog or qwen-realtime`.
-    static let protocolNames = ProtocolName.allCases.map(\.rawValue).joined(separator: " or ")
 
     static let configuration = CommandConfiguration(
         name: "dialogmock-adapter",
@@ -56,7 +54,7 @@ enum AdapterCommand: AsyncCommand {
         }
         let protocolName = try arguments.value(of: protocolOption) ?? environment("MOCK_PROTOCOL") ?? ""
         guard let kind = ProtocolName(rawValue: protocolName) else {
-            writeAll(STDERR_FILENO, "dialogmock-adapter: --protocol must be \(protocolNames)\n")
+            writeAll(STDERR_FILENO, "dialogmock-adapter: --protocol must be \(DialogProtocol.namesText)\n")
             exit(2)
         }
         var chosenFault: Fault?

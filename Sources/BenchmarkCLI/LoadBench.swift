@@ -12,7 +12,7 @@ import WireSocket
 enum LoadBench: AsyncCommand {
     static let protocolOption = ValueOption(
         "--protocol", valueName: "P",
-        help: "\(DialogProtocol.allCases.map(\.rawValue).joined(separator: " or ")).",
+        help: "\(DialogProtocol.namesText).",
         reader: ValueReader<DialogProtocol>.choice)
     static let sessions = DefaultedOption(
         "--sessions", short: "n", valueName: "N", help: "Concurrent sessions.", default: 100,
@@ -74,7 +74,7 @@ enum LoadBench: AsyncCommand {
             var settings = Settings()
             guard let dialogProtocol = try arguments.value(of: protocolOption) else {
                 throw CommandLineError(
-                    "--protocol: expected \(DialogProtocol.allCases.map(\.rawValue).joined(separator: " or "))",
+                    "--protocol: expected \(DialogProtocol.namesText)",
                     commandPath: arguments.command)
             }
             settings.protocolName = dialogProtocol.rawValue

@@ -23,8 +23,6 @@ enum ConformanceCommand: AsyncCommand {
         ]
     }
 
-    /// The protocol names, as `--protocol` help lists them: `multimodal-dialog or qwen-realtime`.
-    static let protocolNames = DialogProtocol.allCases.map(\.rawValue).joined(separator: " or ")
 
     /// `conformance --version` (the parser asks for a subcommand otherwise).
     static func run(_ arguments: ParsedArguments) throws -> Int32 {

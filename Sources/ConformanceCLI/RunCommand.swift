@@ -9,7 +9,7 @@ import ProtocolModel
 /// `conformance run`: runs the client against the selected cases and writes the reports.
 enum RunCommand: AsyncCommand {
     static let protocolOption = ValueOption(
-        "--protocol", valueName: "P", help: "\(ConformanceCommand.protocolNames).",
+        "--protocol", valueName: "P", help: "\(DialogProtocol.namesText).",
         reader: ValueReader<DialogProtocol>.choice)
     static let client = ValueOption(
         "--client", valueName: "COMMAND", help: "The client, run through /bin/sh -c once per case.")
@@ -101,7 +101,7 @@ enum RunCommand: AsyncCommand {
     static func runConfiguration(_ arguments: ParsedArguments, root: URL) throws(CommandLineError) -> RunConfiguration {
         guard let protocolName = try arguments.value(of: protocolOption) else {
             throw CommandLineError(
-                "--protocol is required (\(ConformanceCommand.protocolNames))", commandPath: ["conformance", "run"])
+                "--protocol is required (\(DialogProtocol.namesText))", commandPath: ["conformance", "run"])
         }
         guard let clientCommand = try arguments.value(of: client), !clientCommand.isEmpty else {
             throw CommandLineError(

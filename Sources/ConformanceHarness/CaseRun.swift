@@ -30,13 +30,11 @@ final class CaseRun: Sendable {
     }
 
     func environment(for conformanceCase: ConformanceCase, run: Int = 1) -> [String: String] {
-        // A case that needs a profile names its model (e.g. the Qwen audio profile); else the run's.
-        // Multimodal dialog's Start carries model "multimodal-dialog" (mmd.C3).
+        // A case that needs a profile names its model (e.g. the Qwen audio profile); else the
+        // protocol's choice (``ProtocolDescriptor/clientModel(caseModel:runModel:)``).
         let dialogProtocol = DialogProtocol(rawValue: configuration.protocolName) ?? .multimodalDialog
-        let model =
-            dialogProtocol == .qwenRealtime
-            ? conformanceCase.model ?? configuration.model
-            : conformanceCase.model ?? DialogProtocol.multimodalDialog.rawValue
+        let model = dialogProtocol.descriptor.clientModel(
+            caseModel: conformanceCase.model, runModel: configuration.model)
         let url =
             server.baseURL + dialogProtocol.path(caseID: Self.endpoint(of: conformanceCase.id, run: run), model: model)
         return [

@@ -17,12 +17,12 @@ package struct FuzzSeeds {
     package func seeds(for target: FuzzTarget) -> [[UInt8]] {
         switch target {
         case .wireJSON:
-            return examples("multimodal-dialog") + examples("qwen-realtime") + scenarioFiles() + schemas().prefix(20)
+            return protocolExamples() + scenarioFiles() + schemas().prefix(20)
         case .multimodalDialog: return multimodalDialogSessions()
         case .qwenRealtime: return qwenRealtimeSessions()
         case .scenario: return scenarioFiles()
         case .jsonSchema:
-            let instances = examples("multimodal-dialog") + examples("qwen-realtime")
+            let instances = protocolExamples()
             return schemas().enumerated().map { index, schema in schema + [0] + instances[index % instances.count] }
         case .oggOpus: return oggOpusStreams()
         case .controlAPI: return controlRequests()
@@ -114,8 +114,11 @@ package struct FuzzSeeds {
         .compactMap(read)
     }
 
+    /// The message examples of every protocol.
+    private func protocolExamples() -> [[UInt8]] { DialogProtocol.allCases.flatMap { examples($0.rawValue) } }
+
     private func schemas() -> [[UInt8]] {
-        ["multimodal-dialog", "qwen-realtime"].flatMap { name in
+        DialogProtocol.allCases.map(\.rawValue).flatMap { name in
             ["client", "server"].flatMap { files(in: "conformance/protocols/\(name)/\($0)", suffix: ".json") }
                 + ["conformance/protocols/\(name)/common.json"]
         }.compactMap(read)

@@ -1,3 +1,5 @@
+package import ProtocolModel
+
 /// The fuzz targets of `.ci/fuzz`: each takes arbitrary bytes and must neither crash, hang nor
 /// leak whatever they hold. `dialogmock-fuzz` (built only with `DIALOGMOCK_FUZZ=1`) hands
 /// libFuzzer's inputs to one of them; `FuzzTargetsTests` replays the seeds and every input
@@ -17,6 +19,18 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
     case oggOpus = "ogg-opus"
     /// The control API: a request line and a body (``ControlAPIInput``).
     case controlAPI = "control-api"
+
+    /// The target that fuzzes `dialogProtocol`'s engine: the one registration of a protocol here
+    /// (a new ``DialogProtocol`` case is a compile error until its engine has a target).
+    package static func engine(for dialogProtocol: DialogProtocol) -> FuzzTarget {
+        switch dialogProtocol {
+        case .multimodalDialog: .multimodalDialog
+        case .qwenRealtime: .qwenRealtime
+        }
+    }
+
+    /// The engine targets, one per protocol.
+    package static var engines: [FuzzTarget] { DialogProtocol.allCases.map(engine(for:)) }
 
     /// Runs one input.
     package func run(_ bytes: [UInt8]) {

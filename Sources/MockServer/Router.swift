@@ -99,9 +99,10 @@ final class Router: WebSocketServerDelegate, @unchecked Sendable {
         if let proxy, let route = ProtocolRoute(path: request.path) {
             return upgradeProxied(route, request, proxy: proxy)
         }
-        if let replayScenario, ProtocolRoute(path: request.path) != nil {
+        if let replayScenario, let route = ProtocolRoute(path: request.path) {
             return startSession(
-                ReplaySession(runtime: makeRuntime(replayScenario, for: request, route: nil)), protocolName: "replay",
+                ReplaySession(runtime: makeRuntime(replayScenario, for: request, route: nil), protocol: route.kind),
+                protocolName: "replay",
                 request: request,
                 maxMessageBytes: Self.maxProtocolMessageBytes)
         }
@@ -158,46 +159,11 @@ final class Router: WebSocketServerDelegate, @unchecked Sendable {
         }
         if scenario.replay != nil {  // a recorded session (record-to-scenario) is served as recorded
             return startSession(
-                ReplaySession(runtime: makeRuntime(scenario, for: request, route: route)),
+                ReplaySession(runtime: makeRuntime(scenario, for: request, route: route), protocol: route.kind),
                 protocolName: route.kind.rawValue, request: request,
                 caseID: route.caseID, maxMessageBytes: Self.maxProtocolMessageBytes)
         }
-        switch route.kind {
-        case .qwenRealtime:
-            switch QwenRealtimeSession<MonotonicScenarioClock>.checkUpgrade(
-                path: request.path, queryModel: request.queryItem("model"), headers: request.headers,
-                apiKeys: configuration.apiKeys)
-            {
-            case .reject(let status, let body, let obligation):
-                return refuse(request, status: status, body: body, obligation: obligation)
-            case .accept(let accepted):
-                let session = QwenRealtimeSession(
-                    scenario: ScenarioBridge(runtime: makeRuntime(scenario, for: request, route: route)),
-                    model: accepted.model,
-                    profile: accepted.profile, baseDirectory: configuration.scenarioDirectory,
-                    answerAudio: answerAudio)
-                return startSession(
-                    session, protocolName: route.kind.rawValue, request: request, caseID: route.caseID,
-                    maxMessageBytes: Self.maxProtocolMessageBytes)
-            }
-        case .multimodalDialog:
-            switch MultiModalDialogSession<MonotonicScenarioClock>.checkUpgrade(
-                path: request.path, headers: request.headers, apiKeys: Set(configuration.apiKeys))
-            {
-            case .reject(let status, let body, let obligation):
-                return refuse(request, status: status, body: body, obligation: obligation)
-            case .accept(let notes):
-                var options = MultiModalDialogSessionOptions()
-                options.audioBaseDirectory = configuration.scenarioDirectory
-                options.answerAudio = answerAudio
-                let session = MultiModalDialogSession(
-                    scenario: ScenarioBridge(runtime: makeRuntime(scenario, for: request, route: route)),
-                    memory: dialogMemory, options: options)
-                return startSession(
-                    session, protocolName: route.kind.rawValue, request: request, caseID: route.caseID,
-                    maxMessageBytes: Self.maxProtocolMessageBytes, initialNotes: notes)
-            }
-        }
+        return upgradeEngine(route, request, scenario: scenario)
     }
 
     /// HTTP 503 with a JSON body: `--max-sessions` sessions are open.

@@ -31,12 +31,16 @@ extension StartConfiguration {
             }
         }
         if let model = try payload.string("model") {
-            if model != DialogProtocol.multimodalDialog.rawValue {
-                warnings.append(payload.problem("model", "is \"\(model)\", expected \"multimodal-dialog\" (SHOULD)"))
+            if model != MultiModalDialogDescriptor.model {
+                warnings.append(
+                    payload.problem(
+                        "model", "is \"\(model)\", expected \"\(MultiModalDialogDescriptor.model)\" (SHOULD)"))
             }
         } else {
             warnings.append(
-                payload.problem("model", "is null or absent (SHOULD be \"multimodal-dialog\"; Python SDK default)"))
+                payload.problem(
+                    "model", "is null or absent (SHOULD be \"\(MultiModalDialogDescriptor.model)\"; Python SDK default)"
+                ))
         }
         let input = try payload.nested("input")
         let params = try payload.nested("parameters")

@@ -41,6 +41,11 @@ import WireAudio
         }
     }
 
+    @Test func everyProtocolsEngineIsFuzzedWithSeeds() {
+        #expect(Set(FuzzTarget.engines) == [.multimodalDialog, .qwenRealtime])
+        for target in FuzzTarget.engines { #expect(!Self.seeds.seeds(for: target).isEmpty, "\(target)") }
+    }
+
     @Test func dictionariesHoldProtocolNames() {
         #expect(Self.seeds.dictionary(for: .qwenRealtime).contains(#""\x22input_audio_buffer.append\x22""#))
         #expect(Self.seeds.dictionary(for: .multimodalDialog).contains(#""\x22RequestToRespond\x22""#))

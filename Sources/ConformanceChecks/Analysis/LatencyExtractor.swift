@@ -3,7 +3,7 @@ import WireJSON
 
 /// Extracts the client's reaction times from a transcript (and adapter events).
 package struct LatencyExtractor: Sendable {
-    /// `multimodal-dialog` or `qwen-realtime`.
+    /// A ``DialogProtocol`` name; another name yields only the protocol-independent samples.
     package var protocolName: String
 
     /// Creates an extractor.
@@ -18,12 +18,9 @@ package struct LatencyExtractor: Sendable {
                     metric: LatencyMetric.connectToFirstFrame, value: transcript.milliseconds(at: first),
                     evidence: [first]))
         }
-        if protocolName == DialogProtocol.multimodalDialog.rawValue {
-            samples += dialogSamples(transcript)
-        } else {
-            samples += realtimeSamples(transcript)
-        }
-        let source = protocolName == DialogProtocol.multimodalDialog.rawValue ? "binary" : "base64"
+        guard let dialogProtocol = DialogProtocol(rawValue: protocolName) else { return samples }
+        samples += dialogProtocol.analysis.latencySamples(transcript, extractor: self)
+        let source = dialogProtocol.descriptor.uplinkAudioSource
         if let factor = UplinkAudio(transcript, source: source, sampleRate: uplinkRate(transcript)).realTimeFactor,
             factor.isFinite
         {

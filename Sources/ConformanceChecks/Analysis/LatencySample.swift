@@ -42,13 +42,12 @@ package enum LatencyMetric {
     /// The obligation a reaction belongs to, under which a budget overrun is reported; `budget`
     /// for reactions no obligation bounds (a budget on them is the user's own gate).
     package static func obligation(of metric: String, protocolName: String) -> String {
-        let multimodal = protocolName == DialogProtocol.multimodalDialog.rawValue
         switch metric {
         case respondingStartedToLocalStarted, audioEndToLocalEnded: return "mmd.C19"
         case requestAcceptedToPlaybackStop: return "mmd.C20"
         case argumentsDoneToOutput, toolResponseDoneToCreate: return "qrt.C13"
         case speechStartedToCancel: return "qrt.C20"
-        case uplinkRealTimeFactor: return multimodal ? "mmd.C9" : "qrt.C8"
+        case uplinkRealTimeFactor: return DialogProtocol(rawValue: protocolName)?.audioFormatObligation ?? "budget"
         default: return "budget"
         }
     }

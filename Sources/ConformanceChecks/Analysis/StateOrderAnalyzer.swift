@@ -12,11 +12,9 @@ package enum StateOrderAnalyzer {
         "Responding": ["Listening"],
     ]
 
-    /// Every timeline that applies to the protocol.
+    /// Every timeline that applies to the protocol (``ProtocolAnalysis/stateTimelines(_:)``).
     package static func timelines(protocolName: String, transcript: Transcript) -> [StateTimeline] {
-        protocolName == DialogProtocol.multimodalDialog.rawValue
-            ? [dialog(transcript)]
-            : [session(transcript), responses(transcript)]
+        DialogProtocol(rawValue: protocolName)?.analysis.stateTimelines(transcript) ?? []
     }
 
     /// Multimodal dialog states: the engine's `state` entries, else `DialogStateChanged` frames.

@@ -5,7 +5,7 @@ import WireJSON
 /// enforces, and the message schemas. Checks build their ``CheckResult`` through it, so the
 /// level → verdict rule (layout §9.10) lives in one place.
 package struct CheckContext: Sendable {
-    /// `multimodal-dialog` or `qwen-realtime`.
+    /// A ``DialogProtocol`` name.
     package var protocolName: String
     /// The check kind being evaluated.
     package var kind: String
@@ -26,9 +26,6 @@ package struct CheckContext: Sendable {
         self.level = level
         self.schemas = schemas
     }
-
-    /// Whether the case belongs to the multimodal dialog protocol.
-    package var isMultimodal: Bool { protocolName == DialogProtocol.multimodalDialog.rawValue }
 
     /// A passing result.
     package func pass(_ expected: String, _ actual: String = "as expected", evidence: [Int] = []) -> CheckResult {

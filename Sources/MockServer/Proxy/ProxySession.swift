@@ -12,6 +12,8 @@ import WireSocket
 /// client's own thread and are handed over through `execute`, so nothing here blocks or locks.
 final class ProxySession: ConnectionHandler {
     let protocolKind: DialogProtocol
+    /// What the proxy asks of the protocol: event names, its error frame.
+    let descriptor: any ProtocolDescriptor
     let journal: SessionJournal
     let metrics: ServerMetrics
     let logger: Logger
@@ -41,11 +43,12 @@ final class ProxySession: ConnectionHandler {
     private var selfUntilUpstreamCloses: ProxySession?
     /// The client closed before the upstream opened: the close to send it once it does.
     private var closeForUpstream: (CloseCode, String)?
-    /// The upstream failed on a multimodal route before the client sent its task id.
+    /// The upstream failed before the client sent the task id the protocol's error frame needs.
     var pendingFailure: UpstreamFailure?
 
     init(protocolKind: DialogProtocol, journal: SessionJournal, metrics: ServerMetrics, logger: Logger) {
         self.protocolKind = protocolKind
+        descriptor = protocolKind.descriptor
         self.journal = journal
         self.metrics = metrics
         self.logger = logger
@@ -79,7 +82,7 @@ final class ProxySession: ConnectionHandler {
     }
 
     func connection(_ connection: Connection, received message: WebSocketMessage) {
-        journal.record(Self.entry(message, .in, t: journal.elapsed(atMicros: now), keepingPayload: keepsPayloads))
+        journal.record(entry(message, .in, t: journal.elapsed(atMicros: now), keepingPayload: keepsPayloads))
         metrics.frameIn(bytes: message.bytes.count)
         if let upstream {
             upstream.send(message)
@@ -146,7 +149,7 @@ final class ProxySession: ConnectionHandler {
         case .event(.message(let message)):
             let sentAt = now
             journal.record(
-                Self.entry(message, .out, t: journal.elapsed(atMicros: sentAt), keepingPayload: keepsPayloads))
+                entry(message, .out, t: journal.elapsed(atMicros: sentAt), keepingPayload: keepsPayloads))
             metrics.frameOut(bytes: message.bytes.count, latenessMicros: max(0, sentAt - receivedAt))
             downstream.send(message)
             if downstream.queuedBytes > maxQueuedBytes { closeSlowReader(downstream) }
@@ -166,7 +169,7 @@ final class ProxySession: ConnectionHandler {
             break
         case .event(.message(let message)):
             // `t`: when the proxy handled it, as for delivered frames (after the client's close).
-            var entry = Self.entry(message, .out, t: journal.elapsed(atMicros: now), keepingPayload: keepsPayloads)
+            var entry = entry(message, .out, t: journal.elapsed(atMicros: now), keepingPayload: keepsPayloads)
             entry.undelivered = true
             journal.record(entry)
         case .event(.closed), .failed:
@@ -211,7 +214,7 @@ final class ProxySession: ConnectionHandler {
 
     /// A frame's journal entry: text as the mock journals it (whole JSON, message name), binary by
     /// size (and its bytes with `keepingPayload`).
-    static func entry(
+    func entry(
         _ message: WebSocketMessage, _ direction: JournalEntry.Direction, t: Int64, keepingPayload: Bool
     ) -> JournalEntry {
         switch message {
@@ -223,7 +226,8 @@ final class ProxySession: ConnectionHandler {
                     t: t, direction: direction, kind: .text, byteLength: bytes.count,
                     text: String(decoding: bytes.prefix(4096), as: UTF8.self))
             }
-            let name = direction == .in ? MessageName.ofClientFrame(json) : MessageName.ofServerFrame(json)
+            let name =
+                direction == .in ? descriptor.clientMessageName(of: json) : descriptor.serverMessageName(of: json)
             return .textFrame(t: t, direction, json: json, eventType: name, byteLength: bytes.count)
         }
     }

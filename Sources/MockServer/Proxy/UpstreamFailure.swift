@@ -20,24 +20,19 @@ extension ProxySession {
     /// Delay after which a multimodal client that sent no `run-task` yet is told without its task id.
     static let taskIDWaitMicros: Int64 = 1_000_000
 
-    /// Tells the client the upstream failed, in its protocol (Qwen `error`; multimodal
-    /// `task-failed` under the client's task id, waiting up to a second for its `run-task`), then
-    /// closes with 1011.
+    /// Tells the client the upstream failed, in its protocol (``ProtocolDescriptor/errorFrame(code:message:taskID:)``:
+    /// Qwen `error`; multimodal `task-failed` under the client's task id, waiting up to a second
+    /// for its `run-task`), then closes with 1011.
     func fail(_ failure: UpstreamFailure, withoutTaskID: Bool = false) {
         guard let downstream, downstream.isOpen else { return }
-        let frame: JSONValue
-        switch protocolKind {
-        case .qwenRealtime:
-            frame = [
-                "event_id": "event_proxy_upstream", "type": .string(QwenServerEvent.error.rawValue),
-                "error": ["type": "server_error", "code": .string(failure.code), "message": .string(failure.message)],
-            ]
-        case .multimodalDialog:
-            let taskID = waitingForUpstream.lazy.compactMap { message -> String? in
-                guard message.isText else { return nil }
-                return DashScopeEnvelope.taskID(of: try? JSONValue.decode(message.bytes))
-            }.first
-            guard let taskID = taskID ?? (withoutTaskID ? "" : nil) else {
+        var taskID: String?
+        if descriptor.errorFrameNeedsTaskID {
+            taskID =
+                waitingForUpstream.lazy.compactMap { message -> String? in
+                    guard message.isText else { return nil }
+                    return DashScopeEnvelope.taskID(of: try? JSONValue.decode(message.bytes))
+                }.first
+            guard taskID != nil || withoutTaskID else {
                 if pendingFailure == nil {
                     pendingFailure = failure
                     downstream.schedule(afterMicros: Self.taskIDWaitMicros) { [weak self] in
@@ -47,16 +42,15 @@ extension ProxySession {
                 }
                 return
             }
-            frame = DashScopeEnvelope.serverFrame(
-                .taskFailed, taskID: taskID,
-                header: ["error_code": .string(failure.code), "error_message": .string(failure.message)])
         }
+        let frame = descriptor.errorFrame(code: failure.code, message: failure.message, taskID: taskID)
         pendingFailure = nil
         let bytes = frame.encoded()
         let now = MonotonicClock.nowMicros()
         let t = journal.elapsed(atMicros: now)
         journal.record(
-            .textFrame(t: t, .out, json: frame, eventType: MessageName.ofServerFrame(frame), byteLength: bytes.count))
+            .textFrame(
+                t: t, .out, json: frame, eventType: descriptor.serverMessageName(of: frame), byteLength: bytes.count))
         downstream.send(.text(bytes))
         let reason = String(decoding: Array(failure.summary.utf8.prefix(120)), as: UTF8.self)
         journal.recordClose(.out, atMicros: now, code: 1011, reason: reason)

@@ -11,6 +11,8 @@ import WireJSON
 /// frames carry the live client's task id.
 final class ReplaySession: ProtocolSession {
     let scenario: ScenarioBridge<MonotonicScenarioClock>
+    /// The recorded protocol: its error frame for an injected error.
+    private let descriptor: any ProtocolDescriptor
     private let synthesizer = VoiceSynthesizer(sampleRate: 16_000, seed: 1)
     /// Client frames received so far.
     private var clientFrames = 0
@@ -26,8 +28,9 @@ final class ReplaySession: ProtocolSession {
         if case .close = $0.frame { false } else { true }
     }
 
-    init(runtime: ScenarioRuntime<MonotonicScenarioClock>) {
+    init(runtime: ScenarioRuntime<MonotonicScenarioClock>, protocol dialogProtocol: DialogProtocol) {
         scenario = ScenarioBridge(runtime: runtime)
+        descriptor = dialogProtocol.descriptor
     }
 
     func open() -> [SessionCommand] { handle(scenario.runtime.start()) }
@@ -96,11 +99,7 @@ final class ReplaySession: ProtocolSession {
         case .unknownEvent(let type, let template):
             [json(template ?? ["type": .string(type)], at: atMicros)]
         case .injectError(let error):
-            [
-                json(
-                    ["type": "error", "error": ["code": .string(error.code), "message": .string(error.message)]],
-                    at: atMicros)
-            ]
+            [json(descriptor.errorFrame(code: error.code, message: error.message, taskID: taskID), at: atMicros)]
         }
     }
 

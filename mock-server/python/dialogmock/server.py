@@ -35,6 +35,9 @@ __all__ = [
 DEFAULT_REALTIME_MODEL = "qwen3-omni-flash-realtime"
 MULTIMODAL_PATH = "/api-ws/v1/inference"
 REALTIME_PATH = "/api-ws/v1/realtime"
+#: Each protocol's service path and whether its URL names the model (``?model=``), as the
+#: protocol descriptors in Sources/ProtocolModel/Descriptors say.
+PROTOCOL_ROUTES = {"multimodal-dialog": (MULTIMODAL_PATH, False), "qwen-realtime": (REALTIME_PATH, True)}
 
 _READY_LINE = re.compile(r"^listening ws://(?P<host>\[[^\]]+\]|[^:/\s]+):(?P<port>\d+)$")
 _STDERR_LINES = 400          # lines of stderr kept (the tail)
@@ -430,10 +433,9 @@ class MockServer:
     def case_url(self, case_id: str, protocol: str = "multimodal-dialog",
                  model: str = DEFAULT_REALTIME_MODEL) -> str:
         """A conformance case's endpoint (``/case/<id>/…``), running that case's scenario."""
-        prefix = f"{self.base_url}/case/{urllib.parse.quote(case_id, safe='')}"
-        if protocol == "qwen-realtime":
-            return prefix + REALTIME_PATH + "?" + urllib.parse.urlencode({"model": model})
-        return prefix + MULTIMODAL_PATH
+        path, names_model = PROTOCOL_ROUTES[protocol]
+        url = f"{self.base_url}/case/{urllib.parse.quote(case_id, safe='')}{path}"
+        return url + "?" + urllib.parse.urlencode({"model": model}) if names_model else url
 
     # ---- HTTP --------------------------------------------------------------------------------
 
