@@ -81,9 +81,10 @@ enum AdapterCommand: AsyncCommand {
         while true {
             let events = EventLog(writesOutput: !isPassive)
             let driver: any CaseDriver =
-                kind == .multimodalDialog
-                ? MultiModalDriver(environment: settings, events: events, fault: chosenFault)
-                : QwenDriver(environment: settings, events: events, fault: chosenFault)
+                switch kind {
+                case .multimodalDialog: MultiModalDriver(environment: settings, events: events, fault: chosenFault)
+                case .qwenRealtime: QwenDriver(environment: settings, events: events, fault: chosenFault)
+                }
             let end = await serve(events, input: &input, passive: isPassive, driver: driver)
             await driver.flushCallbacks()
             guard end == .endCase else { break }

@@ -23,7 +23,6 @@ enum ConformanceCommand: AsyncCommand {
         ]
     }
 
-
     /// `conformance --version` (the parser asks for a subcommand otherwise).
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
         printLine("conformance \(HarnessVersion.string)")

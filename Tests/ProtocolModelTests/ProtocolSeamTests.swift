@@ -16,16 +16,9 @@ import Testing
         "== \"qwen-realtime\"", "!= \"multimodal-dialog\"", "!= \"qwen-realtime\"", "multimodal ?", "isMultimodal",
     ]
 
-    /// Folders not yet reworked: the adapter's choice of driver (`AdapterCommand`) and the Swift
-    /// clients (one client per protocol, later work).
-    static let protocolBranchExemptions = ["Sources/AdapterCLI/", "Sources/DialogClients/"]
-
     /// Code that decides by comparing with one Qwen profile instead of asking the dialect's room
     /// (looking a dialect up by its profile is no decision).
     static let profileBranches = ["profile == .", "profile != ."]
-
-    /// The Swift clients are later work (as above).
-    static let profileBranchExemptions = ["Sources/DialogClients/"]
 
     /// `file:line: text` of every line under `Sources` holding one of `needles`, outside `exempt`.
     static func occurrences(of needles: [String], exempt: [String]) throws -> [String] {
@@ -51,12 +44,12 @@ import Testing
     }
 
     @Test func noProtocolIsDecidedByComparison() throws {
-        let found = try Self.occurrences(of: Self.protocolBranches, exempt: Self.protocolBranchExemptions)
+        let found = try Self.occurrences(of: Self.protocolBranches, exempt: [])
         #expect(found.isEmpty, "ask the protocol's descriptor instead:\n\(found.joined(separator: "\n"))")
     }
 
     @Test func noQwenDialectIsDecidedByComparison() throws {
-        let found = try Self.occurrences(of: Self.profileBranches, exempt: Self.profileBranchExemptions)
+        let found = try Self.occurrences(of: Self.profileBranches, exempt: [])
         #expect(found.isEmpty, "give the dialect its own room instead:\n\(found.joined(separator: "\n"))")
     }
 

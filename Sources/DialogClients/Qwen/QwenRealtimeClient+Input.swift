@@ -34,7 +34,7 @@ extension QwenRealtimeClient {
     @discardableResult
     public func appendImage(jpeg: [UInt8]) -> Bool {
         state.withLock { s in
-            guard profile == .omni, s.audioAppended else { return false }
+            guard profile.takesImages, s.audioAppended else { return false }
             send(&s, QwenClientEvent.inputImageBufferAppend.object(["image": .string(Base64.encode(jpeg))]))
             return true
         }

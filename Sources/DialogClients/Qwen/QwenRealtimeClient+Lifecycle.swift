@@ -12,7 +12,7 @@ extension QwenRealtimeClient {
         while Clock.nowMicros() < deadline, state.withLock({ $0.isBusy && $0.phase == .ready && !$0.finishSent }) {
             try? await Task.sleep(for: .milliseconds(20))
         }
-        if profile == .omni, state.withLock({ $0.phase == .ready && !$0.finishSent }) {
+        if profile.finishesWithSessionFinish, state.withLock({ $0.phase == .ready && !$0.finishSent }) {
             let timeout = options.finishTimeoutMillis
             let finished = await withTaskGroup(of: Bool.self) { group in
                 group.addTask { [self] in

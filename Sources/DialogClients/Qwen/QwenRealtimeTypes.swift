@@ -11,6 +11,23 @@ public enum QwenRealtimeProfile: String, Sendable {
     public init(model: String) {
         self = model.hasPrefix("qwen-audio") ? .audio : .omni
     }
+
+    /// Whether the profile takes `input_image_buffer.append` (omni only).
+    public var takesImages: Bool {
+        switch self {
+        case .audio: false
+        case .omni: true
+        }
+    }
+
+    /// Whether the profile ends a session with `session.finish` (omni only; the audio profile
+    /// refuses it, C17).
+    public var finishesWithSessionFinish: Bool {
+        switch self {
+        case .audio: false
+        case .omni: true
+        }
+    }
 }
 
 /// An `error` event, a refused handshake, or a client-side failure.
