@@ -2,7 +2,7 @@ import CLISupport
 import ConformanceChecks
 import ConformanceHarness
 import ConformanceReports
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// `conformance list`: id, level, obligations and title of every selected case, then the

@@ -2,7 +2,7 @@ import CLISupport
 import ConformanceChecks
 import ConformanceHarness
 import ConformanceReports
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// `conformance run`: runs the client against the selected cases and writes the reports.
