@@ -65,7 +65,7 @@ fi
 # ---- mock-server (release) ----------------------------------------------------------------
 if [[ "${AUTOBAHN_SKIP_BUILD:-0}" != "1" ]]; then
     log "building mock-server (release)"
-    (cd "$ROOT" && swift build -c release --product mock-server >&2) || die "build failed"
+    (cd "$ROOT" && swift build -c release -Xswiftc -cross-module-optimization --product mock-server >&2) || die "build failed"
 fi
 BIN="$(cd "$ROOT" && swift build -c release --show-bin-path)/mock-server"
 [[ -x "$BIN" ]] || die "no mock-server at $BIN"

@@ -1,6 +1,6 @@
 import CLISupport
 import ConformanceHarness
-import Foundation
+import FoundationEssentials
 import Glibc
 import ProtocolModel
 

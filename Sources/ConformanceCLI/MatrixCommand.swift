@@ -1,6 +1,7 @@
 import CLISupport
 import ConformanceReports
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// `conformance matrix [--out DIR] [LABEL=]RUN_DIR...`: several runs side by side
 /// (``ClientMatrix``) as DIR/matrix.html and DIR/matrix.json.

@@ -2,7 +2,7 @@ import CLISupport
 import ConformanceChecks
 import ConformanceHarness
 import ConformanceReports
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// `conformance merge --report OUT DIR...`: joins the report folders of `conformance run

@@ -2,7 +2,7 @@ import CLISupport
 import ConformanceChecks
 import ConformanceHarness
 import ConformanceReports
-import Foundation
+import FoundationEssentials
 import Glibc
 import ProtocolModel
 

@@ -1,6 +1,6 @@
 import ConformanceChecks
 import ConformanceReports
-import Foundation
+import FoundationEssentials
 import Glibc
 import WireJSON
 
@@ -18,7 +18,7 @@ enum RunVerdict {
         } catch let error as JSONDecodeError {
             ConformanceCommand.fail("--baseline \(path):\(error.line):\(error.column): \(error.message)")
         } catch {
-            ConformanceCommand.fail("--baseline \(path): cannot read it: \(error.localizedDescription)")
+            ConformanceCommand.fail("--baseline \(path): cannot read it: \(fileErrorText(error))")
         }
         guard value["cases"]?.arrayValue != nil else {
             ConformanceCommand.fail("--baseline \(path): not a run's index.json (no \"cases\" array)")
@@ -49,15 +49,13 @@ enum RunVerdict {
     private static func writeStepSummary(_ report: RunReport, directory: URL, _ comparison: BaselineComparison?) {
         guard let path = ProcessInfo.processInfo.environment["GITHUB_STEP_SUMMARY"], !path.isEmpty else { return }
         let text = SummaryWriter.stepSummary(report, baseline: comparison, reportLocation: directory.path)
-        if !FileManager.default.fileExists(atPath: path) {
-            _ = FileManager.default.createFile(atPath: path, contents: nil)
-        }
-        guard let handle = FileHandle(forWritingAtPath: path) else {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
             ConformanceCommand.printLine("conformance: cannot write GITHUB_STEP_SUMMARY \(path)", to: 2)
             return
         }
-        handle.seekToEndOfFile()
-        handle.write(Data(text.utf8))
-        try? handle.close()
+        var summary = text
+        summary.withUTF8 { bytes in _ = write(descriptor, bytes.baseAddress, bytes.count) }
+        close(descriptor)
     }
 }

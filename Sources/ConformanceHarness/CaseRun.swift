@@ -1,5 +1,5 @@
 import ConformanceChecks
-import Foundation
+import FoundationEssentials
 import MockServer
 import ProtocolModel
 import ScenarioEngine

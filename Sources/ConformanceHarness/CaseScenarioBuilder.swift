@@ -1,5 +1,5 @@
 package import ConformanceChecks
-package import Foundation
+package import FoundationEssentials
 import MockServer
 package import ScenarioEngine
 import WireJSON
@@ -17,7 +17,8 @@ package enum CaseScenarioBuilder {
         for conformanceCase: ConformanceCase, suite: LoadedSuite, root: URL
     ) throws(Failure) -> Scenario {
         let name = conformanceCase.scenario
-        let localPath = root.appendingPathComponent(suite.scenarioPath(name)).path
+        let localURL = root.appendingPathComponent(suite.scenarioPath(name))
+        let localPath = localURL.path
         var scenario: Scenario
         do {
             if FileManager.default.fileExists(atPath: localPath) {
@@ -25,7 +26,7 @@ package enum CaseScenarioBuilder {
                     bytes: Array(try Data(contentsOf: URL(fileURLWithPath: localPath))), file: localPath)
                 // A recorded scenario's audio lives in files beside it.
                 scenario = try MockServer.resolvingRecordedAudio(
-                    scenario, file: localPath, directory: (localPath as NSString).deletingLastPathComponent)
+                    scenario, file: localPath, directory: localURL.deletingLastPathComponent().path)
             } else if let text = MockServer.shippedScenario(named: name) {
                 scenario = try Scenario.load(text: text, file: "mock-server/scenarios/\(name).json")
             } else {

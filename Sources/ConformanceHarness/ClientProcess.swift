@@ -1,5 +1,5 @@
 import CLISupport
-import Foundation
+import FoundationEssentials
 import Glibc
 import Synchronization
 import WireSocket

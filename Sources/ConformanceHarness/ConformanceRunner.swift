@@ -1,6 +1,6 @@
 import ConformanceChecks
 package import ConformanceReports
-package import Foundation
+package import FoundationEssentials
 import MockServer
 import ProtocolModel
 import ScenarioEngine

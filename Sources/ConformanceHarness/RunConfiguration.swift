@@ -1,4 +1,5 @@
-package import Foundation
+package import FoundationEssentials
+internal import Glibc
 
 /// Everything `conformance run` was asked to do.
 package struct RunConfiguration: Sendable {
@@ -50,7 +51,8 @@ package struct RunConfiguration: Sendable {
     package var model = "qwen3-omni-flash-realtime"
     /// Where progress lines go (stderr by default).
     package var progress: @Sendable (String) -> Void = { line in
-        FileHandle.standardError.write(Data((line + "\n").utf8))
+        var text = line + "\n"
+        text.withUTF8 { bytes in _ = write(STDERR_FILENO, bytes.baseAddress, bytes.count) }
     }
 
     package init(protocolName: String, clientCommand: String, repositoryRoot: URL) {

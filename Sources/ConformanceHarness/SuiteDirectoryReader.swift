@@ -1,5 +1,5 @@
 package import ConformanceChecks
-package import Foundation
+package import FoundationEssentials
 
 /// Reads the conformance tree of a checkout into ``SuiteFiles``: every JSON file under
 /// `conformance/`, the protocol references (`conformance/protocols/*/README.md`, which cases
@@ -11,19 +11,30 @@ package enum SuiteDirectoryReader {
         var files: [String: [UInt8]] = [:]
         let rootPath = root.standardizedFileURL.path
         for folder in ["conformance", "mock-server/scenarios"] {
-            let base = root.appendingPathComponent(folder)
-            guard let walker = FileManager.default.enumerator(at: base, includingPropertiesForKeys: nil) else {
-                continue
-            }
-            for case let url as URL in walker
-            where url.pathExtension == "json"
-                || (url.lastPathComponent == "README.md" && url.path.contains("/conformance/protocols/"))
+            for path in filePaths(under: rootPath + "/" + folder)
+            where path.hasSuffix(".json") || (path.hasSuffix("/README.md") && path.contains("/conformance/protocols/"))
             {
-                let path = url.standardizedFileURL.path
-                let relative = path.hasPrefix(rootPath + "/") ? String(path.dropFirst(rootPath.count + 1)) : path
-                files[relative] = Array(try Data(contentsOf: url))
+                let relative = String(path.dropFirst(rootPath.count + 1))
+                files[relative] = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
             }
         }
         return SuiteFiles(files: files)
+    }
+
+    /// Every file below `folder` (symbolic links to folders followed), as full paths; none for
+    /// a missing folder.
+    private static func filePaths(under folder: String) -> [String] {
+        guard let names = try? FileManager.default.contentsOfDirectory(atPath: folder) else { return [] }
+        var paths: [String] = []
+        for name in names {
+            let path = folder + "/" + name
+            var isFolder = false
+            if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder {
+                paths += filePaths(under: path)
+            } else {
+                paths.append(path)
+            }
+        }
+        return paths
     }
 }

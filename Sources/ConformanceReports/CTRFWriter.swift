@@ -1,5 +1,5 @@
 package import ConformanceChecks
-import Foundation
+import FoundationEssentials
 package import WireJSON
 
 /// `ctrf.json`: the run in the Common Test Report Format (https://ctrf.io, spec 0.0.0), one

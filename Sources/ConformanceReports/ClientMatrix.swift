@@ -1,5 +1,5 @@
 package import ConformanceChecks
-package import Foundation
+package import FoundationEssentials
 import WireJSON
 
 /// Several runs side by side (`conformance matrix`): one column per run (a client on one

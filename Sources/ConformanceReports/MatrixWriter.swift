@@ -1,5 +1,5 @@
 import ConformanceChecks
-package import Foundation
+package import FoundationEssentials
 package import WireJSON
 
 /// `conformance matrix`'s files: `matrix.html`, one self-contained page (inline CSS, no
@@ -47,10 +47,8 @@ package enum MatrixWriter {
             }
             latency[protocolName] = .object(metrics)
         }
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime]
         let document: JSONValue = [
-            "generated": .string(formatter.string(from: generated)), "columns": .array(columns),
+            "generated": .string(ReportTimestamp.iso8601(generated)), "columns": .array(columns),
             "rows": .array(rows), "latencyP50": .object(latency),
         ]
         return document.sortedKeys
@@ -58,8 +56,6 @@ package enum MatrixWriter {
 
     /// matrix.html.
     package static func html(_ matrix: ClientMatrix, directory: URL, generated: Date = Date()) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime]
         var html = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Conformance matrix</title>"
         html +=
             "<style>\(HTMLReportWriter.style)td.cell{text-align:center;white-space:nowrap}td.cell a{text-decoration:none}"
@@ -68,7 +64,7 @@ package enum MatrixWriter {
         html +=
             "td.cell.unimplemented,td.cell.skipped{background:#f1f3f4}td.none{color:#aaa;text-align:center}th.run{max-width:14em}"
         html +=
-            "</style></head><body>\n<h1>Conformance matrix</h1><p>\(matrix.columns.count) runs · generated \(formatter.string(from: generated))."
+            "</style></head><body>\n<h1>Conformance matrix</h1><p>\(matrix.columns.count) runs · generated \(ReportTimestamp.iso8601(generated))."
         html +=
             " A cell is the run's verdict on the case and links to its case report; <span class=\"flaky\">flaky</span> marks a"
         html += " case whose verdict changed between <code>--repeat</code> runs.</p>\n"

@@ -1,5 +1,5 @@
 import ConformanceChecks
-package import Foundation
+package import FoundationEssentials
 
 /// Writes the contract's report folder: `index.json`, `junit.xml`, `ctrf.json`, `summary.md`,
 /// `report.html`, `cases/<case-id>.json` and `cases/<case-id>.stderr.txt` (client stderr, when
@@ -7,13 +7,9 @@ package import Foundation
 package enum ReportFolderWriter {
     /// The default folder: `reports/runs/<client>/<YYYYMMDD-HHMMSS>/` under `root`.
     package static func defaultDirectory(root: URL, client: String, started: Date) -> URL {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_US_POSIX")
-        formatter.timeZone = TimeZone(identifier: "UTC")
-        formatter.dateFormat = "yyyyMMdd-HHmmss"
         let safe = String(client.map { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" ? $0 : "-" }.prefix(60))
         return root.appendingPathComponent(
-            "reports/runs/\(safe.isEmpty ? "client" : safe)/\(formatter.string(from: started))")
+            "reports/runs/\(safe.isEmpty ? "client" : safe)/\(ReportTimestamp.folderName(started))")
     }
 
     /// Writes every file into `directory` (created if needed).

@@ -1,5 +1,5 @@
 package import ConformanceChecks
-package import Foundation
+package import FoundationEssentials
 import WireJSON
 
 /// Joins the report folders of `conformance run --shard K/N` runs into one folder, as one
@@ -137,7 +137,7 @@ package enum ReportMerger {
             let left = position[lhs.caseID] ?? .max
             let right = position[rhs.caseID] ?? .max
             if left != right { return left < right }
-            return lhs.caseID.localizedStandardCompare(rhs.caseID) == .orderedAscending
+            return NaturalOrder.precedes(lhs.caseID, rhs.caseID)
         }
     }
 
@@ -160,7 +160,7 @@ package enum ReportMerger {
         do {
             return Array(try Data(contentsOf: url))
         } catch {
-            throw Failure(description: "\(url.path): cannot read: \(error.localizedDescription)")
+            throw Failure(description: "\(url.path): cannot read: \(fileErrorText(error))")
         }
     }
 
@@ -173,8 +173,6 @@ package enum ReportMerger {
     }
 
     private static func parseDate(_ text: String) -> Date? {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime]
-        return formatter.date(from: text)
+        ReportTimestamp.parseISO8601(text)
     }
 }

@@ -1,4 +1,4 @@
-package import Foundation
+package import FoundationEssentials
 import JSONSchema
 package import WireJSON
 

@@ -1,5 +1,5 @@
 package import ConformanceChecks
-package import Foundation
+package import FoundationEssentials
 
 /// Everything one `conformance run` produced: the inputs to every report writer.
 package struct RunReport: Sendable {
@@ -113,7 +113,7 @@ package struct RunReport: Sendable {
             if lhs.cases.isEmpty != rhs.cases.isEmpty { return !lhs.cases.isEmpty }
             if lhs.cases.count != rhs.cases.count { return lhs.cases.count > rhs.cases.count }
             if lhs.verdict != rhs.verdict { return lhs.verdict > rhs.verdict }
-            return lhs.obligation.localizedStandardCompare(rhs.obligation) == .orderedAscending
+            return NaturalOrder.precedes(lhs.obligation, rhs.obligation)
         }
     }
 
@@ -124,9 +124,7 @@ package struct RunReport: Sendable {
 
     /// The started time as ISO 8601 (UTC, seconds).
     package var startedText: String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withInternetDateTime]
-        return formatter.string(from: started)
+        ReportTimestamp.iso8601(started)
     }
 
     /// Path of a case's report inside the folder.
@@ -140,7 +138,7 @@ package struct RunReport: Sendable {
     }
 
     /// A case id as a file name: a matrix variant's `/` becomes `__`.
-    static func caseFileStem(_ caseID: String) -> String { caseID.replacingOccurrences(of: "/", with: "__") }
+    static func caseFileStem(_ caseID: String) -> String { caseID.replacing("/", with: "__") }
 
     /// The case file of `caseID` (a matrix variant's is its case's), when known.
     package func caseFile(of caseID: String) -> String? {

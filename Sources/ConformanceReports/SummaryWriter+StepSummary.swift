@@ -1,5 +1,5 @@
 import ConformanceChecks
-import Foundation
+import FoundationEssentials
 
 extension SummaryWriter {
     /// Cases listed in the step summary's table; the rest are counted (GitHub caps a step
@@ -18,7 +18,7 @@ extension SummaryWriter {
         let failing = report.exitCode(strict: report.strict, baseline: baseline) != 0
         var lines = [
             "### \(failing ? "❌" : "✅") Conformance: \(report.protocolName)", "",
-            "Client `\(report.client.replacingOccurrences(of: "`", with: "'"))` · \(report.evaluations.count) cases",
+            "Client `\(report.client.replacing("`", with: "'"))` · \(report.evaluations.count) cases",
             "",
         ]
         lines.append(

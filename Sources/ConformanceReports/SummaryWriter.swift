@@ -1,5 +1,5 @@
 import ConformanceChecks
-import Foundation
+import FoundationEssentials
 
 /// `summary.md`: counts per verdict, the flaky cases of a `--repeat` run, findings per
 /// obligation (the rule to read first first), the failing cases (and any whose client ended
@@ -133,5 +133,5 @@ package enum SummaryWriter {
 
 extension String {
     /// The text safe for a Markdown table cell.
-    var replacingPipes: String { replacingOccurrences(of: "|", with: "\\|") }
+    var replacingPipes: String { replacing("|", with: "\\|") }
 }

@@ -1,4 +1,4 @@
-internal import Foundation
+internal import Glibc
 
 /// Checks for the `format` values of draft 2020-12, used only when format assertion is on
 /// (a validator option, or a metaschema that requires the format-assertion vocabulary).
@@ -113,14 +113,14 @@ enum FormatChecker {
         guard let at = text.lastIndex(of: "@") else { return false }
         let local = text[..<at]
         let domain = text[text.index(after: at)...]
-        let atext = CharacterSet(
-            charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789!#$%&'*+-/=?^_`{|}~")
+        let atext = Set(
+            "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789!#$%&'*+-/=?^_`{|}~".unicodeScalars)
         let localValid: Bool
         if local.hasPrefix("\""), local.hasSuffix("\""), local.count >= 2 {
             localValid = true
         } else {
             let atoms = local.split(separator: ".", omittingEmptySubsequences: false)
-            localValid = atoms.allSatisfy { !$0.isEmpty && $0.unicodeScalars.allSatisfy(atext.contains) }
+            localValid = atoms.allSatisfy { !$0.isEmpty && $0.unicodeScalars.allSatisfy { atext.contains($0) } }
         }
         guard localValid else { return false }
         if domain.hasPrefix("["), domain.hasSuffix("]") {
@@ -137,7 +137,7 @@ enum FormatChecker {
         return name.split(separator: ".", omittingEmptySubsequences: false).allSatisfy { label in
             label.utf8.count >= 1 && label.utf8.count <= 63 && label.first != "-" && label.last != "-"
                 && label.unicodeScalars.allSatisfy {
-                    $0.isASCII && (CharacterSet.alphanumerics.contains($0) || $0 == "-")
+                    ("a"..."z").contains($0) || ("A"..."Z").contains($0) || ("0"..."9").contains($0) || $0 == "-"
                 }
         }
     }
@@ -157,9 +157,9 @@ enum FormatChecker {
 
     /// RFC 3986 characters, valid percent escapes and (for `uri`) a scheme.
     static func isURI(_ text: String, requireScheme: Bool) -> Bool {
-        let allowed = CharacterSet(
-            charactersIn: "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~:/?#[]@!$&'()*+,;=%")
-        guard text.unicodeScalars.allSatisfy(allowed.contains) else { return false }
+        let allowed = Set(
+            "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-._~:/?#[]@!$&'()*+,;=%".unicodeScalars)
+        guard text.unicodeScalars.allSatisfy({ allowed.contains($0) }) else { return false }
         let bytes = Array(text.utf8)
         for (index, byte) in bytes.enumerated() where byte == UInt8(ascii: "%") {
             guard index + 2 < bytes.count, isHex(bytes[index + 1]), isHex(bytes[index + 2]) else { return false }

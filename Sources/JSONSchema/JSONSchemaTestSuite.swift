@@ -1,4 +1,4 @@
-internal import Foundation
+internal import FoundationEssentials
 import WireJSON
 
 /// Runs the official JSON-Schema-Test-Suite (draft 2020-12) against ``JSONSchemaValidator``.
@@ -86,14 +86,25 @@ package enum JSONSchemaTestSuite {
     }
 
     private static func jsonFiles(in directory: String, recursive: Bool) throws -> [String] {
-        let manager = FileManager.default
-        // The enumerator does not descend into a symbolic link to a folder; resolve it first.
-        let directory = URL(fileURLWithPath: directory).resolvingSymlinksInPath().path
-        let names =
-            recursive
-            ? (manager.enumerator(atPath: directory)?.allObjects as? [String] ?? [])
-            : try manager.contentsOfDirectory(atPath: directory)
-        return names.filter { $0.hasSuffix(".json") }
+        try paths(in: directory, under: "", recursive: recursive).filter { $0.hasSuffix(".json") }
+    }
+
+    /// The entries of `directory/folder`, as paths relative to `directory`; with `recursive`,
+    /// the files of every subfolder (symbolic links to folders followed) instead of the folders.
+    private static func paths(in directory: String, under folder: String, recursive: Bool) throws -> [String] {
+        var paths: [String] = []
+        for name in try FileManager.default.contentsOfDirectory(atPath: directory + "/" + folder) {
+            let path = folder + name
+            var isFolder = false
+            if recursive, FileManager.default.fileExists(atPath: directory + "/" + path, isDirectory: &isFolder),
+                isFolder
+            {
+                paths += try Self.paths(in: directory, under: path + "/", recursive: true)
+            } else {
+                paths.append(path)
+            }
+        }
+        return paths
     }
 
     private static func load(_ path: String) throws -> JSONValue {

@@ -1,4 +1,4 @@
-internal import Foundation
+internal import FoundationEssentials
 import WireJSON
 
 extension JSONValue {
@@ -73,10 +73,15 @@ enum NumberSemantics {
         guard let decimalValue = Decimal(string: Self.decimalText(value)),
             let decimalDivisor = Decimal(string: Self.decimalText(divisor))
         else { return quotient == quotient.rounded() }
-        var exact = decimalValue / decimalDivisor
-        var rounded = Decimal()
-        NSDecimalRound(&rounded, &exact, 0, .plain)
-        return rounded == exact
+        return isWhole(decimalValue / decimalDivisor)
+    }
+
+    /// Whether a decimal has no fractional digits: its plain spelling (`3`, `30`, `3.50`) has
+    /// no `.` or only zeros after it.
+    private static func isWhole(_ number: Decimal) -> Bool {
+        let text = number.description
+        guard let point = text.firstIndex(of: ".") else { return true }
+        return text[text.index(after: point)...].allSatisfy { $0 == "0" }
     }
 
     private static func decimalText(_ number: JSONValue) -> String {

@@ -1,4 +1,4 @@
-internal import Foundation
+internal import Glibc
 import WireJSON
 
 /// Runs deep evaluations on a thread with a large stack.
@@ -33,21 +33,42 @@ enum LargeStackRunner {
     /// Runs `body` on a new thread with a 64 MB stack and waits for its result.
     static func run<Result: Sendable>(_ body: @escaping @Sendable () -> Result) -> Result {
         let box = ResultBox<Result>()
-        let finished = DispatchSemaphore(value: 0)
-        let thread = Thread {
-            box.value = body()
-            finished.signal()
+        let thread = Job { box.value = body() }
+        // Allocated, not `pthread_attr_t()`: the struct's Swift initializer belongs to whichever
+        // C module first included its header (here CJansson, through WireJSON).
+        let attributes = UnsafeMutablePointer<pthread_attr_t>.allocate(capacity: 1)
+        pthread_attr_init(attributes)
+        defer {
+            pthread_attr_destroy(attributes)
+            attributes.deallocate()
         }
-        thread.stackSize = 64 << 20
-        thread.start()
-        finished.wait()
+        pthread_attr_setstacksize(attributes, 64 << 20)
+        var handle = pthread_t()
+        let context = Unmanaged.passRetained(thread).toOpaque()
+        let rc = pthread_create(
+            &handle, attributes,
+            { argument in
+                Unmanaged<Job>.fromOpaque(argument!).takeRetainedValue().run()
+                return nil
+            }, context)
+        guard rc == 0 else {
+            Unmanaged<Job>.fromOpaque(context).release()
+            preconditionFailure("cannot start the evaluation thread: pthread_create returned \(rc)")
+        }
+        pthread_join(handle, nil)
         guard let result = box.value else { preconditionFailure("evaluation thread produced no result") }
         return result
     }
 
+    /// What the helper thread runs.
+    private final class Job: Sendable {
+        let run: @Sendable () -> Void
+        init(_ run: @escaping @Sendable () -> Void) { self.run = run }
+    }
+
     /// Carries the result from the helper thread back.
-    // @unchecked: written once by the helper thread before it signals the semaphore, read only
-    // by the waiting thread after the wait returns.
+    // @unchecked: written once by the helper thread before it exits, read only by the joining
+    // thread after `pthread_join` returns.
     private final class ResultBox<Value>: @unchecked Sendable {
         var value: Value?
     }

@@ -1,5 +1,5 @@
 import CLISupport
-import Foundation
+import FoundationEssentials
 import Glibc
 import MockServer
 import Synchronization
@@ -15,24 +15,24 @@ final class IdleMemoryRelease: Sendable {
 
     /// Starts polling `openSessions`; `logger` gets one info line per release.
     func start(openSessions: @escaping @Sendable () -> Int, logger: Logger) {
-        let worker = Thread { [self] in
+        Self.detachThread { [self] in
             guard let mallocTrim = GlibcFunction.named("malloc_trim", as: (@convention(c) (Int) -> Int32).self) else {
                 logger(.warn, "malloc_trim not found: idle memory is not released")
                 return
             }
             var sawSessions = false
-            var idleSince: Date?
+            var idleSince: ContinuousClock.Instant?
             while !stopping.load(ordering: .relaxed) {
-                Thread.sleep(forTimeInterval: 0.25)
+                usleep(250_000)
                 if openSessions() > 0 {
                     sawSessions = true
                     idleSince = nil
                     continue
                 }
                 guard sawSessions else { continue }
-                let since = idleSince ?? Date()
+                let since = idleSince ?? .now
                 idleSince = since
-                guard Date().timeIntervalSince(since) >= 1 else { continue }
+                guard ContinuousClock.now - since >= .seconds(1) else { continue }
                 let before = Self.residentKiB()
                 _ = mallocTrim(0)
                 logger(
@@ -41,8 +41,28 @@ final class IdleMemoryRelease: Sendable {
                 idleSince = nil
             }
         }
-        worker.name = "idle-memory-release"
-        worker.start()
+    }
+
+    /// Runs `body` on a new detached thread.
+    private static func detachThread(_ body: @escaping @Sendable () -> Void) {
+        final class Body: Sendable {
+            let run: @Sendable () -> Void
+            init(_ run: @escaping @Sendable () -> Void) { self.run = run }
+        }
+        var thread = pthread_t()
+        let box = Unmanaged.passRetained(Body(body)).toOpaque()
+        guard
+            pthread_create(
+                &thread, nil,
+                { argument in
+                    Unmanaged<Body>.fromOpaque(argument!).takeRetainedValue().run()
+                    return nil
+                }, box) == 0
+        else {
+            Unmanaged<Body>.fromOpaque(box).release()
+            return
+        }
+        pthread_detach(thread)
     }
 
     /// Keeps freed memory at the top of each allocator arena while sessions run (glibc trims an

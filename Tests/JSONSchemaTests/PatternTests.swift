@@ -47,3 +47,42 @@ import WireJSON
         #expect(try !matches("^a", "ba"))
     }
 }
+
+/// Group syntax `Regex` accepts but ECMA-262 does not is an invalid pattern.
+@Suite struct NonECMAGroupTests {
+    @Test(arguments: ["(?P<name>a)", "(?P=name)", "(?i)a", "(?ims)a", "(?>a)", "(?#comment)a"])
+    func isRejected(_ pattern: String) {
+        #expect(throws: (any Error).self) { try JSONSchemaValidator(schema: ["pattern": .string(pattern)]) }
+    }
+
+    @Test(arguments: ["(?:a)", "(?=a)", "(?!a)", "(?<name>a)\\k<name>", "[(?P]"])
+    func ecmaGroupsCompile(_ pattern: String) throws {
+        _ = try JSONSchemaValidator(schema: ["pattern": .string(pattern)])
+    }
+
+    /// A known limit: the standard library's `Regex` has no lookbehind yet, so a pattern with
+    /// one is a schema error (never a silent mismatch). No shipped schema uses one.
+    @Test(arguments: ["(?<=a)b", "(?<!a)b"])
+    func lookbehindIsASchemaError(_ pattern: String) {
+        #expect(throws: (any Error).self) { try JSONSchemaValidator(schema: ["pattern": .string(pattern)]) }
+    }
+}
+
+/// ECMA-262 constructs `Regex` spells differently.
+@Suite struct TranslatedConstructTests {
+    private func matches(_ pattern: String, _ text: String) throws -> Bool {
+        try JSONSchemaValidator(schema: ["pattern": .string(pattern)]).isValid(.string(text))
+    }
+
+    @Test func emptyClassesMatchNothingOrAnything() throws {
+        #expect(try !matches("a[]", "a"))
+        #expect(try matches("^[^]$", "\n"))
+        #expect(try !matches("^[^]$", ""))
+    }
+
+    @Test func controlEscapesOfBothCases() throws {
+        #expect(try matches("^\\cc$", "\u{3}"))
+        #expect(try matches("^[\\cJ]$", "\n"))
+        #expect(try !matches("^\\cC$", "C"))
+    }
+}
