@@ -33,7 +33,7 @@ enum EchoBench: AsyncCommand {
             All traffic stays on 127.0.0.1. The load client and the idle connections are C code
             (EchoFloor): blocking sockets, TCP_NODELAY, masked 83-byte JSON text frames, on their own
             pthread. Progress goes to stderr; the JSON document to stdout. Build in release mode:
-            swift build -c release --product dialogmock-bench
+            swift build -c release -Xswiftc -cross-module-optimization --product dialogmock-bench
             """
     )
 
