@@ -68,12 +68,25 @@ let package = Package(
             dependencies: ["AnswerAudio", "ScenarioEngine", "SessionCore", "ProtocolModel", "WireJSON"],
             swiftSettings: settings),
 
-        // MARK: - Engines
+        // MARK: - The mock server, by job
+        /// Sessions on the socket: the driver, journals, the registry, metrics, the scenario store.
+        .target(
+            name: "MockSessions",
+            dependencies: ["AnswerAudio", "SessionCore", "ScenarioEngine", "WireSocket", "WireJSON", "ProtocolModel"],
+            swiftSettings: settings),
+        /// The HTTP control API under `/_mock/` over the sessions, scenarios and refusals.
+        .target(
+            name: "MockControl",
+            dependencies: [
+                "AnswerAudio", "MockSessions", "ScenarioEngine", "SessionCore", "WireAudio", "WireSocket", "WireJSON",
+                "ProtocolModel",
+            ], swiftSettings: settings),
+        /// Serving and routing (engines built from the protocol descriptors) and the in-process API.
         .target(
             name: "MockServer",
             dependencies: [
-                "AnswerAudio", "MultiModalDialogEngine", "QwenRealtimeEngine", "SessionCore", "ScenarioEngine",
-                "WireSocket", "WireAudio", "WireJSON", "ProtocolModel",
+                "AnswerAudio", "MockControl", "MockSessions", "MultiModalDialogEngine", "QwenRealtimeEngine",
+                "SessionCore", "ScenarioEngine", "WireSocket", "WireAudio", "WireJSON", "ProtocolModel",
             ], swiftSettings: settings),
 
         // MARK: - Conformance
@@ -112,7 +125,8 @@ let package = Package(
             dependencies: ["DialogClients", "CLISupport", "WireAudio", "WireJSON", "ProtocolModel", "WireSocket"],
             swiftSettings: settings),
         .executableTarget(
-            name: "MockServerCLI", dependencies: ["MockServer", "CLISupport", "WireSocket"], swiftSettings: settings),
+            name: "MockServerCLI", dependencies: ["MockServer", "MockSessions", "CLISupport", "WireSocket"],
+            swiftSettings: settings),
         .executableTarget(
             name: "ConformanceCLI",
             dependencies: [
@@ -122,7 +136,8 @@ let package = Package(
         .executableTarget(
             name: "BenchmarkCLI",
             dependencies: [
-                "MockServer", "WireJSON", "WireSocket", "CLISupport", "EchoFloor", "LoadGenerator", "ProtocolModel",
+                "MockServer", "MockSessions", "WireJSON", "WireSocket", "CLISupport", "EchoFloor", "LoadGenerator",
+                "ProtocolModel",
             ],
             swiftSettings: settings),
         /// A minimal blocking C WebSocket echo: the latency floor the benchmark compares against.
@@ -181,8 +196,8 @@ let package = Package(
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
-                "CLISupport", "MockServer", "JSONSchema", "MultiModalDialogEngine", "ScenarioEngine", "WireJSON",
-                "WireSocket", "ProtocolModel",
+                "CLISupport", "MockServer", "MockSessions", "JSONSchema", "MultiModalDialogEngine", "ScenarioEngine",
+                "WireJSON", "WireSocket", "ProtocolModel",
             ], exclude: ["Clients", "Fixtures"], swiftSettings: settings),
         .testTarget(
             name: "DialogClientsTests",
@@ -209,8 +224,16 @@ let package = Package(
             swiftSettings: settings),
         .testTarget(name: "CLISupportTests", dependencies: ["CLISupport"], swiftSettings: settings),
         .testTarget(
+            name: "MockControlTests",
+            dependencies: ["AnswerAudio", "MockControl", "MockSessions", "ScenarioEngine", "WireJSON", "WireSocket"],
+            swiftSettings: settings),
+        .testTarget(name: "MockSessionsTests", dependencies: ["MockSessions"], swiftSettings: settings),
+        .testTarget(
             name: "MockServerTests",
-            dependencies: ["MockServer", "WireSocket", "WireJSON", "ProtocolModel", "ScenarioEngine", "SessionCore"],
+            dependencies: [
+                "MockServer", "MockControl", "MockSessions", "WireSocket", "WireJSON", "ProtocolModel",
+                "ScenarioEngine", "SessionCore",
+            ],
             swiftSettings: settings),
         /// Runs the built `mock-server` and `dialogmock-bench` binaries as a user would (depends on them so they are built).
         .testTarget(

@@ -2,6 +2,7 @@ import CLISupport
 import EchoFloor
 import Glibc
 import MockServer
+import MockSessions
 import ProtocolModel
 import WireJSON
 import WireSocket

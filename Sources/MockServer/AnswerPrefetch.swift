@@ -1,4 +1,5 @@
 import AnswerAudio
+import MockSessions
 import MultiModalDialogEngine
 import QwenRealtimeEngine
 import ScenarioEngine

@@ -1,7 +1,15 @@
 import Dispatch
+import MockControl
+public import MockSessions
 package import ProtocolModel
 package import ScenarioEngine
-public import WireSocket
+package import WireSocket
+
+/// The logger of `Configuration.logger`: defined with the session driver that logs through it,
+/// named here so that `import MockServer` is all an in-process user needs.
+public typealias Logger = MockSessions.Logger
+/// The levels of ``Logger``.
+public typealias LogLevel = MockSessions.LogLevel
 
 /// The DialogMock server: both protocol routes, the control API and the echo route on one port.
 ///
@@ -20,7 +28,7 @@ public final class MockServer: @unchecked Sendable {
         public var port: UInt16 = 0
         /// The service threads' event loop: libev (epoll) by default; poll when its lws plugin
         /// is not installed.
-        public var eventLoop: WebSocketServer.EventLoop = .libev
+        package var eventLoop: WebSocketServer.EventLoop = .libev
         /// Service threads (`--threads`): each runs its own lws context on the shared port and
         /// owns the sessions the kernel hands it; a session stays on one thread.
         public var threads = 1
@@ -63,21 +71,21 @@ public final class MockServer: @unchecked Sendable {
         public var scenarioDirectory: String = "."
         /// Scenarios of conformance cases: sessions on `/case/<id>/…` run the one registered for
         /// `<id>` (file bytes and a name for messages).
-        public var caseScenarios: [String: (name: String, bytes: [UInt8])] = [:]
+        package var caseScenarios: [String: (name: String, bytes: [UInt8])] = [:]
         /// Scenarios of conformance cases already parsed (the conformance harness hands its
         /// cases' scenarios over as values); used beside ``caseScenarios``.
         package var parsedCaseScenarios: [String: Scenario] = [:]
         /// A recorded journal (JSON Lines) to serve back on the protocol routes instead of the
         /// protocol engines, with its delays multiplied by `timeScale`.
-        public var replay: (name: String, text: String, timeScale: Double)?
+        package var replay: (name: String, text: String, timeScale: Double)?
         /// `--proxy-upstream`: forward the protocol routes to this service and journal both
         /// sides, instead of serving them from the engines.
-        public var proxyUpstream: ProxyUpstream?
+        package var proxyUpstream: ProxyUpstream?
         public init() {}
     }
 
     /// Validates a scenario file's bytes; the error reads `FILE:LINE:COLUMN: message`.
-    public static func checkScenario(bytes: [UInt8], file: String) throws(ScenarioFileError) {
+    package static func checkScenario(bytes: [UInt8], file: String) throws(ScenarioFileError) {
         do {
             _ = try Scenario.load(bytes: bytes, file: file)
         } catch {
@@ -86,12 +94,12 @@ public final class MockServer: @unchecked Sendable {
     }
 
     /// The shipped scenarios' names (`--scenario NAME`).
-    public static var shippedScenarioNames: [String] { EmbeddedScenarios.files.keys.sorted() }
+    package static var shippedScenarioNames: [String] { EmbeddedScenarios.files.keys.sorted() }
 
     /// The text of a shipped scenario.
-    public static func shippedScenario(named name: String) -> String? { EmbeddedScenarios.files[name] }
+    package static func shippedScenario(named name: String) -> String? { EmbeddedScenarios.files[name] }
 
-    public static let version = "0.1.0"
+    public static let version = ServerVersion.text
 
     /// The configuration as served: its `eventLoop` is poll when the requested loop's lws plugin
     /// is missing (a warning says so).
@@ -135,9 +143,22 @@ public final class MockServer: @unchecked Sendable {
     }
 
     /// Binds and starts serving (every service thread); returns the bound port.
-    /// - Throws: `WebSocketError` when the address cannot be bound.
+    /// - Throws: `StartError` when the address cannot be bound.
     @discardableResult
-    public func start() throws(WebSocketError) -> UInt16 {
+    public func start() throws(StartError) -> UInt16 {
+        do {
+            return try startServing()
+        } catch {
+            throw StartError(description: error.description)
+        }
+    }
+
+    /// Why `start()` could not serve (the address cannot be bound, lws failed to start).
+    public struct StartError: Error, Sendable, CustomStringConvertible {
+        public let description: String
+    }
+
+    private func startServing() throws(WebSocketError) -> UInt16 {
         let port: UInt16
         if servers.count == 1 {
             port = try servers[0].start()
@@ -184,7 +205,7 @@ public final class MockServer: @unchecked Sendable {
 
     /// How late every frame left relative to its scripted time (percentiles in µs); the finer
     /// view of what `dialogmock_send_lateness_seconds` aggregates.
-    public func sendLateness() async -> SendLateness {
+    package func sendLateness() async -> SendLateness {
         router.metrics.lateness
     }
 
@@ -195,21 +216,21 @@ public final class MockServer: @unchecked Sendable {
     func sessionThreads() -> [String?] { router.sessions.all.map(\.serviceThreadName) }
 
     /// What the server recorded of one session.
-    public struct SessionSnapshot: Sendable {
-        public let id: String
-        public let caseID: String?
+    package struct SessionSnapshot: Sendable {
+        package let id: String
+        package let caseID: String?
         /// When the session started, in CLOCK_MONOTONIC microseconds (journal `t` counts from here).
-        public let startedAtMicros: Int64
-        public let isOpen: Bool
+        package let startedAtMicros: Int64
+        package let isOpen: Bool
         /// The journal's entries (``journal`` is their JSON Lines).
         package let entries: [JournalEntry]
 
         /// The journal as JSON Lines.
-        public var journal: String { JournalEntry.encodeLines(entries) }
+        package var journal: String { JournalEntry.encodeLines(entries) }
     }
 
     /// Every recorded session of a conformance case (`/case/<id>/…`), in the order they opened.
-    public func sessions(caseID: String) async -> [SessionSnapshot] {
+    package func sessions(caseID: String) async -> [SessionSnapshot] {
         router.sessions.all.filter { $0.caseID == caseID }.map {
             SessionSnapshot(
                 id: $0.id, caseID: $0.caseID, startedAtMicros: $0.startedAtMicros, isOpen: $0.isOpen,
@@ -219,23 +240,23 @@ public final class MockServer: @unchecked Sendable {
 
     /// Returns once no session of conformance case `caseID` is open (at once when none is), or
     /// after `timeoutMillis`: the registry wakes it when the last one closes (no polling).
-    public func sessionsClosed(caseID: String, timeoutMillis: Int) async {
+    package func sessionsClosed(caseID: String, timeoutMillis: Int) async {
         await router.sessions.waitUntilClosed(caseID: caseID, timeoutMillis: timeoutMillis)
     }
 
     /// An upgrade the mock refused on a conformance case's route (the client broke C1 there).
-    public struct RefusedUpgrade: Sendable {
+    package struct RefusedUpgrade: Sendable {
         /// When, in CLOCK_MONOTONIC microseconds.
-        public let atMicros: Int64
+        package let atMicros: Int64
         /// The obligation the refusal enforces (`mmd.C1`, `qrt.C1`).
-        public let obligation: String
+        package let obligation: String
         /// What was refused and why (`upgrade refused with 401 (InvalidApiKey: …)`).
-        public let message: String
+        package let message: String
     }
 
     /// Every upgrade refused on a conformance case's route, in order (the case's first 100,
     /// `RefusedUpgrades.keptPerOrigin`; `GET /_mock/refusals` lists them too).
-    public func refusedUpgrades(caseID: String) -> [RefusedUpgrade] {
+    package func refusedUpgrades(caseID: String) -> [RefusedUpgrade] {
         // A case route is a protocol's path, so its refusals carry that protocol's connect obligation.
         router.refusedUpgrades.refusals(caseID: caseID).compactMap { refusal in
             refusal.obligation.map {

@@ -1,3 +1,4 @@
+import MockSessions
 import MultiModalDialogEngine
 import ProtocolModel
 import QwenRealtimeEngine

@@ -1,4 +1,6 @@
 import AnswerAudio
+import MockControl
+import MockSessions
 import MultiModalDialogEngine
 import ProtocolModel
 import QwenRealtimeEngine
@@ -48,9 +50,12 @@ final class Router: WebSocketServerDelegate, @unchecked Sendable {
         } catch {
             throw ScenarioFileError(description: "\(error)")
         }
+        let answerAudio = answerAudio
         controlAPI = ControlAPI(
-            configuration: configuration, sessions: sessions, metrics: metrics, scenarios: scenarios,
-            answerAudio: answerAudio, refusedUpgrades: refusedUpgrades)
+            controlToken: configuration.controlToken, eventLoop: configuration.eventLoop.rawValue,
+            threads: configuration.threads, sessions: sessions, metrics: metrics, scenarios: scenarios,
+            answerAudio: answerAudio, refusedUpgrades: refusedUpgrades,
+            scenarioInstalled: { AnswerPrefetch.start($0, cache: answerAudio) })
         AnswerPrefetch.start(scenarios.current, cache: answerAudio)
         if let replay = configuration.replay {
             replayScenario = Scenario.replay(
@@ -254,11 +259,4 @@ final class Router: WebSocketServerDelegate, @unchecked Sendable {
 extension HTTPRequestHead {
     /// The test id a session is filed under: `X-Test-Id`, else `?test_id=`.
     var testID: String? { header("x-test-id") ?? queryItem("test_id") }
-}
-
-extension HTTPResponse {
-    /// A JSON response from a value.
-    static func json(status: Int, _ value: JSONValue) -> HTTPResponse {
-        HTTPResponse(status: status, contentType: "application/json", body: value.encoded())
-    }
 }

@@ -2,6 +2,7 @@ import CLISupport
 import FoundationEssentials
 import Glibc
 import MockServer
+import MockSessions
 import Synchronization
 
 /// Gives the allocator's free pages back to the system once the last session has closed. A

@@ -1,6 +1,7 @@
 import CLISupport
 import Glibc
 import MockServer
+import MockSessions
 import WireSocket
 
 /// `mock-server`: serves both protocols, the control API and the echo route on one port; its

@@ -1,5 +1,6 @@
 import CLISupport
 import MockServer
+import MockSessions
 import WireSocket
 
 /// The options of `mock-server` (serving), each declared once: name, type, default and help.

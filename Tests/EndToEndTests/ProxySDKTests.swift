@@ -1,5 +1,6 @@
 import Foundation
 import MockServer
+import MockSessions
 import ProtocolModel
 import Synchronization
 import Testing

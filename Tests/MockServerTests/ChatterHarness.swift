@@ -1,4 +1,5 @@
 import Foundation
+import MockSessions
 import ScenarioEngine
 import WireJSON
 import WireSocket

@@ -1,4 +1,5 @@
 import MockServer
+import MockSessions
 import ProtocolModel
 import ScenarioEngine
 import SessionCore

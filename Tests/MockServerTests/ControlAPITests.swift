@@ -1,4 +1,6 @@
 import Foundation
+import MockControl
+import MockSessions
 import Testing
 import WireJSON
 import WireSocket

@@ -1,3 +1,4 @@
+import MockControl
 import Testing
 import WireSocket
 

@@ -1,4 +1,5 @@
 import Foundation
+import MockControl
 import Testing
 import WireJSON
 import WireSocket

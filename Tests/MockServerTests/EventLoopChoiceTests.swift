@@ -1,3 +1,4 @@
+import MockSessions
 import Synchronization
 import Testing
 import WireSocket

@@ -1,4 +1,5 @@
 import Foundation
+import MockSessions
 import ProtocolModel
 import Synchronization
 import Testing

@@ -1,4 +1,5 @@
 import Foundation
+import MockSessions
 import Testing
 import WireJSON
 import WireSocket

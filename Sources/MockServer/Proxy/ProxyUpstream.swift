@@ -1,21 +1,21 @@
 /// `--proxy-upstream`: the service a proxying mock forwards its protocol routes to.
-public struct ProxyUpstream: Sendable, Equatable {
+package struct ProxyUpstream: Sendable, Equatable {
     /// `ws://HOST:PORT` or `wss://HOST:PORT`, without a path.
-    public let origin: String
+    package let origin: String
     /// Accept a self-signed or mismatched upstream certificate (`--proxy-upstream-insecure`; tests only).
-    public var insecureTLS: Bool
+    package var insecureTLS: Bool
 
     /// Whether the upstream is reached through TLS (`wss://`).
-    public var secure: Bool { origin.hasPrefix("wss://") }
+    package var secure: Bool { origin.hasPrefix("wss://") }
 
     /// A bad `--proxy-upstream` value; `description` says what was expected.
-    public struct ParseError: Error, Sendable, CustomStringConvertible {
-        public let description: String
+    package struct ParseError: Error, Sendable, CustomStringConvertible {
+        package let description: String
     }
 
     /// Parses `wss://HOST[:PORT]` or `ws://HOST[:PORT]` (a trailing `/` is allowed; no path,
     /// query, user or IPv6 literal).
-    public init(parsing text: String, insecureTLS: Bool = false) throws(ParseError) {
+    package init(parsing text: String, insecureTLS: Bool = false) throws(ParseError) {
         let expected = "expected wss://HOST[:PORT] or ws://HOST[:PORT], got '\(text)'"
         let scheme: String
         if text.hasPrefix("wss://") {

@@ -1,3 +1,4 @@
+import MockSessions
 import ProtocolModel
 import WireSocket
 

@@ -5,7 +5,7 @@ extension MockServer {
     /// Two recordings of the same flow compared (`mock-server compare-recordings`,
     /// ``RecordingDrift``): the report (pretty JSON) and whether the server drifted.
     /// - Throws: ``ScenarioFileError`` `FILE:LINE: message` for a bad journal line.
-    public static func compareRecordings(
+    package static func compareRecordings(
         old: (file: String, text: String), new: (file: String, text: String), toleranceMicros: Int64
     ) throws(ScenarioFileError) -> (report: String, drifted: Bool) {
         let drift = RecordingDrift(

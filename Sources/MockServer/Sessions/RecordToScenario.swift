@@ -3,19 +3,19 @@ import WireJSON
 
 extension MockServer {
     /// A recorded session as a replayable scenario (`mock-server record-to-scenario`).
-    public struct RecordedScenarioFiles: Sendable {
+    package struct RecordedScenarioFiles: Sendable {
         /// The scenario file's text (pretty JSON).
-        public let scenario: String
+        package let scenario: String
         /// Audio files to write beside it: path relative to the scenario's folder, bytes.
-        public let audioFiles: [(path: String, bytes: [UInt8])]
+        package let audioFiles: [(path: String, bytes: [UInt8])]
         /// Server frames the scenario replays.
-        public let steps: Int
+        package let steps: Int
     }
 
     /// Turns a journal (JSON Lines, e.g. a `--record` file of a proxied session) into a scenario
     /// whose sessions replay it frame for frame (``RecordedScenario``).
     /// - Throws: ``ScenarioFileError`` `FILE:LINE: message` for a bad journal line.
-    public static func recordedScenario(
+    package static func recordedScenario(
         journal text: String, file: String, name: String
     ) throws(ScenarioFileError) -> RecordedScenarioFiles {
         let recorded = RecordedScenario(journal: try JournalFile.entries(text, file: file), name: name)

@@ -5,36 +5,36 @@ import Synchronization
 /// carry the same ids however many other cases run beside it. Thread-safe; bounded like
 /// ``DialogMemory`` (beyond `capacity` keys the least recently used tenth is forgotten, and a
 /// forgotten key starts again at 0).
-final class SessionOrdinals: Sendable {
+package final class SessionOrdinals: Sendable {
     /// The key a session's ordinal is counted under: its test id, else its case, else the
     /// plain route (both protocols share it).
-    static func key(testID: String?, caseID: String?) -> String {
+    package static func key(testID: String?, caseID: String?) -> String {
         if let testID { return "test:" + testID }
         if let caseID { return "case:" + caseID }
         return ""
     }
 
     private struct Entry {
-        var next: UInt64
-        var lastUse: UInt64
+        package var next: UInt64
+        package var lastUse: UInt64
     }
 
     private struct State {
-        var entries: [String: Entry] = [:]
-        var uses: UInt64 = 0
+        package var entries: [String: Entry] = [:]
+        package var uses: UInt64 = 0
     }
 
     private let state = Mutex(State())
     /// The most keys kept.
-    let capacity: Int
+    package let capacity: Int
 
-    init(capacity: Int = 10_000) {
+    package init(capacity: Int = 10_000) {
         precondition(capacity > 0, "at least one key is kept")
         self.capacity = capacity
     }
 
     /// The ordinal of the next session under `key` (0 for its first), counted.
-    func next(_ key: String) -> UInt64 {
+    package func next(_ key: String) -> UInt64 {
         state.withLock { state in
             state.uses += 1
             var entry = state.entries[key] ?? Entry(next: 0, lastUse: 0)

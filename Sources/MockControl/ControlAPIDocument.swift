@@ -1,10 +1,11 @@
+import MockSessions
 import ProtocolModel
-import WireJSON
+package import WireJSON
 
 /// The OpenAPI 3.1 document of the control API (`GET /_mock/openapi.json`), built from
 /// `ControlRoute` so it cannot drift from what the server answers.
-enum ControlAPIDocument {
-    static var document: JSONValue {
+package enum ControlAPIDocument {
+    package static var document: JSONValue {
         var paths: JSONObject = [:]
         for route in ControlRoute.allCases {
             var item = paths[route.path]?.objectValue ?? [:]
@@ -15,7 +16,7 @@ enum ControlAPIDocument {
             "openapi": "3.1.0",
             "info": [
                 "title": "DialogMock control API",
-                "version": .string(MockServer.version),
+                "version": .string(ServerVersion.text),
                 "description":
                     "HTTP control API of mock-server, on the same port as the WebSocket routes. Errors are {\"code\", \"message\"}.",
             ],

@@ -7,7 +7,7 @@ import Synchronization
 /// while its session runs (a server killed with SIGKILL loses at most that last interval) and no
 /// service thread ever waits for the disk. ``finish()`` returns once everything handed over so
 /// far is written and flushed (the server calls it when it stops).
-final class RecordWriter: Sendable {
+package final class RecordWriter: Sendable {
     private enum Operation {
         case write(path: String, bytes: [UInt8])
         case close(path: String)
@@ -16,14 +16,14 @@ final class RecordWriter: Sendable {
     }
 
     /// The `--record` directory.
-    let directory: String
+    package let directory: String
     /// Operations not yet taken by the writer thread; `stopped` once ``finish()`` was called.
     private let queue = Mutex<(operations: [Operation], stopped: Bool)>(([], false))
     private let wake = DispatchSemaphore(value: 0)
     private let flushMillis: Int
     private let logger: Logger
 
-    init(directory: String, flushMillis: Int = 20, logger: Logger) {
+    package init(directory: String, flushMillis: Int = 20, logger: Logger) {
         self.directory = directory
         self.flushMillis = flushMillis
         self.logger = logger
@@ -40,23 +40,23 @@ final class RecordWriter: Sendable {
     }
 
     /// The record file of session `id`.
-    func path(ofSession id: String) -> String { "\(directory)/\(id).jsonl" }
+    package func path(ofSession id: String) -> String { "\(directory)/\(id).jsonl" }
 
     /// Appends `line` (with its newline) to the file at `path`, creating it on first use.
-    func append(_ line: String, to path: String) {
+    package func append(_ line: String, to path: String) {
         var bytes = Array(line.utf8)
         bytes.append(UInt8(ascii: "\n"))
         queue.withLock { $0.operations.append(.write(path: path, bytes: bytes)) }
     }
 
     /// Flushes and closes `path` after the lines handed over before.
-    func close(_ path: String) {
+    package func close(_ path: String) {
         queue.withLock { $0.operations.append(.close(path: path)) }
     }
 
     /// Blocks until every line handed over so far is written and flushed, then ends the
     /// writer's thread (the server has stopped; later lines are not written). Again: no-op.
-    func finish() {
+    package func finish() {
         let done = DispatchSemaphore(value: 0)
         let running = queue.withLock { queue in
             guard !queue.stopped else { return false }

@@ -1,70 +1,75 @@
 import ProtocolModel
-import ScenarioEngine
+package import ScenarioEngine
 import Synchronization
-import WireJSON
+package import WireJSON
 
 /// The sessions the server has seen (open ones, and the last `closedLimit` closed ones holding
 /// at most `closedByteLimit` of journals together), and
 /// the faults the control API armed (on one session, or on every session of a test id, now and
 /// later). Shared by every service thread (a mutex guards it); arming or disarming a live
 /// session runs on that session's own service thread.
-final class SessionRegistry: Sendable {
+package final class SessionRegistry: Sendable {
     /// Arms or disarms faults on a live session, from any thread (the closures hop to its
     /// service thread).
-    struct SessionControl: Sendable {
-        let arm: @Sendable (FaultSpec) -> Void
-        let disarm: @Sendable (_ faultID: String) -> Void
+    package struct SessionControl: Sendable {
+        package let arm: @Sendable (FaultSpec) -> Void
+        package let disarm: @Sendable (_ faultID: String) -> Void
+
+        package init(arm: @escaping @Sendable (FaultSpec) -> Void, disarm: @escaping @Sendable (String) -> Void) {
+            self.arm = arm
+            self.disarm = disarm
+        }
     }
 
     /// A fault armed through `POST /_mock/faults`: its id (`f1`, … unless the fault names one),
     /// its target and the sessions it was armed on.
-    struct ArmedFault: Sendable {
-        let id: String
-        let fault: FaultSpec
+    package struct ArmedFault: Sendable {
+        package let id: String
+        package let fault: FaultSpec
         /// The fault object as posted (listed by `GET /_mock/faults`).
-        let json: JSONValue
-        let target: Target
-        var sessions: [String]
+        package let json: JSONValue
+        package let target: Target
+        package var sessions: [String]
 
-        enum Target: Sendable, Equatable {
+        package enum Target: Sendable, Equatable {
             case session(String)
             case testID(String)
         }
     }
 
-    enum ArmError: Error, Equatable {
+    package enum ArmError: Error, Equatable {
         case noOpenSession(String)
         case duplicateID(String)
     }
 
     private struct Record {
-        let journal: SessionJournal
+        package let journal: SessionJournal
         /// Nil once closed.
-        var control: SessionControl?
+        package var control: SessionControl?
         /// The journal's retained bytes, fixed when the session closed.
-        var closedBytes = 0
+        package var closedBytes = 0
     }
 
     private struct State {
-        var records: [String: Record] = [:]
-        var order: [String] = []
-        var nextNumber = 1
+        package var records: [String: Record] = [:]
+        package var order: [String] = []
+        package var nextNumber = 1
         var open = 0
-        var closedCount = 0
-        var closedBytes = 0
-        var faults: [ArmedFault] = []
-        var nextFaultNumber = 1
+        package var closedCount = 0
+        package var closedBytes = 0
+        package var faults: [ArmedFault] = []
+        package var nextFaultNumber = 1
         /// Tasks waiting for a case's sessions to close, by waiter number.
-        var closeWaiters: [Int: (caseID: String, continuation: CheckedContinuation<Void, Never>)] = [:]
-        var nextWaiter = 0
+        package var closeWaiters: [Int: (caseID: String, continuation: CheckedContinuation<Void, Never>)] = [:]
+        package var nextWaiter = 0
 
         /// Whether a session of case `caseID` is open.
-        func hasOpenSession(caseID: String) -> Bool {
+        package func hasOpenSession(caseID: String) -> Bool {
             records.values.contains { $0.control != nil && $0.journal.caseID == caseID }
         }
 
         /// Takes the waiters whose case has no open session left.
-        mutating func takeSatisfiedWaiters() -> [CheckedContinuation<Void, Never>] {
+        package mutating func takeSatisfiedWaiters() -> [CheckedContinuation<Void, Never>] {
             guard !closeWaiters.isEmpty else { return [] }  // the usual close: nobody waits
             let done = closeWaiters.filter { !hasOpenSession(caseID: $0.value.caseID) }
             for key in done.keys { closeWaiters[key] = nil }
@@ -72,7 +77,7 @@ final class SessionRegistry: Sendable {
         }
 
         /// The fault's id: its own, or the next free `f<N>`.
-        mutating func faultID(for fault: FaultSpec) throws(ArmError) -> String {
+        package mutating func faultID(for fault: FaultSpec) throws(ArmError) -> String {
             if let own = fault.id {
                 guard !faults.contains(where: { $0.id == own }) else { throw .duplicateID(own) }
                 return own
@@ -87,7 +92,7 @@ final class SessionRegistry: Sendable {
     private let closedLimit: Int
     private let closedByteLimit: Int
 
-    init(closedLimit: Int = 1000, closedByteLimit: Int = .max) {
+    package init(closedLimit: Int = 1000, closedByteLimit: Int = .max) {
         self.closedLimit = closedLimit
         self.closedByteLimit = closedByteLimit
     }
@@ -97,7 +102,7 @@ final class SessionRegistry: Sendable {
     /// `armNow` arms the faults already armed for its test id there and then (the session
     /// applies them once its connection is open).
     /// - Returns: its journal, or nil at the limit.
-    func add(
+    package func add(
         limit: Int, _ makeJournal: (String) -> SessionJournal, control: SessionControl,
         armNow: (FaultSpec) -> Void
     ) -> SessionJournal? {
@@ -122,9 +127,9 @@ final class SessionRegistry: Sendable {
     }
 
     /// Sessions registered and not closed yet.
-    var openCount: Int { state.withLock { $0.open } }
+    package var openCount: Int { state.withLock { $0.open } }
 
-    func markClosed(_ id: String) {
+    package func markClosed(_ id: String) {
         // The journal is closed (it grows no more); its size is read outside the registry's lock.
         let bytes = journal(id)?.retainedBytes ?? 0
         let woken = state.withLock { state -> [CheckedContinuation<Void, Never>] in
@@ -143,7 +148,7 @@ final class SessionRegistry: Sendable {
     }
 
     /// Waits until no session of case `caseID` is open, or `timeoutMillis` passed.
-    func waitUntilClosed(caseID: String, timeoutMillis: Int) async {
+    package func waitUntilClosed(caseID: String, timeoutMillis: Int) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let waiter = state.withLock { state -> Int? in
                 guard state.hasOpenSession(caseID: caseID) else { return nil }
@@ -175,14 +180,16 @@ final class SessionRegistry: Sendable {
     }
 
     /// Closed sessions kept, and the journal bytes they hold.
-    var closedRetention: (sessions: Int, bytes: Int) { state.withLock { ($0.closedCount, $0.closedBytes) } }
+    package var closedRetention: (sessions: Int, bytes: Int) { state.withLock { ($0.closedCount, $0.closedBytes) } }
 
-    var all: [SessionJournal] { state.withLock { state in state.order.compactMap { state.records[$0]?.journal } } }
+    package var all: [SessionJournal] {
+        state.withLock { state in state.order.compactMap { state.records[$0]?.journal } }
+    }
 
-    func journal(_ id: String) -> SessionJournal? { state.withLock { $0.records[id]?.journal } }
+    package func journal(_ id: String) -> SessionJournal? { state.withLock { $0.records[id]?.journal } }
 
     /// Arms `fault` on one open session; the fault gets an id (its own or `f<N>`).
-    func arm(_ fault: FaultSpec, json: JSONValue, session id: String) throws(ArmError) -> ArmedFault {
+    package func arm(_ fault: FaultSpec, json: JSONValue, session id: String) throws(ArmError) -> ArmedFault {
         let (armed, control) = try state.withLock { state throws(ArmError) -> (ArmedFault, SessionControl) in
             guard let control = state.records[id]?.control else { throw .noOpenSession(id) }
             var fault = fault
@@ -196,7 +203,7 @@ final class SessionRegistry: Sendable {
     }
 
     /// Arms `fault` on the open sessions with this test id and on every later one.
-    func arm(_ fault: FaultSpec, json: JSONValue, testID: String) throws(ArmError) -> ArmedFault {
+    package func arm(_ fault: FaultSpec, json: JSONValue, testID: String) throws(ArmError) -> ArmedFault {
         let (armed, controls) = try state.withLock { state throws(ArmError) -> (ArmedFault, [SessionControl]) in
             var fault = fault
             fault.id = try state.faultID(for: fault)
@@ -217,12 +224,12 @@ final class SessionRegistry: Sendable {
     }
 
     /// The faults armed through the control API, oldest first.
-    var faults: [ArmedFault] { state.withLock { $0.faults } }
+    package var faults: [ArmedFault] { state.withLock { $0.faults } }
 
     /// Removes the faults `matching` selects: later sessions no longer get them, and the open
     /// sessions they were armed on disarm them. Returns the removed ones.
     @discardableResult
-    func removeFaults(where matching: (ArmedFault) -> Bool) -> [ArmedFault] {
+    package func removeFaults(where matching: (ArmedFault) -> Bool) -> [ArmedFault] {
         let (removed, disarms) = state.withLock { state -> ([ArmedFault], [(SessionControl, String)]) in
             let removed = state.faults.filter(matching)
             state.faults.removeAll(where: matching)
@@ -236,7 +243,7 @@ final class SessionRegistry: Sendable {
     }
 
     /// Forgets every closed session (their journals); open ones stay. Returns how many.
-    func forgetClosedSessions() -> Int {
+    package func forgetClosedSessions() -> Int {
         state.withLock { state in
             let closed = state.order.filter { state.records[$0]?.control == nil }
             for id in closed { state.records[id] = nil }

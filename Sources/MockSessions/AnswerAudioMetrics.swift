@@ -1,8 +1,8 @@
-import AnswerAudio
+package import AnswerAudio
 
 /// The answer-audio cache's part of `GET /_mock/metrics`.
-enum AnswerAudioMetrics {
-    static func prometheusText(_ statistics: AnswerAudioCache.Statistics) -> String {
+package enum AnswerAudioMetrics {
+    package static func prometheusText(_ statistics: AnswerAudioCache.Statistics) -> String {
         let rows: [(String, String, String, String)] = [
             (
                 "dialogmock_answer_audio_hits_total", "counter", "Answer audio lookups served from the cache.",

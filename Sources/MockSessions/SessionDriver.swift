@@ -1,16 +1,16 @@
 import AnswerAudio
 import ProtocolModel
-import ScenarioEngine
-import SessionCore
+package import ScenarioEngine
+package import SessionCore
 import WireJSON
-import WireSocket
+package import WireSocket
 
 /// Runs one protocol session on one connection: feeds it frames and timers, executes its
 /// commands on the socket, and journals everything. Service-thread confined.
-final class SessionDriver<Session: ProtocolSession>: ConnectionHandler {
-    let session: Session
+package final class SessionDriver<Session: ProtocolSession>: ConnectionHandler {
+    package let session: Session
     /// Set by the router right after the driver is made (the registry names the session).
-    var journal: SessionJournal!
+    package var journal: SessionJournal!
     private let metrics: ServerMetrics
     private let logger: Logger
     private weak var connection: Connection?
@@ -21,19 +21,19 @@ final class SessionDriver<Session: ProtocolSession>: ConnectionHandler {
     /// Sends and socket actions scheduled but not yet run.
     private var waitingActions = 0
     /// Journal notes from the upgrade (e.g. a C1 warning), recorded when the session opens.
-    var initialNotes: [JournalNote] = []
+    package var initialNotes: [JournalNote] = []
     /// What faults armed during the upgrade (for the session's test id) did at once, e.g. a
     /// close: it runs once the connection is open, after the session's first commands.
     private var commandsBeforeOpen: [SessionCommand] = []
     /// Called once when the connection is gone.
-    var onClose: (() -> Void)?
+    package var onClose: (() -> Void)?
     /// Keep audio payloads (base64 fields) in the journal (`--journal-audio`); otherwise audio
     /// frames are journaled as a summary (bytes, duration, codec) so streaming journals stay small.
-    var journalAudio = false
+    package var journalAudio = false
     /// Most bytes queued for the client before the session is closed (it does not read).
-    var maxQueuedBytes = Int.max
+    package var maxQueuedBytes = Int.max
 
-    init(session: Session, metrics: ServerMetrics, logger: Logger) {
+    package init(session: Session, metrics: ServerMetrics, logger: Logger) {
         self.session = session
         self.metrics = metrics
         self.logger = logger
@@ -43,7 +43,7 @@ final class SessionDriver<Session: ProtocolSession>: ConnectionHandler {
 
     // MARK: - Connection events
 
-    func connectionOpened(_ connection: Connection) {
+    package func connectionOpened(_ connection: Connection) {
         self.connection = connection
         journal.serviceThreadName = connection.serviceThreadName
         metrics.sessionOpened()
@@ -53,7 +53,7 @@ final class SessionDriver<Session: ProtocolSession>: ConnectionHandler {
         execute(waiting)
     }
 
-    func connection(_ connection: Connection, received message: WebSocketMessage) {
+    package func connection(_ connection: Connection, received message: WebSocketMessage) {
         let t = journal.elapsed(atMicros: now)
         switch message {
         case .text(let bytes):
@@ -88,7 +88,7 @@ final class SessionDriver<Session: ProtocolSession>: ConnectionHandler {
         }
     }
 
-    func connectionClosed(_ connection: Connection, peerCode: CloseCode?, peerReason: String) {
+    package func connectionClosed(_ connection: Connection, peerCode: CloseCode?, peerReason: String) {
         journal.recordClose(.in, atMicros: now, code: peerCode.map { Int($0.rawValue) }, reason: peerReason)
         ended = true
         timers.removeAll()
@@ -101,12 +101,12 @@ final class SessionDriver<Session: ProtocolSession>: ConnectionHandler {
 
     /// Arms a fault on this session (control API). Armed during the upgrade, it acts on the
     /// session's first frames; what it does at once waits for the open connection.
-    func arm(_ fault: FaultSpec) {
+    package func arm(_ fault: FaultSpec) {
         executeOnceOpen(session.handle(session.scenario.runtime.armFault(fault)))
     }
 
     /// Disarms a fault the control API armed on this session.
-    func disarm(faultID: String) {
+    package func disarm(faultID: String) {
         executeOnceOpen(session.handle(session.scenario.runtime.disarmFault(id: faultID)))
     }
 
@@ -117,7 +117,7 @@ final class SessionDriver<Session: ProtocolSession>: ConnectionHandler {
 
     // MARK: - Commands
 
-    func execute(_ commands: [SessionCommand]) {
+    package func execute(_ commands: [SessionCommand]) {
         for command in commands {
             guard !ended, let connection else { return }
             switch command {

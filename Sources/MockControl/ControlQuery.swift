@@ -1,15 +1,15 @@
 import ScenarioEngine
 import WireJSON
-import WireSocket
+package import WireSocket
 
 /// A control request's query parameters, checked against those its route takes
 /// (``ControlRoute/queryParameters``): an unknown or repeated parameter is a 400 naming it,
 /// never a filter silently ignored (a misspelt `?testid=` on `DELETE /_mock/faults` would
 /// otherwise remove every test's faults).
-enum ControlQuery {
+package enum ControlQuery {
     /// The 400 for the first bad parameter of `head` on `route`; nil when each one is known and
     /// given once. An empty fragment (`?` alone, `&&`) is no parameter.
-    static func refusal(_ head: HTTPRequestHead, route: ControlRoute) -> HTTPResponse? {
+    package static func refusal(_ head: HTTPRequestHead, route: ControlRoute) -> HTTPResponse? {
         let accepted = route.queryParameters
         var seen: Set<String> = []
         for item in head.queryItems where !(item.name.isEmpty && item.value.isEmpty) {

@@ -2,47 +2,49 @@ import Synchronization
 
 /// Counters for `GET /_mock/metrics` (Prometheus text format). Shared by every service thread
 /// (a mutex guards them; each update is a few additions).
-final class ServerMetrics: Sendable {
+package final class ServerMetrics: Sendable {
     /// Upper bounds (seconds) of the send-lateness histogram buckets.
-    static let latenessBuckets: [Double] = [
+    package static let latenessBuckets: [Double] = [
         0.00005, 0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1,
     ]
     /// Bucket bounds in microseconds (the per-frame path compares integers).
     private static let latenessBucketMicros: [Int64] = latenessBuckets.map { Int64(($0 * 1_000_000).rounded()) }
 
     private struct State {
-        var sessionsTotal = 0
-        var sessionsOpen = 0
-        var sessionsRefused = 0
-        var slowReadersClosed = 0
-        var framesIn = 0
-        var framesOut = 0
-        var bytesIn = 0
-        var bytesOut = 0
-        var latenessCounts = [Int](repeating: 0, count: ServerMetrics.latenessBuckets.count)
-        var latenessCount = 0
-        var latenessSumMicros: Int64 = 0
-        var lateness = SendLateness()
+        package var sessionsTotal = 0
+        package var sessionsOpen = 0
+        package var sessionsRefused = 0
+        package var slowReadersClosed = 0
+        package var framesIn = 0
+        package var framesOut = 0
+        package var bytesIn = 0
+        package var bytesOut = 0
+        package var latenessCounts = [Int](repeating: 0, count: ServerMetrics.latenessBuckets.count)
+        package var latenessCount = 0
+        package var latenessSumMicros: Int64 = 0
+        package var lateness = SendLateness()
     }
 
     private let state = Mutex(State())
 
-    func sessionOpened() {
+    package init() {}
+
+    package func sessionOpened() {
         state.withLock {
             $0.sessionsTotal += 1
             $0.sessionsOpen += 1
         }
     }
 
-    func sessionClosed() { state.withLock { $0.sessionsOpen -= 1 } }
+    package func sessionClosed() { state.withLock { $0.sessionsOpen -= 1 } }
 
     /// An upgrade refused with 503 because `--max-sessions` were open.
-    func sessionRefusedAtCapacity() { state.withLock { $0.sessionsRefused += 1 } }
+    package func sessionRefusedAtCapacity() { state.withLock { $0.sessionsRefused += 1 } }
 
     /// A session closed because its client stopped reading.
-    func slowReaderClosed() { state.withLock { $0.slowReadersClosed += 1 } }
+    package func slowReaderClosed() { state.withLock { $0.slowReadersClosed += 1 } }
 
-    func frameIn(bytes: Int) {
+    package func frameIn(bytes: Int) {
         state.withLock {
             $0.framesIn += 1
             $0.bytesIn += bytes
@@ -50,7 +52,7 @@ final class ServerMetrics: Sendable {
     }
 
     /// A frame went out `latenessMicros` after the time the engine scheduled it for.
-    func frameOut(bytes: Int, latenessMicros: Int64) {
+    package func frameOut(bytes: Int, latenessMicros: Int64) {
         state.withLock { state in
             state.framesOut += 1
             state.bytesOut += bytes
@@ -63,13 +65,13 @@ final class ServerMetrics: Sendable {
         }
     }
 
-    var sessionsOpen: Int { state.withLock { $0.sessionsOpen } }
+    package var sessionsOpen: Int { state.withLock { $0.sessionsOpen } }
 
     /// How late every frame left, as a fixed-size histogram.
-    var lateness: SendLateness { state.withLock { $0.lateness } }
+    package var lateness: SendLateness { state.withLock { $0.lateness } }
 
     /// The Prometheus exposition text.
-    var prometheusText: String {
+    package var prometheusText: String {
         let state = self.state.withLock { $0 }
         var lines: [String] = []
         func counter(_ name: String, _ help: String, _ value: Int, type: String = "counter") {

@@ -2,16 +2,16 @@ import Glibc
 
 /// Calendar time (CLOCK_REALTIME), for what the control API shows people: the monotonic clock
 /// of timers and journals says nothing outside the process.
-enum WallClock {
+package enum WallClock {
     /// Microseconds since the Unix epoch.
-    static func nowMicros() -> Int64 {
+    package static func nowMicros() -> Int64 {
         var spec = timespec()
         clock_gettime(CLOCK_REALTIME, &spec)
         return Int64(spec.tv_sec) * 1_000_000 + Int64(spec.tv_nsec) / 1_000
     }
 
     /// `micros` as RFC 3339 UTC with milliseconds: `2025-01-31T09:05:07.042Z`.
-    static func rfc3339(micros: Int64) -> String {
+    package static func rfc3339(micros: Int64) -> String {
         var seconds = time_t(micros / 1_000_000)
         let millis = Int32(micros % 1_000_000 / 1_000)
         var parts = tm()

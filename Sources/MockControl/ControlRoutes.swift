@@ -1,15 +1,15 @@
 import ProtocolModel
-import WireJSON
+package import WireJSON
 
 /// The control API's routes, once: the dispatcher matches them, `GET /_mock/` lists them and
 /// `GET /_mock/openapi.json` describes them (the committed `mock-server/openapi.json` is a copy
 /// a test keeps equal).
-enum ControlRoute: String, CaseIterable, Sendable {
+package enum ControlRoute: String, CaseIterable, Sendable {
     case index, openAPI, health, metrics, sessions, journal, report, refusals, getScenario, putScenario
     case listFaults, armFault, removeFaults, removeFault, reset, echo
 
     /// Path segments after `/_mock`; `{name}` is a parameter.
-    var template: [String] {
+    package var template: [String] {
         switch self {
         case .index: []
         case .openAPI: ["openapi.json"]
@@ -27,7 +27,7 @@ enum ControlRoute: String, CaseIterable, Sendable {
         }
     }
 
-    var method: String {
+    package var method: String {
         switch self {
         case .putScenario: "PUT"
         case .armFault, .reset: "POST"
@@ -36,9 +36,9 @@ enum ControlRoute: String, CaseIterable, Sendable {
         }
     }
 
-    var path: String { "/_mock/" + template.joined(separator: "/") }
+    package var path: String { "/_mock/" + template.joined(separator: "/") }
 
-    var summary: String {
+    package var summary: String {
         switch self {
         case .index: "This list of routes."
         case .openAPI: "The OpenAPI 3.1 document of the control API."
@@ -63,7 +63,7 @@ enum ControlRoute: String, CaseIterable, Sendable {
 
     /// The query parameters a route takes, and the only ones: any other is a 400
     /// (``ControlQuery``); the listing and the OpenAPI document show these.
-    var queryParameters: [String] {
+    package var queryParameters: [String] {
         switch self {
         case .sessions: ["testId", "caseId", "open"]
         case .refusals: ["testId", "caseId"]
@@ -74,7 +74,7 @@ enum ControlRoute: String, CaseIterable, Sendable {
 
     /// The routes whose template matches `parts` (segments after `_mock`), with the values of
     /// their `{…}` parameters.
-    static func matching(_ parts: [String]) -> [(route: ControlRoute, parameters: [String])] {
+    package static func matching(_ parts: [String]) -> [(route: ControlRoute, parameters: [String])] {
         allCases.compactMap { route in
             let template = route.template
             guard template.count == parts.count else { return nil }
@@ -87,10 +87,10 @@ enum ControlRoute: String, CaseIterable, Sendable {
     }
 
     /// `GET /_mock/`.
-    static var listing: JSONValue {
+    package static var listing: JSONValue {
         [
             "name": "dialogmock control API",
-            "version": .string(MockServer.version),
+            "version": .string(ServerVersion.text),
             "openapi": .string(ControlRoute.openAPI.path),
             "routes": .array(
                 allCases.map { route in

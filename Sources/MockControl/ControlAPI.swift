@@ -1,24 +1,35 @@
-import AnswerAudio
+package import AnswerAudio
+package import MockSessions
 import ProtocolModel
-import ScenarioEngine
+package import ScenarioEngine
 import WireAudio
-import WireJSON
-import WireSocket
+package import WireJSON
+package import WireSocket
 
 /// The HTTP control API under `/_mock/` (documented in mock-server/README.md).
-final class ControlAPI {
-    let configuration: MockServer.Configuration
-    let sessions: SessionRegistry
-    let metrics: ServerMetrics
-    let scenarios: ScenarioStore
-    let answerAudio: AnswerAudioCache
-    let refusedUpgrades: RefusedUpgrades
+package final class ControlAPI {
+    /// `--control-token`: every route but health requires `Authorization: Bearer <token>`.
+    package let controlToken: String?
+    /// The service threads' event loop and their count, as health reports them.
+    package let eventLoop: String
+    package let threads: Int
+    /// Called with each scenario `PUT /_mock/scenario` installs (the server prefetches its answers).
+    package let scenarioInstalled: @Sendable (Scenario) -> Void
+    package let sessions: SessionRegistry
+    package let metrics: ServerMetrics
+    package let scenarios: ScenarioStore
+    package let answerAudio: AnswerAudioCache
+    package let refusedUpgrades: RefusedUpgrades
 
-    init(
-        configuration: MockServer.Configuration, sessions: SessionRegistry, metrics: ServerMetrics,
-        scenarios: ScenarioStore, answerAudio: AnswerAudioCache, refusedUpgrades: RefusedUpgrades
+    package init(
+        controlToken: String?, eventLoop: String, threads: Int, sessions: SessionRegistry, metrics: ServerMetrics,
+        scenarios: ScenarioStore, answerAudio: AnswerAudioCache, refusedUpgrades: RefusedUpgrades,
+        scenarioInstalled: @escaping @Sendable (Scenario) -> Void
     ) {
-        self.configuration = configuration
+        self.controlToken = controlToken
+        self.eventLoop = eventLoop
+        self.threads = threads
+        self.scenarioInstalled = scenarioInstalled
         self.refusedUpgrades = refusedUpgrades
         self.answerAudio = answerAudio
         self.sessions = sessions
@@ -26,14 +37,14 @@ final class ControlAPI {
         self.scenarios = scenarios
     }
 
-    func respond(to request: HTTPRequest) -> HTTPResponse {
+    package func respond(to request: HTTPRequest) -> HTTPResponse {
         let path = request.head.path
         let method = request.head.method
         // Segments after "/_mock", empty ones kept: `/_mock/faults/` is no route (404), not `/_mock/faults`.
         var parts = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst(2).map(String.init)
         if parts == [""] { parts = [] }  // `/_mock/` is the index
         if let refusal = ControlAccess.refusal(
-            request.head, token: configuration.controlToken, isHealth: parts == ["health"])
+            request.head, token: controlToken, isHealth: parts == ["health"])
         {
             return refusal
         }
@@ -158,15 +169,15 @@ final class ControlAPI {
     private func health() -> JSONValue {
         [
             "status": "ok",
-            "version": .string(MockServer.version),
+            "version": .string(ServerVersion.text),
             "libraries": [
                 "libwebsockets": .string(LibWebSocketsVersion.string),
                 "jansson": .string(JanssonVersion.string),
                 "opus": .string(AudioLibraryVersions.opus),
                 "lame": .string(AudioLibraryVersions.lame),
             ],
-            "eventLoop": .string(configuration.eventLoop.rawValue),
-            "threads": .int(Int64(max(1, configuration.threads))),
+            "eventLoop": .string(eventLoop),
+            "threads": .int(Int64(max(1, threads))),
             "scenario": .string(scenarios.current.name),
         ]
     }
@@ -183,7 +194,7 @@ final class ControlAPI {
                 )
             }
             scenarios.replace(with: scenario)
-            AnswerPrefetch.start(scenario, cache: answerAudio)
+            scenarioInstalled(scenario)
             return .json(status: 200, ["status": "ok", "scenario": .string(scenario.name)])
         } catch {
             return .error(400, "InvalidScenario", error.description)
@@ -245,39 +256,12 @@ final class ControlAPI {
 
 extension SessionRegistry.ArmedFault {
     /// An entry of `GET /_mock/faults`.
-    var summary: JSONValue {
+    package var summary: JSONValue {
         var object: JSONObject = ["id": .string(id), "fault": json, "sessions": .array(sessions.map(JSONValue.string))]
         switch target {
         case .session(let session): object["session"] = .string(session)
         case .testID(let testID): object["testId"] = .string(testID)
         }
         return .object(object)
-    }
-}
-
-extension HTTPResponse {
-    /// 426 for a plain request on a WebSocket route (RFC 9110 §15.5.22): say how to talk to it.
-    static func upgradeRequired(_ path: String) -> HTTPResponse {
-        var response = HTTPResponse.json(status: 426, upgradeRequiredBody(path))
-        response.headers.append(("Upgrade", "websocket"))
-        response.headers.append(("Connection", "Upgrade"))
-        return response
-    }
-
-    /// The JSON body of ``upgradeRequired(_:)``.
-    static func upgradeRequiredBody(_ path: String) -> JSONValue {
-        errorBody(
-            "UpgradeRequired",
-            "\(path) is a WebSocket route: open it with a WebSocket upgrade (GET with Upgrade: websocket)")
-    }
-
-    /// A JSON error response: ``errorBody(_:_:)`` with `status`.
-    static func error(_ status: Int, _ code: String, _ message: String) -> HTTPResponse {
-        .json(status: status, errorBody(code, message))
-    }
-
-    /// The JSON error body `{"code", "message"}`.
-    static func errorBody(_ code: String, _ message: String) -> JSONValue {
-        ["code": .string(code), "message": .string(message)]
     }
 }

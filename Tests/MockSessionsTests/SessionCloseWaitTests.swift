@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import MockServer
+@testable import MockSessions
 
 /// The harness awaits a case's sessions closing (issue 11: it polled 50 × 20 ms before).
 @Suite("Waiting for a case's sessions to close")

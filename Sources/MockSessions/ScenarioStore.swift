@@ -1,17 +1,17 @@
-import ScenarioEngine
+package import ScenarioEngine
 import Synchronization
-import WireJSON
+package import WireJSON
 
 /// The scenario new sessions get: the embedded default, `--scenario`, or the last
 /// `PUT /_mock/scenario`. Shared by every service thread (a mutex guards it).
-final class ScenarioStore: Sendable {
+package final class ScenarioStore: Sendable {
     private let scenario: Mutex<Scenario>
     /// `--time-scale`, applied to every scenario that comes in.
-    let timeScaleOverride: Double?
+    package let timeScaleOverride: Double?
     /// The scenario the server started with (`POST /_mock/reset` restores it).
-    let initial: Scenario
+    package let initial: Scenario
 
-    init(initial: Scenario, timeScaleOverride: Double?) {
+    package init(initial: Scenario, timeScaleOverride: Double?) {
         self.timeScaleOverride = timeScaleOverride
         var current = initial
         if let timeScaleOverride { current.timeScale = timeScaleOverride }
@@ -19,15 +19,15 @@ final class ScenarioStore: Sendable {
         scenario = Mutex(current)
     }
 
-    var current: Scenario { scenario.withLock { $0 } }
+    package var current: Scenario { scenario.withLock { $0 } }
 
-    func replace(with new: Scenario) {
+    package func replace(with new: Scenario) {
         var new = new
         if let timeScaleOverride { new.timeScale = timeScaleOverride }
         scenario.withLock { $0 = new }
     }
 
-    var currentDescription: JSONValue {
+    package var currentDescription: JSONValue {
         let current = self.current
         return [
             "name": .string(current.name), "description": .string(current.description),

@@ -1,13 +1,13 @@
 import SessionCore
-import WireSocket
+package import WireSocket
 
 /// Who may use the control API (`/_mock/…`): with `--control-token T`, only requests that carry
 /// `Authorization: Bearer T` (from any host); without one, only requests from loopback. `GET
 /// /_mock/health` answers everyone (container and orchestrator probes), and says nothing
 /// about sessions.
-enum ControlAccess {
+package enum ControlAccess {
     /// The refusal for `head`, or nil when it may proceed.
-    static func refusal(_ head: HTTPRequestHead, token: String?, isHealth: Bool) -> HTTPResponse? {
+    package static func refusal(_ head: HTTPRequestHead, token: String?, isHealth: Bool) -> HTTPResponse? {
         if isHealth && head.method == "GET" { return nil }
         if let token {
             guard let presented = bearer(head.headers["authorization"]), constantTimeEquals(presented, token) else {
@@ -29,7 +29,7 @@ enum ControlAccess {
 
     /// Whether `peer` (a numeric address as libwebsockets gives it) is a loopback address:
     /// 127.0.0.0/8, ::1, or IPv4-mapped 127.x. An empty peer (an in-process request) counts.
-    static func isLoopback(_ peer: String) -> Bool {
+    package static func isLoopback(_ peer: String) -> Bool {
         let address = peer.lowercased()
         return address.isEmpty || address.hasPrefix("127.") || address == "::1" || address.hasPrefix("::ffff:127.")
     }

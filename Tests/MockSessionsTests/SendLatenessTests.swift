@@ -1,6 +1,6 @@
 import Testing
 
-@testable import MockServer
+@testable import MockSessions
 
 /// The fixed-size lateness histogram the metrics and the scenario benchmark read.
 @Suite("Send lateness histogram")

@@ -1,6 +1,6 @@
 import ProtocolModel
 import Synchronization
-import WireJSON
+package import WireJSON
 
 /// Upgrades the mock refused, with the test id or case route they carried: a refused client
 /// has no session, so without this log its broken connect (`C1`) would be invisible to its
@@ -9,32 +9,46 @@ import WireJSON
 /// Bounded: an origin (a test id, a case, or neither) keeps its first `limitPerOrigin`
 /// refusals, so a client retrying in a loop adds no more; the log keeps the last `limit` of
 /// all, dropping the oldest. Both count in ``dropped``.
-final class RefusedUpgrades: Sendable {
+package final class RefusedUpgrades: Sendable {
     /// One refusal.
-    struct Refusal: Sendable, Hashable {
+    package struct Refusal: Sendable, Hashable {
         /// When it was refused, in CLOCK_MONOTONIC microseconds (the journals' time base).
-        let atMicros: Int64
+        package let atMicros: Int64
         /// The same moment in calendar time (``WallClock``), for the listing.
-        let wallMicros: Int64
+        package let wallMicros: Int64
         /// The request path, without its query.
-        let path: String
+        package let path: String
         /// The test id it carried (`X-Test-Id`, else `?test_id=`, as sessions are filed).
-        let testID: String?
+        package let testID: String?
         /// The conformance case of a `/case/<id>/…` path.
-        let caseID: String?
+        package let caseID: String?
         /// The HTTP status of the refusal.
-        let status: Int
+        package let status: Int
         /// The connect obligation of the protocol on `path` (`mmd.C1`, `qrt.C1`); nil on a path
         /// no protocol is served on.
-        let obligation: String?
+        package let obligation: String?
         /// What the client was told: the refusal body's `code: message`.
-        let reason: String
+        package let reason: String
+
+        package init(
+            atMicros: Int64, wallMicros: Int64, path: String, testID: String?, caseID: String?, status: Int,
+            obligation: String?, reason: String
+        ) {
+            self.atMicros = atMicros
+            self.wallMicros = wallMicros
+            self.path = path
+            self.testID = testID
+            self.caseID = caseID
+            self.status = status
+            self.obligation = obligation
+            self.reason = reason
+        }
 
         /// What was refused and why (`upgrade refused with 401 (InvalidApiKey: …)`).
-        var message: String { "upgrade refused with \(status) (\(reason))" }
+        package var message: String { "upgrade refused with \(status) (\(reason))" }
 
         /// An entry of `GET /_mock/refusals`.
-        var summary: JSONValue {
+        package var summary: JSONValue {
             var object: JSONObject = [
                 "time": .string(WallClock.rfc3339(micros: wallMicros)), "path": .string(path),
                 "status": .int(Int64(status)), "reason": .string(reason),
@@ -52,33 +66,33 @@ final class RefusedUpgrades: Sendable {
 
     /// Where refusals come from, for the per-origin cap.
     private struct Origin: Hashable {
-        let testID: String?
-        let caseID: String?
+        package let testID: String?
+        package let caseID: String?
     }
 
     private struct State {
         /// Oldest first.
-        var kept: [Refusal] = []
-        var keptByOrigin: [Origin: Int] = [:]
-        var dropped = 0
+        package var kept: [Refusal] = []
+        package var keptByOrigin: [Origin: Int] = [:]
+        package var dropped = 0
     }
 
     /// The server's caps: refusals kept in all, and per test id or case.
-    static let kept = 1000
-    static let keptPerOrigin = 100
+    package static let kept = 1000
+    package static let keptPerOrigin = 100
 
     /// Refusals kept in all.
-    let limit: Int
+    package let limit: Int
     /// Refusals kept per test id or case (and for those with neither).
-    let limitPerOrigin: Int
+    package let limitPerOrigin: Int
     private let state = Mutex(State())
 
-    init(limit: Int = kept, limitPerOrigin: Int = keptPerOrigin) {
+    package init(limit: Int = kept, limitPerOrigin: Int = keptPerOrigin) {
         self.limit = limit
         self.limitPerOrigin = limitPerOrigin
     }
 
-    func record(_ refusal: Refusal) {
+    package func record(_ refusal: Refusal) {
         let origin = Origin(testID: refusal.testID, caseID: refusal.caseID)
         state.withLock { state in
             guard state.keptByOrigin[origin, default: 0] < limitPerOrigin else {
@@ -97,18 +111,18 @@ final class RefusedUpgrades: Sendable {
     }
 
     /// The kept refusals `matching` selects, oldest first.
-    func refusals(where matching: (Refusal) -> Bool) -> [Refusal] {
+    package func refusals(where matching: (Refusal) -> Bool) -> [Refusal] {
         state.withLock { $0.kept.filter(matching) }
     }
 
     /// The kept refusals of conformance case `caseID`, oldest first.
-    func refusals(caseID: String) -> [Refusal] { refusals { $0.caseID == caseID } }
+    package func refusals(caseID: String) -> [Refusal] { refusals { $0.caseID == caseID } }
 
     /// Refusals not kept (over a cap) since the start or the last ``forgetAll()``.
-    var dropped: Int { state.withLock { $0.dropped } }
+    package var dropped: Int { state.withLock { $0.dropped } }
 
     /// Forgets every refusal and the dropped count (`POST /_mock/reset`); returns how many were kept.
-    func forgetAll() -> Int {
+    package func forgetAll() -> Int {
         state.withLock { state in
             defer { state = State() }
             return state.kept.count

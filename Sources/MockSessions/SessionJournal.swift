@@ -1,35 +1,35 @@
-import ProtocolModel
+package import ProtocolModel
 import ScenarioEngine
 import Synchronization
-import WireJSON
+package import WireJSON
 
 /// Everything one session did, in order: frames both ways, states, faults, violations, close.
 /// Written by the session's service thread, read by the control API from any thread (a mutex
 /// guards it). With a record directory, every entry is also handed to the ``RecordWriter`` for
 /// `<dir>/<session-id>.jsonl` as it happens (on disk within the writer's flush interval).
-final class SessionJournal: Sendable {
-    let id: String
-    let protocolName: String
-    let path: String
-    let testID: String?
-    let caseID: String?
-    let startedAtMicros: Int64
+package final class SessionJournal: Sendable {
+    package let id: String
+    package let protocolName: String
+    package let path: String
+    package let testID: String?
+    package let caseID: String?
+    package let startedAtMicros: Int64
     /// The upstream origin of a proxied session (`--proxy-upstream`); nil for the mock's own.
-    let upstream: String?
+    package let upstream: String?
 
     private struct State {
-        var entries: [JournalEntry] = []
-        var isOpen = true
-        var framesIn = 0
-        var framesOut = 0
-        var bytesIn = 0
-        var bytesOut = 0
-        var violations = 0
-        var serviceThreadName: String?
-        var storedFrames = 0
-        var framesNotJournaled = 0
+        package var entries: [JournalEntry] = []
+        package var isOpen = true
+        package var framesIn = 0
+        package var framesOut = 0
+        package var bytesIn = 0
+        package var bytesOut = 0
+        package var violations = 0
+        package var serviceThreadName: String?
+        package var storedFrames = 0
+        package var framesNotJournaled = 0
         /// Estimated memory the kept entries hold (see ``retainedBytes``).
-        var retainedBytes = 0
+        package var retainedBytes = 0
     }
 
     private let state = Mutex(State())
@@ -37,9 +37,9 @@ final class SessionJournal: Sendable {
     private let record: (writer: RecordWriter, path: String)?
     /// Frames kept in memory; later frames are only counted (states, violations, faults and
     /// closes are always kept, and `--record` files get every entry).
-    let frameLimit: Int
+    package let frameLimit: Int
 
-    init(
+    package init(
         id: String, protocolName: String, path: String, testID: String?, caseID: String?,
         startedAtMicros: Int64, recordWriter: RecordWriter?, frameLimit: Int = .max, upstream: String? = nil
     ) {
@@ -55,17 +55,17 @@ final class SessionJournal: Sendable {
     }
 
     /// Microseconds since the session started.
-    func elapsed(atMicros now: Int64) -> Int64 { now - startedAtMicros }
+    package func elapsed(atMicros now: Int64) -> Int64 { now - startedAtMicros }
 
     /// Journals a close going `direction` at `now`: its code (nil for an abrupt close, no close
     /// frame) and reason.
-    func recordClose(_ direction: JournalEntry.Direction, atMicros now: Int64, code: Int?, reason: String) {
+    package func recordClose(_ direction: JournalEntry.Direction, atMicros now: Int64, code: Int?, reason: String) {
         record(
             JournalEntry(
                 t: elapsed(atMicros: now), direction: direction, kind: .close, closeCode: code, closeReason: reason))
     }
 
-    func record(_ entry: JournalEntry) {
+    package func record(_ entry: JournalEntry) {
         state.withLock { state in
             let isFrame = entry.kind == .text || entry.kind == .binary
             if isFrame && state.storedFrames >= frameLimit {
@@ -93,36 +93,36 @@ final class SessionJournal: Sendable {
 
     /// Estimated memory the kept entries hold: each entry, plus the wire size of the frame it
     /// keeps (its JSON tree or raw text, a binary frame's bytes); what `--keep-sessions-bytes` bounds.
-    var retainedBytes: Int { state.withLock { $0.retainedBytes } }
+    package var retainedBytes: Int { state.withLock { $0.retainedBytes } }
 
     private static func estimatedBytes(of entry: JournalEntry) -> Int {
         let kept = entry.json != nil ? entry.byteLength ?? 0 : entry.text?.utf8.count ?? 0
         return MemoryLayout<JournalEntry>.stride + kept + (entry.payload?.count ?? 0)
     }
 
-    func markClosed() {
+    package func markClosed() {
         state.withLock { state in
             state.isOpen = false
             if let record { record.writer.close(record.path) }
         }
     }
 
-    var isOpen: Bool { state.withLock { $0.isOpen } }
+    package var isOpen: Bool { state.withLock { $0.isOpen } }
 
     /// The service thread the session lives on (set when it opens).
-    var serviceThreadName: String? {
+    package var serviceThreadName: String? {
         get { state.withLock { $0.serviceThreadName } }
         set { state.withLock { $0.serviceThreadName = newValue } }
     }
 
     /// The entries so far.
-    var entries: [JournalEntry] { state.withLock { $0.entries } }
+    package var entries: [JournalEntry] { state.withLock { $0.entries } }
 
     /// The journal as JSON Lines.
-    var jsonLines: String { JournalEntry.encodeLines(entries) }
+    package var jsonLines: String { JournalEntry.encodeLines(entries) }
 
     /// The summary the session list shows.
-    var summary: JSONValue {
+    package var summary: JSONValue {
         let state = self.state.withLock { $0 }  // the entries are shared, not copied
         var object: JSONObject = [
             "id": .string(id), "protocol": .string(protocolName), "path": .string(path),
