@@ -81,12 +81,20 @@ let package = Package(
                 "AnswerAudio", "MockSessions", "ScenarioEngine", "SessionCore", "WireAudio", "WireSocket", "WireJSON",
                 "ProtocolModel",
             ], swiftSettings: settings),
+        /// Capture: proxy mode (sessions forwarded upstream and journaled), replay of a recording,
+        /// recordings turned into scenarios and compared.
+        .target(
+            name: "MockCapture",
+            dependencies: [
+                "MockSessions", "ProtocolModel", "ScenarioEngine", "SessionCore", "WireAudio", "WireJSON", "WireSocket",
+            ], swiftSettings: settings),
         /// Serving and routing (engines built from the protocol descriptors) and the in-process API.
         .target(
             name: "MockServer",
             dependencies: [
-                "AnswerAudio", "MockControl", "MockSessions", "MultiModalDialogEngine", "QwenRealtimeEngine",
-                "SessionCore", "ScenarioEngine", "WireSocket", "WireAudio", "WireJSON", "ProtocolModel",
+                "AnswerAudio", "MockCapture", "MockControl", "MockSessions", "MultiModalDialogEngine",
+                "QwenRealtimeEngine",
+                "SessionCore", "ScenarioEngine", "WireSocket", "WireJSON", "ProtocolModel",
             ], swiftSettings: settings),
 
         // MARK: - Conformance
@@ -100,7 +108,8 @@ let package = Package(
         .target(
             name: "ConformanceHarness",
             dependencies: [
-                "CLISupport", "MockServer", "ConformanceChecks", "ConformanceReports", "ScenarioEngine", "WireJSON",
+                "CLISupport", "MockCapture", "MockServer", "ConformanceChecks", "ConformanceReports", "ScenarioEngine",
+                "WireJSON",
                 "ProtocolModel", "WireSocket",
             ],
             swiftSettings: settings),
@@ -125,7 +134,8 @@ let package = Package(
             dependencies: ["DialogClients", "CLISupport", "WireAudio", "WireJSON", "ProtocolModel", "WireSocket"],
             swiftSettings: settings),
         .executableTarget(
-            name: "MockServerCLI", dependencies: ["MockServer", "MockSessions", "CLISupport", "WireSocket"],
+            name: "MockServerCLI",
+            dependencies: ["MockCapture", "MockServer", "MockSessions", "CLISupport", "WireSocket"],
             swiftSettings: settings),
         .executableTarget(
             name: "ConformanceCLI",
@@ -196,7 +206,8 @@ let package = Package(
         .testTarget(
             name: "EndToEndTests",
             dependencies: [
-                "CLISupport", "MockServer", "MockSessions", "JSONSchema", "MultiModalDialogEngine", "ScenarioEngine",
+                "CLISupport", "MockCapture", "MockServer", "MockSessions", "JSONSchema", "MultiModalDialogEngine",
+                "ScenarioEngine",
                 "WireJSON", "WireSocket", "ProtocolModel",
             ], exclude: ["Clients", "Fixtures"], swiftSettings: settings),
         .testTarget(
@@ -223,6 +234,10 @@ let package = Package(
             name: "FuzzTargetsTests", dependencies: ["FuzzTargets", "WireAudio"], exclude: ["Regressions"],
             swiftSettings: settings),
         .testTarget(name: "CLISupportTests", dependencies: ["CLISupport"], swiftSettings: settings),
+        .testTarget(
+            name: "MockCaptureTests",
+            dependencies: ["MockCapture", "MockSessions", "ProtocolModel", "ScenarioEngine", "WireJSON"],
+            swiftSettings: settings),
         .testTarget(
             name: "MockControlTests",
             dependencies: ["AnswerAudio", "MockControl", "MockSessions", "ScenarioEngine", "WireJSON", "WireSocket"],

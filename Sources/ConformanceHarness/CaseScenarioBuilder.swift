@@ -1,5 +1,6 @@
 package import ConformanceChecks
 package import FoundationEssentials
+import MockCapture
 import MockServer
 package import ScenarioEngine
 import WireJSON
@@ -25,7 +26,7 @@ package enum CaseScenarioBuilder {
                 scenario = try Scenario.load(
                     bytes: Array(try Data(contentsOf: URL(fileURLWithPath: localPath))), file: localPath)
                 // A recorded scenario's audio lives in files beside it.
-                scenario = try MockServer.resolvingRecordedAudio(
+                scenario = try Recordings.resolvingRecordedAudio(
                     scenario, file: localPath, directory: localURL.deletingLastPathComponent().path)
             } else if let text = MockServer.shippedScenario(named: name) {
                 scenario = try Scenario.load(text: text, file: "mock-server/scenarios/\(name).json")

@@ -1,4 +1,5 @@
 import Dispatch
+package import MockCapture
 import MockControl
 public import MockSessions
 package import ProtocolModel
@@ -10,6 +11,8 @@ package import WireSocket
 public typealias Logger = MockSessions.Logger
 /// The levels of ``Logger``.
 public typealias LogLevel = MockSessions.LogLevel
+/// A scenario file that does not load (``MockServer/init(configuration:)`` throws it).
+public typealias ScenarioFileError = MockSessions.ScenarioFileError
 
 /// The DialogMock server: both protocol routes, the control API and the echo route on one port.
 ///
@@ -280,9 +283,4 @@ public final class MockServer: @unchecked Sendable {
         router.recordWriter?.finish()
         configuration.logger(.info, "stopped")
     }
-}
-
-/// A scenario file that does not load; `description` is `FILE:LINE:COLUMN: message`.
-public struct ScenarioFileError: Error, Sendable, CustomStringConvertible {
-    public let description: String
 }

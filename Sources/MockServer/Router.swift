@@ -1,4 +1,5 @@
 import AnswerAudio
+import MockCapture
 import MockControl
 import MockSessions
 import MultiModalDialogEngine

@@ -1,6 +1,7 @@
 import CLISupport
 import Glibc
-import MockServer
+import MockCapture
+import MockSessions
 
 /// `mock-server compare-recordings OLD NEW [--timing-tolerance-ms N]`: what the server sends
 /// differently in a new recording of the same flow (drift).
@@ -34,7 +35,7 @@ enum CompareRecordingsCommand: Command {
             recordings.append((file, String(decoding: bytes, as: UTF8.self)))
         }
         do {
-            let (report, drifted) = try MockServer.compareRecordings(
+            let (report, drifted) = try Recordings.compareRecordings(
                 old: recordings[0], new: recordings[1], toleranceMicros: Int64(tolerance) * 1000)
             MockServerCommand.printLine(String(report.dropLast()))
             return drifted ? 1 : 0

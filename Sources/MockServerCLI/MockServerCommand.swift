@@ -1,5 +1,6 @@
 import CLISupport
 import Glibc
+import MockCapture
 import MockServer
 import MockSessions
 import WireSocket

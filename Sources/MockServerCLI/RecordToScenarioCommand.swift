@@ -1,6 +1,7 @@
 import CLISupport
 import Glibc
-import MockServer
+import MockCapture
+import MockSessions
 
 /// `mock-server record-to-scenario JOURNAL [--out FILE]`: a recorded session as a scenario that
 /// replays it (`mock-server --scenario FILE`).
@@ -32,9 +33,9 @@ enum RecordToScenarioCommand: Command {
         let folder = out.lastIndex(of: "/").map { String(out[..<$0]) } ?? "."
         let fileName = out.split(separator: "/").last.map(String.init) ?? out
         let name = fileName.hasSuffix(".json") ? String(fileName.dropLast(5)) : fileName
-        let recorded: MockServer.RecordedScenarioFiles
+        let recorded: Recordings.RecordedScenarioFiles
         do {
-            recorded = try MockServer.recordedScenario(
+            recorded = try Recordings.recordedScenario(
                 journal: String(decoding: bytes, as: UTF8.self), file: journal, name: name)
         } catch {
             MockServerCommand.printError(error.description)

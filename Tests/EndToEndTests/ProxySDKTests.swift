@@ -1,4 +1,5 @@
 import Foundation
+import MockCapture
 import MockServer
 import MockSessions
 import ProtocolModel
@@ -143,7 +144,7 @@ extension ProxySDKTests {
 
         let folder = pair.record.appendingPathComponent("scenario")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        let files = try MockServer.recordedScenario(journal: recording, file: "s1.jsonl", name: "call")
+        let files = try Recordings.recordedScenario(journal: recording, file: "s1.jsonl", name: "call")
         #expect(files.audioFiles.count > 10)
         for file in files.audioFiles {
             let url = folder.appendingPathComponent(file.path)
@@ -206,7 +207,7 @@ extension ProxySDKTests {
             "multimodal_dialog_flows.py", arguments(pair.proxy.baseURL), apiKey: Self.key)
         await pair.proxy.sessionsClosedForTest()
         let recording = try String(contentsOf: pair.record.appendingPathComponent("s1.jsonl"), encoding: .utf8)
-        let files = try MockServer.recordedScenario(journal: recording, file: "s1.jsonl", name: "dialog")
+        let files = try Recordings.recordedScenario(journal: recording, file: "s1.jsonl", name: "dialog")
         // The record kept the binary answer audio: it goes to files beside the scenario.
         #expect(files.audioFiles.count > 10 && files.audioFiles.allSatisfy { $0.path.hasSuffix(".bin") })
         let folder = pair.record.appendingPathComponent("scenario")

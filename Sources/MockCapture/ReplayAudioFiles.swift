@@ -1,12 +1,15 @@
 import Glibc
+package import MockSessions
 package import ScenarioEngine
 import WireJSON
 
 /// Puts the audio a recorded scenario keeps in files beside it (`audioFile` of its replay
 /// steps) back: into JSON frames, base64 at `audioPointer`; a binary frame's bytes as its payload. Runs when the server is made (never
 /// on a service thread); a file that cannot be read is a scenario error.
-enum ReplayAudioFiles {
-    static func resolve(_ scenario: Scenario, file: String, directory: String) throws(ScenarioFileError) -> Scenario {
+package enum ReplayAudioFiles {
+    package static func resolve(
+        _ scenario: Scenario, file: String, directory: String
+    ) throws(ScenarioFileError) -> Scenario {
         guard var steps = scenario.replay, steps.contains(where: { $0.audioFile != nil }) else { return scenario }
         for index in steps.indices {
             guard let path = steps[index].audioFile else { continue }
@@ -42,7 +45,7 @@ enum ReplayAudioFiles {
     }
 }
 
-extension MockServer {
+extension Recordings {
     /// A recorded scenario with the audio of its files beside it put back (``ReplayAudioFiles``),
     /// for scenarios handed over as values (the conformance harness's `recorded:` cases).
     package static func resolvingRecordedAudio(

@@ -1,7 +1,7 @@
-import MockSessions
-import ProtocolModel
+package import MockSessions
+package import ProtocolModel
 import WireJSON
-import WireSocket
+package import WireSocket
 
 /// One client session forwarded to the upstream service (`--proxy-upstream`): every frame both
 /// ways as it comes, closes with their codes, all journaled as the mock journals its own
@@ -11,20 +11,20 @@ import WireSocket
 ///
 /// Confined to the client connection's service thread: upstream events arrive on the proxy
 /// client's own thread and are handed over through `execute`, so nothing here blocks or locks.
-final class ProxySession: ConnectionHandler {
-    let protocolKind: DialogProtocol
+package final class ProxySession: ConnectionHandler {
+    package let protocolKind: DialogProtocol
     /// What the proxy asks of the protocol: event names, its error frame.
-    let descriptor: any ProtocolDescriptor
-    let journal: SessionJournal
-    let metrics: ServerMetrics
-    let logger: Logger
+    package let descriptor: any ProtocolDescriptor
+    package let journal: SessionJournal
+    package let metrics: ServerMetrics
+    package let logger: Logger
     /// Called once when the client connection is gone.
-    var onClose: (() -> Void)?
+    package var onClose: (() -> Void)?
     /// Keep binary frames' bytes in the journal (`--record`, `--journal-audio`): a recording then
     /// replays the real audio.
-    var keepsPayloads = false
+    package var keepsPayloads = false
     /// Most bytes queued for a client that does not read (`--max-queued-bytes`) before it is closed with 1008.
-    var maxQueuedBytes = Int.max
+    package var maxQueuedBytes = Int.max
 
     private(set) weak var downstream: Connection?
     private var upstream: ClientConnection?
@@ -39,15 +39,15 @@ final class ProxySession: ConnectionHandler {
     private var awaitingUpstreamClose = false
     /// How long an upstream that does not read or answer our close keeps the session open
     /// before its connection is cut.
-    static let upstreamCloseMillis = 3000
+    package static let upstreamCloseMillis = 3000
     /// Keeps the session alive meanwhile: the client's connection, its owner, is gone.
     private var selfUntilUpstreamCloses: ProxySession?
     /// The client closed before the upstream opened: the close to send it once it does.
     private var closeForUpstream: (CloseCode, String)?
     /// The upstream failed before the client sent the task id the protocol's error frame needs.
-    var pendingFailure: UpstreamFailure?
+    package var pendingFailure: UpstreamFailure?
 
-    init(protocolKind: DialogProtocol, journal: SessionJournal, metrics: ServerMetrics, logger: Logger) {
+    package init(protocolKind: DialogProtocol, journal: SessionJournal, metrics: ServerMetrics, logger: Logger) {
         self.protocolKind = protocolKind
         descriptor = protocolKind.descriptor
         self.journal = journal
@@ -58,7 +58,7 @@ final class ProxySession: ConnectionHandler {
     private var now: Int64 { MonotonicClock.nowMicros() }
 
     /// Opens the upstream connection (at the upgrade, before the client's connection is open).
-    func start(
+    package func start(
         client: WebSocketClient, url: String, headers: [(String, String)], insecureTLS: Bool,
         maxMessageBytes: Int, serviceThread: ServiceThreadExecutor
     ) {
@@ -73,7 +73,7 @@ final class ProxySession: ConnectionHandler {
 
     // MARK: - The client's connection
 
-    func connectionOpened(_ connection: Connection) {
+    package func connectionOpened(_ connection: Connection) {
         downstream = connection
         journal.serviceThreadName = connection.serviceThreadName
         metrics.sessionOpened()
@@ -82,7 +82,7 @@ final class ProxySession: ConnectionHandler {
         for (event, at) in waiting { upstreamEvent(event, atMicros: at) }
     }
 
-    func connection(_ connection: Connection, received message: WebSocketMessage) {
+    package func connection(_ connection: Connection, received message: WebSocketMessage) {
         journal.record(entry(message, .in, t: journal.elapsed(atMicros: now), keepingPayload: keepsPayloads))
         metrics.frameIn(bytes: message.bytes.count)
         if let upstream {
@@ -95,7 +95,7 @@ final class ProxySession: ConnectionHandler {
         }
     }
 
-    func connectionClosed(_ connection: Connection, peerCode: CloseCode?, peerReason: String) {
+    package func connectionClosed(_ connection: Connection, peerCode: CloseCode?, peerReason: String) {
         journal.recordClose(.in, atMicros: now, code: peerCode.map { Int($0.rawValue) }, reason: peerReason)
         clientClosed = true
         let close = peerCode.map { (Self.sendable($0), peerReason) } ?? (.goingAway, "client gone")
@@ -206,7 +206,7 @@ final class ProxySession: ConnectionHandler {
     }
 
     /// A code a close frame may carry (RFC 6455 §7.4): 1005, 1006, 1015 and unassigned ones become 1000.
-    static func sendable(_ code: CloseCode) -> CloseCode {
+    package static func sendable(_ code: CloseCode) -> CloseCode {
         switch code.rawValue {
         case 1000...1003, 1007...1014, 3000...4999: code
         default: .normal
@@ -215,7 +215,7 @@ final class ProxySession: ConnectionHandler {
 
     /// A frame's journal entry: text as the mock journals it (whole JSON, message name), binary by
     /// size (and its bytes with `keepingPayload`).
-    func entry(
+    package func entry(
         _ message: WebSocketMessage, _ direction: JournalEntry.Direction, t: Int64, keepingPayload: Bool
     ) -> JournalEntry {
         switch message {

@@ -1,18 +1,7 @@
+import MockCapture
 import MockSessions
 import ProtocolModel
 import WireSocket
-
-/// The upstream end of proxy mode: one libwebsockets client (its own service thread, TLS when
-/// the upstream is `wss://`) that every proxied session opens its upstream connection on.
-final class ProxyClient: Sendable {
-    let upstream: ProxyUpstream
-    let client: WebSocketClient
-
-    init(upstream: ProxyUpstream, eventLoop: WebSocketServer.EventLoop) {
-        self.upstream = upstream
-        client = WebSocketClient(eventLoop: eventLoop, tls: upstream.secure)
-    }
-}
 
 extension Router {
     /// A protocol route under `--proxy-upstream`: the session is the upstream's, forwarded and

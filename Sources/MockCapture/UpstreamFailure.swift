@@ -1,30 +1,30 @@
 import MockSessions
 import ProtocolModel
 import WireJSON
-import WireSocket
+package import WireSocket
 
 /// Why a proxied session's upstream connection did not open: a refused upgrade (its HTTP
 /// status) or a connect that failed (TLS, DNS, TCP).
-struct UpstreamFailure {
-    let error: WebSocketError
-    let status: Int?
+package struct UpstreamFailure {
+    package let error: WebSocketError
+    package let status: Int?
 
-    var summary: String {
+    package var summary: String {
         status.map { "refused the upgrade: HTTP \($0)" } ?? "connection failed: \(error.message)"
     }
     /// The error code the client reads.
-    var code: String { status == nil ? "UpstreamUnavailable" : "UpstreamRefused" }
-    var message: String { "proxy: upstream \(summary)" }
+    package var code: String { status == nil ? "UpstreamUnavailable" : "UpstreamRefused" }
+    package var message: String { "proxy: upstream \(summary)" }
 }
 
 extension ProxySession {
     /// Delay after which a multimodal client that sent no `run-task` yet is told without its task id.
-    static let taskIDWaitMicros: Int64 = 1_000_000
+    package static let taskIDWaitMicros: Int64 = 1_000_000
 
     /// Tells the client the upstream failed, in its protocol (``ProtocolDescriptor/errorFrame(code:message:taskID:)``:
     /// Qwen `error`; multimodal `task-failed` under the client's task id, waiting up to a second
     /// for its `run-task`), then closes with 1011.
-    func fail(_ failure: UpstreamFailure, withoutTaskID: Bool = false) {
+    package func fail(_ failure: UpstreamFailure, withoutTaskID: Bool = false) {
         guard let downstream, downstream.isOpen else { return }
         var taskID: String?
         if descriptor.errorFrameNeedsTaskID {

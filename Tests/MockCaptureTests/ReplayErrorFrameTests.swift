@@ -4,7 +4,7 @@ import ScenarioEngine
 import Testing
 import WireJSON
 
-@testable import MockServer
+@testable import MockCapture
 
 /// A replayed session answers an injected error in the recorded protocol's own frame (its
 /// descriptor's), not in one shape for both.

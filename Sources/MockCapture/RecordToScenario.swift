@@ -1,7 +1,8 @@
+package import MockSessions
 import ScenarioEngine
 import WireJSON
 
-extension MockServer {
+extension Recordings {
     /// A recorded session as a replayable scenario (`mock-server record-to-scenario`).
     package struct RecordedScenarioFiles: Sendable {
         /// The scenario file's text (pretty JSON).

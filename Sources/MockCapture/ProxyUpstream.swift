@@ -43,7 +43,7 @@ package struct ProxyUpstream: Sendable, Equatable {
     }
 
     /// The upstream URL of a client's request: the same path and query on the upstream origin.
-    func url(path: String, queryItems: [(name: String, value: String)]) -> String {
+    package func url(path: String, queryItems: [(name: String, value: String)]) -> String {
         guard !queryItems.isEmpty else { return origin + path }
         let query = queryItems.map { Self.percentEncoded($0.name) + "=" + Self.percentEncoded($0.value) }
         return origin + path + "?" + query.joined(separator: "&")
@@ -51,7 +51,7 @@ package struct ProxyUpstream: Sendable, Equatable {
 
     /// RFC 3986 unreserved characters as they are; every other byte as `%XX` (lws hands the
     /// query parameters over decoded).
-    static func percentEncoded(_ text: String) -> String {
+    package static func percentEncoded(_ text: String) -> String {
         var encoded = ""
         for byte in text.utf8 {
             let scalar = Unicode.Scalar(byte)

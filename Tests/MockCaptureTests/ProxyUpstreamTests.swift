@@ -1,6 +1,6 @@
 import Testing
 
-@testable import MockServer
+@testable import MockCapture
 
 /// `--proxy-upstream` values, the upstream URL of a request, and the headers that go upstream.
 @Suite struct ProxyUpstreamTests {

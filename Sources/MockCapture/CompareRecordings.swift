@@ -1,7 +1,8 @@
+package import MockSessions
 import ScenarioEngine
 import WireJSON
 
-extension MockServer {
+extension Recordings {
     /// Two recordings of the same flow compared (`mock-server compare-recordings`,
     /// ``RecordingDrift``): the report (pretty JSON) and whether the server drifted.
     /// - Throws: ``ScenarioFileError`` `FILE:LINE: message` for a bad journal line.

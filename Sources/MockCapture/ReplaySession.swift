@@ -1,7 +1,7 @@
-import MockSessions
-import ProtocolModel
-import ScenarioEngine
-import SessionCore
+package import MockSessions
+package import ProtocolModel
+package import ScenarioEngine
+package import SessionCore
 import WireAudio
 import WireJSON
 
@@ -10,8 +10,8 @@ import WireJSON
 /// schedules, paced by the client's frames, and nothing else. The first client frame that
 /// differs from the recording's is journaled as a `replay.departure` violation; multimodal
 /// frames carry the live client's task id.
-final class ReplaySession: ProtocolSession {
-    let scenario: ScenarioBridge<MonotonicScenarioClock>
+package final class ReplaySession: ProtocolSession {
+    package let scenario: ScenarioBridge<MonotonicScenarioClock>
     /// The recorded protocol: its error frame for an injected error.
     private let descriptor: any ProtocolDescriptor
     private let synthesizer = VoiceSynthesizer(sampleRate: 16_000, seed: 1)
@@ -29,21 +29,21 @@ final class ReplaySession: ProtocolSession {
         if case .close = $0.frame { false } else { true }
     }
 
-    init(runtime: ScenarioRuntime<MonotonicScenarioClock>, protocol dialogProtocol: DialogProtocol) {
+    package init(runtime: ScenarioRuntime<MonotonicScenarioClock>, protocol dialogProtocol: DialogProtocol) {
         scenario = ScenarioBridge(runtime: runtime)
         descriptor = dialogProtocol.descriptor
     }
 
-    func open() -> [SessionCommand] { handle(scenario.runtime.start()) }
+    package func open() -> [SessionCommand] { handle(scenario.runtime.start()) }
 
     /// The event type as both protocols name it: Qwen `type`, multimodal directive or action.
-    func classify(text bytes: [UInt8]) -> InboundClassification {
+    package func classify(text bytes: [UInt8]) -> InboundClassification {
         receivedAt = scenario.now  // the driver classifies a text frame first, as it arrives
         guard let json = try? JSONValue.decode(bytes) else { return InboundClassification(eventType: nil, json: nil) }
         return InboundClassification(eventType: MessageName.ofClientFrame(json), json: json)
     }
 
-    func receive(text bytes: [UInt8], classification: InboundClassification) -> [SessionCommand] {
+    package func receive(text bytes: [UInt8], classification: InboundClassification) -> [SessionCommand] {
         if let id = DashScopeEnvelope.taskID(of: classification.json) { taskID = id }
         let departure = check(classification.eventType ?? (classification.json == nil ? "text" : "-"))
         return departure
@@ -52,7 +52,7 @@ final class ReplaySession: ProtocolSession {
                     type: classification.eventType ?? "", json: classification.json, receivedAt: receivedAt))
     }
 
-    func receive(binary bytes: [UInt8]) -> [SessionCommand] {
+    package func receive(binary bytes: [UInt8]) -> [SessionCommand] {
         // 16 kHz s16le mono is the multimodal default uplink; only used for audio triggers.
         check("binary")
             + handle(
@@ -73,13 +73,13 @@ final class ReplaySession: ProtocolSession {
         return [.journal(.violation(obligation: "replay.departure", message: Violation.Level.should.prefix + message))]
     }
 
-    func engineTimerFired(_ name: String) -> [SessionCommand] { [] }
+    package func engineTimerFired(_ name: String) -> [SessionCommand] { [] }
 
-    func closed(peerCode: Int?) {}
+    package func closed(peerCode: Int?) {}
 
     /// Consumption: how many recorded server frames were not sent (their client frame never came,
     /// or the session closed before they were due), as a `replay.unused` violation.
-    func closingNotes() -> [JournalNote] {
+    package func closingNotes() -> [JournalNote] {
         let steps = scenario.runtime.scenario.replay ?? []
         let total = steps.filter { if case .close = $0.frame { false } else { true } }.count
         let now = scenario.now
@@ -95,7 +95,7 @@ final class ReplaySession: ProtocolSession {
         ]
     }
 
-    func render(_ request: FaultRequest, atMicros: Int64) -> [OutboundFrame] {
+    package func render(_ request: FaultRequest, atMicros: Int64) -> [OutboundFrame] {
         switch request {
         case .unknownEvent(let type, let template):
             [json(template ?? ["type": .string(type)], at: atMicros)]
@@ -104,13 +104,13 @@ final class ReplaySession: ProtocolSession {
         }
     }
 
-    func endSession(_ reason: SessionEnd) -> [SessionCommand] {
+    package func endSession(_ reason: SessionEnd) -> [SessionCommand] {
         handle(scenario.runtime.close()) + [
             .transport(.close(code: 1000, reason: "replay ended"), atMicros: scenario.now)
         ]
     }
 
-    func scripted(_ frame: ScriptedFrame, atMicros: Int64) -> OutboundFrame? {
+    package func scripted(_ frame: ScriptedFrame, atMicros: Int64) -> OutboundFrame? {
         // Non-close steps reach here in step order (anchors only grow): the k-th is step k.
         let step = dueTimes.count < replayedSteps.count ? replayedSteps[dueTimes.count] : nil
         if case .close = frame {} else { dueTimes.append(atMicros) }
