@@ -1,7 +1,7 @@
 internal import CLibWebSockets
 
 /// What a client connection observes.
-public enum ClientEvent: Sendable, Equatable {
+package enum ClientEvent: Sendable, Equatable {
     case message(WebSocketMessage)
     /// The connection ended; `code` is the server's close code (nil when it sent no close frame).
     case closed(code: CloseCode?, reason: String)
@@ -9,7 +9,7 @@ public enum ClientEvent: Sendable, Equatable {
 
 /// What a connection opened with ``WebSocketClient/open(_:headers:maxMessageBytes:insecureTLS:events:)``
 /// reports, on the client's service thread, in order.
-public enum ClientStreamEvent: Sendable {
+package enum ClientStreamEvent: Sendable {
     /// The upgrade succeeded.
     case opened(ClientConnection)
     /// The connect or the upgrade failed; `status` is the HTTP status of a refused upgrade.
@@ -20,7 +20,7 @@ public enum ClientStreamEvent: Sendable {
 
 /// One client connection. Safe to use from any thread: operations are forwarded to the
 /// client's service thread.
-public final class ClientConnection: Sendable {
+package final class ClientConnection: Sendable {
     private let client: ClientCore
     private let connection: SendableBox<Connection>
     private let mailbox: Mailbox<ClientEvent>
@@ -31,47 +31,47 @@ public final class ClientConnection: Sendable {
         self.mailbox = mailbox
     }
 
-    public func send(_ message: WebSocketMessage) {
+    package func send(_ message: WebSocketMessage) {
         client.loop.execute { [connection] in connection.value.send(message) }
     }
 
-    public func send(text: String) { send(.text(Array(text.utf8))) }
+    package func send(text: String) { send(.text(Array(text.utf8))) }
 
     /// Sends one message as the given fragments (continuation frames after the first).
-    public func sendFragments(_ fragments: [[UInt8]], binary: Bool) {
+    package func sendFragments(_ fragments: [[UInt8]], binary: Bool) {
         client.loop.execute { [connection] in connection.value.sendFragments(fragments, binary: binary) }
     }
 
-    public func close(code: CloseCode = .normal, reason: String = "") {
+    package func close(code: CloseCode = .normal, reason: String = "") {
         client.loop.execute { [connection] in connection.value.close(code: code, reason: reason) }
     }
 
     /// Closes after the queued messages; cuts the connection if it has not ended
     /// `abortAfterMillis` later (a server that does not read, or never answers the close).
-    public func close(code: CloseCode, reason: String, abortAfterMillis: Int) {
+    package func close(code: CloseCode, reason: String, abortAfterMillis: Int) {
         client.loop.execute { [connection] in
             connection.value.close(code: code, reason: reason, abortAfterMicros: Int64(abortAfterMillis) * 1000)
         }
     }
 
     /// Drops the TCP connection without a close frame.
-    public func abort() {
+    package func abort() {
         client.loop.execute { [connection] in connection.value.abort() }
     }
 
     /// The next event, or nil if none arrives within `timeoutMillis`.
-    public func next(timeoutMillis: Int = 5000) async -> ClientEvent? {
+    package func next(timeoutMillis: Int = 5000) async -> ClientEvent? {
         await mailbox.take(timeoutMillis: timeoutMillis)
     }
 
     /// The next message, skipping nothing; nil on timeout or when the connection closed.
-    public func nextMessage(timeoutMillis: Int = 5000) async -> WebSocketMessage? {
+    package func nextMessage(timeoutMillis: Int = 5000) async -> WebSocketMessage? {
         if case .message(let message) = await next(timeoutMillis: timeoutMillis) { return message }
         return nil
     }
 
     /// Events already received, without waiting.
-    public func drainEvents() -> [ClientEvent] { mailbox.drain() }
+    package func drainEvents() -> [ClientEvent] { mailbox.drain() }
 }
 
 /// Service-thread state of one connect: the request, then the connection once established.

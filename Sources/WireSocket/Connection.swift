@@ -3,13 +3,13 @@ import Glibc
 
 /// One accepted WebSocket connection. Confined to the service thread: every method must be
 /// called there (from a handler callback, a timer, or `WebSocketServer.execute`).
-public final class Connection {
+package final class Connection {
     /// Unique within the server, increasing from 1.
-    public let id: UInt64
+    package let id: UInt64
     /// The upgrade request this connection came from.
-    public let request: HTTPRequestHead
-    public let openedAt: Int64
-    public private(set) var isOpen = true
+    package let request: HTTPRequestHead
+    package let openedAt: Int64
+    package private(set) var isOpen = true
 
     let handler: any ConnectionHandler
     let maxMessageBytes: Int
@@ -47,9 +47,9 @@ public final class Connection {
     private var throttleTimer: TimerID?
 
     /// Bytes per second the connection may write (nil = unlimited). Models a slow link.
-    public var writeRateLimit: Int? = nil
+    package var writeRateLimit: Int? = nil
     /// When set, every outbound message is split into WebSocket fragments of this many bytes.
-    public var fragmentSize: Int? = nil
+    package var fragmentSize: Int? = nil
 
     init(
         id: UInt64, request: HTTPRequestHead, handler: any ConnectionHandler, maxMessageBytes: Int,
@@ -65,16 +65,16 @@ public final class Connection {
     }
 
     /// Messages and closes queued but not yet written.
-    public var pendingWrites: Int { outbound.count }
+    package var pendingWrites: Int { outbound.count }
     /// A close that drops the queue is on its way: nothing more is sent.
     private var closeQueued = false
     /// Payload bytes queued but not yet written (what a client that does not read piles up).
-    public var queuedBytes: Int { outbound.queuedBytes }
+    package var queuedBytes: Int { outbound.queuedBytes }
 
     // MARK: - Sending
 
     /// Queues a message; it is written when the socket is writable, in order.
-    public func send(_ message: WebSocketMessage) {
+    package func send(_ message: WebSocketMessage) {
         guard isOpen, !closeSent, !closeQueued else { return }
         let binary = !message.isText
         let payload = message.bytes
@@ -87,7 +87,7 @@ public final class Connection {
     }
 
     /// Queues raw fragments of one message (the caller decides the split).
-    public func sendFragments(_ fragments: [[UInt8]], binary: Bool) {
+    package func sendFragments(_ fragments: [[UInt8]], binary: Bool) {
         guard isOpen, !fragments.isEmpty else { return }
         for (index, fragment) in fragments.enumerated() {
             enqueue(
@@ -98,7 +98,7 @@ public final class Connection {
     }
 
     /// Sends a close frame with `code` and `reason` after the queued messages, then closes.
-    public func close(code: CloseCode = .normal, reason: String = "") {
+    package func close(code: CloseCode = .normal, reason: String = "") {
         guard isOpen, !closeSent else { return }
         enqueue(.close(code, reason))
     }
@@ -106,7 +106,7 @@ public final class Connection {
     /// Sends a close frame after the queued messages, as ``close(code:reason:)`` does; if the
     /// connection has not ended `abortAfterMicros` later (the peer does not read, or never
     /// answers the close), it is cut.
-    public func close(code: CloseCode, reason: String, abortAfterMicros: Int64) {
+    package func close(code: CloseCode, reason: String, abortAfterMicros: Int64) {
         guard isOpen, !closeSent else { return }
         close(code: code, reason: reason)
         schedule(afterMicros: abortAfterMicros) { [weak self] in self?.abort() }
@@ -115,7 +115,7 @@ public final class Connection {
     /// Drops every queued message, then sends a close frame with `code` and `reason`; if the
     /// peer still has not taken it after `abortAfterMicros` (it does not read), the connection
     /// is cut. For a client whose backlog grew past what the server keeps for it.
-    public func closeDroppingQueue(code: CloseCode, reason: String, abortAfterMicros: Int64 = 2_000_000) {
+    package func closeDroppingQueue(code: CloseCode, reason: String, abortAfterMicros: Int64 = 2_000_000) {
         guard isOpen, !closeSent, !closeQueued else { return }
         closeQueued = true
         outbound.removeAll()
@@ -125,7 +125,7 @@ public final class Connection {
 
     /// Closes the TCP connection at once, without a close frame (a crashed or cut-off server).
     /// With `reset`, the peer gets an RST instead of a FIN.
-    public func abort(reset: Bool = false) {
+    package func abort(reset: Bool = false) {
         guard isOpen, let wsi else { return }
         let fd = lws_get_socket_fd(wsi)
         guard fd >= 0 else { return }
@@ -143,14 +143,14 @@ public final class Connection {
     // MARK: - Flow control (faults)
 
     /// Stops (or resumes) reading from the socket: the peer's sends back up in TCP buffers.
-    public func setReadsPaused(_ paused: Bool) {
+    package func setReadsPaused(_ paused: Bool) {
         guard isOpen, let wsi, paused != readsPaused else { return }
         readsPaused = paused
         lws_rx_flow_control(wsi, paused ? 0 : 1)
     }
 
     /// Stops (or resumes) writing: queued messages wait.
-    public func setWritesPaused(_ paused: Bool) {
+    package func setWritesPaused(_ paused: Bool) {
         guard isOpen, paused != writesPaused else { return }
         writesPaused = paused
         if !paused { requestWrite() }
@@ -160,14 +160,14 @@ public final class Connection {
 
     /// Runs `action` on the service thread after `micros`; cancelled automatically on close.
     @discardableResult
-    public func schedule(afterMicros micros: Int64, _ action: @escaping () -> Void) -> TimerID {
+    package func schedule(afterMicros micros: Int64, _ action: @escaping () -> Void) -> TimerID {
         schedule(atMicros: MonotonicClock.nowMicros() + max(0, micros), action)
     }
 
     /// Runs `action` at monotonic time `due` (timers due at the same time run in the order they
     /// were scheduled); cancelled automatically on close.
     @discardableResult
-    public func schedule(atMicros due: Int64, _ action: @escaping () -> Void) -> TimerID {
+    package func schedule(atMicros due: Int64, _ action: @escaping () -> Void) -> TimerID {
         var id = TimerID(0)
         id = loop.schedule(atMicros: due) { [weak self] in
             guard let self else { return }
@@ -178,17 +178,17 @@ public final class Connection {
         return id
     }
 
-    public func cancelTimer(_ id: TimerID) {
+    package func cancelTimer(_ id: TimerID) {
         timers.remove(id)
         loop.cancelTimer(id)
     }
 
     /// The name of the service thread this connection lives on (`lws-1`, …).
-    public var serviceThreadName: String { loop.threadName }
+    package var serviceThreadName: String { loop.threadName }
 
     /// Runs closures on this connection's service thread from any thread (a worker that finished
     /// something the connection waits for).
-    public var serviceThread: ServiceThreadExecutor { ServiceThreadExecutor(loop: loop) }
+    package var serviceThread: ServiceThreadExecutor { ServiceThreadExecutor(loop: loop) }
 
     // MARK: - Service-thread internals
 

@@ -3,16 +3,16 @@ import Glibc
 import Synchronization
 
 /// The libwebsockets the process runs with (recorded in health output and reports).
-public enum LibWebSocketsVersion {
-    public static var string: String { String(cString: lws_get_library_version()) }
+package enum LibWebSocketsVersion {
+    package static var string: String { String(cString: lws_get_library_version()) }
 }
 
 /// libwebsockets' own log lines (bind failures, protocol violations). Silent by default so a
 /// failing command prints one clear line; `--log-level debug` turns them on.
-public enum LibWebSocketsLog {
+package enum LibWebSocketsLog {
     static let enabled = Atomic<Bool>(false)
 
-    public static func setEnabled(_ on: Bool) { enabled.store(on, ordering: .relaxed) }
+    package static func setEnabled(_ on: Bool) { enabled.store(on, ordering: .relaxed) }
 
     /// Installs the forwarder; called before every context is created (the level is process-global).
     static func install() {

@@ -304,8 +304,8 @@ private struct ContextHandle: @unchecked Sendable {
 
 /// A service thread as other threads may use it: `execute` queues a closure and wakes the loop.
 /// Closures queued after the loop has ended are never run.
-public struct ServiceThreadExecutor: Sendable {
+package struct ServiceThreadExecutor: Sendable {
     let loop: ServiceLoop
 
-    public func execute(_ work: @escaping @Sendable () -> Void) { loop.execute(work) }
+    package func execute(_ work: @escaping @Sendable () -> Void) { loop.execute(work) }
 }

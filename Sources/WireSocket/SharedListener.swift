@@ -7,18 +7,18 @@ import Synchronization
 /// into its own lws context (`lws_adopt_socket_vhost`). Debian's lws 4.1 has one service
 /// thread per context (`LWS_MAX_SMP` 1) and no `SO_REUSEPORT` listener, so this is how a
 /// session lands on one of several threads and stays there.
-public final class SharedListener: Sendable {
+package final class SharedListener: Sendable {
     private let servers: [WebSocketServer]
     private let socket: Int32
     /// The bound port.
-    public let port: UInt16
+    package let port: UInt16
     private let stopping = Atomic<Bool>(false)
     private let next = Atomic<Int>(0)
     private let thread = Mutex<pthread_t?>(nil)
 
     /// Binds `host:port` (0 picks a free port) and listens; `servers` must have been made with
     /// `ownsListener` false.
-    public init(host: String, port: UInt16, servers: [WebSocketServer]) throws(WebSocketError) {
+    package init(host: String, port: UInt16, servers: [WebSocketServer]) throws(WebSocketError) {
         precondition(!servers.isEmpty, "a listener needs servers")
         self.servers = servers
         let ipv6 = host.contains(":")
@@ -73,7 +73,7 @@ public final class SharedListener: Sendable {
     }
 
     /// Starts the accept thread.
-    public func start() throws(WebSocketError) {
+    package func start() throws(WebSocketError) {
         let box = Unmanaged.passRetained(self).toOpaque()
         var tid = pthread_t()
         let rc = pthread_create(
@@ -92,7 +92,7 @@ public final class SharedListener: Sendable {
     }
 
     /// Stops accepting (connections already handed out go on) and joins the accept thread.
-    public func stop() {
+    package func stop() {
         guard !stopping.exchange(true, ordering: .acquiringAndReleasing) else { return }
         shutdown(socket, Int32(SHUT_RDWR))
         if let tid = thread.withLock({ $0 }) { pthread_join(tid, nil) }

@@ -8,22 +8,22 @@ import Glibc
 /// A thin handle: the state lives in a `ClientCore` that its service thread keeps alive, so the
 /// handle's `deinit` (which joins that thread) never runs on the thread itself, whatever
 /// releases the last reference to the connections.
-public final class WebSocketClient: Sendable {
+package final class WebSocketClient: Sendable {
     let core: ClientCore
 
     /// - Parameter tls: initialise OpenSSL in this client's context, so it can open `wss://` URLs.
-    public init(eventLoop: WebSocketServer.EventLoop = .poll, perMessageDeflate: Bool = false, tls: Bool = false) {
+    package init(eventLoop: WebSocketServer.EventLoop = .poll, perMessageDeflate: Bool = false, tls: Bool = false) {
         core = ClientCore(eventLoop: eventLoop, perMessageDeflate: perMessageDeflate, tls: tls)
     }
 
     deinit { core.shutdown() }
 
     /// Closes every connection (code 1001) and stops the service thread.
-    public func shutdown() { core.shutdown() }
+    package func shutdown() { core.shutdown() }
 
     /// Opens `url` (`ws://host:port/path?query`) with extra handshake headers.
     /// - Throws: `WebSocketError` naming the HTTP status when the server refused the upgrade.
-    public func connect(
+    package func connect(
         _ url: String, headers: [(String, String)] = [], maxMessageBytes: Int = 64 << 20,
         timeoutMillis: Int = 5000
     ) async throws(WebSocketError) -> ClientConnection {
@@ -34,7 +34,7 @@ public final class WebSocketClient: Sendable {
     /// `.opened` or `.failed`, then the connection's messages and its close. Returns at once
     /// (lws connects without blocking; only its own service thread resolves the host).
     /// - Parameter insecureTLS: accept a self-signed or mismatched `wss://` certificate (tests).
-    public func open(
+    package func open(
         _ url: String, headers: [(String, String)] = [], maxMessageBytes: Int = 64 << 20, insecureTLS: Bool = false,
         events: @escaping @Sendable (ClientStreamEvent) -> Void
     ) {

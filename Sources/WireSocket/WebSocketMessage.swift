@@ -1,44 +1,44 @@
 /// One complete WebSocket message (all fragments reassembled).
-public enum WebSocketMessage: Sendable, Equatable {
+package enum WebSocketMessage: Sendable, Equatable {
     case text([UInt8])
     case binary([UInt8])
 
     /// The payload bytes, whatever the opcode.
-    public var bytes: [UInt8] {
+    package var bytes: [UInt8] {
         switch self {
         case .text(let bytes), .binary(let bytes): bytes
         }
     }
 
-    public var isText: Bool { if case .text = self { true } else { false } }
+    package var isText: Bool { if case .text = self { true } else { false } }
 
     /// A text message from a Swift string.
-    public static func text(_ string: String) -> WebSocketMessage { .text(Array(string.utf8)) }
+    package static func text(_ string: String) -> WebSocketMessage { .text(Array(string.utf8)) }
 }
 
 /// Close status codes of RFC 6455 §7.4 that the project uses by name.
-public struct CloseCode: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
-    public let rawValue: UInt16
-    public init(rawValue: UInt16) { self.rawValue = rawValue }
-    public init(_ rawValue: UInt16) { self.rawValue = rawValue }
+package struct CloseCode: RawRepresentable, Sendable, Hashable, CustomStringConvertible {
+    package let rawValue: UInt16
+    package init(rawValue: UInt16) { self.rawValue = rawValue }
+    package init(_ rawValue: UInt16) { self.rawValue = rawValue }
 
-    public static let normal = CloseCode(1000)
-    public static let goingAway = CloseCode(1001)
-    public static let protocolError = CloseCode(1002)
-    public static let unsupportedData = CloseCode(1003)
-    public static let noStatus = CloseCode(1005)
-    public static let abnormal = CloseCode(1006)
-    public static let invalidPayload = CloseCode(1007)
-    public static let policyViolation = CloseCode(1008)
-    public static let messageTooBig = CloseCode(1009)
-    public static let internalError = CloseCode(1011)
+    package static let normal = CloseCode(1000)
+    package static let goingAway = CloseCode(1001)
+    package static let protocolError = CloseCode(1002)
+    package static let unsupportedData = CloseCode(1003)
+    package static let noStatus = CloseCode(1005)
+    package static let abnormal = CloseCode(1006)
+    package static let invalidPayload = CloseCode(1007)
+    package static let policyViolation = CloseCode(1008)
+    package static let messageTooBig = CloseCode(1009)
+    package static let internalError = CloseCode(1011)
 
-    public var description: String { String(rawValue) }
+    package var description: String { String(rawValue) }
 }
 
 /// Errors of the WebSocket layer, carrying libwebsockets' own words where it gave any.
-public struct WebSocketError: Error, Sendable, CustomStringConvertible, Equatable {
-    public let message: String
-    public init(_ message: String) { self.message = message }
-    public var description: String { message }
+package struct WebSocketError: Error, Sendable, CustomStringConvertible, Equatable {
+    package let message: String
+    package init(_ message: String) { self.message = message }
+    package var description: String { message }
 }

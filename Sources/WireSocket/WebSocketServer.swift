@@ -8,11 +8,11 @@ import Synchronization
 /// Every lws call, every `Connection`, every delegate and handler callback and every timer runs
 /// on that thread. Other threads reach it only through `execute(_:)`, which queues a closure and
 /// wakes the loop with `lws_cancel_service` (the one lws call documented as thread-safe).
-public final class WebSocketServer: @unchecked Sendable {
+package final class WebSocketServer: @unchecked Sendable {
     // @unchecked Sendable: all mutable state below `// MARK: service thread` is confined to the
     // service thread; `inbox` and `stopRequested` are the only cross-thread state and are locked.
 
-    public enum EventLoop: String, Sendable, CaseIterable {
+    package enum EventLoop: String, Sendable, CaseIterable {
         /// lws' own poll() loop: best timer precision; each wake-up scans every descriptor.
         case poll
         /// libuv through the lws plugin: epoll, scales to thousands of idle connections.
@@ -31,45 +31,45 @@ public final class WebSocketServer: @unchecked Sendable {
         }
 
         /// The Debian package with the lws plugin this loop needs (lws loads it at run time).
-        public var pluginPackage: String? { pluginSuffix.map { "libwebsockets-evlib-\($0)" } }
+        package var pluginPackage: String? { pluginSuffix.map { "libwebsockets-evlib-\($0)" } }
 
         /// The plugin file lws loads for this loop: lws looks only in the library folder it was
         /// built for (`LWS_INSTALL_LIBDIR`).
-        public var pluginPath: String? { pluginSuffix.map { LWS_INSTALL_LIBDIR + "/libwebsockets-evlib_\($0).so" } }
+        package var pluginPath: String? { pluginSuffix.map { LWS_INSTALL_LIBDIR + "/libwebsockets-evlib_\($0).so" } }
 
         /// Whether lws can run this loop here (its plugin file is readable).
-        public var isAvailable: Bool {
+        package var isAvailable: Bool {
             guard let pluginPath else { return true }
             return access(pluginPath, R_OK) == 0
         }
     }
 
-    public struct Configuration: Sendable {
-        public var host: String = "127.0.0.1"
-        public var port: UInt16 = 0
-        public var eventLoop: EventLoop = .poll
+    package struct Configuration: Sendable {
+        package var host: String = "127.0.0.1"
+        package var port: UInt16 = 0
+        package var eventLoop: EventLoop = .poll
         /// Default cap on one reassembled message; routes may set their own.
-        public var maxMessageBytes: Int = 64 << 20
-        public var maxHTTPBodyBytes: Int = 16 << 20
+        package var maxMessageBytes: Int = 64 << 20
+        package var maxHTTPBodyBytes: Int = 16 << 20
         /// Seconds a connection may take to finish its HTTP request / WebSocket upgrade (and a
         /// peer to answer a close) before lws drops it: slow or silent openers hold no slot.
-        public var handshakeTimeoutSeconds: Int32 = 10
+        package var handshakeTimeoutSeconds: Int32 = 10
         /// Offer and accept permessage-deflate (RFC 7692); not on the libuv loop (see `init`).
-        public var perMessageDeflate: Bool = true
+        package var perMessageDeflate: Bool = true
         /// False: the server does not listen itself; a `SharedListener` hands it connections
         /// (several servers, one per service thread, on one port).
-        public var ownsListener: Bool = true
+        package var ownsListener: Bool = true
         /// Header names (lower-case) beyond the standard ones to copy into `HTTPRequestHead.headers`.
-        public var extraHeaderNames: [String] = [
+        package var extraHeaderNames: [String] = [
             "x-dashscope-workspace", "x-dashscope-datainspection", "x-dashscope-sdk-client",
             "x-dashscope-sdk-session-id", "x-test-id", "openai-beta", "x-request-id",
         ]
-        public init() {}
+        package init() {}
     }
 
-    public let configuration: Configuration
+    package let configuration: Configuration
     /// The bound port (meaningful after `start()`).
-    public private(set) var port: UInt16 = 0
+    package private(set) var port: UInt16 = 0
     let loop: ServiceLoop
 
     // MARK: service thread
@@ -81,7 +81,7 @@ public final class WebSocketServer: @unchecked Sendable {
     var draining = false
     let table: ProtocolTable
 
-    public init(configuration: Configuration = Configuration(), delegate: any WebSocketServerDelegate) {
+    package init(configuration: Configuration = Configuration(), delegate: any WebSocketServerDelegate) {
         self.configuration = configuration
         self.delegate = delegate
         loop = ServiceLoop(eventLoop: configuration.eventLoop)
@@ -98,7 +98,7 @@ public final class WebSocketServer: @unchecked Sendable {
     /// Creates the context, binds (unless a `SharedListener` feeds it), starts the service
     /// thread. Returns the bound port (0 without a listener of its own).
     @discardableResult
-    public func start() throws(WebSocketError) -> UInt16 {
+    package func start() throws(WebSocketError) -> UInt16 {
         var bound: UInt16 = 0
         try loop.start { [self] () throws(WebSocketError) -> OpaquePointer in
             let context = try createContext(port: configuration.port)
@@ -114,17 +114,17 @@ public final class WebSocketServer: @unchecked Sendable {
 
     /// Stops accepting, closes every connection with `closeCode`, waits up to `drainMillis` for the
     /// peers' close handshakes, destroys the context and joins the service thread.
-    public func stop(closeCode: CloseCode = .goingAway, drainMillis: Int = 1000) {
+    package func stop(closeCode: CloseCode = .goingAway, drainMillis: Int = 1000) {
         loop.stop { [self] in beginDrain(closeCode: closeCode, drainMillis: drainMillis) }
     }
 
     /// Runs `work` on the service thread, soon. Safe from any thread.
-    public func execute(_ work: @escaping @Sendable () -> Void) { loop.execute(work) }
+    package func execute(_ work: @escaping @Sendable () -> Void) { loop.execute(work) }
 
     /// Takes over an accepted TCP connection (from a `SharedListener`): on the service thread,
     /// lws serves it as if its own listener had accepted it. Safe from any thread; closes the
     /// descriptor when the server is stopping or lws refuses it.
-    public func adopt(socket fd: Int32) {
+    package func adopt(socket fd: Int32) {
         loop.execute { [self] in
             guard !draining, let context = loop.context, let vhost = lws_get_vhost_by_name(context, "default"),
                 lws_adopt_socket_vhost(vhost, fd) != nil
@@ -136,32 +136,32 @@ public final class WebSocketServer: @unchecked Sendable {
     }
 
     /// True when called on the service thread.
-    public var isOnServiceThread: Bool { loop.isOnServiceThread }
+    package var isOnServiceThread: Bool { loop.isOnServiceThread }
 
     /// The service thread, for other threads to run work on.
-    public var serviceThread: ServiceThreadExecutor { ServiceThreadExecutor(loop: loop) }
+    package var serviceThread: ServiceThreadExecutor { ServiceThreadExecutor(loop: loop) }
 
     /// The service thread's name (unique in the process).
-    public var serviceThreadName: String { loop.threadName }
+    package var serviceThreadName: String { loop.threadName }
 
     /// The open connections (service thread only).
-    public var openConnections: [Connection] {
+    package var openConnections: [Connection] {
         loop.assertServiceThread()
         return connections.values.sorted { $0.id < $1.id }
     }
 
     /// Runs `action` on the service thread at monotonic time `atMicros` (service thread only).
     @discardableResult
-    public func schedule(atMicros due: Int64, _ action: @escaping () -> Void) -> TimerID {
+    package func schedule(atMicros due: Int64, _ action: @escaping () -> Void) -> TimerID {
         loop.schedule(atMicros: due, action)
     }
 
     @discardableResult
-    public func schedule(afterMicros delay: Int64, _ action: @escaping () -> Void) -> TimerID {
+    package func schedule(afterMicros delay: Int64, _ action: @escaping () -> Void) -> TimerID {
         loop.schedule(atMicros: MonotonicClock.nowMicros() + max(0, delay), action)
     }
 
-    public func cancelTimer(_ id: TimerID) { loop.cancelTimer(id) }
+    package func cancelTimer(_ id: TimerID) { loop.cancelTimer(id) }
 
     private func createContext(port: UInt16) throws(WebSocketError) -> OpaquePointer {
         LibWebSocketsLog.install()

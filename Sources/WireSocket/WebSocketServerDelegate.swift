@@ -1,5 +1,5 @@
 /// What the server does with an upgrade request.
-public enum UpgradeDecision {
+package enum UpgradeDecision {
     /// Accept; the handler receives the connection's events on the service thread.
     /// `maxMessageBytes` caps one reassembled message (larger → close 1009).
     case accept(any ConnectionHandler, maxMessageBytes: Int? = nil)
@@ -8,7 +8,7 @@ public enum UpgradeDecision {
 }
 
 /// Routes requests. Every method runs on the server's service thread.
-public protocol WebSocketServerDelegate: AnyObject {
+package protocol WebSocketServerDelegate: AnyObject {
     /// A WebSocket upgrade request arrived.
     func upgrade(_ request: HTTPRequestHead) -> UpgradeDecision
     /// A plain HTTP request arrived (body complete).
@@ -16,7 +16,7 @@ public protocol WebSocketServerDelegate: AnyObject {
 }
 
 /// Receives one connection's events, on the service thread, in order.
-public protocol ConnectionHandler: AnyObject {
+package protocol ConnectionHandler: AnyObject {
     func connectionOpened(_ connection: Connection)
     func connection(_ connection: Connection, received message: WebSocketMessage)
     /// The connection is gone. `peerCode` is the code of the peer's close frame, if it sent one.
