@@ -46,7 +46,7 @@ package final class ChildProcess: Sendable {
         state = Mutex(State(outputEnded: spawned.readers.isEmpty))
         input = Mutex(spawned.input)
         let readers = spawned.readers
-        if !readers.isEmpty { Self.detachThread { [self] in readOutput(readers) } }
+        if !readers.isEmpty { DetachedThread.start { [self] in readOutput(readers) } }
     }
 
     /// Runs `executable` to its end: `input` written to its stdin (then end of input), stdout
@@ -218,7 +218,7 @@ package final class ChildProcess: Sendable {
     /// `grace`. A timeout is then on time even when the cooperative pool is busy (a test run
     /// blocks its threads for seconds at a time).
     private func endAtDeadline(_ deadline: ContinuousClock.Instant, grace: Duration) {
-        Self.detachThread { [self] in
+        DetachedThread.start { [self] in
             while isRunning, ContinuousClock.now < deadline { usleep(10_000) }
             guard isRunning else { return }
             signal(SIGTERM)
@@ -283,28 +283,6 @@ package final class ChildProcess: Sendable {
             partial.removeSubrange(partial.startIndex..<start)
             handler(lines)
         }
-    }
-
-    /// Runs `body` on a new detached thread (blocking reads never hold a thread of the pool).
-    private static func detachThread(_ body: @escaping @Sendable () -> Void) {
-        final class Body: Sendable {
-            let run: @Sendable () -> Void
-            init(_ run: @escaping @Sendable () -> Void) { self.run = run }
-        }
-        var thread = pthread_t()
-        let box = Unmanaged.passRetained(Body(body)).toOpaque()
-        guard
-            pthread_create(
-                &thread, nil,
-                { argument in
-                    Unmanaged<Body>.fromOpaque(argument!).takeRetainedValue().run()
-                    return nil
-                }, box) == 0
-        else {
-            Unmanaged<Body>.fromOpaque(box).release()
-            return
-        }
-        pthread_detach(thread)
     }
 }
 

@@ -16,7 +16,7 @@ final class IdleMemoryRelease: Sendable {
 
     /// Starts polling `openSessions`; `logger` gets one info line per release.
     func start(openSessions: @escaping @Sendable () -> Int, logger: Logger) {
-        Self.detachThread { [self] in
+        DetachedThread.start { [self] in
             guard let mallocTrim = GlibcFunction.named("malloc_trim", as: (@convention(c) (Int) -> Int32).self) else {
                 logger(.warn, "malloc_trim not found: idle memory is not released")
                 return
@@ -42,28 +42,6 @@ final class IdleMemoryRelease: Sendable {
                 idleSince = nil
             }
         }
-    }
-
-    /// Runs `body` on a new detached thread.
-    private static func detachThread(_ body: @escaping @Sendable () -> Void) {
-        final class Body: Sendable {
-            let run: @Sendable () -> Void
-            init(_ run: @escaping @Sendable () -> Void) { self.run = run }
-        }
-        var thread = pthread_t()
-        let box = Unmanaged.passRetained(Body(body)).toOpaque()
-        guard
-            pthread_create(
-                &thread, nil,
-                { argument in
-                    Unmanaged<Body>.fromOpaque(argument!).takeRetainedValue().run()
-                    return nil
-                }, box) == 0
-        else {
-            Unmanaged<Body>.fromOpaque(box).release()
-            return
-        }
-        pthread_detach(thread)
     }
 
     /// Keeps freed memory at the top of each allocator arena while sessions run (glibc trims an
