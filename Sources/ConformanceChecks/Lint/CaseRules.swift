@@ -6,6 +6,8 @@ struct CaseRules {
     var files: SuiteFiles
     var suite: LoadedSuite
     var document: SourceDocument
+    /// The suite's spec document, indexed once for all its cases; nil when it is missing.
+    var spec: SpecIndex?
 
     func check(seenIDs: inout [String: String]) -> [Diagnostic] {
         guard let value = document.value, let conformanceCase = try? ConformanceCase(jsonValue: value) else {
@@ -84,21 +86,15 @@ struct CaseRules {
     /// (whitespace runs compared as one space), so every citation can be read in the repo.
     private func specRules(_ conformanceCase: ConformanceCase) -> [Diagnostic] {
         let path = suite.definition.specPath
-        guard let text = files.text(path) else {
+        guard let spec else {
             return [document.diagnostic(["spec", "doc"], "the suite's spec document \(path) is not in the repository")]
         }
         var found: [Diagnostic] = []
         let section = conformanceCase.spec.section
-        let headings = text.split(separator: "\n").filter { $0.hasPrefix("#") }.map { line in
-            let title = line.drop { $0 == "#" }.trimmingPrefix(" ")
-            // A trailing status tag (`[documented: …]`) is not part of the title.
-            let bare = title.firstRange(of: "  [").map { title[..<$0.lowerBound] } ?? title
-            return String(bare).split(whereSeparator: \.isWhitespace).joined(separator: " ")
-        }
-        if !headings.contains(section) {
+        if !spec.headings.contains(section) {
             found.append(document.diagnostic(["spec", "section"], "\(path) has no heading \"\(section)\""))
         }
-        if !Self.collapsed(text).contains(Self.collapsed(conformanceCase.spec.quote)) {
+        if !spec.collapsedText.contains(Self.collapsed(conformanceCase.spec.quote)) {
             found.append(
                 document.diagnostic(
                     ["spec", "quote"], "the quote is not in \(path) (compared with whitespace collapsed)"))
@@ -174,5 +170,25 @@ struct CaseRules {
             }
         }
         return found
+    }
+}
+
+/// A suite's spec document as the case rules read it, built once per lint: its headings (status
+/// tags dropped, whitespace collapsed) and its text with whitespace collapsed. Per case, the
+/// ~100 KB references took seconds in debug builds, and the lint tests starved every other
+/// test of the parallel run.
+struct SpecIndex {
+    let headings: Set<String>
+    let collapsedText: String
+
+    init(text: String) {
+        headings = Set(
+            text.split(separator: "\n").filter { $0.hasPrefix("#") }.map { line in
+                let title = line.drop { $0 == "#" }.trimmingPrefix(" ")
+                // A trailing status tag (`[documented: …]`) is not part of the title.
+                let bare = title.firstRange(of: "  [").map { title[..<$0.lowerBound] } ?? title
+                return CaseRules.collapsed(String(bare))
+            })
+        collapsedText = CaseRules.collapsed(text)
     }
 }

@@ -30,7 +30,9 @@ package struct SuiteLinter: Sendable {
             let suiteDocument = SourceDocument(path: suitePath, bytes: files.files[suitePath] ?? [])
             if let suiteSchema { diagnostics += schemaFailures(suiteDocument, suiteSchema) }
             guard let suite = loader.load(directory: directory).suite else { continue }
-            if let text = files.text(suite.definition.specPath) {
+            let specText = files.text(suite.definition.specPath)
+            let spec = specText.map(SpecIndex.init(text:))
+            if let text = specText {
                 // Provenance (issue 40): the reference's sources and the suite's obligation table.
                 let reference = ReferenceSources(path: suite.definition.specPath, text: text)
                 diagnostics += reference.diagnostics + reference.check(suite.definition, document: suiteDocument)
@@ -39,7 +41,8 @@ package struct SuiteLinter: Sendable {
                 let document = SourceDocument(path: path, bytes: files.files[path] ?? [])
                 guard document.value != nil else { continue }
                 if let caseSchema { diagnostics += schemaFailures(document, caseSchema) }
-                diagnostics += CaseRules(files: files, suite: suite, document: document).check(seenIDs: &seenIDs)
+                diagnostics += CaseRules(files: files, suite: suite, document: document, spec: spec).check(
+                    seenIDs: &seenIDs)
             }
         }
         return diagnostics.sorted {
