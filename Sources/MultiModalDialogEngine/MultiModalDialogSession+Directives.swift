@@ -92,7 +92,7 @@ extension MultiModalDialogSession {
     /// S10: interrupt a Thinking/Responding round; in Listening only `RequestAccepted` (C20).
     private func requestToSpeak() -> [SessionCommand] {
         guard rounds.conversation != .listening, let current = rounds.current else {
-            reply(.event("RequestAccepted", [:]))
+            reply(.event(MultiModalDialogEvent.requestAccepted.rawValue, [:]))
             return [
                 .journal(
                     .should("mmd.C20", "RequestToSpeak in Listening (SHOULD only be sent while Thinking/Responding)"))
@@ -102,7 +102,7 @@ extension MultiModalDialogSession {
             // Seeds 000 and 001, "Interrupt": the request "returns RequestAccepted" (the SDK's
             // completion waits for it). Whether the answer stops is the application's setting
             // (AIBuds seed 004, the interruption switch): here it plays on.
-            reply(.event("RequestAccepted", [:]))
+            reply(.event(MultiModalDialogEvent.requestAccepted.rawValue, [:]))
             return [
                 .journal(
                     .info(
@@ -111,7 +111,7 @@ extension MultiModalDialogSession {
             ]
         }
         var commands = interrupt(current)
-        timeline.add(.event("RequestAccepted", [:]), at: lane(now))
+        timeline.add(.event(MultiModalDialogEvent.requestAccepted.rawValue, [:]), at: lane(now))
         timeline.add(.enter(.listening), at: lane(now))
         commands.append(.journal(.info("round \(current.number) interrupted by RequestToSpeak")))
         return commands

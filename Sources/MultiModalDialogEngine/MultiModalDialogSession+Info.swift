@@ -121,7 +121,7 @@ extension MultiModalDialogSession {
     func stop() -> [SessionCommand] {
         timeline.removeAll()
         var commands: [SessionCommand] = [.cancelTimer(.engine(Self.playbackFallbackTimer))]
-        commands += send(frames.event("Stopped", dialogID: dialogID, at: now))
+        commands += send(frames.event(MultiModalDialogEvent.stopped.rawValue, dialogID: dialogID, at: now))
         commands += send(frames.taskFinished(at: now))
         // Frames the client sent right behind Stop are still read (and journaled, C22).
         commands += teardown(

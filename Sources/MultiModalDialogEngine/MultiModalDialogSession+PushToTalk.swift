@@ -21,7 +21,9 @@ extension MultiModalDialogSession {
         uplink?.openBracket()
         endStretch("pushToTalkOutsideBracket")
         beginUtterance(startMs: 0)
-        if let open = uplink?.utterance { timeline.add(.event("SpeechStarted", [:]), at: lane(now), group: open.round) }
+        if let open = uplink?.utterance {
+            timeline.add(.event(MultiModalDialogEvent.speechStarted.rawValue, [:]), at: lane(now), group: open.round)
+        }
         return userInput()
     }
 
@@ -53,8 +55,8 @@ extension MultiModalDialogSession {
             return [.journal(.info("CancelSpeech without speech in progress"))]
         }
         let unsent = timeline.drop(group: open.round)
-        let startWasSent = !unsent.contains { $0.action == .event("SpeechStarted", [:]) }
-        if startWasSent { timeline.add(.event("SpeechEnded", [:]), at: lane(now)) }
+        let startWasSent = !unsent.contains { $0.action == .event(MultiModalDialogEvent.speechStarted.rawValue, [:]) }
+        if startWasSent { timeline.add(.event(MultiModalDialogEvent.speechEnded.rawValue, [:]), at: lane(now)) }
         uplink?.restartDetection()
         return [.journal(.info("utterance cancelled; no answer"))] + updateIdleHold()
     }

@@ -46,7 +46,7 @@ extension MultiModalDialogSession {
                 firstTextAt = firstTextAt ?? at
                 timeline.add(
                     .event(
-                        "RespondingContent",
+                        MultiModalDialogEvent.respondingContent.rawValue,
                         [
                             "round_id": .string(roundID), "llm_request_id": .string(llmRequestID),
                             "text": .string(shown), "spoken": .string(shown), "finished": false,
@@ -54,9 +54,9 @@ extension MultiModalDialogSession {
                 latest = max(latest, at)
             }
         }
-        let respondingAt = time + scenario.runtime.delayMicros(before: "RespondingStarted")
+        let respondingAt = time + scenario.runtime.delayMicros(before: MultiModalDialogEvent.respondingStarted.rawValue)
         timeline.add(.enter(.responding), at: respondingAt, group: number)
-        timeline.add(.event("RespondingStarted", [:]), at: respondingAt, group: number)
+        timeline.add(.event(MultiModalDialogEvent.respondingStarted.rawValue, [:]), at: respondingAt, group: number)
         timeline.add(.milestone(.respondingStarted), at: respondingAt, group: number)
         latest = max(latest, respondingAt)
         var final: JSONObject = [
@@ -124,8 +124,8 @@ extension MultiModalDialogSession {
             ])
             final["extra_info"] = .object(extraInfo)
         }
-        timeline.add(.event("RespondingContent", final), at: endAt, group: number)
-        timeline.add(.event("RespondingEnded", [:]), at: endAt, group: number)
+        timeline.add(.event(MultiModalDialogEvent.respondingContent.rawValue, final), at: endAt, group: number)
+        timeline.add(.event(MultiModalDialogEvent.respondingEnded.rawValue, [:]), at: endAt, group: number)
         timeline.add(.milestone(.respondingEnded), at: endAt, group: number)
         for error in tail.errorsAfter {
             add(error, at: endAt, round: number)

@@ -83,7 +83,10 @@ extension MultiModalDialogSession {
                 commands += speechStarted(atMs: atMs, lagMicros: lagMicros)
             case .speechStopped:
                 guard uplink?.utterance != nil else { continue }
-                let due = now + max(0, scenario.runtime.delayMicros(before: "SpeechEnded") - lagMicros)
+                let due =
+                    now
+                    + max(
+                        0, scenario.runtime.delayMicros(before: MultiModalDialogEvent.speechEnded.rawValue) - lagMicros)
                 commands += closeUtterance(at: lane(due))
             }
         }
@@ -95,21 +98,24 @@ extension MultiModalDialogSession {
 
     private func speechStarted(atMs: Int, lagMicros: Int64) -> [SessionCommand] {
         var commands = userInput()
-        var due = now + max(0, scenario.runtime.delayMicros(before: "SpeechStarted") - lagMicros)
+        var due =
+            now + max(0, scenario.runtime.delayMicros(before: MultiModalDialogEvent.speechStarted.rawValue) - lagMicros)
         if rounds.conversation != .listening {
             // Duplex voice barge-in (S10, §9.4): stop the answer at once, then listen.
             guard let current = rounds.current, scenario.runtime.isInterruptible else { return [] }
             commands += interrupt(current)
             commands.append(.journal(.info("round \(current.number) interrupted by voice (duplex barge-in)")))
             due = now
-            timeline.add(.event("SpeechStarted", [:]), at: lane(due))
+            timeline.add(.event(MultiModalDialogEvent.speechStarted.rawValue, [:]), at: lane(due))
             timeline.add(.enter(.listening), at: lane(due))
             rounds.bargeIn()
             beginUtterance(startMs: atMs)
             return commands
         }
         beginUtterance(startMs: atMs)
-        if let open = uplink?.utterance { timeline.add(.event("SpeechStarted", [:]), at: lane(due), group: open.round) }
+        if let open = uplink?.utterance {
+            timeline.add(.event(MultiModalDialogEvent.speechStarted.rawValue, [:]), at: lane(due), group: open.round)
+        }
         return commands
     }
 
@@ -144,7 +150,9 @@ extension MultiModalDialogSession {
         guard config?.downlink.transcriptPartials == true,
             let (text, round) = uplink?.reveal(speechMs: speechMs, tokenMs: options.transcriptTokenMs)
         else { return [] }
-        timeline.add(.event("SpeechContent", ["text": .string(text), "finished": false]), at: lane(now), group: round)
+        timeline.add(
+            .event(MultiModalDialogEvent.speechContent.rawValue, ["text": .string(text), "finished": false]),
+            at: lane(now), group: round)
         return []
     }
 
@@ -160,9 +168,11 @@ extension MultiModalDialogSession {
         scenario.runtime.report.turns += 1
         scenario.runtime.report.userSpeechMicros += Int64(speechMs) * 1000
         let (index, turn) = consumeTurn(user: nil, variables: scenario.runtime.variables)
-        timeline.add(.event("SpeechEnded", [:]), at: time, group: open.round)
+        timeline.add(.event(MultiModalDialogEvent.speechEnded.rawValue, [:]), at: time, group: open.round)
         timeline.add(
-            .event("SpeechContent", ["text": .string(recognised(turn.transcript)), "finished": true]), at: time,
+            .event(
+                MultiModalDialogEvent.speechContent.rawValue,
+                ["text": .string(recognised(turn.transcript)), "finished": true]), at: time,
             group: open.round)
         timeline.add(.enter(.thinking), at: time, group: open.round)
         planRound(number: open.round, content: .scripted(turn), from: time)

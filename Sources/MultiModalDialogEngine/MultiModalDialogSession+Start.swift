@@ -93,8 +93,8 @@ extension MultiModalDialogSession {
             time += scenario.runtime.delayMicros(before: DashScopeEnvelope.Event.taskStarted.rawValue)
             timeline.add(.taskStarted, at: lane(time))
         }
-        time += scenario.runtime.delayMicros(before: "Started")
-        timeline.add(.event("Started", [:]), at: lane(time))
+        time += scenario.runtime.delayMicros(before: MultiModalDialogEvent.started.rawValue)
+        timeline.add(.event(MultiModalDialogEvent.started.rawValue, [:]), at: lane(time))
         timeline.add(.enter(.listening), at: lane(time))
         return commands
     }

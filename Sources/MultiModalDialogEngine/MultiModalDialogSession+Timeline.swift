@@ -35,7 +35,7 @@ extension MultiModalDialogSession {
         let time = step.dueAt
         switch step.action {
         case .event(let name, let fields):
-            if name == "SpeechEnded" { uplink?.speechEndedSentAt = max(time, now) }
+            if name == MultiModalDialogEvent.speechEnded.rawValue { uplink?.speechEndedSentAt = max(time, now) }
             return send(frames.event(name, dialogID: dialogID, fields: fields, at: time))
         case .taskStarted:
             return send(frames.taskStarted(at: time))
@@ -76,7 +76,9 @@ extension MultiModalDialogSession {
             return state == .listening && rounds.isOpen ? roundReturnedToListening() : []
         }
         var commands = send(
-            frames.event("DialogStateChanged", dialogID: dialogID, fields: ["state": .string(state.rawValue)], at: time)
+            frames.event(
+                MultiModalDialogEvent.dialogStateChanged.rawValue, dialogID: dialogID,
+                fields: ["state": .string(state.rawValue)], at: time)
         )
         commands.append(.journal(.state(state.rawValue)))
         commands += handle(scenario.runtime.stateEntered(state.rawValue))

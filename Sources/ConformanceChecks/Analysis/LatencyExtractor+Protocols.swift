@@ -7,7 +7,7 @@ extension LatencyExtractor {
     func dialogSamples(_ transcript: Transcript) -> [LatencySample] {
         var samples: [LatencySample] = []
         let listening =
-            EntryMatcher.server("DialogStateChanged").indices(in: transcript).first {
+            EntryMatcher.server(MultiModalDialogEvent.dialogStateChanged.rawValue).indices(in: transcript).first {
                 DashScopeEnvelope.output(of: transcript.journal[$0].json)?["state"]?.stringValue == "Listening"
             } ?? transcript.firstIndex { $0.kind == .state && $0.state == "Listening" }
         if let listening,
@@ -16,7 +16,7 @@ extension LatencyExtractor {
         {
             samples.append(sample)
         }
-        let rounds = EntryMatcher.server("RespondingStarted").indices(in: transcript)
+        let rounds = EntryMatcher.server(MultiModalDialogEvent.respondingStarted.rawValue).indices(in: transcript)
         let rate = downlinkRate(transcript)
         for (number, start) in rounds.enumerated() {
             let next = number + 1 < rounds.count ? rounds[number + 1] : nil
@@ -43,7 +43,7 @@ extension LatencyExtractor {
                     metric: LatencyMetric.audioEndToLocalEnded, value: transcript.milliseconds(at: ended) - playbackEnd,
                     evidence: [audio[audio.count - 1], ended]))
         }
-        for accepted in EntryMatcher.server("RequestAccepted").indices(in: transcript) {
+        for accepted in EntryMatcher.server(MultiModalDialogEvent.requestAccepted.rawValue).indices(in: transcript) {
             let acceptedMs = transcript.milliseconds(at: accepted)
             // Only an interrupt during playback has a playback to stop (one in Listening has
             // none: the next playback_ended would be a later round's).

@@ -21,9 +21,9 @@ package enum StateOrderAnalyzer {
     package static func dialog(_ transcript: Transcript) -> StateTimeline {
         var sources = transcript.journal.indices.filter { transcript.journal[$0].kind == .state }
         if sources.isEmpty {
-            sources = EntryMatcher.server("DialogStateChanged").indices(in: transcript)
+            sources = EntryMatcher.server(MultiModalDialogEvent.dialogStateChanged.rawValue).indices(in: transcript)
         }
-        let started = EntryMatcher.server("Started").first(in: transcript)
+        let started = EntryMatcher.server(MultiModalDialogEvent.started.rawValue).first(in: transcript)
         var points: [StateTimeline.Point] = []
         var current: String?
         for index in sources {

@@ -11,7 +11,7 @@ package struct LocalRespondingPerRound: CustomRule {
 
     package func evaluate(_ transcript: Transcript, context: CheckContext) -> CheckResult {
         let expected = "one LocalRespondingEnded per RespondingStarted round, after it"
-        let rounds = EntryMatcher.server("RespondingStarted").indices(in: transcript)
+        let rounds = EntryMatcher.server(MultiModalDialogEvent.respondingStarted.rawValue).indices(in: transcript)
         let ends = EntryMatcher.client(Directive.localRespondingEnded.rawValue).indices(in: transcript)
         if let early = ends.first, rounds.first.map({ early < $0 }) ?? true {
             return context.fail(
