@@ -84,6 +84,9 @@ enum AdapterCommand: AsyncCommand {
                 switch kind {
                 case .multimodalDialog: MultiModalDriver(environment: settings, events: events, fault: chosenFault)
                 case .qwenRealtime: QwenDriver(environment: settings, events: events, fault: chosenFault)
+                case .qwenAudioLive:
+                    // Replaced by the Qwen-Audio-Live driver (issue 42, in progress on a branch).
+                    fatalError("no qwen-audio-live driver yet")
                 }
             let end = await serve(events, input: &input, passive: isPassive, driver: driver)
             await driver.flushCallbacks()
@@ -240,6 +243,6 @@ struct AdapterEnvironment: Sendable {
         apiKey = value("MOCK_API_KEY") ?? "sk-dialogmock"
         workspaceID = value("MOCK_WORKSPACE_ID") ?? "llm-dialogmock"
         appID = value("MOCK_APP_ID") ?? "app-dialogmock"
-        model = value("MOCK_MODEL") ?? "qwen3-omni-flash-realtime"
+        model = value("MOCK_MODEL") ?? protocolName.descriptor.defaultModel ?? ""
     }
 }

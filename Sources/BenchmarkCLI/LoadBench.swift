@@ -119,7 +119,7 @@ enum LoadBench: AsyncCommand {
             }
         }
         let dialogProtocol = DialogProtocol(rawValue: settings.protocolName) ?? .multimodalDialog
-        let path = dialogProtocol.path(model: "qwen-omni-turbo-realtime")
+        let path = dialogProtocol.path(model: dialogProtocol.descriptor.defaultModel)
         let script = LoadScript.of(dialogProtocol, downRate: Int(settings.config.down_rate))
         var config = settings.config
         config.port = UInt16(settings.port ?? 0)

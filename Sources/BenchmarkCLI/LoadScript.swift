@@ -40,6 +40,7 @@ struct LoadScript {
     static func of(_ dialogProtocol: DialogProtocol, downRate: Int) -> LoadScript {
         switch dialogProtocol {
         case .qwenRealtime: qwenRealtime()
+        case .qwenAudioLive: qwenAudioLive()
         case .multimodalDialog: multimodalDialog(downRate: downRate)
         }
     }
@@ -78,6 +79,39 @@ struct LoadScript {
                 around: placeholder),
             binaryAudioDown: false, audioKey: member("delta"), responseStartedReply: nil, playbackEndedReply: nil,
             stopText: nil, selectors: [Selector(anchor: nil, key: member("type"))],
+            rules: rules.map { Rule(selector: 0, value: $0.0.rawValue, action: $0.1) })
+    }
+
+    // MARK: - Qwen-Audio-Live
+
+    /// The documented flow: `session.update` (event id, frontend model, client delegation, server
+    /// VAD with a 500 ms end of turn) once `session.created` arrives, audio in
+    /// `session.input_audio.append`, `session.close` acknowledged by `session.closed`. No event
+    /// marks an answer's start: its first audio opens it, and the user's transcript ends it.
+    static func qwenAudioLive() -> LoadScript {
+        let session: JSONObject = [
+            "model": .string(QwenAudioLive.duplexModel), "modalities": ["text", "audio"],
+            "input_audio_format": "pcm", "output_audio_format": "pcm", "delegation": ["type": "client"],
+            "turn_detection": ["type": "server_vad", "threshold": 0.5, "silence_duration_ms": 500],
+        ]
+        let placeholder = "AUDIO-BASE64"
+        typealias Event = QwenAudioLiveServerEvent
+        let rules: [(Event, lg_action)] = [
+            (.outputAudioDelta, LG_ON_ANSWER_AUDIO_BASE64), (.inputTranscriptDelta, LG_ON_RESPONSE_DONE),
+            (.sessionCreated, LG_ON_SEND_SETUP), (.sessionUpdated, LG_ON_READY), (.error, LG_ON_ERROR),
+            (.sessionClosed, LG_ON_STOPPED),
+        ]
+        let setup = QwenAudioLiveClientEvent.sessionUpdate.object([
+            "event_id": "load-session-update", "session": .object(session),
+        ])
+        let close = QwenAudioLiveClientEvent.sessionClose.object(["event_id": "load-session-close"])
+        return LoadScript(
+            setupText: JSONValue.object(setup).encodedString(), setupOnOpen: false,
+            audioEnvelope: envelope(
+                of: .object(QwenAudioLiveClientEvent.inputAudioAppend.object(["audio": .string(placeholder)])),
+                around: placeholder),
+            binaryAudioDown: false, audioKey: member("delta"), responseStartedReply: nil, playbackEndedReply: nil,
+            stopText: JSONValue.object(close).encodedString(), selectors: [Selector(anchor: nil, key: member("type"))],
             rules: rules.map { Rule(selector: 0, value: $0.0.rawValue, action: $0.1) })
     }
 

@@ -26,6 +26,7 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
         switch dialogProtocol {
         case .multimodalDialog: .multimodalDialog
         case .qwenRealtime: .qwenRealtime
+        case .qwenAudioLive: .qwenRealtime  // its own target: issue 42, in progress on a branch
         }
     }
 

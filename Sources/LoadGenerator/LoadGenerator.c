@@ -290,6 +290,9 @@ static void act(run_t *r, session *s, const lg_rule *rule, const char *text, siz
         if (in_window(r, t)) r->r->speech_started++;
         if (s->response_open) { barge_in(r, s); send_playback_ended(r, s); }
         break;
+    case LG_ON_ANSWER_AUDIO_BASE64:
+        if (!s->response_open) response_started(r, s, t);
+        /* fall through */
     case LG_ON_AUDIO_BASE64: {
         const char *after;
         int n = find_string(text, len, r->script->audio_key, NULL, 0, &after);

@@ -1,4 +1,5 @@
 import ProtocolModel
+import WireSocket
 
 /// Which protocol a WebSocket path asks for, and which conformance case, if any
 /// (``DialogProtocol/route(_:)``: the service path, or `/case/<case-id>` before it, each with an
@@ -14,8 +15,15 @@ struct ProtocolRoute: Equatable {
         self.caseID = caseID
     }
 
-    init?(path: String) {
-        guard let route = DialogProtocol.route(path) else { return nil }
+    init?(path: String, model: String? = nil) {
+        guard let route = DialogProtocol.route(path, model: model) else { return nil }
         self.init(kind: route.protocol, caseID: route.caseID)
+    }
+
+    /// The route of an upgrade request: its path, and its `model` query parameter where a
+    /// protocol is chosen by model (``DialogProtocol/route(_:model:)``).
+    init?(_ request: HTTPRequestHead) {
+        let model = request.queryItems.first { $0.name == "model" }?.value
+        self.init(path: request.path, model: model)
     }
 }

@@ -22,7 +22,7 @@ extension Router {
                 route, request, scenario: scenario,
                 with: MultiModalDialogSessionFactory<MonotonicScenarioClock>(
                     settings: engineSettings, memory: dialogMemory))
-        case .qwenRealtime:
+        case .qwenRealtime, .qwenAudioLive:
             upgrade(
                 route, request, scenario: scenario,
                 with: QwenRealtimeSessionFactory<MonotonicScenarioClock>(settings: engineSettings))

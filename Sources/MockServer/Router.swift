@@ -102,17 +102,17 @@ final class Router: WebSocketServerDelegate, @unchecked Sendable {
     func upgrade(_ request: HTTPRequestHead) -> UpgradeDecision {
         configuration.logger(.debug, "upgrade \(request.path) from \(request.peer)")
         if let route = extraRoutes[request.path] { return route(request) }
-        if let proxy, let route = ProtocolRoute(path: request.path) {
+        if let proxy, let route = ProtocolRoute(request) {
             return upgradeProxied(route, request, proxy: proxy)
         }
-        if let replayScenario, let route = ProtocolRoute(path: request.path) {
+        if let replayScenario, let route = ProtocolRoute(request) {
             return startSession(
                 ReplaySession(runtime: makeRuntime(replayScenario, for: request, route: nil), protocol: route.kind),
                 protocolName: "replay",
                 request: request,
                 maxMessageBytes: Self.maxProtocolMessageBytes)
         }
-        if let route = ProtocolRoute(path: request.path) {
+        if let route = ProtocolRoute(request) {
             return upgradeProtocol(route, request)
         }
         switch request.path {
@@ -131,7 +131,7 @@ final class Router: WebSocketServerDelegate, @unchecked Sendable {
         _ request: HTTPRequestHead, status: Int, body: JSONValue, obligation: String? = nil,
         logLevel: LogLevel = .info
     ) {
-        let route = ProtocolRoute(path: request.path)
+        let route = ProtocolRoute(request)
         let reason = [body["code"]?.stringValue, body["message"]?.stringValue].compactMap { $0 }.joined(
             separator: ": ")
         let refusal = RefusedUpgrades.Refusal(
@@ -246,7 +246,7 @@ final class Router: WebSocketServerDelegate, @unchecked Sendable {
         if request.head.path.hasPrefix("/_mock/") || request.head.path == "/_mock" {
             return controlAPI.respond(to: request)
         }
-        if ProtocolRoute(path: request.head.path) != nil {
+        if ProtocolRoute(request.head) != nil {
             // A client that did not ask for the upgrade never reached the protocol: a refusal too.
             recordRefusal(request.head, status: 426, body: HTTPResponse.upgradeRequiredBody(request.head.path))
             return .upgradeRequired(request.head.path)

@@ -18,7 +18,7 @@ import WireJSON
     }
 
     @Test func theNamesTextListsEveryProtocol() {
-        #expect(DialogProtocol.namesText == "multimodal-dialog or qwen-realtime")
+        #expect(DialogProtocol.namesText == "multimodal-dialog, qwen-realtime or qwen-audio-live")
     }
 
     @Test func theClientModelIsTheProtocolsChoice() {
@@ -53,5 +53,37 @@ import WireJSON
         #expect(error["error"]?["code"]?.stringValue == "C")
         #expect(error["error"]?["message"]?.stringValue == "M")
         #expect(!DialogProtocol.qwenRealtime.descriptor.errorFrameNeedsTaskID)
+    }
+}
+
+/// Qwen-Audio-Live shares the realtime path, chosen there by the URL's model (issue 42).
+@Suite struct ModelRoutedProtocolTests {
+    @Test func aLiveModelOnTheRealtimePathIsQwenAudioLive() {
+        #expect(DialogProtocol.route("/api-ws/v1/realtime?model=qwen-audio-3.1-live")?.protocol == .qwenAudioLive)
+        #expect(DialogProtocol.route("/api-ws/v1/realtime", model: "qwen-audio-3.1-live")?.protocol == .qwenAudioLive)
+        let routed = DialogProtocol.route("/case/qal.session.001/api-ws/v1/realtime?model=qwen-audio-3.1-live")
+        #expect(routed?.protocol == .qwenAudioLive)
+        #expect(routed?.caseID == "qal.session.001")
+    }
+
+    @Test func otherModelsOnTheRealtimePathAreQwenRealtime() {
+        #expect(DialogProtocol.route("/api-ws/v1/realtime?model=qwen3-omni-flash-realtime")?.protocol == .qwenRealtime)
+        #expect(
+            DialogProtocol.route("/api-ws/v1/realtime?model=qwen-audio-3.1-realtime-flash")?.protocol == .qwenRealtime)
+        #expect(DialogProtocol.route("/api-ws/v1/realtime")?.protocol == .qwenRealtime)
+    }
+
+    @Test func theLivePathIsQwenAudioLiveWithOrWithoutAModel() {
+        #expect(DialogProtocol.route("/api-ws/v1/live")?.protocol == .qwenAudioLive)
+        #expect(DialogProtocol.route("/api-ws/v1/live?model=qwen-audio-3.1-live")?.protocol == .qwenAudioLive)
+    }
+
+    @Test func liveServiceModelsAreRecognised() {
+        for model in ["qwen-audio-3.1-live", "QWEN-AUDIO-3.1-LIVE", "qwen-audio-4.0-live-2026-11-20"] {
+            #expect(QwenAudioLive.isServiceModel(model), "\(model)")
+        }
+        for model in ["qwen-audio-3.1-realtime-flash", "qwen-audio-live", "qwen-audio-3-live", "qwen-audio-3.1-live-"] {
+            #expect(!QwenAudioLive.isServiceModel(model), "\(model)")
+        }
     }
 }

@@ -15,6 +15,7 @@ extension DialogProtocol {
         switch self {
         case .multimodalDialog: MultiModalDialogAnalysis()
         case .qwenRealtime: QwenRealtimeAnalysis()
+        case .qwenAudioLive: QwenAudioLiveAnalysis()
         }
     }
 }

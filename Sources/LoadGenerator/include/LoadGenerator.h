@@ -28,7 +28,9 @@ typedef enum {
     LG_ON_AUDIO_BASE64,      /* answer audio, base64 in the string value after `audio_key` */
     LG_ON_ERROR,             /* counted */
     LG_ON_FATAL,             /* counted, and the session failed */
-    LG_ON_STOPPED            /* our `stop_text` is acknowledged: close cleanly */
+    LG_ON_STOPPED,           /* our `stop_text` is acknowledged: close cleanly */
+    LG_ON_ANSWER_AUDIO_BASE64 /* like LG_ON_AUDIO_BASE64, and it opens an answer when none is open
+                                 (protocols that mark no answer start, e.g. Qwen-Audio-Live) */
 } lg_action;
 
 /* Where a rule looks: the string value after `key` (`"name":"`), searched from the first

@@ -6,12 +6,16 @@ package enum DialogProtocol: String, Sendable, Hashable, CaseIterable {
     case multimodalDialog = "multimodal-dialog"
     /// Qwen realtime: OpenAI-realtime-style events.
     case qwenRealtime = "qwen-realtime"
+    /// Qwen-Audio-Live: OpenAI-Live-style `session.*` events (a Qwen realtime dialect whose
+    /// events differ, so a protocol of its own to the harness).
+    case qwenAudioLive = "qwen-audio-live"
 
     /// The protocol's facts and rules: the one registration point of a protocol.
     package var descriptor: any ProtocolDescriptor {
         switch self {
         case .multimodalDialog: MultiModalDialogDescriptor()
         case .qwenRealtime: QwenRealtimeDescriptor()
+        case .qwenAudioLive: QwenAudioLiveDescriptor()
         }
     }
 
@@ -45,12 +49,33 @@ package enum DialogProtocol: String, Sendable, Hashable, CaseIterable {
         return path + descriptor.query(model: model)
     }
 
-    /// The protocol and case id a request path asks for (``CaseRoute/match(_:service:)``), or nil.
-    package static func route(_ path: String) -> (protocol: DialogProtocol, caseID: String?)? {
+    /// The protocol and case id a request path asks for (``CaseRoute/match(_:service:)``), or nil:
+    /// a protocol that claims the URL's `model` on a path it shares (``ProtocolDescriptor/
+    /// modelRoutedPath``) first, then the path's own protocol. `model` defaults to the path's
+    /// `model` query parameter.
+    package static func route(_ path: String, model: String? = nil) -> (protocol: DialogProtocol, caseID: String?)? {
+        if let model = model ?? queryModel(of: path) {
+            for candidate in allCases {
+                guard let shared = candidate.descriptor.modelRoutedPath, candidate.descriptor.claims(model: model),
+                    let match = CaseRoute.match(Substring(path), service: shared)
+                else { continue }
+                return (candidate, match.caseID.map(String.init))
+            }
+        }
         for candidate in allCases {
             if let match = CaseRoute.match(Substring(path), service: candidate.servicePath) {
                 return (candidate, match.caseID.map(String.init))
             }
+        }
+        return nil
+    }
+
+    /// The `model` query parameter of a request target, or nil.
+    static func queryModel(of target: String) -> String? {
+        guard let question = target.firstIndex(of: "?") else { return nil }
+        for pair in target[target.index(after: question)...].split(separator: "&") {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            if parts.count == 2, parts[0] == "model", !parts[1].isEmpty { return String(parts[1]) }
         }
         return nil
     }

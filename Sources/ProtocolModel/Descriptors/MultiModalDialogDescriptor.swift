@@ -9,6 +9,9 @@ package struct MultiModalDialogDescriptor: ProtocolDescriptor {
     package static let model = DialogProtocol.multimodalDialog.rawValue
 
     package var servicePath: String { "/api-ws/v1/inference" }
+    package var modelRoutedPath: String? { nil }
+    package func claims(model: String) -> Bool { false }
+    package var defaultModel: String? { nil }
     package var obligationPrefix: String { "mmd" }
     package var connectObligation: String { "mmd.C1" }
     package var audioFormatObligation: String { "mmd.C9" }

@@ -8,6 +8,13 @@ package import WireJSON
 package protocol ProtocolDescriptor: Sendable {
     /// The service path (§2.1 of the protocol reference), without the case prefix or query.
     var servicePath: String { get }
+    /// Another protocol's service path on which this one is chosen by the URL's model (Qwen-Audio-
+    /// Live on the realtime path), or nil.
+    var modelRoutedPath: String? { get }
+    /// Whether a URL's `model` names this protocol on ``modelRoutedPath``.
+    func claims(model: String) -> Bool
+    /// The model a client of this protocol names when nothing else does, or nil (no model).
+    var defaultModel: String? { get }
     /// The prefix of the protocol's obligation ids (`mmd` for `mmd.C1`).
     var obligationPrefix: String { get }
     /// The obligation a refused connect breaks (the endpoint, the API key, Qwen's model).

@@ -6,6 +6,9 @@ package struct QwenRealtimeDescriptor: ProtocolDescriptor {
     package init() {}
 
     package var servicePath: String { "/api-ws/v1/realtime" }
+    package var modelRoutedPath: String? { nil }
+    package func claims(model: String) -> Bool { false }
+    package var defaultModel: String? { "qwen3-omni-flash-realtime" }
     package var obligationPrefix: String { "qrt" }
     package var connectObligation: String { "qrt.C1" }
     package var audioFormatObligation: String { "qrt.C8" }
