@@ -30,14 +30,17 @@ import WireJSON
         builder.server(
             1400,
             TranscriptBuilder.event(
-                "session.event", ["event": ["item": ["type": "function_call", "call_id": "c1", "name": "get_weather"]]]))
+                "session.event", ["event": ["item": ["type": "function_call", "call_id": "c1", "name": "get_weather"]]])
+        )
         builder.client(
             1500,
             TranscriptBuilder.event(
                 "session.item.create", ["item": ["type": "function_call_output", "call_id": "c1", "output": "{}"]]))
         builder.server(
-            1600, TranscriptBuilder.event("session.delegation.created", ["delegation": ["id": "d1", "target": "client"]]))
-        builder.client(1900, TranscriptBuilder.event("session.commentary.append", ["delegation_id": "d1", "content": "ok"]))
+            1600,
+            TranscriptBuilder.event("session.delegation.created", ["delegation": ["id": "d1", "target": "client"]]))
+        builder.client(
+            1900, TranscriptBuilder.event("session.commentary.append", ["delegation_id": "d1", "content": "ok"]))
         builder.server(2000, TranscriptBuilder.event("session.closed", ["reason": "close_requested"]))
         return builder
     }

@@ -39,46 +39,62 @@ import WireJSON
     @Test func everyLiveEventHasASchema() {
         for event in QwenAudioLiveClientEvent.allCases {
             #expect(
-                RepositoryFiles.schemas.contains(protocolName: Self.live.rawValue, side: "client", type: event.rawValue),
+                RepositoryFiles.schemas.contains(
+                    protocolName: Self.live.rawValue, side: "client", type: event.rawValue),
                 "client \(event.rawValue)")
         }
         for event in QwenAudioLiveServerEvent.allCases {
             #expect(
-                RepositoryFiles.schemas.contains(protocolName: Self.live.rawValue, side: "server", type: event.rawValue),
+                RepositoryFiles.schemas.contains(
+                    protocolName: Self.live.rawValue, side: "server", type: event.rawValue),
                 "server \(event.rawValue)")
+        }
+    }
+
+    /// One `session.update` to validate and the keyword that must fail ("" = valid).
+    struct Update: Sendable, CustomTestStringConvertible {
+        var eventID: String? = "u1"
+        var model: String? = "qwen-audio-3.1-realtime-flash"
+        var turnDetection: String?
+        var delegation: String? = "client"
+        var keyword = ""
+        var testDescription: String { keyword.isEmpty ? "valid \(model ?? "-")/\(turnDetection ?? "-")" : keyword }
+
+        var event: JSONValue {
+            var session: JSONObject = ["x_future_field": 1]
+            session["model"] = model.map(JSONValue.string)
+            session["turn_detection"] = turnDetection.map { ["type": .string($0)] }
+            session["delegation"] = delegation.map { ["type": .string($0)] }
+            var object: JSONObject = ["type": "session.update", "session": .object(session)]
+            object["event_id"] = eventID.map(JSONValue.string)
+            return .object(object)
         }
     }
 
     /// `session.update` needs its `event_id` (1–128 characters), a frontend model, a delegation,
     /// and duplex only on the 4.0 preview (qal.C3, qal.C5); unknown keys pass.
     @Test(arguments: [
-        (#"{"event_id":"u1","session":{"model":"qwen-audio-3.1-realtime-flash","delegation":{"type":"client"},"x":1}}"#, ""),
-        (#"{"session":{"model":"qwen-audio-3.1-realtime-flash","delegation":{"type":"client"}}}"#, "required"),
-        (#"{"event_id":"","session":{"model":"qwen-audio-3.1-realtime-flash","delegation":{"type":"client"}}}"#, "minLength"),
-        (#"{"event_id":"u1","session":{"delegation":{"type":"client"}}}"#, "required"),
-        (#"{"event_id":"u1","session":{"model":"qwen-audio-4.0-realtime-preview"}}"#, "required"),
-        (
-            #"{"event_id":"u1","session":{"model":"qwen-audio-3.1-realtime-flash","turn_detection":{"type":"duplex"},"delegation":{"type":"client"}}}"#,
-            "const"
-        ),
-        (
-            #"{"event_id":"u1","session":{"model":"qwen-audio-4.0-realtime-preview","turn_detection":{"type":"duplex"},"delegation":{"type":"responses"}}}"#,
-            ""
-        ),
+        Update(),
+        Update(model: "qwen-audio-4.0-realtime-preview", turnDetection: "duplex", delegation: "responses"),
+        Update(eventID: nil, keyword: "required"),
+        Update(eventID: "", keyword: "minLength"),
+        Update(eventID: String(repeating: "e", count: 129), keyword: "maxLength"),
+        Update(model: nil, keyword: "required"),
+        Update(model: "qwen-audio-3.1-live", keyword: "enum"),
+        Update(delegation: nil, keyword: "required"),
+        Update(turnDetection: "duplex", keyword: "const"),
     ])
-    func theSessionUpdateSchemaHoldsTheDocumentedRules(body: String, keyword: String) throws {
-        guard case .object(var object) = try JSONValue.decode(body) else { throw SchemaTestError() }
-        object["type"] = .string(QwenAudioLiveClientEvent.sessionUpdate.rawValue)
+    func theSessionUpdateSchemaHoldsTheDocumentedRules(update: Update) throws {
         let failures = try #require(
             RepositoryFiles.schemas.validate(
-                .object(object), protocolName: Self.live.rawValue, side: "client",
+                update.event, protocolName: Self.live.rawValue, side: "client",
                 type: QwenAudioLiveClientEvent.sessionUpdate.rawValue))
         // The failures' text names each failing keyword (this target does not import JSONSchema).
         let text = String(describing: failures)
-        if keyword.isEmpty {
+        if update.keyword.isEmpty {
             #expect(failures.isEmpty, "\(text)")
         } else {
-            #expect(failures.count == 1 && text.contains(keyword), "\(text)")
+            #expect(failures.count == 1 && text.contains(update.keyword), "\(text)")
         }
     }
 
