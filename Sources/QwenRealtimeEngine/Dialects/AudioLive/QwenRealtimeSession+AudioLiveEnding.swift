@@ -1,0 +1,59 @@
+import ProtocolModel
+import ScenarioEngine
+import SessionCore
+import WireJSON
+
+/// Qwen-Audio-Live's usage reports and ends: `session.usage.updated` every
+/// ``QwenAudioLive/usageIntervalSeconds`` of the scenario clock, and `session.closed{reason,
+/// usage}` before every close the server makes.
+extension QwenRealtimeSession {
+    /// The scenario clock's span of one usage interval.
+    private var usageIntervalMicros: Int64 {
+        scenario.runtime.scenario.scaledMicros(Double(QwenAudioLive.usageIntervalSeconds * 1000))
+    }
+
+    /// Arms the next `session.usage.updated`, an interval after the previous one (from the start).
+    func scheduleUsageReport() -> [SessionCommand] {
+        let start = now - scenario.runtime.elapsedMicros
+        let due = start + Int64(live.usageReports + 1) * usageIntervalMicros
+        return [.scheduleTimer(.engine(AudioLiveState.usageTimer), atMicros: due)]
+    }
+
+    /// `session.usage.updated{usage{seconds}}`, then the next one armed.
+    func reportUsage() -> [SessionCommand] {
+        live.usageReports += 1
+        let seconds = Int64(live.usageReports * QwenAudioLive.usageIntervalSeconds)
+        return emitLive(.usageUpdated, ["usage": ["seconds": .int(seconds)]]) + scheduleUsageReport()
+    }
+
+    /// The session's length in scenario seconds, rounded up (billing counts whole seconds).
+    private var usageSeconds: Int64 {
+        let interval = max(1, usageIntervalMicros / Int64(QwenAudioLive.usageIntervalSeconds))
+        return (scenario.runtime.elapsedMicros + interval - 1) / interval
+    }
+
+    /// The scenario ends the session: its cap or idle end expire it (`expired`), a trigger hangs
+    /// up (`remote_hangup`), the multimodal watches (never armed on Qwen) lose the connection.
+    /// The reasons are the OpenAI Live API's (inferred).
+    func endLive(_ reason: SessionEnd) -> [SessionCommand] {
+        switch reason {
+        case .sessionExpiry: closeLive(.expired, code: 1000, reason: "session expired")
+        case .idle: closeLive(.expired, code: 1000, reason: "idle timeout")
+        case .trigger(let text): closeLive(.remoteHangup, code: 1000, reason: text)
+        case .serverSilence, .audioGap: closeLive(.connectionLost, code: 1000, reason: "session ended")
+        }
+    }
+
+    /// `session.closed{reason, usage}` then the close: the answer in progress stops, and any
+    /// later client event breaks qal.C10.
+    func closeLive(_ reason: QwenAudioLiveCloseReason, code: Int, reason text: String) -> [SessionCommand] {
+        guard !isClosed else { return [] }
+        lifecycle.finish()
+        var commands = cancelStreaming()
+        commands.append(.cancelTimer(.engine(AudioLiveState.usageTimer)))
+        commands.append(.cancelTimer(.engine(AudioLiveState.interjectTimer)))
+        commands += emitLive(
+            .sessionClosed, ["reason": .string(reason.rawValue), "usage": ["seconds": .int(usageSeconds)]])
+        return commands + closeConnection(code: code, reason: text)
+    }
+}
