@@ -37,7 +37,9 @@ import WireJSON
         #expect(detection["type"]?.stringValue == "server_vad")
         #expect(detection["create_response"]?.boolValue == true)
         #expect(detection["interrupt_response"]?.boolValue == true)
-        for key in ["threshold", "prefix_padding_ms", "silence_duration_ms"] { #expect(detection[key] != nil, "\(key)") }
+        for key in ["threshold", "prefix_padding_ms", "silence_duration_ms"] {
+            #expect(detection[key] != nil, "\(key)")
+        }
         let other = AudioLive.harness()
         #expect(other.events(Server.sessionCreated.rawValue).first?["session"]?["id"] != nil)
     }
@@ -126,7 +128,42 @@ import WireJSON
         let delta: JSONValue = [
             "type": .string(Server.outputAudioDelta.rawValue), "delta": .string(Base64.encode(chunk)),
         ]
-        let outbound = harness.session.audioSummary(ofText: delta, eventType: delta["type"]?.stringValue, inbound: false)
+        let outbound = harness.session.audioSummary(
+            ofText: delta, eventType: delta["type"]?.stringValue, inbound: false)
         #expect(outbound?.sampleRate == QwenAudioLive.outputSampleRate)
+    }
+}
+
+/// The fast path of 1,000-session capacity: `session.input_audio.append` is read in place like
+/// the realtime append, and answered exactly as through the JSON tree.
+@Suite struct AudioLiveInPlaceAppendTests {
+    static let chunk = Base64.encode(PCMBuffer.silence(milliseconds: 100, sampleRate: 16_000).littleEndianBytes)
+
+    @Test func theDialectsAppendIsReadInPlace() {
+        let harness = AudioLive.harness()
+        let frame = #"{"event_id":"e1","type":"session.input_audio.append","audio":"\#(Self.chunk)"}"#
+        let classification = harness.session.classify(text: Array(frame.utf8))
+        #expect(classification.inPlaceAudio != nil)
+        #expect(classification.eventType == QwenAudioLiveClientEvent.inputAudioAppend.rawValue)
+        let realtime = #"{"type":"input_audio_buffer.append","audio":"\#(Self.chunk)"}"#
+        #expect(harness.session.classify(text: Array(realtime.utf8)).inPlaceAudio == nil, "not this dialect's event")
+    }
+
+    @Test func inPlaceAndJSONTreeAppendsAnswerAlike() {
+        let frames = [
+            #"{"type":"session.input_audio.append","audio":"\#(Self.chunk)"}"#,
+            #"{"type":"session.input_audio.append","audio":"AAAA"}"#,
+            #"{"type":"session.input_audio.append","audio":"@@@@"}"#,
+        ]
+        let inPlace = AudioLive.harness()
+        let tree = AudioLive.harness()
+        for harness in [inPlace, tree] { AudioLive.configure(harness) }
+        for frame in frames {
+            inPlace.sendText(frame)
+            tree.sendTextThroughJSONTree(frame)
+        }
+        #expect(inPlace.violations == tree.violations)
+        #expect(inPlace.violations == ["qal.C6", "qal.C6"])
+        #expect(inPlace.types == tree.types)
     }
 }

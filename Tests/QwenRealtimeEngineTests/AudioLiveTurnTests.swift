@@ -84,7 +84,8 @@ import WireJSON
 
     @Test func withoutCreateResponseThereIsNoAutomaticAnswer() throws {
         let harness = AudioLive.harness()
-        AudioLive.configure(harness, AudioLive.session(["turn_detection": ["type": "server_vad", "create_response": false]]))
+        AudioLive.configure(
+            harness, AudioLive.session(["turn_detection": ["type": "server_vad", "create_response": false]]))
         try AudioLive.speak(harness)
         #expect(AudioLive.text(harness, .inputTranscriptDelta) == AudioLive.turn.transcript)
         #expect(harness.events(Server.outputAudioDelta.rawValue).isEmpty)
@@ -200,5 +201,24 @@ import WireJSON
         harness.send(Client.instructionAppend.rawValue, ["content": "Ask for the city."])
         #expect(harness.events(Server.instructionsAppended.rawValue).count == 2)
         #expect(harness.violations.isEmpty)
+    }
+
+    @Test func closingWithACallUnansweredBreaksC8AndADelegationUnansweredIsAC9Note() throws {
+        let call = TurnContent(
+            transcript: "Weather?", answer: "Sunny.",
+            functionCalls: [TurnContent.FunctionCall(name: "get_weather", callId: "call_1")])
+        let tools = AudioLive.harness([call])
+        AudioLive.configure(tools, AudioLive.session(["tools": [Self.weatherTool]]))
+        try AudioLive.speak(tools, silenceMs: 3_000)
+        tools.send(Client.sessionClose.rawValue)
+        #expect(tools.violations == ["qal.C8"])
+        let delegated = TurnContent(
+            transcript: "Where is my order?", functionCalls: [TurnContent.FunctionCall(name: "lookup_order")])
+        let delegation = AudioLive.harness([delegated])
+        AudioLive.configure(delegation)
+        try AudioLive.speak(delegation, silenceMs: 3_000)
+        delegation.send(Client.sessionClose.rawValue)
+        #expect(delegation.violations == ["qal.C9"])
+        #expect(delegation.events(Server.sessionClosed.rawValue).count == 1)
     }
 }

@@ -8,7 +8,9 @@ import Testing
 @Suite struct AudioLiveUpgradeTests {
     static let auth = ["authorization": "Bearer sk-test"]
 
-    static func check(_ path: String, _ model: String?, _ headers: [String: String] = auth) -> UpgradeVerdict<
+    static func check(
+        _ path: String, _ model: String?, _ headers: [String: String] = auth
+    ) -> UpgradeVerdict<
         QwenAcceptance
     > {
         QwenUpgrade.check(path: path, queryModel: model, headers: headers, apiKeys: ["sk-test"])

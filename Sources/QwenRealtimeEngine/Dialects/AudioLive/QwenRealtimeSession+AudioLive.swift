@@ -93,7 +93,8 @@ extension QwenRealtimeSession {
                         QwenError(
                             code: "transport_unsupported",
                             message:
-                                "The mock serves media on the WebSocket only; omit session.transport or use websocket."))
+                                "The mock serves media on the WebSocket only; omit session.transport or use websocket.")
+                    )
             }
         }
         let before = configuration

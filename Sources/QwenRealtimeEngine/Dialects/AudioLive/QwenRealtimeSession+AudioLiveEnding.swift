@@ -48,12 +48,30 @@ extension QwenRealtimeSession {
     /// later client event breaks qal.C10.
     func closeLive(_ reason: QwenAudioLiveCloseReason, code: Int, reason text: String) -> [SessionCommand] {
         guard !isClosed else { return [] }
+        var commands = reason == .closeRequested ? unansweredAtClose() : []
         lifecycle.finish()
-        var commands = cancelStreaming()
+        commands += cancelStreaming()
         commands.append(.cancelTimer(.engine(AudioLiveState.usageTimer)))
         commands.append(.cancelTimer(.engine(AudioLiveState.interjectTimer)))
         commands += emitLive(
             .sessionClosed, ["reason": .string(reason.rawValue), "usage": ["seconds": .int(usageSeconds)]])
         return commands + closeConnection(code: code, reason: text)
+    }
+
+    /// The client closes with a function call unanswered (qal.C8) or a client delegation without
+    /// its commentary (qal.C9, SHOULD).
+    private func unansweredAtClose() -> [SessionCommand] {
+        var commands: [SessionCommand] = []
+        let calls = tools.abandonAwaited()
+        if !calls.isEmpty {
+            commands += violation(
+                "qal.C8", "session.close with function call(s) \(calls.joined(separator: ", ")) unanswered")
+        }
+        let delegations = live.pendingDelegations.sorted()
+        if !delegations.isEmpty {
+            let ids = delegations.joined(separator: ", ")
+            commands.append(.journal(.should("qal.C9", "session.close with delegation(s) \(ids) never answered")))
+        }
+        return commands
     }
 }

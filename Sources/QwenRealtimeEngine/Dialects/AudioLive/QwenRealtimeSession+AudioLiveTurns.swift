@@ -17,7 +17,8 @@ extension QwenRealtimeSession {
             let error = QwenError(
                 code: "audio_requires_aoq_media",
                 message: "transport aoq was declared: send the audio over the AOQ media connection.")
-            let note = lifecycle.firstReport("C7") ? violation("qal.C7", "session.input_audio.append after transport aoq") : []
+            let note =
+                lifecycle.firstReport("C7") ? violation("qal.C7", "session.input_audio.append after transport aoq") : []
             return note + self.error(error)
         }
         if !state.configured {
@@ -158,13 +159,16 @@ extension QwenRealtimeSession {
         let responseID = JSONValue.string(scenario.runtime.ids.id(prefix: "resp_"))
         let wrap = { (event: JSONObject) -> JSONObject in ["delegation_id": .string(id), "event": .object(event)] }
         commands += emitLive(
-            .responseEvent, wrap(["type": "response.created", "response": ["id": responseID, "status": "in_progress"]]))
+            .responseEvent,
+            wrap(["type": "response.created", "response": ["id": responseID, "status": "in_progress"]]))
         for piece in ResponsePlan.split(result.answer) where !piece.isEmpty {
             commands += emitLive(
-                .responseEvent, wrap(["type": "response.output_text.delta", "response_id": responseID, "delta": .string(piece)]))
+                .responseEvent,
+                wrap(["type": "response.output_text.delta", "response_id": responseID, "delta": .string(piece)]))
         }
         commands += emitLive(
-            .responseEvent, wrap(["type": "response.completed", "response": ["id": responseID, "status": "completed"]]))
+            .responseEvent,
+            wrap(["type": "response.completed", "response": ["id": responseID, "status": "completed"]]))
         return commands + speak(result)
     }
 
