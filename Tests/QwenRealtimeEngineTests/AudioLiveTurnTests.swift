@@ -39,6 +39,17 @@ import WireJSON
         #expect(harness.violations.isEmpty)
     }
 
+    @Test func withoutDuplexInterjectMsDuplexWaitsForTheEndOfSpeech() throws {
+        let harness = AudioLive.harness([AudioLive.turn], policies: SessionPolicies(duplexInterjectMs: nil))
+        AudioLive.configure(harness, AudioLive.session(Self.duplex))
+        harness.appendSilence(ms: 1_000)
+        harness.appendAudio(try Self.longSpeech())
+        let spokenUntil = harness.clock.nowMicros
+        harness.appendSilence(ms: 8_000)
+        let firstAudio = try #require(harness.received.first { $0.type == Server.outputAudioDelta.rawValue })
+        #expect(firstAudio.atMicros > spokenUntil)
+    }
+
     @Test func serverVADWaitsForTheEndOfSpeech() throws {
         let harness = AudioLive.harness()
         AudioLive.configure(harness)

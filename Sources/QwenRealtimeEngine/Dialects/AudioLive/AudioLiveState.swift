@@ -27,9 +27,6 @@ final class AudioLiveState {
     static let usageTimer = "liveUsage"
     /// The engine timer of a duplex answer while the user speaks.
     static let interjectTimer = "liveInterject"
-    /// Duplex: how long a user segment runs before the model answers without waiting for its end,
-    /// in scenario milliseconds (inferred: the pages describe the behaviour, not its timing).
-    static let duplexInterjectMs = 3000.0
     /// What the model says while a client delegation runs (the mock's words).
     static let delegationFiller = "One moment, I am looking into that."
 }

@@ -60,8 +60,8 @@ extension QwenRealtimeSession {
             commands.append(.journal(.info("barge-in: the user spoke over the answer, which stops")))
             commands += responseCancelled(active)
         }
-        if isDuplex {
-            let due = now + scenario.runtime.scenario.scaledMicros(AudioLiveState.duplexInterjectMs)
+        if isDuplex, let interjectMs = scenario.runtime.scenario.policies.duplexInterjectMs {
+            let due = now + scenario.runtime.scenario.scaledMicros(interjectMs)
             commands.append(.scheduleTimer(.engine(AudioLiveState.interjectTimer), atMicros: due))
         }
         return commands + enter(.speaking)
@@ -98,7 +98,7 @@ extension QwenRealtimeSession {
         return emitLive(.inputTranscriptDelta, ["delta": .string(token)])
     }
 
-    /// Duplex: the user has spoken for `duplexInterjectMs` and the model answers now; the
+    /// Duplex: the user has spoken for the scenario's `duplexInterjectMs` and the model answers now; the
     /// continuing speech does not cut that answer, only a new segment does.
     private func interject() -> [SessionCommand] {
         guard let content = turns.speaking?.content, response == nil, !live.answeredDuringSpeech,
