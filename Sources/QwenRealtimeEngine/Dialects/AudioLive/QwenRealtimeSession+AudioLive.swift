@@ -6,9 +6,10 @@ import WireJSON
 /// Qwen-Audio-Live's client events (DOC-QAL-CE): `session.update`, mute, items, delegation
 /// appends and `session.close`; audio goes through the core's append (``refuseLiveAudio()``).
 extension QwenRealtimeSession {
-    /// The dialect's state, created the first time it is asked for.
+    /// The dialect's state, created the first time it is asked for (asked for every appended
+    /// chunk: only this dialect sets a session's state, so the cast is not checked).
     var live: AudioLiveState {
-        if let state = dialectState as? AudioLiveState { return state }
+        if let state = dialectState { return unsafeDowncast(state, to: AudioLiveState.self) }
         let state = AudioLiveState()
         dialectState = state
         return state
