@@ -7,7 +7,7 @@ import WireJSON
 
 /// Qwen-Audio-Live sessions through the real session driver (``QwenHarness``): the documented
 /// `session.update`, spoken turns from the espeak-ng fixtures, the dialect's event names.
-enum AudioLive {
+enum AudioLiveHarness {
     static let turn = TurnContent(transcript: "What is the weather like today?", answer: "It is sunny and warm today.")
 
     /// A session of the live service model whose appends are `session.input_audio.append`.
@@ -30,7 +30,7 @@ enum AudioLive {
     }
 
     /// Sends `session.update` with `session` and lets its `session.updated` go out.
-    static func configure(_ harness: QwenHarness, _ session: JSONObject = AudioLive.session()) {
+    static func configure(_ harness: QwenHarness, _ session: JSONObject = AudioLiveHarness.session()) {
         harness.send(QwenAudioLiveClientEvent.sessionUpdate.rawValue, ["session": .object(session)])
         harness.advance(ms: 10)
     }

@@ -21,9 +21,11 @@ import WireJSON
         #expect(harness.violations.allSatisfy { $0.hasPrefix("qal.") }, "\(harness.violations)")
     }
 
+    // MARK: - Framing and ids (qal.C2, qal.C3)
+
     @Test func c2UnknownTypesNonObjectsAndBinaryFrames() throws {
-        let harness = AudioLive.harness()
-        AudioLive.configure(harness)
+        let harness = AudioLiveHarness.harness()
+        AudioLiveHarness.configure(harness)
         harness.send("input_audio_buffer.append", ["audio": ""])
         harness.send("session.nonsense")
         harness.sendText("[1, 2]")
@@ -38,24 +40,24 @@ import WireJSON
 
     @Test func c3SessionUpdateNeedsAnEventIDOfAtMost128Characters() {
         for id in ["", String(repeating: "e", count: 129)] {
-            let harness = AudioLive.harness()
-            harness.send(Client.sessionUpdate.rawValue, ["session": .object(AudioLive.session())], eventID: id)
+            let harness = AudioLiveHarness.harness()
+            harness.send(Client.sessionUpdate.rawValue, ["session": .object(AudioLiveHarness.session())], eventID: id)
             harness.advance(ms: 10)
             #expect(harness.violations.contains("qal.C3"), "\(id.count)")
             #expect(harness.events(Server.sessionUpdated.rawValue).isEmpty)
             #expect(errorCodes(harness) == ["invalid_value"])
         }
-        let harness = AudioLive.harness()
+        let harness = AudioLiveHarness.harness()
         harness.send(
-            Client.sessionUpdate.rawValue, ["session": .object(AudioLive.session())],
+            Client.sessionUpdate.rawValue, ["session": .object(AudioLiveHarness.session())],
             eventID: String(repeating: "e", count: 128))
         harness.advance(ms: 10)
         #expect(harness.violations.isEmpty)
     }
 
     @Test func c3OtherEventsMalformedOrRepeatedIDsAreShouldNotes() {
-        let harness = AudioLive.harness()
-        AudioLive.configure(harness)
+        let harness = AudioLiveHarness.harness()
+        AudioLiveHarness.configure(harness)
         harness.send(Client.inputAudioMute.rawValue, eventID: "same")
         harness.send(Client.inputAudioUnmute.rawValue, eventID: "same")
         harness.send(Client.inputAudioMute.rawValue, eventID: String(repeating: "x", count: 200))
@@ -67,8 +69,10 @@ import WireJSON
         #expect(harness.events(Server.inputAudioMuted.rawValue).count == 2, "answered all the same")
     }
 
+    // MARK: - Order and configuration (qal.C4, qal.C5)
+
     @Test func c4AudioBeforeSessionUpdatedIsIgnoredWithOneError() {
-        let harness = AudioLive.harness()
+        let harness = AudioLiveHarness.harness()
         harness.appendEvent = Client.inputAudioAppend.rawValue
         harness.appendAudio(PCMBuffer.silence(milliseconds: 500, sampleRate: 16_000))
         #expect(harness.violations.contains("qal.C4"))
@@ -79,23 +83,23 @@ import WireJSON
     }
 
     @Test func c4AudioBeforeAnySessionUpdateIsNotHeard() throws {
-        let harness = AudioLive.harness()
-        try AudioLive.speak(harness, silenceMs: 2_000)
+        let harness = AudioLiveHarness.harness()
+        try AudioLiveHarness.speak(harness, silenceMs: 2_000)
         #expect(harness.events(Server.inputTranscriptDelta.rawValue).isEmpty)
         #expect(harness.events(Server.outputAudioDelta.rawValue).isEmpty)
     }
 
     /// Refused `session.update`s by label.
     static let refusedSessions: [String: JSONObject] = {
-        var withoutModel = AudioLive.session()
+        var withoutModel = AudioLiveHarness.session()
         withoutModel["model"] = nil
-        var withoutDelegation = AudioLive.session()
+        var withoutDelegation = AudioLiveHarness.session()
         withoutDelegation["delegation"] = nil
         return [
             "missing model": withoutModel, "missing delegation": withoutDelegation,
-            "unknown frontend model": AudioLive.session(model: "qwen-audio-9.9-realtime"),
-            "bad delegation": AudioLive.session(delegation: "server"),
-            "duplex on flash": AudioLive.session(
+            "unknown frontend model": AudioLiveHarness.session(model: "qwen-audio-9.9-realtime"),
+            "bad delegation": AudioLiveHarness.session(delegation: "server"),
+            "duplex on flash": AudioLiveHarness.session(
                 model: "qwen-audio-3.1-realtime-flash", ["turn_detection": ["type": "duplex"]]),
         ]
     }()
@@ -103,7 +107,7 @@ import WireJSON
     @Test(arguments: refusedSessions.keys.sorted())
     func c5RefusedSessionUpdates(label: String) throws {
         let session = try #require(Self.refusedSessions[label])
-        let harness = AudioLive.harness()
+        let harness = AudioLiveHarness.harness()
         harness.send(Client.sessionUpdate.rawValue, ["session": .object(session)])
         harness.advance(ms: 10)
         #expect(harness.violations == ["qal.C5"], "\(label)")
@@ -112,25 +116,28 @@ import WireJSON
     }
 
     @Test func c5DuplexIsAcceptedOnThePreviewModelAndAnyVoiceString() throws {
-        let harness = AudioLive.harness()
-        AudioLive.configure(harness, AudioLive.session(["turn_detection": ["type": "duplex"], "voice": "any-voice"]))
+        let harness = AudioLiveHarness.harness()
+        AudioLiveHarness.configure(
+            harness, AudioLiveHarness.session(["turn_detection": ["type": "duplex"], "voice": "any-voice"]))
         let session = try #require(harness.events(Server.sessionUpdated.rawValue).first?["session"])
         #expect(session["turn_detection"]?["type"]?.stringValue == "duplex")
         #expect(session["voice"]?.stringValue == "any-voice")
         #expect(harness.violations.isEmpty)
     }
 
+    // MARK: - Audio and transport (qal.C6, qal.C7)
+
     @Test func c6OddLengthAndBadBase64() {
-        let harness = AudioLive.harness()
-        AudioLive.configure(harness)
+        let harness = AudioLiveHarness.harness()
+        AudioLiveHarness.configure(harness)
         harness.send(Client.inputAudioAppend.rawValue, ["audio": .string(Base64.encode([1, 2, 3]))])
         harness.send(Client.inputAudioAppend.rawValue, ["audio": "not base64!"])
         #expect(harness.violations == ["qal.C6", "qal.C6"])
     }
 
     @Test func c6ARateMislabelIsFiledUnderTheDialectsAudioObligation() {
-        let harness = AudioLive.harness()
-        AudioLive.configure(harness)
+        let harness = AudioLiveHarness.harness()
+        AudioLiveHarness.configure(harness)
         harness.appendAudio(PCMBuffer.silence(milliseconds: 2_000, sampleRate: 16_000), rate: 48_000, chunkMs: 20)
         let mislabels = harness.notes.filter {
             if case .violation(DialogProtocol.qwenAudioLive.audioFormatObligation, let message) = $0 {
@@ -143,30 +150,33 @@ import WireJSON
     }
 
     @Test func c7AudioOnTheWebSocketAfterDeclaringAOQ() {
-        let harness = AudioLive.harness()
-        AudioLive.configure(harness, AudioLive.session(["transport": ["type": "aoq", "aoq": ["ws_audio": false]]]))
+        let harness = AudioLiveHarness.harness()
+        AudioLiveHarness.configure(
+            harness, AudioLiveHarness.session(["transport": ["type": "aoq", "aoq": ["ws_audio": false]]]))
         #expect(errorCodes(harness) == ["transport_unsupported"])
         #expect(harness.violations.isEmpty, "asking for AOQ is no breach")
-        AudioLive.configure(harness)
+        AudioLiveHarness.configure(harness)
         harness.send(Client.inputAudioAppend.rawValue, ["audio": .string(Base64.encode([0, 0, 0, 0]))])
         #expect(errorCodes(harness).last == "audio_requires_aoq_media")
         #expect(harness.violations == ["qal.C7"])
     }
 
     @Test func rtcIsRefusedAndTheSessionStaysOnTheWebSocket() {
-        let harness = AudioLive.harness()
-        AudioLive.configure(harness, AudioLive.session(["transport": ["type": "rtc", "sdp": "v=0"]]))
+        let harness = AudioLiveHarness.harness()
+        AudioLiveHarness.configure(harness, AudioLiveHarness.session(["transport": ["type": "rtc", "sdp": "v=0"]]))
         #expect(errorCodes(harness) == ["transport_unsupported"])
         #expect(harness.events(Server.sessionUpdated.rawValue).isEmpty, "the configuration is unchanged")
-        AudioLive.configure(harness, AudioLive.session(["transport": ["type": "websocket"]]))
+        AudioLiveHarness.configure(harness, AudioLiveHarness.session(["transport": ["type": "websocket"]]))
         #expect(harness.events(Server.sessionUpdated.rawValue).count == 1)
         harness.appendSilence(ms: 100)
         #expect(harness.violations.isEmpty)
     }
 
+    // MARK: - Calls and the end (qal.C8, qal.C10)
+
     @Test func c8AnOutputForAnUnknownCallID() {
-        let harness = AudioLive.harness()
-        AudioLive.configure(harness)
+        let harness = AudioLiveHarness.harness()
+        AudioLiveHarness.configure(harness)
         harness.send(
             Client.itemCreate.rawValue,
             ["item": ["type": "function_call_output", "call_id": "call_nobody", "output": "{}"]])
@@ -175,8 +185,8 @@ import WireJSON
     }
 
     @Test func c10EventsAfterSessionClosed() throws {
-        let harness = AudioLive.harness()
-        AudioLive.configure(harness)
+        let harness = AudioLiveHarness.harness()
+        AudioLiveHarness.configure(harness)
         harness.send(Client.sessionClose.rawValue)
         harness.advance(ms: 10)
         #expect(harness.events(Server.sessionClosed.rawValue).count == 1)

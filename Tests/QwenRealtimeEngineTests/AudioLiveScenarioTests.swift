@@ -26,8 +26,8 @@ import WireJSON
         let scenario = try Scenario.load(bytes: try FileBytes.read(path: Self.folder + "/" + file), file: file)
         let harness = QwenHarness(scenario: scenario, model: QwenAudioLive.serviceModel, baseDirectory: Self.folder)
         harness.appendEvent = QwenAudioLiveClientEvent.inputAudioAppend.rawValue
-        AudioLive.configure(harness)
-        try AudioLive.speak(harness, silenceMs: 8_000)
+        AudioLiveHarness.configure(harness)
+        try AudioLiveHarness.speak(harness, silenceMs: 8_000)
         harness.send(QwenAudioLiveClientEvent.sessionClose.rawValue)
         harness.advance(ms: 1_000)
         #expect(harness.violations.allSatisfy { $0.hasPrefix("qal.") }, "\(file): \(harness.violations)")
@@ -40,10 +40,10 @@ import WireJSON
         let scenario = try Scenario.load(bytes: try FileBytes.read(path: Self.folder + "/" + file), file: file)
         let harness = QwenHarness(scenario: scenario, model: QwenAudioLive.serviceModel, baseDirectory: Self.folder)
         harness.appendEvent = QwenAudioLiveClientEvent.inputAudioAppend.rawValue
-        AudioLive.configure(harness)
-        try AudioLive.speak(harness, silenceMs: 10_000)
-        #expect(!AudioLive.text(harness, .inputTranscriptDelta).isEmpty)
-        #expect(!AudioLive.text(harness, .outputTranscriptDelta).isEmpty)
-        #expect(AudioLive.answerAudioBytes(harness) > 0)
+        AudioLiveHarness.configure(harness)
+        try AudioLiveHarness.speak(harness, silenceMs: 10_000)
+        #expect(!AudioLiveHarness.text(harness, .inputTranscriptDelta).isEmpty)
+        #expect(!AudioLiveHarness.text(harness, .outputTranscriptDelta).isEmpty)
+        #expect(AudioLiveHarness.answerAudioBytes(harness) > 0)
     }
 }

@@ -11,8 +11,10 @@ import WireJSON
 @Suite struct AudioLiveSessionTests {
     typealias Server = QwenAudioLiveServerEvent
 
+    // MARK: - The flow
+
     @Test func aClientThatDoesNothingGetsNoAnswer() {
-        let harness = AudioLive.harness()
+        let harness = AudioLiveHarness.harness()
         harness.advance(ms: 12_000)
         let answered: Set<String> = [
             Server.sessionUpdated.rawValue, Server.outputAudioDelta.rawValue, Server.outputTranscriptDelta.rawValue,
@@ -25,7 +27,7 @@ import WireJSON
     }
 
     @Test func sessionCreatedCarriesTheDocumentedSession() throws {
-        let harness = AudioLive.harness()
+        let harness = AudioLiveHarness.harness()
         let session = try #require(harness.events(Server.sessionCreated.rawValue).first?["session"])
         #expect(session["id"]?.stringValue?.hasPrefix("sess_") == true)
         #expect(session["object"]?.stringValue == "realtime.session")
@@ -40,25 +42,25 @@ import WireJSON
         for key in ["threshold", "prefix_padding_ms", "silence_duration_ms"] {
             #expect(detection[key] != nil, "\(key)")
         }
-        let other = AudioLive.harness()
+        let other = AudioLiveHarness.harness()
         #expect(other.events(Server.sessionCreated.rawValue).first?["session"]?["id"] != nil)
     }
 
     @Test func theDocumentedFlowGivesAFullTurnAndACleanClose() throws {
-        let harness = AudioLive.harness()
+        let harness = AudioLiveHarness.harness()
         let updateID = harness.send(
             QwenAudioLiveClientEvent.sessionUpdate.rawValue,
-            ["session": .object(AudioLive.session(["voice": "xiaoman"]))])
+            ["session": .object(AudioLiveHarness.session(["voice": "xiaoman"]))])
         harness.advance(ms: 10)
         let updated = try #require(harness.events(Server.sessionUpdated.rawValue).first)
         #expect(updated["client_event_id"]?.stringValue == updateID)
         #expect(updated["session"]?["voice"]?.stringValue == "xiaoman")
         #expect(updated["session"]?["model"]?.stringValue == QwenAudioLive.duplexModel)
-        try AudioLive.speak(harness)
-        #expect(AudioLive.text(harness, .inputTranscriptDelta) == AudioLive.turn.transcript)
-        #expect(AudioLive.text(harness, .outputTranscriptDelta) == AudioLive.turn.answer)
+        try AudioLiveHarness.speak(harness)
+        #expect(AudioLiveHarness.text(harness, .inputTranscriptDelta) == AudioLiveHarness.turn.transcript)
+        #expect(AudioLiveHarness.text(harness, .outputTranscriptDelta) == AudioLiveHarness.turn.answer)
         let audio = harness.received.filter { $0.type == Server.outputAudioDelta.rawValue }
-        let bytes = AudioLive.answerAudioBytes(harness)
+        let bytes = AudioLiveHarness.answerAudioBytes(harness)
         #expect(bytes > 24_000, "at least half a second of 24 kHz PCM16")
         // Real-time pace: the audio is spread over most of its own length.
         let span = (audio.last?.atMicros ?? 0) - (audio.first?.atMicros ?? 0)
@@ -77,9 +79,11 @@ import WireJSON
         #expect(harness.states.contains("Responding") && harness.states.last == "Closed")
     }
 
+    // MARK: - Usage and ends
+
     @Test func usageIsReportedEveryFiveSecondsOfTheScenarioClock() {
-        let harness = AudioLive.harness()
-        AudioLive.configure(harness)
+        let harness = AudioLiveHarness.harness()
+        AudioLiveHarness.configure(harness)
         harness.appendSilence(ms: 16_000)
         let usage = harness.received.filter { $0.type == Server.usageUpdated.rawValue }
         #expect(usage.map(\.atMicros) == [5_000_000, 10_000_000, 15_000_000])
@@ -87,8 +91,8 @@ import WireJSON
     }
 
     @Test func theSessionCapExpiresTheSession() throws {
-        let harness = AudioLive.harness(policies: SessionPolicies(sessionCapMs: 3_000))
-        AudioLive.configure(harness)
+        let harness = AudioLiveHarness.harness(policies: SessionPolicies(sessionCapMs: 3_000))
+        AudioLiveHarness.configure(harness)
         harness.appendSilence(ms: 4_000)
         let closed = try #require(harness.events(Server.sessionClosed.rawValue).first)
         #expect(closed["reason"]?.stringValue == "expired")
@@ -97,8 +101,8 @@ import WireJSON
     }
 
     @Test func theIdleEndExpiresTheSession() throws {
-        let harness = AudioLive.harness(policies: SessionPolicies(idleEndMs: 2_000))
-        AudioLive.configure(harness)
+        let harness = AudioLiveHarness.harness(policies: SessionPolicies(idleEndMs: 2_000))
+        AudioLiveHarness.configure(harness)
         harness.advance(ms: 3_000)
         let closed = try #require(harness.events(Server.sessionClosed.rawValue).first)
         #expect(closed["reason"]?.stringValue == "expired")
@@ -107,9 +111,9 @@ import WireJSON
 
     @Test func aFatalScriptedErrorSendsTheErrorAndCloses1011() throws {
         let fatal = ErrorSpec(code: "InternalError", message: "mock: service failure", fatal: true)
-        let harness = AudioLive.harness([TurnContent(transcript: "Hi.", errors: [fatal])])
-        AudioLive.configure(harness)
-        try AudioLive.speak(harness, silenceMs: 2_000)
+        let harness = AudioLiveHarness.harness([TurnContent(transcript: "Hi.", errors: [fatal])])
+        AudioLiveHarness.configure(harness)
+        try AudioLiveHarness.speak(harness, silenceMs: 2_000)
         let error = try #require(harness.events(Server.error.rawValue).first?["error"])
         #expect(error["code"]?.stringValue == "InternalError")
         #expect(error["message"]?.stringValue == "mock: service failure")
@@ -117,8 +121,8 @@ import WireJSON
     }
 
     @Test func audioIsJournaledAsPCMSummaries() throws {
-        let harness = AudioLive.harness()
-        AudioLive.configure(harness)
+        let harness = AudioLiveHarness.harness()
+        AudioLiveHarness.configure(harness)
         let chunk = PCMBuffer.silence(milliseconds: 100, sampleRate: 16_000).littleEndianBytes
         let frame: JSONValue = [
             "type": .string(QwenAudioLiveClientEvent.inputAudioAppend.rawValue), "audio": .string(Base64.encode(chunk)),
@@ -131,39 +135,5 @@ import WireJSON
         let outbound = harness.session.audioSummary(
             ofText: delta, eventType: delta["type"]?.stringValue, inbound: false)
         #expect(outbound?.sampleRate == QwenAudioLive.outputSampleRate)
-    }
-}
-
-/// The fast path of 1,000-session capacity: `session.input_audio.append` is read in place like
-/// the realtime append, and answered exactly as through the JSON tree.
-@Suite struct AudioLiveInPlaceAppendTests {
-    static let chunk = Base64.encode(PCMBuffer.silence(milliseconds: 100, sampleRate: 16_000).littleEndianBytes)
-
-    @Test func theDialectsAppendIsReadInPlace() {
-        let harness = AudioLive.harness()
-        let frame = #"{"event_id":"e1","type":"session.input_audio.append","audio":"\#(Self.chunk)"}"#
-        let classification = harness.session.classify(text: Array(frame.utf8))
-        #expect(classification.inPlaceAudio != nil)
-        #expect(classification.eventType == QwenAudioLiveClientEvent.inputAudioAppend.rawValue)
-        let realtime = #"{"type":"input_audio_buffer.append","audio":"\#(Self.chunk)"}"#
-        #expect(harness.session.classify(text: Array(realtime.utf8)).inPlaceAudio == nil, "not this dialect's event")
-    }
-
-    @Test func inPlaceAndJSONTreeAppendsAnswerAlike() {
-        let frames = [
-            #"{"type":"session.input_audio.append","audio":"\#(Self.chunk)"}"#,
-            #"{"type":"session.input_audio.append","audio":"AAAA"}"#,
-            #"{"type":"session.input_audio.append","audio":"@@@@"}"#,
-        ]
-        let inPlace = AudioLive.harness()
-        let tree = AudioLive.harness()
-        for harness in [inPlace, tree] { AudioLive.configure(harness) }
-        for frame in frames {
-            inPlace.sendText(frame)
-            tree.sendTextThroughJSONTree(frame)
-        }
-        #expect(inPlace.violations == tree.violations)
-        #expect(inPlace.violations == ["qal.C6", "qal.C6"])
-        #expect(inPlace.types == tree.types)
     }
 }

@@ -6,6 +6,8 @@ import WireJSON
 /// Qwen-Audio-Live's client events (DOC-QAL-CE): `session.update`, mute, items, delegation
 /// appends and `session.close`; audio goes through the core's append (``refuseLiveAudio()``).
 extension QwenRealtimeSession {
+    // MARK: - State and dispatch
+
     /// The dialect's state, created the first time it is asked for (asked for every appended
     /// chunk: only this dialect sets a session's state, so the cast is not checked).
     var live: AudioLiveState {
@@ -65,6 +67,8 @@ extension QwenRealtimeSession {
             "\(type) sent before the first session.updated (ignored)")
     }
 
+    // MARK: - Configuration
+
     /// `session.update` (qal.C3, qal.C5): `event_id` required; a `transport` other than
     /// `websocket` is refused (`transport_unsupported`, a mock-only code: the mock serves media on
     /// the WebSocket only) with the configuration unchanged; else validate, merge, and answer
@@ -122,6 +126,8 @@ extension QwenRealtimeSession {
         configuration.object["instructions"] = .string(instructions.isEmpty ? content : instructions + "\n" + content)
         return acknowledge(.instructionsAppended)
     }
+
+    // MARK: - Delegation and items
 
     /// `session.commentary.append`: acknowledged; for a pending client delegation the model
     /// speaks its content, otherwise it is context only.

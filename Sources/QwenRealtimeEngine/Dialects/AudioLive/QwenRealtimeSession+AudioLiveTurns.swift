@@ -9,6 +9,8 @@ import WireJSON
 /// answer streamed as `session.output_transcript.delta` + `session.output_audio.delta` (no
 /// `response.*`); function calls as `session.event`, delegations.
 extension QwenRealtimeSession {
+    // MARK: - Audio and turns
+
     /// The commands answering an append whose audio is not heard, or nil to hear it.
     func refuseLiveAudio() -> [SessionCommand]? {
         let state = live
@@ -117,6 +119,8 @@ extension QwenRealtimeSession {
         }
     }
 
+    // MARK: - Answers
+
     /// Answers a turn: a scripted call of no declared tool under a delegation mode is delegated
     /// (the mock's trigger: the frontend hands what it has no tool for to the client or the
     /// backend); otherwise the answer, its declared function calls first.
@@ -171,6 +175,8 @@ extension QwenRealtimeSession {
             wrap(["type": "response.completed", "response": ["id": responseID, "status": "completed"]]))
         return commands + speak(result)
     }
+
+    // MARK: - Streaming
 
     /// One step of the answer in progress, on the dialect's wire.
     func performLiveStep(_ step: ResponsePlan.Step) -> [SessionCommand] {
