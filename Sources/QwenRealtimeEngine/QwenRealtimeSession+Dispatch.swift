@@ -14,7 +14,8 @@ extension QwenRealtimeSession {
             return [
                 .journal(
                     .info(
-                        "\(event) arrived within the \(graceMs) ms in-flight grace after the server_error (not judged)")
+                        "\(event) arrived within the \(graceMs) ms in-flight grace after the server ended the session (not judged)"
+                    )
                 )
             ]
         case .afterServerError:

@@ -17,7 +17,8 @@ package struct DialectWire: Sendable {
     package var orderObligation: String
     /// A client event after the client ended the session (the core's `finish`).
     package var afterFinishObligation: String
-    /// A client event after a `server_error` ended the session (beyond the in-flight grace).
+    /// A client event after the server ended the session (a `server_error`; beyond the in-flight
+    /// grace).
     package var afterServerErrorObligation: String
     /// The client event carrying base64 input audio in `audio` (read in place on the hot path).
     package var audioAppendEvent: String

@@ -44,12 +44,13 @@ extension QwenRealtimeSession {
         }
     }
 
-    /// `session.closed{reason, usage}` then the close: the answer in progress stops, and any
-    /// later client event breaks qal.C10.
+    /// `session.closed{reason, usage}` then the close: the answer in progress stops, and a client
+    /// event after it breaks qal.C10, unless it was in flight (the core's grace after the server
+    /// ended a session: sent before the client could have read `session.closed`).
     func closeLive(_ reason: QwenAudioLiveCloseReason, code: Int, reason text: String) -> [SessionCommand] {
         guard !isClosed else { return [] }
         var commands = reason == .closeRequested ? unansweredAtClose() : []
-        lifecycle.finish()
+        terminate()
         commands += cancelStreaming()
         commands.append(.cancelTimer(.engine(AudioLiveState.usageTimer)))
         commands.append(.cancelTimer(.engine(AudioLiveState.interjectTimer)))
