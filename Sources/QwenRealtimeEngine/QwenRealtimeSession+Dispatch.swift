@@ -124,7 +124,8 @@ extension QwenRealtimeSession {
     private func checkEventID(_ value: JSONValue?) -> [SessionCommand] {
         guard let value else { return [] }
         guard let id = value.stringValue else {
-            return violation(wire.eventIDObligation, "event_id must be a string, got \(value.typeName)")
+            let message = "event_id must be a string, got \(value.typeName)"
+            return [.journal(.violation(wire.eventIDObligation, wire.nonStringEventIDLevel, message))]
         }
         guard lifecycle.record(eventID: id) else {
             // C3's uniqueness is a SHOULD: the docs call event_id the event's identifier (OA-BETA,

@@ -67,6 +67,18 @@ import WireJSON
         }
         #expect(should.count == 2)
         #expect(harness.events(Server.inputAudioMuted.rawValue).count == 2, "answered all the same")
+        harness.sendText(#"{"type":"session.input_audio.unmute","event_id":7}"#)
+        #expect(harness.violations.count == 3, "a number as event_id is a SHOULD note too")
+        #expect(
+            harness.notes.contains {
+                if case .violation("qal.C3", let message) = $0 {
+                    message.hasPrefix("SHOULD: event_id must be a string")
+                } else {
+                    false
+                }
+            })
+        harness.sendText(#"{"type":"session.update","event_id":7,"session":{}}"#)
+        #expect(harness.events(Server.sessionUpdated.rawValue).count == 1, "refused: session.update needs a string id")
     }
 
     // MARK: - Order and configuration (qal.C4, qal.C5)

@@ -13,6 +13,8 @@ package struct DialectWire: Sendable {
     package var frameObligation: String
     /// A malformed or repeated `event_id`.
     package var eventIDObligation: String
+    /// How much an `event_id` that is not a string weighs (a repeat is always a SHOULD).
+    package var nonStringEventIDLevel: Violation.Level
     /// `session.update` first, nothing before its `session.updated`.
     package var orderObligation: String
     /// A client event after the client ended the session (the core's `finish`).
@@ -36,7 +38,8 @@ package struct DialectWire: Sendable {
     package var connectObligation: String { dialogProtocol.connectObligation }
 
     package init(
-        dialogProtocol: DialogProtocol, frameObligation: String, eventIDObligation: String, orderObligation: String,
+        dialogProtocol: DialogProtocol, frameObligation: String, eventIDObligation: String,
+        nonStringEventIDLevel: Violation.Level, orderObligation: String,
         afterFinishObligation: String, afterServerErrorObligation: String, audioAppendEvent: String,
         audioDeltaEvent: String, modelWhenQueryOmitted: String?,
         errorObject: @escaping @Sendable (_ error: QwenError, _ clientEventID: String?) -> JSONValue
@@ -44,6 +47,7 @@ package struct DialectWire: Sendable {
         self.dialogProtocol = dialogProtocol
         self.frameObligation = frameObligation
         self.eventIDObligation = eventIDObligation
+        self.nonStringEventIDLevel = nonStringEventIDLevel
         self.orderObligation = orderObligation
         self.afterFinishObligation = afterFinishObligation
         self.afterServerErrorObligation = afterServerErrorObligation
@@ -56,7 +60,8 @@ package struct DialectWire: Sendable {
     /// The Qwen realtime protocol's (§4–§5 of its reference): every dialect of the realtime events.
     package static let realtime = DialectWire(
         dialogProtocol: .qwenRealtime, frameObligation: "qrt.C2", eventIDObligation: "qrt.C3",
-        orderObligation: "qrt.C4", afterFinishObligation: "qrt.C18", afterServerErrorObligation: "qrt.C19",
+        nonStringEventIDLevel: .must, orderObligation: "qrt.C4", afterFinishObligation: "qrt.C18",
+        afterServerErrorObligation: "qrt.C19",
         audioAppendEvent: QwenClientEvent.inputAudioBufferAppend.rawValue,
         audioDeltaEvent: QwenServerEvent.responseAudioDelta.rawValue, modelWhenQueryOmitted: nil,
         errorObject: { error, clientEventID in error.json(eventID: clientEventID) })

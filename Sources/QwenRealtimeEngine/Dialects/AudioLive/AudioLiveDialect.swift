@@ -112,12 +112,14 @@ package struct AudioLiveDialect: QwenDialect {
 
 extension DialectWire {
     /// Qwen-Audio-Live's: `qal.*` obligations, `session.input_audio.append` up and
-    /// `session.output_audio.delta` down, the service model when `/api-ws/v1/live` names none
+    /// `session.output_audio.delta` down, an `event_id`'s shape a SHOULD outside `session.update`
+    /// (which checks its own, a MUST), the service model when `/api-ws/v1/live` names none
     /// (inferred: the C# SDK's URL has no query), and `error{code, message, client_event_id}`
     /// (the OpenAI Live shape: inferred).
     package static let audioLive = DialectWire(
         dialogProtocol: .qwenAudioLive, frameObligation: "qal.C2", eventIDObligation: "qal.C3",
-        orderObligation: "qal.C4", afterFinishObligation: "qal.C10", afterServerErrorObligation: "qal.C10",
+        nonStringEventIDLevel: .should, orderObligation: "qal.C4", afterFinishObligation: "qal.C10",
+        afterServerErrorObligation: "qal.C10",
         audioAppendEvent: QwenAudioLiveClientEvent.inputAudioAppend.rawValue,
         audioDeltaEvent: QwenAudioLiveServerEvent.outputAudioDelta.rawValue,
         modelWhenQueryOmitted: QwenAudioLive.serviceModel,
