@@ -179,7 +179,9 @@ import WireJSON
         #expect(errorCodes(harness) == ["transport_unsupported"])
         #expect(harness.events(Server.sessionUpdated.rawValue).isEmpty, "the configuration is unchanged")
         AudioLiveHarness.configure(harness, AudioLiveHarness.session(["transport": ["type": "websocket"]]))
-        #expect(harness.events(Server.sessionUpdated.rawValue).count == 1)
+        let updated = harness.events(Server.sessionUpdated.rawValue)
+        #expect(updated.count == 1)
+        #expect(updated.first?["session"]?["transport"]?["type"]?.stringValue == "websocket")
         harness.appendSilence(ms: 100)
         #expect(harness.violations.isEmpty)
     }

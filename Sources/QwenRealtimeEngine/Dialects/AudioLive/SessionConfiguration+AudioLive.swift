@@ -23,8 +23,9 @@ extension SessionConfiguration {
 
     /// Qwen-Audio-Live's `session.update` (qal.C5): `model` (a frontend model) and
     /// `delegation.type` in every update, `turn_detection.type: duplex` only with the duplex
-    /// model, any voice string, flat function tools, PCM formats; `transport` is read by the
-    /// session before (``QwenRealtimeSession/liveSessionUpdate(_:)``). Unknown keys are echoed.
+    /// model, any voice string, flat function tools, PCM formats. `transport` reaches here only
+    /// as `websocket` (``QwenRealtimeSession/liveSessionUpdate(_:)`` refuses the others) and is
+    /// echoed like the unknown keys.
     mutating func applyAudioLive(_ patch: JSONObject) -> Result<SessionUpdateResult, SessionUpdateFailure> {
         func fail(_ param: String, _ message: String) -> Result<SessionUpdateResult, SessionUpdateFailure> {
             .failure(SessionUpdateFailure(error: .invalidValue("session.\(param)", message), obligation: "qal.C5"))
@@ -42,8 +43,8 @@ extension SessionConfiguration {
         var merged = object
         for (key, value) in patch {
             switch key {
-            case "id", "object", "model_inference", "transport":
-                continue  // the server's, or read by the session before
+            case "id", "object", "model_inference":
+                continue  // the server's
             case "turn_detection":
                 switch TurnDetection.validate(value, dialect: dialect, silenceDurationMs: endOfTurnSilenceMs) {
                 case .failure(let error): return .failure(SessionUpdateFailure(error: error, obligation: "qal.C5"))
