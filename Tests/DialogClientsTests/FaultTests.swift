@@ -25,7 +25,10 @@ struct FaultTests {
 
     static let audioModel = "qwen-audio-3.0-realtime-flash"
 
-    static let cases: [Case] = [
+    static let cases: [Case] = dialogAndRealtimeCases + liveCases
+
+    /// The multimodal dialog and Qwen realtime faults.
+    static let dialogAndRealtimeCases: [Case] = [
         Case(protocolName: "multimodal-dialog", name: "no-authorization", obligation: "mmd.C1", refused: true),
         Case(protocolName: "multimodal-dialog", name: "missing-bearer", obligation: "mmd.C1"),
         Case(protocolName: "multimodal-dialog", name: "first-frame-not-start", obligation: "mmd.C2"),
@@ -83,10 +86,40 @@ struct FaultTests {
         Case(protocolName: "qwen-realtime", name: "events-after-finish", obligation: "qrt.C18"),
     ]
 
+    /// The Qwen-Audio-Live faults (issue 42): each breach journaled under its qal obligation.
+    static let liveCases: [Case] = [
+        live("no-authorization", "qal.C1", refused: true),
+        live("binary-frame", "qal.C2"),
+        live("unknown-event", "qal.C2"),
+        live("missing-event-id", "qal.C3"),
+        live("long-event-id", "qal.C3"),
+        live("audio-before-updated", "qal.C4"),
+        live("missing-session-model", "qal.C5"),
+        live("missing-delegation", "qal.C5"),
+        live("duplex-on-flash", "qal.C5"),
+        live("odd-pcm-frame", "qal.C6"),
+        live("wrong-rate", "qal.C6"),
+        live("aoq-audio-on-ws", "qal.C7"),
+        live("ignore-function-call", "qal.C8", scenario: QwenAudioLiveClientTests.toolScenario),
+        live("wrong-call-id", "qal.C8", scenario: QwenAudioLiveClientTests.toolScenario),
+        live("events-after-closed", "qal.C10"),
+    ]
+
+    static func live(_ name: String, _ obligation: String, scenario: String? = nil, refused: Bool = false) -> Case {
+        Case(
+            protocolName: DialogProtocol.qwenAudioLive.rawValue, name: name, obligation: obligation,
+            model: QwenAudioLive.serviceModel, scenario: scenario, refused: refused)
+    }
+
     @Test(arguments: cases)
     func faultIsJournaledWithItsObligation(_ fault: Case) async throws {
         let mock = try MockSession(timeScale: fault.timeScale, scenario: fault.scenario)
-        let url = fault.protocolName == "multimodal-dialog" ? mock.mmdURL : mock.qwenURL(model: fault.model)
+        let url =
+            switch fault.protocolName {
+            case DialogProtocol.multimodalDialog.rawValue: mock.mmdURL
+            case DialogProtocol.qwenAudioLive.rawValue: mock.liveURL
+            default: mock.qwenURL(model: fault.model)
+            }
         let run = try await AdapterProcess.run(
             arguments: ["--protocol", fault.protocolName, "--fault", fault.name],
             environment: AdapterProcess.environment(url: url, model: fault.model), commands: nil)
