@@ -20,9 +20,12 @@ extension QwenAudioLiveDriver {
         } catch {
             return
         }
+        // The answer may come while the speech is still going out (a short scripted one).
+        let mark = client.audioChunksReceived
         await appendSpeech(FixturePaths.readOrWarn("fixtures/audio/hello-16k.pcm", fallback: []), realtime: true)
         // A client that never answers the call gets no answer: it gives up sooner.
-        _ = await client.waitForAnswer(timeoutMillis: breach == .ignoreFunctionCall ? 6_000 : 15_000)
+        _ = await client.waitForAnswer(
+            afterAudioChunks: mark, timeoutMillis: breach == .ignoreFunctionCall ? 6_000 : 15_000)
         await client.close()
     }
 

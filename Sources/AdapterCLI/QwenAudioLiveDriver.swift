@@ -15,10 +15,10 @@ final class QwenAudioLiveDriver: Sendable {
     var breach: QwenAudioLiveFault? { fault?.kind.qwenAudioLive }
     private let connected = Mutex(false)
 
-    /// The initial session when the commands do not start with `session_update` (the client
-    /// adds the default frontend model and `delegation{type: client}`; server VAD is the
-    /// service's default turn detection).
-    static let defaultSession: JSONObject = [:]
+    /// The initial session when the commands do not start with `session_update`: full duplex,
+    /// as the quick start and the SDKs run it (the client adds the default frontend model, the
+    /// duplex one, and `delegation{type: client}`).
+    static let defaultSession: JSONObject = ["turn_detection": ["type": "duplex"]]
     /// The output of every function call the driver answers.
     static let toolOutput = #"{"weather":"sunny"}"#
     /// The frontend model that cannot hold duplex conversations (the `duplex-on-flash` fault's).

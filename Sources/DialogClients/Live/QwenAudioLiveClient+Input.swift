@@ -14,20 +14,26 @@ extension QwenAudioLiveClient {
         }
     }
 
-    /// Appends PCM in `options.chunkMillis` chunks (1280 bytes at 40 ms), paced in real time when
-    /// `realtime` (qal.C6); stops when the session is over.
+    /// Appends PCM in `options.chunkMillis` chunks (1280 bytes at 40 ms; a tail under
+    /// `minimumChunkMillis` goes with the chunk before it), paced in real time when `realtime`
+    /// (qal.C6); stops when the session is over.
     public func appendAudio(pcm: [UInt8], realtime: Bool = true) async {
         let rate = QwenAudioLive.inputSampleRate
         let chunk = max(2, rate * 2 * options.chunkMillis / 1000)
+        let shortest = rate * 2 * Self.minimumChunkMillis / 1000
         let start = Clock.nowMicros()
         var played: Int64 = 0
-        for range in AudioChunker.ranges(count: pcm.count, chunkBytes: chunk) {
+        for range in AudioChunker.ranges(count: pcm.count, chunkBytes: chunk, minimumBytes: shortest) {
             if isOver { return }
             appendAudio(Array(pcm[range]))
             played += AudioDuration.pcmMicros(byteCount: range.count, sampleRate: rate)
             if realtime { await Clock.sleep(untilMicros: start + played) }
         }
     }
+
+    /// The shortest chunk the paced helper sends: the service family's pacing rule (20–200 ms
+    /// chunks, qal.C6 SHOULD).
+    static let minimumChunkMillis = 20
 
     /// `session.input_audio.mute`: the server ignores the uplink until `unmute`.
     public func mute() { sendEvent(.inputAudioMute) }

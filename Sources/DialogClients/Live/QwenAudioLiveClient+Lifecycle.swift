@@ -43,12 +43,20 @@ extension QwenAudioLiveClient {
     /// or the socket closed.
     public var isOver: Bool { state.withLock { $0.closeSent || $0.sessionClosed || $0.phase == .closed } }
 
-    /// Waits for the model's answer to what was sent: until audio arrived after this call, then
-    /// until it has played, no call or client delegation waits for an answer, and the server
-    /// sent nothing for `quietMillis`. - Returns: false on timeout (or when the session ended).
-    public func waitForAnswer(timeoutMillis: Int, quietMillis: Int = 1_000) async -> Bool {
+    /// How many `session.output_audio.delta` chunks arrived so far: a mark for `waitForAnswer`.
+    public var audioChunksReceived: Int { state.withLock { $0.audioDeltas } }
+
+    /// Waits for the model's answer: until audio arrived after the mark `afterAudioChunks` (an
+    /// earlier `audioChunksReceived`; nil: now), then until it has played, no call or client
+    /// delegation waits for an answer, and the server sent nothing for `quietMillis`.
+    /// - Returns: false on timeout (or when the session ended).
+    public func waitForAnswer(
+        afterAudioChunks mark: Int? = nil, timeoutMillis: Int, quietMillis: Int = 1_000
+    ) async
+        -> Bool
+    {
         let deadline = Clock.nowMicros() + Int64(timeoutMillis) * 1_000
-        let before = state.withLock { $0.audioDeltas }
+        let before = mark ?? audioChunksReceived
         while Clock.nowMicros() < deadline {
             let now = Clock.nowMicros()
             let done = state.withLock { s -> Bool? in

@@ -35,7 +35,7 @@ public final class QwenAudioLiveClient: Sendable {
         self.options = options
     }
 
-    /// The frontend model a `session.update` names when the caller's session does not.
+    /// The frontend model a `session.update` names when neither the caller nor the session in effect does.
     public static var defaultFrontendModel: String { QwenAudioLive.duplexModel }
     /// The delegation mode a `session.update` names when the caller's session does not.
     public static let defaultDelegation = "client"
@@ -65,7 +65,8 @@ public final class QwenAudioLiveClient: Sendable {
     }
 
     /// Connects, waits for `session.created`, sends `session.update` with `session` (its `model`
-    /// and `delegation` defaulted when absent) and waits for `session.updated`.
+    /// and `delegation` defaulted when absent: `session.created`'s model, `client`) and waits for
+    /// `session.updated`.
     /// - Returns: the effective session.
     /// - Throws: `QwenAudioLiveError` on a refused upgrade, a refused update, or a timeout. After a
     ///   refused update the connection stays open: fix the values with `updateSession`.
@@ -96,20 +97,23 @@ public final class QwenAudioLiveClient: Sendable {
     }
 
     /// `session` with `model` and `delegation` filled in when absent (qal.C5: every update
-    /// carries both).
-    static func withDefaults(_ session: JSONObject) -> JSONObject {
+    /// carries both): those in `effect`, else the defaults.
+    static func withDefaults(_ session: JSONObject, effect: JSONObject) -> JSONObject {
         var session = session
-        if session["model"] == nil { session["model"] = .string(defaultFrontendModel) }
-        if session["delegation"] == nil { session["delegation"] = ["type": .string(defaultDelegation)] }
+        if session["model"] == nil { session["model"] = effect["model"] ?? .string(defaultFrontendModel) }
+        if session["delegation"] == nil {
+            session["delegation"] = effect["delegation"] ?? ["type": .string(defaultDelegation)]
+        }
         return session
     }
 
-    /// `session.update` with `session` (its `model` and `delegation` defaulted when absent) and
-    /// a fresh `event_id`; waits for the `session.updated` echoing it (or the `error`).
+    /// `session.update` with `session` (its `model` and `delegation` those in effect, or the
+    /// defaults, when absent) and a fresh `event_id`; waits for the `session.updated` echoing
+    /// it (or the `error`).
     @discardableResult
     public func updateSession(_ session: JSONObject) async throws(QwenAudioLiveError) -> JSONObject {
         let eventID = Identifiers.prefixed("event_")
-        let session = Self.withDefaults(session)
+        let session = Self.withDefaults(session, effect: self.session)
         let outcome = await awaitReply(.sessionUpdated, eventID: eventID) { [self] s in
             let first = s.phase != .ready
             if first { s.phase = .configuring }
