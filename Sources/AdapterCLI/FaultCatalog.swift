@@ -425,7 +425,7 @@ enum QwenAudioLiveFault: String, CaseIterable, Sendable {
         case .eventsAfterClosed:
             Fault(
                 kind: .qwenAudioLive(self), obligation: "qal.C10",
-                summary: "an append right after session.closed arrived")
+                summary: "an append right behind session.close: the server reads it after its session.closed")
         }
     }
 }

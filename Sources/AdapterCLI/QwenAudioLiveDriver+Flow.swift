@@ -52,17 +52,9 @@ extension QwenAudioLiveDriver {
             client.sendRaw(
                 QwenAudioLiveClientEvent.inputAudioAppend.object(["audio": .string(Base64.encode([0, 0, 0]))]))
         case .aoqAudioOnWs?:
-            // The client asks for AOQ media and, without waiting for the reply, keeps its
-            // microphone on the WebSocket (the speech that follows).
-            var update = QwenAudioLiveClientEvent.sessionUpdate.object([
-                "session": [
-                    "model": .string(QwenAudioLiveClient.defaultFrontendModel),
-                    "delegation": ["type": .string(QwenAudioLiveClient.defaultDelegation)],
-                    "transport": ["type": "aoq", "aoq": ["ws_audio": false]],
-                ]
-            ])
-            update["event_id"] = "event_aoq_transport"
-            client.sendRaw(update)
+            // Asks for AOQ media (refused by the mock) and keeps its microphone on the WebSocket
+            // all the same (the client's fault lets the speech that follows through).
+            _ = try? await client.updateSession(["transport": ["type": "aoq", "aoq": ["ws_audio": false]]])
         default: break
         }
     }

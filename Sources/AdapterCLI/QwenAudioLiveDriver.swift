@@ -43,7 +43,8 @@ final class QwenAudioLiveDriver: Sendable {
             case .missingDelegation?: ["delegation"]
             default: []
             }
-        faults.appendAfterSessionClosed = breach == .eventsAfterClosed
+        faults.audioOnWebSocketUnderAOQ = breach == .aoqAudioOnWs
+        faults.appendRightAfterSessionClose = breach == .eventsAfterClosed
         client.faults = faults
     }
 

@@ -158,3 +158,16 @@ import WireJSON
         await mock.expectNoViolations()
     }
 }
+
+/// The paced upload's chunks (qal.C6: 40 ms as the C# SDK, none under 20 ms).
+@Suite struct LiveAudioChunkTests {
+    @Test func aTailUnderTheMinimumGoesWithTheChunkBefore() {
+        // 1.5 s of hello-16k.pcm: 37 chunks of 1280 bytes and a 558-byte (17 ms) tail.
+        let ranges = AudioChunker.ranges(count: 47_918, chunkBytes: 1_280, minimumBytes: 640)
+        #expect(ranges.count == 37)
+        #expect(ranges.dropLast().allSatisfy { $0.count == 1_280 })
+        #expect(ranges.last?.count == 1_280 + 558)
+        // Without the minimum only a tail under a fifth of a chunk is merged.
+        #expect(AudioChunker.ranges(count: 47_918, chunkBytes: 1_280).last?.count == 558)
+    }
+}

@@ -12,6 +12,13 @@ extension QwenAudioLiveClient {
         if open {
             _ = await awaitReply(.sessionClosed, eventID: nil, timeoutMillis: options.closeTimeoutMillis) { [self] s in
                 sendNow(&s, QwenAudioLiveClientEvent.sessionClose.object())
+                if s.faults.appendRightAfterSessionClose {
+                    let silence = [UInt8](repeating: 0, count: QwenAudioLive.inputSampleRate / 25)
+                    let append = QwenAudioLiveClientEvent.inputAudioAppend.object([
+                        "audio": .string(Base64.encode(silence))
+                    ])
+                    s.connection?.send(text: JSONValue.object(Self.identified(append)).encodedString())
+                }
             }
             // The server closes right after session.closed: let it, rather than race its close
             // frame with ours (a crossing close can end as 1006 instead of 1000).

@@ -100,13 +100,6 @@ extension QwenAudioLiveClient {
                 emit(s) { $0.onUsage?(seconds) }
             case .sessionClosed?:
                 let reason = event["reason"]?.stringValue ?? ""
-                if s.faults.appendAfterSessionClosed {
-                    let silence = [UInt8](repeating: 0, count: QwenAudioLive.inputSampleRate / 25)
-                    let append = QwenAudioLiveClientEvent.inputAudioAppend.object([
-                        "audio": .string(Base64.encode(silence))
-                    ])
-                    s.connection?.send(text: JSONValue.object(Self.identified(append)).encodedString())
-                }
                 s.sessionClosed = true
                 s.closeReason = reason
                 s.held = []

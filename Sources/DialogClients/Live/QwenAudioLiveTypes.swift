@@ -111,7 +111,10 @@ package struct QwenAudioLiveFaults: Sendable {
     package var appendRightAfterSessionUpdate = false
     /// C5: these `session` members are left out of the first `session.update`.
     package var omittedSessionFields: Set<String> = []
-    /// C10: one append sent the moment `session.closed` arrives.
-    package var appendAfterSessionClosed = false
+    /// C7: audio goes on the WebSocket even after asking for AOQ media.
+    package var audioOnWebSocketUnderAOQ = false
+    /// C10: one append right behind `session.close` (it reaches the server after its
+    /// `session.closed`).
+    package var appendRightAfterSessionClose = false
     package init() {}
 }
