@@ -425,7 +425,9 @@ enum QwenAudioLiveFault: String, CaseIterable, Sendable {
         case .eventsAfterClosed:
             Fault(
                 kind: .qwenAudioLive(self), obligation: "qal.C10",
-                summary: "an append right behind session.close: the server reads it after its session.closed")
+                summary:
+                    "a session.input_audio.mute right behind session.close: the server reads it after its session.closed"
+            )
         }
     }
 }

@@ -23,9 +23,10 @@ extension QwenAudioLiveDriver {
         // The answer may come while the speech is still going out (a short scripted one).
         let mark = client.audioChunksReceived
         await appendSpeech(FixturePaths.readOrWarn("fixtures/audio/hello-16k.pcm", fallback: []), realtime: true)
-        // A client that never answers the call gets no answer: it gives up sooner.
-        _ = await client.waitForAnswer(
-            afterAudioChunks: mark, timeoutMillis: breach == .ignoreFunctionCall ? 6_000 : 15_000)
+        // A client that never answers the call, or whose speech is not heard, gets no answer:
+        // it gives up sooner.
+        let unanswered = breach == .ignoreFunctionCall || breach == .aoqAudioOnWs
+        _ = await client.waitForAnswer(afterAudioChunks: mark, timeoutMillis: unanswered ? 6_000 : 15_000)
         await client.close()
     }
 

@@ -44,7 +44,7 @@ final class QwenAudioLiveDriver: Sendable {
             default: []
             }
         faults.audioOnWebSocketUnderAOQ = breach == .aoqAudioOnWs
-        faults.appendRightAfterSessionClose = breach == .eventsAfterClosed
+        faults.eventRightAfterSessionClose = breach == .eventsAfterClosed
         client.faults = faults
     }
 

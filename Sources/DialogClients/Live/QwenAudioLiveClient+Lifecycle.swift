@@ -12,12 +12,9 @@ extension QwenAudioLiveClient {
         if open {
             _ = await awaitReply(.sessionClosed, eventID: nil, timeoutMillis: options.closeTimeoutMillis) { [self] s in
                 sendNow(&s, QwenAudioLiveClientEvent.sessionClose.object())
-                if s.faults.appendRightAfterSessionClose {
-                    let silence = [UInt8](repeating: 0, count: QwenAudioLive.inputSampleRate / 25)
-                    let append = QwenAudioLiveClientEvent.inputAudioAppend.object([
-                        "audio": .string(Base64.encode(silence))
-                    ])
-                    s.connection?.send(text: JSONValue.object(Self.identified(append)).encodedString())
+                if s.faults.eventRightAfterSessionClose {
+                    let mute = QwenAudioLiveClientEvent.inputAudioMute.object()
+                    s.connection?.send(text: JSONValue.object(Self.identified(mute)).encodedString())
                 }
             }
             // The server closes right after session.closed: let it, rather than race its close
