@@ -20,6 +20,9 @@ struct FaultTests {
         var scenario: String?
         /// The upgrade is refused: no session, an `error` event.
         var refused = false
+        /// The breach is a client event after this server event, within the mock's in-flight
+        /// grace (no violation journaled; the suite's case judges the journal's order).
+        var clientEventAfter: String?
         var testDescription: String { "\(protocolName) --fault \(name) → \(obligation)" }
     }
 
@@ -102,7 +105,11 @@ struct FaultTests {
         live("aoq-audio-on-ws", "qal.C7"),
         live("ignore-function-call", "qal.C8", scenario: QwenAudioLiveClientTests.toolScenario),
         live("wrong-call-id", "qal.C8", scenario: QwenAudioLiveClientTests.toolScenario),
-        live("events-after-closed", "qal.C10"),
+        // The event lands within the mock's 300 ms in-flight grace after session.closed (a client
+        // cannot send later: the server closes the connection): qal.ending.001 judges the order.
+        Case(
+            protocolName: DialogProtocol.qwenAudioLive.rawValue, name: "events-after-closed", obligation: "qal.C10",
+            model: QwenAudioLive.serviceModel, clientEventAfter: QwenAudioLiveServerEvent.sessionClosed.rawValue),
     ]
 
     static func live(_ name: String, _ obligation: String, scenario: String? = nil, refused: Bool = false) -> Case {
@@ -137,6 +144,14 @@ struct FaultTests {
         if fault.refused {
             #expect(await mock.entries().isEmpty)
             #expect(run.lines.contains { $0["event"]?.stringValue == "error" })
+            return
+        }
+        if let server = fault.clientEventAfter {
+            let entries = await mock.entries()
+            let end = try #require(
+                entries.firstIndex { $0["dir"] == "out" && $0["json"]?["type"]?.stringValue == server })
+            let timeline = await mock.timeline()
+            #expect(entries[end...].contains { $0["dir"] == "in" && $0["kind"] == "text" }, "\(timeline)")
             return
         }
         // A breach right before the close is journaled as the server reads it, which may be
