@@ -426,7 +426,7 @@ enum QwenAudioLiveFault: String, CaseIterable, Sendable {
             Fault(
                 kind: .qwenAudioLive(self), obligation: "qal.C10",
                 summary:
-                    "a session.input_audio.mute right behind session.close: the server reads it after its session.closed"
+                    "a session.input_audio.mute right behind session.close, not waiting for session.closed"
             )
         }
     }

@@ -20,8 +20,8 @@ struct FaultTests {
         var scenario: String?
         /// The upgrade is refused: no session, an `error` event.
         var refused = false
-        /// The breach is a client event after this server event, within the mock's in-flight
-        /// grace (no violation journaled; the suite's case judges the journal's order).
+        /// The breach is a client event after this event, within the mock's in-flight grace (no
+        /// violation journaled; the suite's case judges the journal's order).
         var clientEventAfter: String?
         var testDescription: String { "\(protocolName) --fault \(name) → \(obligation)" }
     }
@@ -105,11 +105,12 @@ struct FaultTests {
         live("aoq-audio-on-ws", "qal.C7"),
         live("ignore-function-call", "qal.C8", scenario: QwenAudioLiveClientTests.toolScenario),
         live("wrong-call-id", "qal.C8", scenario: QwenAudioLiveClientTests.toolScenario),
-        // The event lands within the mock's 300 ms in-flight grace after session.closed (a client
-        // cannot send later: the server closes the connection): qal.ending.001 judges the order.
+        // The mute right behind session.close reaches the mock with session.close, within its
+        // 300 ms in-flight grace (no violation; a client cannot send later: the server closes):
+        // qal.ending.001 judges it (closeBehaviour, the SHOULD half).
         Case(
             protocolName: DialogProtocol.qwenAudioLive.rawValue, name: "events-after-closed", obligation: "qal.C10",
-            model: QwenAudioLive.serviceModel, clientEventAfter: QwenAudioLiveServerEvent.sessionClosed.rawValue),
+            model: QwenAudioLive.serviceModel, clientEventAfter: QwenAudioLiveClientEvent.sessionClose.rawValue),
     ]
 
     static func live(_ name: String, _ obligation: String, scenario: String? = nil, refused: Bool = false) -> Case {
@@ -146,12 +147,11 @@ struct FaultTests {
             #expect(run.lines.contains { $0["event"]?.stringValue == "error" })
             return
         }
-        if let server = fault.clientEventAfter {
+        if let earlier = fault.clientEventAfter {
             let entries = await mock.entries()
-            let end = try #require(
-                entries.firstIndex { $0["dir"] == "out" && $0["json"]?["type"]?.stringValue == server })
+            let end = try #require(entries.firstIndex { $0["json"]?["type"]?.stringValue == earlier })
             let timeline = await mock.timeline()
-            #expect(entries[end...].contains { $0["dir"] == "in" && $0["kind"] == "text" }, "\(timeline)")
+            #expect(entries[(end + 1)...].contains { $0["dir"] == "in" && $0["kind"] == "text" }, "\(timeline)")
             return
         }
         // A breach right before the close is journaled as the server reads it, which may be

@@ -113,8 +113,8 @@ package struct QwenAudioLiveFaults: Sendable {
     package var omittedSessionFields: Set<String> = []
     /// C7: audio goes on the WebSocket even after asking for AOQ media.
     package var audioOnWebSocketUnderAOQ = false
-    /// C10: a `session.input_audio.mute` right behind `session.close` (it reaches the server
-    /// after its `session.closed`).
+    /// C10: a `session.input_audio.mute` right behind `session.close`, not waiting for
+    /// `session.closed` (nothing can follow that: the server closes the connection).
     package var eventRightAfterSessionClose = false
     package init() {}
 }
