@@ -44,12 +44,13 @@ extension QwenAudioLiveDriver {
         }
     }
 
-    /// The breaches that follow a correct `session.updated`.
+    /// The breaches that follow a correct `session.updated` (audio ones only where audio may go
+    /// on the WebSocket: after an AOQ request it would break qal.C7 too).
     func injectAfterUpdated() async {
         switch breach {
         case .binaryFrame?: client.sendRaw(binary: [0, 1, 2, 3])
         case .unknownEvent?: client.sendRaw(["type": "session.input_audio.flush"])
-        case .oddPcmFrame?:
+        case .oddPcmFrame? where !client.audioGoesOverAOQ:
             client.sendRaw(
                 QwenAudioLiveClientEvent.inputAudioAppend.object(["audio": .string(Base64.encode([0, 0, 0]))]))
         case .aoqAudioOnWs?:

@@ -9,7 +9,7 @@ extension QwenAudioLiveClient {
         guard pcm.count >= 2 else { return }
         let bytes = pcm.count % 2 == 0 ? pcm : Array(pcm.dropLast())
         state.withLock { s in
-            guard s.transport != "aoq" || s.faults.audioOnWebSocketUnderAOQ else { return }
+            guard !s.audioGoesOverAOQ || s.faults.audioOnWebSocketUnderAOQ else { return }
             send(&s, QwenAudioLiveClientEvent.inputAudioAppend.object(["audio": .string(Base64.encode(bytes))]))
         }
     }

@@ -56,6 +56,12 @@ public final class QwenAudioLiveClient: Sendable {
     /// `turn_detection.type` in effect (`server_vad` or `duplex`).
     public var turnDetection: String { state.withLock { $0.turnDetection } }
 
+    /// `transport.type` last asked for or confirmed (`websocket` unless an update names one).
+    public var transport: String { state.withLock { $0.transport } }
+
+    /// Whether the session asked for AOQ media: no audio goes on the WebSocket then (qal.C7).
+    public var audioGoesOverAOQ: Bool { state.withLock { $0.audioGoesOverAOQ } }
+
     /// Call ids not answered yet (qal.C8).
     public var pendingCallIds: [String] { state.withLock { s in s.calls.filter { !$0.value }.map(\.key).sorted() } }
 
@@ -124,7 +130,7 @@ public final class QwenAudioLiveClient: Sendable {
             // refuses it, until an update asks for `websocket` again (qal.C7).
             if let transport = session["transport"]?["type"]?.stringValue { s.transport = transport }
             sendNow(&s, update)
-            if first && s.faults.appendRightAfterSessionUpdate {
+            if first && s.faults.appendRightAfterSessionUpdate && !s.audioGoesOverAOQ {
                 let silence = [UInt8](repeating: 0, count: QwenAudioLive.inputSampleRate / 5)
                 sendNow(
                     &s,

@@ -45,6 +45,9 @@ struct QwenAudioLiveSessionState {
             continuation: CheckedContinuation<Result<JSONObject, QwenAudioLiveError>, Never>
         )?
 
+    /// Whether the session asked for AOQ media: the uplink then belongs to AOQ (qal.C7).
+    var audioGoesOverAOQ: Bool { transport == "aoq" }
+
     /// Whether a call or a client delegation still waits for the app's answer.
     var hasPendingAnswers: Bool { calls.values.contains(false) || delegations.values.contains(false) }
 }

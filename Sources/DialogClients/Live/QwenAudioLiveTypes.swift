@@ -107,7 +107,8 @@ package struct QwenAudioLiveFaults: Sendable {
     package var omitUpdateEventID = false
     /// C3: the first `session.update` with an `event_id` one character too long.
     package var overlongUpdateEventID = false
-    /// C4: one 100 ms append right after the first `session.update`, before `session.updated`.
+    /// C4: one 100 ms append right after the first `session.update`, before `session.updated`
+    /// (not when that update asks for AOQ media: the append would break C7 too).
     package var appendRightAfterSessionUpdate = false
     /// C5: these `session` members are left out of the first `session.update`.
     package var omittedSessionFields: Set<String> = []
