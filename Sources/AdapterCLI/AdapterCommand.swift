@@ -37,7 +37,8 @@ enum AdapterCommand: AsyncCommand {
             Lines commands are read from stdin and events written to stdout (an ack after each
             command). When stdin ends before the first command, a default flow runs: a full correct
             session (multimodal: start, one tap2talk turn with fixtures/audio/hello-16k.pcm, playback,
-            stop; Qwen: session.update, the same speech, tool calls answered, finish).
+            stop; Qwen: session.update, the same speech, tool calls answered, finish; Qwen-Audio-Live:
+            session.update, the same speech, function calls and client delegations answered, session.close).
             With --passive it is a client that cannot be driven, as most apps are: it prints nothing,
             reads no commands and runs the default flow (with the --fault, if any) on every case.
             Relative fixture paths resolve against the current directory, then against the
@@ -84,9 +85,7 @@ enum AdapterCommand: AsyncCommand {
                 switch kind {
                 case .multimodalDialog: MultiModalDriver(environment: settings, events: events, fault: chosenFault)
                 case .qwenRealtime: QwenDriver(environment: settings, events: events, fault: chosenFault)
-                case .qwenAudioLive:
-                    // Replaced by the Qwen-Audio-Live driver (issue 42, in progress on a branch).
-                    fatalError("no qwen-audio-live driver yet")
+                case .qwenAudioLive: QwenAudioLiveDriver(environment: settings, events: events, fault: chosenFault)
                 }
             let end = await serve(events, input: &input, passive: isPassive, driver: driver)
             await driver.flushCallbacks()

@@ -93,3 +93,74 @@ import WireJSON
         #expect(scaled == ["no-silence", "no-silence-duplex", "no-heartbeat"])
     }
 }
+
+/// `dialogmock-adapter --protocol qwen-audio-live`: connect-only, the default flow, a driven script.
+@Suite struct QwenAudioLiveAdapterTests {
+    static let protocolArguments = ["--protocol", "qwen-audio-live"]
+
+    static func environment(_ mock: MockSession) -> [String: String] {
+        AdapterProcess.environment(url: mock.liveURL, model: QwenAudioLive.serviceModel)
+    }
+
+    /// The catalogue lists exactly the Live faults the journal-level FaultTests know, each under
+    /// a qal obligation.
+    @Test func everyLiveFaultIsListedWithAQalObligation() async throws {
+        let list = try await AdapterProcess.run(arguments: ["--list-faults"], environment: [:], commands: nil)
+        let live = list.lines.filter { $0["protocol"]?.stringValue == DialogProtocol.qwenAudioLive.rawValue }
+        #expect(Set(live.compactMap { $0["name"]?.stringValue }) == Set(FaultTests.liveCases.map(\.name)))
+        #expect(live.allSatisfy { $0["obligation"]?.stringValue?.hasPrefix("qal.C") == true }, "\(live)")
+    }
+
+    /// A client that does nothing: the upgrade is accepted (Bearer key, the live path), the
+    /// socket closes at once, exit 0; the session opened and the mock journaled no violation.
+    @Test func connectOnlyOpensAndClosesASession() async throws {
+        let mock = try MockSession()
+        let run = try await AdapterProcess.run(
+            arguments: Self.protocolArguments + ["--connect-only"], environment: Self.environment(mock),
+            commands: nil)
+        #expect(run.status == 0, "\(run.log)")
+        #expect(run.lines.isEmpty)
+        #expect(await mock.entries().isEmpty == false)
+    }
+
+    @Test func defaultFlowIsAFullCorrectSession() async throws {
+        let mock = try MockSession()
+        let run = try await AdapterProcess.run(
+            arguments: Self.protocolArguments, environment: Self.environment(mock), commands: nil)
+        #expect(run.status == 0)
+        #expect(run.lines.first == ["adapter": "swift", "protocol": "qwen-audio-live", "reusable": true])
+        let names = AdapterTests.names(run.lines)
+        for event in [
+            "connected", "session_updated", "speech_content", "responding_content", "audio", "playback_started",
+            "playback_ended", "session_closed", "closed",
+        ] {
+            #expect(names.contains(event), "missing \(event): \(names)")
+        }
+        await mock.expectNoViolations()
+    }
+
+    /// A driven script on the tool scenario: the adapter answers the call itself (an app's
+    /// handler), the answer is spoken, `quit` ends with session.close → session.closed.
+    @Test func runsADrivenToolScript() async throws {
+        let mock = try MockSession(scenario: QwenAudioLiveClientTests.toolScenario)
+        let commands = [
+            #"{"cmd":"session_update","session":{"tools":[{"type":"function","name":"get_weather","parameters":{"type":"object","properties":{"city":{"type":"string"}}}}]}}"#,
+            #"{"cmd":"append_audio","file":"fixtures/audio/hello-16k.pcm","realtime":true}"#,
+            #"{"cmd":"wait","for":"tool_call","timeoutMs":8000}"#,
+            #"{"cmd":"wait","for":"playback_ended","timeoutMs":15000}"#,
+            #"{"cmd":"mute"}"#,
+            #"{"cmd":"wait","for":"muted","timeoutMs":3000}"#,
+            #"{"cmd":"quit"}"#,
+        ]
+        let run = try await AdapterProcess.run(
+            arguments: Self.protocolArguments, environment: Self.environment(mock), commands: commands)
+        #expect(run.status == 0)
+        let call = try #require(run.lines.first { $0["event"]?.stringValue == "tool_call" })
+        #expect(call["arguments"]?.stringValue == #"{"city":"Paris"}"#)
+        #expect(!run.lines.contains { $0["timedOut"] == true }, "\(run.text)")
+        let names = AdapterTests.names(run.lines)
+        #expect(names.contains("session_closed") && names.contains("closed"), "\(names)")
+        #expect(names.filter { $0 == "ack" }.count == commands.count)
+        await mock.expectNoViolations()
+    }
+}

@@ -20,12 +20,18 @@ struct FaultTests {
         var scenario: String?
         /// The upgrade is refused: no session, an `error` event.
         var refused = false
+        /// The breach is a client event after this event, within the mock's in-flight grace (no
+        /// violation journaled; the suite's case judges the journal's order).
+        var clientEventAfter: String?
         var testDescription: String { "\(protocolName) --fault \(name) → \(obligation)" }
     }
 
     static let audioModel = "qwen-audio-3.0-realtime-flash"
 
-    static let cases: [Case] = [
+    static let cases: [Case] = dialogAndRealtimeCases + liveCases
+
+    /// The multimodal dialog and Qwen realtime faults.
+    static let dialogAndRealtimeCases: [Case] = [
         Case(protocolName: "multimodal-dialog", name: "no-authorization", obligation: "mmd.C1", refused: true),
         Case(protocolName: "multimodal-dialog", name: "missing-bearer", obligation: "mmd.C1"),
         Case(protocolName: "multimodal-dialog", name: "first-frame-not-start", obligation: "mmd.C2"),
@@ -83,10 +89,55 @@ struct FaultTests {
         Case(protocolName: "qwen-realtime", name: "events-after-finish", obligation: "qrt.C18"),
     ]
 
-    @Test(arguments: cases)
+    /// The Qwen-Audio-Live faults (issue 42): each breach journaled under its qal obligation.
+    static let liveCases: [Case] = [
+        live("no-authorization", "qal.C1", refused: true),
+        live("binary-frame", "qal.C2"),
+        live("unknown-event", "qal.C2"),
+        live("missing-event-id", "qal.C3"),
+        live("long-event-id", "qal.C3"),
+        live("audio-before-updated", "qal.C4"),
+        live("missing-session-model", "qal.C5"),
+        live("missing-delegation", "qal.C5"),
+        live("duplex-on-flash", "qal.C5"),
+        live("odd-pcm-frame", "qal.C6"),
+        live("wrong-rate", "qal.C6"),
+        live("aoq-audio-on-ws", "qal.C7"),
+        live("ignore-function-call", "qal.C8", scenario: QwenAudioLiveClientTests.toolScenario),
+        live("wrong-call-id", "qal.C8", scenario: QwenAudioLiveClientTests.toolScenario),
+        // The mute right behind session.close reaches the mock with session.close, within its
+        // 300 ms in-flight grace (no violation; a client cannot send later: the server closes):
+        // qal.ending.001 judges it (closeBehaviour, the SHOULD half).
+        Case(
+            protocolName: DialogProtocol.qwenAudioLive.rawValue, name: "events-after-closed", obligation: "qal.C10",
+            model: QwenAudioLive.serviceModel, clientEventAfter: QwenAudioLiveClientEvent.sessionClose.rawValue),
+    ]
+
+    static func live(_ name: String, _ obligation: String, scenario: String? = nil, refused: Bool = false) -> Case {
+        Case(
+            protocolName: DialogProtocol.qwenAudioLive.rawValue, name: name, obligation: obligation,
+            model: QwenAudioLive.serviceModel, scenario: scenario, refused: refused)
+    }
+
+    @Test(arguments: dialogAndRealtimeCases)
     func faultIsJournaledWithItsObligation(_ fault: Case) async throws {
+        try await expectJournaled(fault)
+    }
+
+    @Test(arguments: liveCases)
+    func liveFaultIsJournaledWithItsObligation(_ fault: Case) async throws {
+        try await expectJournaled(fault)
+    }
+
+    /// Runs the faulty adapter's default flow against a fresh mock and looks for the breach.
+    private func expectJournaled(_ fault: Case) async throws {
         let mock = try MockSession(timeScale: fault.timeScale, scenario: fault.scenario)
-        let url = fault.protocolName == "multimodal-dialog" ? mock.mmdURL : mock.qwenURL(model: fault.model)
+        let url =
+            switch fault.protocolName {
+            case DialogProtocol.multimodalDialog.rawValue: mock.mmdURL
+            case DialogProtocol.qwenAudioLive.rawValue: mock.liveURL
+            default: mock.qwenURL(model: fault.model)
+            }
         let run = try await AdapterProcess.run(
             arguments: ["--protocol", fault.protocolName, "--fault", fault.name],
             environment: AdapterProcess.environment(url: url, model: fault.model), commands: nil)
@@ -96,8 +147,22 @@ struct FaultTests {
             #expect(run.lines.contains { $0["event"]?.stringValue == "error" })
             return
         }
-        let violations = await mock.violations()
+        if let earlier = fault.clientEventAfter {
+            let entries = await mock.entries()
+            let end = try #require(entries.firstIndex { $0["json"]?["type"]?.stringValue == earlier })
+            let timeline = await mock.timeline()
+            #expect(entries[(end + 1)...].contains { $0["dir"] == "in" && $0["kind"] == "text" }, "\(timeline)")
+            return
+        }
+        // A breach right before the close is journaled as the server reads it, which may be
+        // just after the adapter's exit.
+        var violations = await mock.violations()
+        for _ in 0..<20 where !violations.contains(where: { $0.hasPrefix(fault.obligation + ":") }) {
+            try await Task.sleep(for: .milliseconds(100))
+            violations = await mock.violations()
+        }
         #expect(violations.contains { $0.hasPrefix(fault.obligation + ":") }, "\(fault.name): \(violations)")
+        if !violations.contains(where: { $0.hasPrefix(fault.obligation + ":") }) { print(await mock.timeline()) }
         print("FAULT \(fault.name) -> \(violations)")
     }
 }

@@ -22,6 +22,8 @@ final class MockSession {
     func qwenURL(model: String = "qwen3-omni-flash-realtime") -> String {
         server.baseURL + "/api-ws/v1/realtime?model=\(model)"
     }
+    /// Qwen-Audio-Live's newest path, without a model (the client adds its service model).
+    var liveURL: String { server.baseURL + QwenAudioLive.livePath }
 
     /// The journal entries of session `id` (`s1` is the first session).
     func entries(_ id: String = "s1") async -> [JSONValue] {
