@@ -45,6 +45,12 @@ struct LoadScript {
         }
     }
 
+    /// The path and query a load client of `dialogProtocol` connects to: its service path with
+    /// its descriptor's default model (`/api-ws/v1/live?model=qwen-audio-3.1-live`).
+    static func path(of dialogProtocol: DialogProtocol) -> String {
+        dialogProtocol.path(model: dialogProtocol.descriptor.defaultModel)
+    }
+
     /// `"name":"`, the start of a string member as the generator searches for it.
     static func member(_ name: String) -> String { "\"\(name)\":\"" }
 

@@ -533,7 +533,7 @@ int lg_run(const lg_config *c, lg_result *out, char *err, size_t err_len) {
     for (int i = 0; i < c->script->rule_count; i++) {
         const lg_rule *rule = &c->script->rules[i];
         if (rule->selector < 0 || rule->selector >= c->script->selector_count || !rule->value
-            || (rule->action == LG_ON_AUDIO_BASE64 && !c->script->audio_key)) {
+            || ((rule->action == LG_ON_AUDIO_BASE64 || rule->action == LG_ON_ANSWER_AUDIO_BASE64) && !c->script->audio_key)) {
             snprintf(err, err_len, "invalid script: rule %d", i);
             return -1;
         }
