@@ -34,6 +34,7 @@ typedef struct {
     double play_end;
     int local_started; double local_end_due;       /* a playback report owed (script's replies) */
     int stop_sent;
+    int heard;                                     /* LG_ON_SPEECH_HEARD since the last answer began */
 } session;
 
 typedef struct {
@@ -226,6 +227,7 @@ static void start_streaming(run_t *r, session *s, double t) {
 }
 
 static void response_started(run_t *r, session *s, double t) {
+    s->heard = 0;
     s->response_started_at = t;
     s->response_open = 1;
     s->response_has_audio = 0;
@@ -289,6 +291,12 @@ static void act(run_t *r, session *s, const lg_rule *rule, const char *text, siz
     case LG_ON_SPEECH_STARTED:
         if (in_window(r, t)) r->r->speech_started++;
         if (s->response_open) { barge_in(r, s); send_playback_ended(r, s); }
+        break;
+    case LG_ON_SPEECH_HEARD:
+        if (s->heard) break;
+        s->heard = 1;
+        if (in_window(r, t)) r->r->speech_started++;
+        if (s->response_open) { barge_in(r, s); send_playback_ended(r, s); s->response_open = 0; }
         break;
     case LG_ON_ANSWER_AUDIO_BASE64:
         if (!s->response_open) response_started(r, s, t);

@@ -31,6 +31,8 @@ import WireJSON
         #expect(sent >= 4)
         #expect(report["turns"]?["answered"]?.intValue == sent)
         #expect((report["downlink"]?["latenessMs"]?["count"]?.intValue ?? 0) > 0)
+        // Every protocol tells the client it heard the user, so speech starts are counted.
+        #expect((report["downlink"]?["speechStarted"]?.intValue ?? 0) >= 4)
         // The generator speaks the protocol as a conforming client: the mock answers no error.
         #expect(report["downlink"]?["serverErrors"] == 0)
         #expect((report["serverProcess"]?["rssIdleKiB"]?.intValue ?? 0) > 0)

@@ -45,6 +45,7 @@ import WireJSON
         #expect(action(.sessionCreated) == LG_ON_SEND_SETUP)
         #expect(action(.sessionUpdated) == LG_ON_READY)
         #expect(action(.outputAudioDelta) == LG_ON_ANSWER_AUDIO_BASE64)
+        #expect(action(.inputTranscriptDelta) == LG_ON_SPEECH_HEARD)
         #expect(action(.sessionClosed) == LG_ON_STOPPED)
         #expect(script.audioKey != nil)
     }
