@@ -110,6 +110,60 @@ struct LiveProxyTests {
         }
     }
 
+    /// The documented flow one frame at a time, each reply awaited: the replies, by event name.
+    static func stepwise(_ connection: ClientConnection) async -> [String: JSONValue] {
+        var replies: [String: JSONValue] = [:]
+        func take(_ reply: JSONValue?) {
+            if let reply, let type = reply["type"]?.stringValue { replies[type] = reply }
+        }
+        take(await connection.nextJSON())
+        for frame in [update, append, close] {
+            connection.send(text: frame)
+            take(await connection.nextJSON())
+        }
+        _ = await connection.collect()
+        return replies
+    }
+
+    /// `record-to-scenario` of a live recording: the answer audio goes to a file beside the
+    /// scenario, and the scenario serves the session back on the live path with that audio.
+    @Test func aLiveRecordingBecomesAScenarioWithItsAudioInFiles() async throws {
+        var recorded = ""
+        try await Self.withProxy { proxy, record in
+            let client = WebSocketClient()
+            defer { client.shutdown() }
+            let connection = try await client.connect(proxy.baseURL + Self.liveURLs[1], headers: Self.authorization)
+            #expect(Set(await Self.stepwise(connection).keys) == Set(Self.expectedTypes))
+            try await Task.sleep(for: .milliseconds(100))
+            recorded = try String(contentsOfFile: record + "/s1.jsonl", encoding: .utf8)
+        }
+        let files = try Recordings.recordedScenario(journal: recorded, file: "s1.jsonl", name: "live")
+        #expect(files.steps == Self.expectedTypes.count + 1)  // and the close
+        #expect(files.audioFiles.map(\.path) == ["live.audio/0001.pcm"])
+        #expect(files.audioFiles.first?.bytes == [0, 0, 0, 0])
+        #expect(!files.scenario.contains("AAAAAA=="))
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+            "dialogmock-live-scenario-\(UUID().uuidString)"
+        ).path
+        try FileManager.default.createDirectory(atPath: folder + "/live.audio", withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: folder) }
+        for (path, bytes) in files.audioFiles {
+            #expect(FileManager.default.createFile(atPath: folder + "/" + path, contents: Data(bytes)))
+        }
+        var configuration = MockServer.Configuration()
+        configuration.scenarioSource = ("live.json", Array(files.scenario.utf8))
+        configuration.scenarioDirectory = folder
+        let replay = try MockServer(configuration: configuration)
+        try replay.start()
+        defer { replay.stop() }
+        let client = WebSocketClient()
+        defer { client.shutdown() }
+        let connection = try await client.connect(replay.baseURL + Self.liveURLs[0], headers: Self.authorization)
+        let replies = await Self.stepwise(connection)
+        #expect(Set(replies.keys) == Set(Self.expectedTypes))
+        #expect(replies[QwenAudioLiveServerEvent.outputAudioDelta.rawValue]?["delta"]?.stringValue == "AAAAAA==")
+    }
+
     /// The proxy's record of a live session, served with `--replay` on either live URL, sends
     /// the recorded frames in answer to the same client frames.
     @Test func aRecordedLiveSessionReplays() async throws {
