@@ -93,9 +93,9 @@ struct LoadScript {
     /// The documented flow: `session.update` (event id, frontend model, client delegation, server
     /// VAD with a 500 ms end of turn) once `session.created` arrives, audio in
     /// `session.input_audio.append`, `session.close` acknowledged by `session.closed`. No event
-    /// marks an answer's start or the user's: an answer's first audio opens it, and the user's
-    /// first transcript delta after it is the speech start that ends it (a barge-in while it
-    /// still plays).
+    /// marks an answer's start or the user's: an answer's first audio opens it, and the first
+    /// transcript delta of the user's next segment is the speech start that ends it (a barge-in
+    /// while it still plays).
     static func qwenAudioLive() -> LoadScript {
         let session: JSONObject = [
             "model": .string(QwenAudioLive.duplexModel), "modalities": ["text", "audio"],

@@ -34,7 +34,7 @@ typedef struct {
     double play_end;
     int local_started; double local_end_due;       /* a playback report owed (script's replies) */
     int stop_sent;
-    int heard;                                     /* LG_ON_SPEECH_HEARD since the last answer began */
+    int heard;                                     /* LG_ON_SPEECH_HEARD since our voiced segment began */
 } session;
 
 typedef struct {
@@ -227,7 +227,6 @@ static void start_streaming(run_t *r, session *s, double t) {
 }
 
 static void response_started(run_t *r, session *s, double t) {
-    s->heard = 0;
     s->response_started_at = t;
     s->response_open = 1;
     s->response_has_audio = 0;
@@ -480,6 +479,7 @@ static void tick_session(run_t *r, session *s, double t) {
         long position = s->chunk % per_loop;
         /* After the window only silence goes up: the answers to the window's turns come in. */
         int is_voiced = position < voiced && due < r->window_end;
+        if (is_voiced && position == 0) s->heard = 0;
         if (is_voiced && position == 0 && s->pending_turn_end > 0 && !s->turn_answered && in_window(r, s->pending_turn_end)) r->r->turns_unanswered++;
         queue_bytes(r, s, is_voiced ? r->voiced_frame : r->silent_frame, is_voiced ? r->voiced_len : r->silent_len);
         if (s->phase == P_DONE) return;
