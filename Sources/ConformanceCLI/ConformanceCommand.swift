@@ -14,7 +14,7 @@ enum ConformanceCommand: AsyncCommand {
     static let version = FlagOption("--version", help: "Print the version and exit.")
     static let configuration = CommandConfiguration(
         name: "conformance",
-        abstract: "Conformance harness for the multimodal-dialog and Qwen realtime protocols.",
+        abstract: "Conformance harness for the multimodal-dialog, Qwen realtime and Qwen-Audio-Live protocols.",
         options: [version])
     static var subcommands: [any AsyncCommand.Type] {
         [

@@ -10,7 +10,7 @@ import ProtocolModel
 /// obligations' sources (`[sources mmd.C3: DOC-MMWS, PY-MMP]`).
 enum ListCommand: AsyncCommand {
     static let protocolOption = ValueOption(
-        "--protocol", valueName: "P", help: "\(DialogProtocol.namesText) (default: both).",
+        "--protocol", valueName: "P", help: "\(DialogProtocol.namesText) (default: all).",
         reader: ValueReader<DialogProtocol>.choice)
     static let cases = RepeatedOption("--case", valueName: "GLOB", help: "Select case ids matching GLOB.")
     static let configuration = CommandConfiguration(

@@ -58,7 +58,9 @@ enum RunCommand: AsyncCommand {
             return (index: parts[0], count: parts[1])
         })
     static let model = DefaultedOption(
-        "--model", valueName: "MODEL", help: "Qwen realtime model in MOCK_URL and MOCK_MODEL.",
+        "--model", valueName: "MODEL",
+        help:
+            "Qwen realtime model in MOCK_URL and MOCK_MODEL (Qwen-Audio-Live: used when it is a live model, else qwen-audio-3.1-live).",
         default: RunConfiguration(protocolName: "", clientCommand: "", repositoryRoot: URL(fileURLWithPath: "/")).model,
         reader: .text)
     static let baseline = ValueOption(

@@ -3,7 +3,7 @@ internal import Glibc
 
 /// Everything `conformance run` was asked to do.
 package struct RunConfiguration: Sendable {
-    /// `multimodal-dialog` or `qwen-realtime`.
+    /// A ``DialogProtocol`` name (`multimodal-dialog`, `qwen-realtime`, `qwen-audio-live`).
     package var protocolName: String
     /// The client command, run through `/bin/sh -c` once per case.
     package var clientCommand: String
@@ -47,7 +47,8 @@ package struct RunConfiguration: Sendable {
     package var apiKey = "sk-dialogmock-conformance"
     package var workspaceID = "ws-conformance"
     package var appID = "app-conformance"
-    /// The model for Qwen realtime URLs (`MOCK_MODEL`).
+    /// The run's model (`--model`, `MOCK_MODEL`): the Qwen realtime URL's; a Qwen-Audio-Live run
+    /// uses it only when it is a live model (``ProtocolDescriptor/clientModel(caseModel:runModel:)``).
     package var model = "qwen3-omni-flash-realtime"
     /// Where progress lines go (stderr by default).
     package var progress: @Sendable (String) -> Void = { line in

@@ -31,7 +31,13 @@ extension QwenRealtimeSession {
                 .responseDone,
                 ["response": active.json(status: "completed", usage: usage, conversationID: conversationID)])
         }
-        commands += endResponse()
+        return commands + responseFinished(active)
+    }
+
+    /// The response `active` ran to its end (its last event is out): stop streaming it, send the
+    /// errors scripted after it, and account for its answer. For a dialect without `response.done`.
+    func responseFinished(_ active: ActiveResponse) -> [SessionCommand] {
+        var commands = endResponse()
         turns.responseFinished()
         if let failure = active.failure, failure.fatal {
             return commands + scriptedError(failure)
@@ -70,8 +76,14 @@ extension QwenRealtimeSession {
                     status: "cancelled", details: ["type": "cancelled", "reason": .string(reason)],
                     conversationID: conversationID)
             ])
+        return commands + responseCancelled(closed)
+    }
+
+    /// The response `closed` was cut (its closing events, if any, are out): nothing more of it is
+    /// streamed, and calls that did not finish are not awaited. For a dialect without `response.*`.
+    func responseCancelled(_ closed: ActiveResponse) -> [SessionCommand] {
         // Calls that did not finish are not awaited; the answer they led to is dropped.
-        commands += endResponse()
+        let commands = endResponse()
         scenario.runtime.report.answers += 1
         scenario.runtime.report.interruptedAnswers += 1
         if !closed.calls.isEmpty { tools.responseEnded() }

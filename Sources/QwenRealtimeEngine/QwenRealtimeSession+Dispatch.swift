@@ -14,37 +14,39 @@ extension QwenRealtimeSession {
             return [
                 .journal(
                     .info(
-                        "\(event) arrived within the \(graceMs) ms in-flight grace after the server_error (not judged)")
+                        "\(event) arrived within the \(graceMs) ms in-flight grace after the server ended the session (not judged)"
+                    )
                 )
             ]
         case .afterServerError:
-            return violation("qrt.C19", "\(event) sent after a server_error ended the session")
+            return violation(wire.afterServerErrorObligation, "\(event) sent after a server_error ended the session")
         case .afterFinish:
-            return violation("qrt.C18", "\(event) sent after session.finish (ignored)")
+            return violation(wire.afterFinishObligation, "\(event) sent after the session was ended (ignored)")
         case .handle:
             lifecycle.eventArrived()
         }
         if let append = classification.inPlaceAudio { return receiveAppend(bytes, append) }
         guard let json = classification.json else {
             return handle(scenario.runtime.clientMessage(type: "", json: nil))
-                + reject(.invalidJSON("The frame is not valid JSON."), "qrt.C2")
+                + reject(.invalidJSON("The frame is not valid JSON."), wire.frameObligation)
         }
         guard case .object(let event) = json else {
             return handle(scenario.runtime.clientMessage(type: "", json: json))
-                + reject(.invalidJSON("A client event must be a JSON object."), "qrt.C2")
+                + reject(.invalidJSON("A client event must be a JSON object."), wire.frameObligation)
         }
         var commands = checkEventID(event["event_id"])
         guard let type = event["type"]?.stringValue, !type.isEmpty else {
             commands += handle(scenario.runtime.clientMessage(type: "", json: json))
-            return commands + reject(.invalidJSON("A client event needs a string 'type'."), "qrt.C2")
+            return commands + reject(.invalidJSON("A client event needs a string 'type'."), wire.frameObligation)
         }
         let known = QwenClientEvent(rawValue: type)
-        if known != .inputAudioBufferAppend {
+        let isAppend = type == wire.audioAppendEvent
+        if !isAppend {
             commands += handle(scenario.runtime.clientMessage(type: type, json: json))
         }
         commands += checkOrdering(type)
         if isReplay {
-            if known == .inputAudioBufferAppend, let audio = event["audio"]?.stringValue {
+            if isAppend, let audio = event["audio"]?.stringValue {
                 let count = Base64.decode(audio)?.count ?? 0
                 commands += handle(
                     scenario.runtime.clientAudio(
@@ -59,7 +61,7 @@ extension QwenRealtimeSession {
     /// audio decoded straight from the frame's bytes.
     private func receiveAppend(_ bytes: [UInt8], _ append: InPlaceAudioEvent) -> [SessionCommand] {
         var commands = checkEventID(append.eventID.map(JSONValue.string))
-        commands += checkOrdering(QwenClientEvent.inputAudioBufferAppend.rawValue)
+        commands += checkOrdering(wire.audioAppendEvent)
         return bytes.withUnsafeBufferPointer { frame in
             let base64 = UnsafeBufferPointer(rebasing: frame[append.base64Payload])
             if isReplay {
@@ -77,7 +79,7 @@ extension QwenRealtimeSession {
         guard !isClosed else { return [] }
         lifecycle.eventArrived()
         let error = QwenError.invalidJSON("Binary frames are not supported; send JSON text events.")
-        return reject(error, "qrt.C2", "binary frame of \(bytes.count) bytes")
+        return reject(error, wire.frameObligation, "binary frame of \(bytes.count) bytes")
     }
 
     /// Dispatches a client event through the dialect; `known` is nil for a type outside §4.0.
@@ -115,19 +117,20 @@ extension QwenRealtimeSession {
 
     /// C2: a type the engine does not know.
     func rejectUnknown(_ type: String) -> [SessionCommand] {
-        reject(.unknownEvent(type), "qrt.C2", "unknown client event type \(type)")
+        reject(.unknownEvent(type), wire.frameObligation, "unknown client event type \(type)")
     }
 
     /// C3: `event_id` is a string and unique; remembered for error echoes.
     private func checkEventID(_ value: JSONValue?) -> [SessionCommand] {
         guard let value else { return [] }
         guard let id = value.stringValue else {
-            return violation("qrt.C3", "event_id must be a string, got \(value.typeName)")
+            let message = "event_id must be a string, got \(value.typeName)"
+            return [.journal(.violation(wire.eventIDObligation, wire.nonStringEventIDLevel, message))]
         }
         guard lifecycle.record(eventID: id) else {
             // C3's uniqueness is a SHOULD: the docs call event_id the event's identifier (OA-BETA,
             // DOC-QA-CE) but no source says a repeat is refused.
-            return [.journal(.should("qrt.C3", "event_id \(id) was used before in this session"))]
+            return [.journal(.should(wire.eventIDObligation, "event_id \(id) was used before in this session"))]
         }
         return []
     }
@@ -137,10 +140,11 @@ extension QwenRealtimeSession {
         var commands: [SessionCommand] = []
         let isUpdate = type == QwenClientEvent.sessionUpdate.rawValue
         if lifecycle.isFirstEvent, !isUpdate {
-            commands += violation("qrt.C4", "first client event is \(type), not session.update")
+            commands += violation(wire.orderObligation, "first client event is \(type), not session.update")
         }
         if !isUpdate, dialect.awaitsFirstSessionUpdated, lifecycle.awaitsFirstUpdated(atMicros: now) {
-            commands += violation("qrt.C4", "\(type) sent before session.updated for the first session.update")
+            commands += violation(
+                wire.orderObligation, "\(type) sent before session.updated for the first session.update")
         }
         return commands
     }

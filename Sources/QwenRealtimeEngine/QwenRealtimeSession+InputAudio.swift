@@ -8,16 +8,19 @@ extension QwenRealtimeSession {
     /// `input_audio_buffer.append` (S6): no reply; decode, buffer, feed the VAD.
     func appendAudio(_ event: JSONObject) -> [SessionCommand] {
         guard var text = event["audio"]?.stringValue else {
-            return reject(.invalidValue("audio", "input_audio_buffer.append needs a base64 'audio' string."), "qrt.C8")
+            return reject(
+                .invalidValue("audio", "\(wire.audioAppendEvent) needs a base64 'audio' string."),
+                wire.audioFormatObligation)
         }
         return text.withUTF8 { appendAudio(base64: $0) }
     }
 
     /// The audio of an append, as base64 text (from the JSON tree or read in place).
     func appendAudio(base64: UnsafeBufferPointer<UInt8>) -> [SessionCommand] {
+        if let refusal = dialect.refuseAudio(in: self) { return refusal }
         // Decoded into the session's reused chunk buffer: no allocation per chunk.
         guard Base64.decode(base64, into: &input.decodedChunk) else {
-            return reject(.invalidValue("audio", "Invalid base64 audio data."), "qrt.C8")
+            return reject(.invalidValue("audio", "Invalid base64 audio data."), wire.audioFormatObligation)
         }
         var bytes = input.decodedChunk
         var commands: [SessionCommand] = []
@@ -36,7 +39,7 @@ extension QwenRealtimeSession {
                 lifecycle.firstReport("C8-wav-layout")
             {
                 commands += violation(
-                    "qrt.C8",
+                    wire.audioFormatObligation,
                     "WAV header says \(header.sampleRate) Hz × \(header.channels) channel(s); "
                         + "audio.input.format declared \(input.sampleRate) Hz × \(input.channels)")
             }
@@ -46,9 +49,9 @@ extension QwenRealtimeSession {
             commands.append(
                 .journal(
                     .must(
-                        "qrt.C8",
+                        wire.audioFormatObligation,
                         "\(container == .ogg ? "an Ogg page" : "a RIFF/WAVE file header") in "
-                            + "input_audio_buffer.append, where \(configuration.inputAudioFormat) (raw s16le samples) was declared"
+                            + "\(wire.audioAppendEvent), where \(configuration.inputAudioFormat) (raw s16le samples) was declared"
                     )))
         }
         guard bytes.count % input.frameBytes == 0 else {
@@ -57,7 +60,7 @@ extension QwenRealtimeSession {
                     .invalidValue(
                         "audio",
                         "Audio must be whole s16le samples (\(bytes.count) bytes is not a multiple of \(input.frameBytes))."
-                    ), "qrt.C8")
+                    ), wire.audioFormatObligation)
         }
         let duration = input.durationMicros(ofBytes: bytes.count)
         commands += handle(scenario.runtime.clientAudio(byteCount: bytes.count, durationMicros: duration))
@@ -65,7 +68,7 @@ extension QwenRealtimeSession {
         if let mislabel = input.rate.add(
             ms: Double(now) / 1000, durationMs: Double(duration) / 1000, declaredRate: input.sampleRate)
         {
-            commands += violation(DialogProtocol.qwenRealtime.audioFormatObligation, mislabel.summary)
+            commands += violation(wire.audioFormatObligation, mislabel.summary)
         }
         input.bufferedBytes += bytes.count
         input.bufferedMicros += duration
@@ -74,7 +77,12 @@ extension QwenRealtimeSession {
         if scenario.runtime.scenario.policies.idleEndMs != nil, duration > 0, configuration.turnDetection == nil {
             commands += handle(scenario.runtime.userInput())
         }
-        let events = input.feedDetector(bytes)
+        return commands + dialect.heard(input.feedDetector(bytes), in: self)
+    }
+
+    /// The realtime dialects' turns: each VAD boundary, then the transcription progress.
+    func hearTurns(_ events: [VADEvent]) -> [SessionCommand] {
+        var commands: [SessionCommand] = []
         for event in events { commands += handleVAD(event) }
         return commands + transcriptionProgress()
     }
@@ -83,13 +91,14 @@ extension QwenRealtimeSession {
     private func checkAudioPacing(_ duration: Int64) -> [SessionCommand] {
         var commands: [SessionCommand] = []
         if duration < 20_000 || duration > 200_000 {
-            commands += violationOnce("C8-chunk", "qrt.C8", "audio chunk of \(duration / 1000) ms (20–200 ms expected)")
+            commands += violationOnce(
+                "C8-chunk", wire.audioFormatObligation, "audio chunk of \(duration / 1000) ms (20–200 ms expected)")
         }
         let audioMicros = Int64(input.totalSamples) * 1_000_000 / Int64(input.sampleRate) + duration
         let elapsed = now - input.firstAppendMicros
         if audioMicros >= 2_000_000, Double(audioMicros) > 1.5 * Double(elapsed) + 500_000 {
             commands += violationOnce(
-                "C8-pace", "qrt.C8",
+                "C8-pace", wire.audioFormatObligation,
                 "audio sent faster than 1.5× real time (\(audioMicros / 1000) ms in \(elapsed / 1000) ms)")
         }
         return commands

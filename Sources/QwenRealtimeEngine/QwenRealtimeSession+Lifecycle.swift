@@ -24,6 +24,7 @@ extension QwenRealtimeSession {
 
     package func endSession(_ reason: SessionEnd) -> [SessionCommand] {
         guard !isClosed else { return [] }
+        if let own = dialect.end(reason, in: self) { return own }
         var commands = cancelStreaming()
         switch reason {
         case .sessionExpiry:
@@ -46,7 +47,7 @@ extension QwenRealtimeSession {
     private func serverError(_ code: String, _ message: String) -> [SessionCommand] {
         terminate()
         return emit(
-            .error, ["error": QwenError(type: "server_error", code: code, message: message).json(eventID: nil)])
+            .error, ["error": wire.errorObject(QwenError(type: "server_error", code: code, message: message), nil)])
     }
 
     package func render(_ request: FaultRequest, atMicros: Int64) -> [OutboundFrame] {
@@ -61,7 +62,7 @@ extension QwenRealtimeSession {
         case .injectError(let spec):
             json = [
                 "event_id": eventID, "type": .string(QwenServerEvent.error.rawValue),
-                "error": qwenError(spec).json(eventID: nil),
+                "error": wire.errorObject(qwenError(spec), nil),
             ]
         }
         return [

@@ -7,8 +7,12 @@ extension QwenRealtimeSession {
     /// Sends a server event `{event_id, type, …fields}` (S3) no earlier than `delay` from now
     /// and never before the previous frame, through the fault stage.
     package func emit(_ event: QwenServerEvent, _ fields: JSONObject = [:], delay: Int64 = 0) -> [SessionCommand] {
+        emit(type: event.rawValue, fields, delay: delay)
+    }
+
+    /// Sends a server event of a dialect's own `type` (see ``emit(_:_:delay:)``).
+    package func emit(type: String, _ fields: JSONObject = [:], delay: Int64 = 0) -> [SessionCommand] {
         guard !isClosed else { return [] }
-        let type = event.rawValue
         var object = JSONObject()
         object.reserveCapacity(2 + fields.count)
         object["event_id"] = .string(scenario.runtime.ids.id(prefix: "event_"))
@@ -26,7 +30,7 @@ extension QwenRealtimeSession {
 
     /// Sends an `error` event echoing the current client `event_id`.
     func error(_ error: QwenError) -> [SessionCommand] {
-        emit(.error, ["error": error.json(eventID: lifecycle.currentEventID)], delay: delay(before: .error))
+        emit(.error, ["error": wire.errorObject(error, lifecycle.currentEventID)], delay: delay(before: .error))
     }
 
     /// Sends an error and journals the client obligation that caused it.
@@ -84,7 +88,7 @@ extension QwenRealtimeSession {
     /// Sends a scripted error; a fatal one (or any `server_error`) ends the session with 1011 (S21).
     func scriptedError(_ spec: ErrorSpec) -> [SessionCommand] {
         let error = qwenError(spec)
-        var commands = emit(.error, ["error": error.json(eventID: nil)], delay: delay(before: .error))
+        var commands = emit(.error, ["error": wire.errorObject(error, nil)], delay: delay(before: .error))
         if spec.fatal || error.isTerminal {
             terminate()
             commands += cancelStreaming()
@@ -101,22 +105,21 @@ extension QwenRealtimeSession {
 }
 
 extension QwenRealtimeSession {
-    /// `input_audio_buffer.append.audio` (input rate and channels) and `response.audio.delta.delta`
-    /// (output rate) carry base64 PCM.
+    /// The dialect's append event's `audio` (`input_audio_buffer.append`; input rate and channels)
+    /// and its audio delta's `delta` (`response.audio.delta`; output rate) carry base64 PCM.
     package func audioSummary(ofText json: JSONValue, eventType: String?, inbound: Bool) -> AudioSummary? {
         let field: String
         let rate: Int
         var channels = 1
-        switch (eventType, inbound) {
-        case (QwenClientEvent.inputAudioBufferAppend.rawValue, true):
+        if inbound, eventType == wire.audioAppendEvent {
             field = "audio"
             rate = configuration.inputSampleRate
             channels = configuration.inputChannels
-        case (QwenServerEvent.responseAudioDelta.rawValue, false):
+        } else if !inbound, eventType == wire.audioDeltaEvent {
             guard dialect.sendsPCMAudio(configuration) else { return nil }
             field = "delta"
             rate = configuration.outputSampleRate
-        default:
+        } else {
             return nil
         }
         guard let text = json[field]?.stringValue, let bytes = Base64.decodedCount(ofEncoded: text) else { return nil }

@@ -72,7 +72,7 @@ extension QwenRealtimeSession {
 
     /// The answer after a `callDeclaredTools` call: it reports the tool's output first (the
     /// first 200 characters), as a model answering from it would.
-    private func reportingOutput(of call: ToolCallLedger.Call, before answer: TurnContent) -> TurnContent {
+    func reportingOutput(of call: ToolCallLedger.Call, before answer: TurnContent) -> TurnContent {
         let output =
             conversation.items.last {
                 $0["type"]?.stringValue == "function_call_output" && $0["call_id"]?.stringValue == call.callID

@@ -11,7 +11,8 @@ extension QwenRealtimeSession {
 
     package func engineTimerFired(_ name: String) -> [SessionCommand] {
         if name == Self.speakFirstTimer, !isClosed { return idleSilenceElapsed() }
-        guard name == Self.responseTimer, !isClosed else { return [] }
+        guard !isClosed else { return [] }
+        guard name == Self.responseTimer else { return dialect.engineTimerFired(name, in: self) }
         timeline.timerFired()
         var commands: [SessionCommand] = []
         while !isClosed, let next = timeline.next(now: now) {

@@ -16,6 +16,9 @@ package final class QwenRealtimeSession<Clock: ScenarioClock>: ProtocolSession {
     package let scenario: ScenarioBridge<Clock>
     /// The dialect chosen from the model name.
     package let dialect: any QwenDialect
+    /// The dialect's obligation ids, audio events and error object (read once: the in-place
+    /// append path asks it for every frame).
+    let wire: DialectWire
     /// The model of the upgrade URL.
     package let model: String
     /// Directory against which relative `audio.file` paths of turns are resolved.
@@ -57,6 +60,9 @@ package final class QwenRealtimeSession<Clock: ScenarioClock>: ProtocolSession {
     var responseCount = 0
     /// Omni `conversation_id`.
     let conversationID: String?
+    /// What a dialect keeps per session beyond the core's state: its own class, created by the
+    /// dialect the first time it asks (nil until then).
+    var dialectState: AnyObject?
 
     var isClosed: Bool { lifecycle.isClosed }
     var isFinishing: Bool { lifecycle.isFinishing }
@@ -89,6 +95,7 @@ package final class QwenRealtimeSession<Clock: ScenarioClock>: ProtocolSession {
         self.answerAudio = answerAudio
         self.model = model
         self.dialect = dialect
+        wire = dialect.wire
         self.baseDirectory = baseDirectory
         // Qwen has the idle-end and session-cap policies, not multimodal's silence and gap rules.
         scenario.runtime.policyWatches = [.idleEnd, .sessionCap]
@@ -123,20 +130,20 @@ package final class QwenRealtimeSession<Clock: ScenarioClock>: ProtocolSession {
         commands += handle(scenario.runtime.start())
         guard !isReplay else { return commands }
         commands += emit(.sessionCreated, ["session": configuration.json], delay: delay(before: .sessionCreated))
-        return commands
+        return commands + dialect.opened(in: self)
     }
 
     package func classify(text bytes: [UInt8]) -> InboundClassification {
         if dialect.takesInputAudio, let append = inPlaceAppend(bytes) {
             return InboundClassification(
-                eventType: QwenClientEvent.inputAudioBufferAppend.rawValue, json: nil, inPlaceAudio: append)
+                eventType: wire.audioAppendEvent, json: nil, inPlaceAudio: append)
         }
         guard let json = try? JSONValue.decode(bytes) else { return InboundClassification(eventType: nil, json: nil) }
         return InboundClassification(eventType: json["type"]?.stringValue, json: json)
     }
 
-    /// `{"type":"input_audio_buffer.append","audio":"…"}`, with or without an `event_id`, read in
-    /// place; nil for any other frame (and for other members or non-ASCII text: the JSON path
+    /// `{"type":"<the dialect's append event>","audio":"…"}` (`input_audio_buffer.append` in the
+    /// realtime dialects), with or without an `event_id`, read in place; nil for any other frame (and for other members or non-ASCII text: the JSON path
     /// decides those).
     private func inPlaceAppend(_ bytes: [UInt8]) -> InPlaceAudioEvent? {
         var type: Range<Int>?
@@ -158,7 +165,7 @@ package final class QwenRealtimeSession<Clock: ScenarioClock>: ProtocolSession {
             }
         }
         guard complete, let type, let audio,
-            bytes[type].elementsEqual(QwenClientEvent.inputAudioBufferAppend.rawValue.utf8)
+            bytes[type].elementsEqual(wire.audioAppendEvent.utf8)
         else { return nil }
         let summary = Base64.decodedCount(ofEncoded: bytes[audio]).map {
             PCMPayload.summary(

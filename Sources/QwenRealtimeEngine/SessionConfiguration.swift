@@ -60,14 +60,11 @@ package struct SessionConfiguration: Sendable {
     }
 
     /// Names of the declared function tools.
-    package var toolNames: [String] {
-        (object["tools"]?.arrayValue ?? []).compactMap { $0["function"]?["name"]?.stringValue }
-    }
+    package var toolNames: [String] { tools.map(\.name) }
 
-    /// The declared function tools (validated when `session.update` set them).
+    /// The declared function tools (validated, in the dialect's form, when `session.update` set them).
     package var tools: [ToolDefinition] {
-        guard let list = object["tools"], case .success(let tools) = ToolDefinition.validate(list) else { return [] }
-        return tools
+        (object["tools"]?.arrayValue ?? []).compactMap(ToolDefinition.init(declared:))
     }
 
     /// Input PCM sample rate (the dialect says where its session object sets it).

@@ -48,3 +48,14 @@ package struct ToolDefinition: Sendable, Hashable {
         return .success(tools)
     }
 }
+
+extension ToolDefinition {
+    /// Reads a declared tool of a validated `tools` list: the nested form, or the flat form
+    /// `{"type":"function","name",…}` of the dialects that take it (Qwen-Audio-Live).
+    package init?(declared entry: JSONValue) {
+        let function = entry["function"]?.objectValue ?? entry.objectValue
+        guard let function, let name = function["name"]?.stringValue, !name.isEmpty else { return nil }
+        self.init(
+            name: name, description: function["description"]?.stringValue, parameters: function["parameters"])
+    }
+}

@@ -69,6 +69,28 @@ struct ConformanceRunnerTests {
         )
     }
 
+    /// Issue 42: `conformance run --protocol qwen-audio-live --client true` passes nothing — every
+    /// case of the third protocol's suite fails, saying the client opened no session, and the
+    /// report names the protocol and validates against the published index schema.
+    @Test func aClientThatNeverConnectsPassesNoQwenAudioLiveCase() async throws {
+        let (outcome, verdicts) = try await run("true", cases: ["qal.*"], protocolName: "qwen-audio-live")
+        defer { try? FileManager.default.removeItem(at: outcome.directory) }
+        #expect(verdicts.count >= 15)
+        #expect(verdicts.values.allSatisfy { $0 == "fail" }, "\(verdicts)")
+        for evaluation in outcome.report.evaluations {
+            let noSession = "the client opened no session"
+            #expect(
+                evaluation.checks.contains { $0.verdict == .fail && $0.actual.contains(noSession) },
+                "\(evaluation.caseID): \(evaluation.checks.map { "\($0.obligation) \($0.actual)" })")
+            #expect(evaluation.failedChecks.allSatisfy { $0.hasPrefix("qal.") || $0 == ClientExit.exitObligation })
+        }
+        #expect(outcome.report.exitCode(strict: false) == 1)
+        let index = try JSONValue.decode(
+            Array(try Data(contentsOf: outcome.directory.appendingPathComponent("index.json"))))
+        #expect(index["protocol"] == "qwen-audio-live")
+        #expect(ReportSchema.validateIndex(index, repositoryRoot: Self.root) == [])
+    }
+
     @Test func anEmptySelectionIsAnErrorNotAnEmptyPass() async throws {
         await #expect(throws: ConformanceRunner.HarnessFailure.self) {
             _ = try await run("true", cases: ["nothing.matches.*"])

@@ -93,6 +93,17 @@ struct AsyncAPITests {
         #expect(query["properties"]?["model"]?["type"] == JSONValue.string("string"))
     }
 
+    /// Qwen-Audio-Live: the newest path, whose `model` query may be left out (qwen-audio-live.md §1.1).
+    @Test func liveServesTheLivePathWithAnOptionalModel() throws {
+        let doc = try Self.document("qwen-audio-live")
+        let channel = try #require(doc["channels"]?["dialog"])
+        #expect(channel["address"] == "/api-ws/v1/live")
+        let query = try #require(channel["bindings"]?["ws"]?["query"])
+        #expect(query["required"] == nil)
+        #expect(query["properties"]?["model"]?["examples"] == JSONValue.array([.string("qwen-audio-3.1-live")]))
+        #expect(doc["servers"]?["mock"]?["pathname"] == "/api-ws/v1/live")
+    }
+
     /// The value an internal `#/…` reference names.
     static func resolveInternal(_ ref: String, in doc: JSONValue) throws -> JSONValue? {
         try JSONPointer(parsing: ref).resolve(in: doc)

@@ -43,6 +43,20 @@ struct CatalogueTests {
         "input_text_buffer.cleared",
     ]
 
+    /// qwen-audio-live.md §4.0 rows 1–10.
+    static let liveClient = [
+        "session.update", "session.input_audio.append", "session.input_audio.mute", "session.input_audio.unmute",
+        "session.item.create", "session.commentary.append", "session.thinking.append", "session.instructions.append",
+        "session.instruction.append", "session.close",
+    ]
+    /// qwen-audio-live.md §5.0 rows 1–16.
+    static let liveServer = [
+        "error", "session.created", "session.updated", "session.input_audio.muted", "session.input_audio.unmuted",
+        "session.input_transcript.delta", "session.output_transcript.delta", "session.output_audio.delta",
+        "session.delegation.created", "response.event", "session.event", "session.commentary.appended",
+        "session.thinking.appended", "session.instructions.appended", "session.usage.updated", "session.closed",
+    ]
+
     struct Catalogue: Sendable, CustomTestStringConvertible {
         let folder: String
         let names: [String]
@@ -54,6 +68,8 @@ struct CatalogueTests {
         Catalogue(folder: "multimodal-dialog/server", names: multimodalServer),
         Catalogue(folder: "qwen-realtime/client", names: qwenClient),
         Catalogue(folder: "qwen-realtime/server", names: qwenServer),
+        Catalogue(folder: "qwen-audio-live/client", names: liveClient),
+        Catalogue(folder: "qwen-audio-live/server", names: liveServer),
     ]
 
     @Test(arguments: catalogues)
@@ -71,6 +87,8 @@ struct CatalogueTests {
         #expect(Self.multimodalServer.count == 15)
         #expect(Self.qwenClient.count == 14)
         #expect(Self.qwenServer.count == 36)
+        #expect(Self.liveClient.count == 10)
+        #expect(Self.liveServer.count == 16)
     }
 
     /// The discriminator of each schema is the message name it is filed under.
@@ -81,7 +99,7 @@ struct CatalogueTests {
         for name in catalogue.names {
             let document = try ProtocolFiles.readJSON("\(catalogue.folder)/\(name).json")
             let discriminator: JSONValue?
-            if protocolName == "qwen-realtime" {
+            if protocolName.hasPrefix("qwen") {
                 discriminator = document["properties"]?["type"]?["const"]
             } else if direction == "client" {
                 discriminator =

@@ -70,7 +70,7 @@ struct MessageSchemaTests {
         #expect(!title.isEmpty)
         #expect(description.contains("§"), "description must name the spec section")
         if path != "common.json" {
-            let prefix = name == "multimodal-dialog" ? "mmd." : "qrt."
+            let prefix = try #require(ProtocolFiles.obligationPrefixes[name])
             #expect(description.contains(prefix), "description must name the obligation ids (\(prefix)…)")
         }
     }

@@ -9,7 +9,9 @@ enum ProtocolFiles {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
     static let protocolsFolder = root.appendingPathComponent("conformance/protocols")
-    static let protocols = ["multimodal-dialog", "qwen-realtime"]
+    static let protocols = ["multimodal-dialog", "qwen-realtime", "qwen-audio-live"]
+    /// The obligation-id prefix of each protocol (`mmd.C1`).
+    static let obligationPrefixes = ["multimodal-dialog": "mmd.", "qwen-realtime": "qrt.", "qwen-audio-live": "qal."]
     /// The `$id` prefix of every message schema.
     static let idBase = "https://dialogmock.dev/schemas/"
 

@@ -17,6 +17,7 @@ import WireJSON
         let routes: [(String, QwenProfile)] = [
             ("qwen-audio-3.0-realtime-plus", .audio), ("qwen3-omni-flash-realtime", .omni),
             ("qwen3-asr-flash-realtime", .transcription), ("qwen3-tts-flash-realtime", .speechSynthesis),
+            ("qwen-audio-3.1-live", .audioLive),
         ]
         for (model, profile) in routes {
             #expect(QwenDialects.standard.dialect(forModel: model)?.profile == profile, "\(model)")
@@ -24,7 +25,7 @@ import WireJSON
         }
         #expect(
             QwenDialects.standard.all.map(\.profile.rawValue) == [
-                "audio", "speechSynthesis", "transcription", "omni",
+                "audio", "speechSynthesis", "transcription", "omni", "audioLive",
             ])
     }
 

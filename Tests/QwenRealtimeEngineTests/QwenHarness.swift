@@ -28,6 +28,8 @@ final class QwenHarness {
     private var decoded: [Received] = []
     private var decodedCount = 0
     private var eventCounter = 0
+    /// The client event ``appendAudio(_:rate:chunkMs:)`` sends (the dialect's append event).
+    var appendEvent = "input_audio_buffer.append"
 
     init(
         scenario: Scenario = QwenHarness.scenario(), model: String = "qwen-audio-3.0-realtime-plus",
@@ -106,7 +108,7 @@ final class QwenHarness {
         var start = 0
         while start < audio.count {
             let chunk = audio.slice(samples: start..<min(start + step, audio.count))
-            send("input_audio_buffer.append", ["audio": .string(Base64.encode(chunk.littleEndianBytes))])
+            send(appendEvent, ["audio": .string(Base64.encode(chunk.littleEndianBytes))])
             advance(ms: Int64(chunkMs))
             start += step
         }

@@ -223,3 +223,23 @@ import WireJSON
         #expect(actions.last == .endSession(.serverSilence))
     }
 }
+
+/// Issue 42: `duplexInterjectMs` (Qwen-Audio-Live duplex) is 3 s by default, a duration like the
+/// others: `0` or `null` turns it off.
+@Suite struct DuplexInterjectPolicyTests {
+    @Test func itParsesWithItsDefaultAndTurnsOff() throws {
+        #expect(try Scenario.load(bytes: Array("{}".utf8), file: "d.json").policies.duplexInterjectMs == 3_000)
+        let set = try Scenario.load(bytes: Array(#"{"policies": {"duplexInterjectMs": 1500}}"#.utf8), file: "s.json")
+        #expect(set.policies.duplexInterjectMs == 1_500)
+        for off in ["0", "null"] {
+            let scenario = try Scenario.load(
+                bytes: Array(#"{"policies": {"duplexInterjectMs": \#(off)}}"#.utf8), file: "off.json")
+            #expect(scenario.policies.duplexInterjectMs == nil)
+        }
+        #expect {
+            _ = try Scenario.load(bytes: Array(#"{"policies": {"duplexInterjectMs": "3s"}}"#.utf8), file: "bad.json")
+        } throws: { error in
+            "\(error)".contains("duplexInterjectMs")
+        }
+    }
+}

@@ -30,13 +30,24 @@ package enum LatencyMetric {
     package static let argumentsDoneToOutput = "functionCallArgumentsDone.output"
     package static let toolResponseDoneToCreate = "toolResponseDone.responseCreate"
     package static let speechStartedToCancel = "bargeIn.speechStarted.cancel"
+    /// Qwen-Audio-Live: a function call (`session.event`) → its `function_call_output`.
+    package static let sessionEventToOutput = "sessionEvent.functionCallOutput"
+    /// Qwen-Audio-Live: a client delegation → `session.commentary.append` with its id.
+    package static let delegationToCommentary = "delegation.commentary"
+    /// Qwen-Audio-Live: the end of the user's speech (its last transcript piece before the
+    /// answer) → the answer's first audio: the service's (the mock's) reaction, not the client's.
+    package static let speechEndToFirstAudio = "turn.speechEnd.firstAudio"
+    /// Qwen-Audio-Live: the user starts speaking while answer audio plays → the adapter's
+    /// playback stops (hook).
+    package static let bargeInToPlaybackStop = "bargeIn.inputTranscript.playbackStop"
     package static let uplinkRealTimeFactor = "uplink.realTimeFactor"
 
     /// Every metric in report order.
     package static let all = [
         connectToFirstFrame, listeningToFirstAudio, respondingStartedToLocalStarted, audioEndToLocalEnded,
         requestAcceptedToPlaybackStop, sessionCreatedToUpdate, sessionUpdatedToFirstAppend, argumentsDoneToOutput,
-        toolResponseDoneToCreate, speechStartedToCancel, uplinkRealTimeFactor,
+        toolResponseDoneToCreate, speechStartedToCancel, sessionEventToOutput, delegationToCommentary,
+        speechEndToFirstAudio, bargeInToPlaybackStop, uplinkRealTimeFactor,
     ]
 
     /// The obligation a reaction belongs to, under which a budget overrun is reported; `budget`
@@ -47,6 +58,8 @@ package enum LatencyMetric {
         case requestAcceptedToPlaybackStop: return "mmd.C20"
         case argumentsDoneToOutput, toolResponseDoneToCreate: return "qrt.C13"
         case speechStartedToCancel: return "qrt.C20"
+        case sessionEventToOutput: return "qal.C8"
+        case delegationToCommentary: return "qal.C9"
         case uplinkRealTimeFactor: return DialogProtocol(rawValue: protocolName)?.audioFormatObligation ?? "budget"
         default: return "budget"
         }

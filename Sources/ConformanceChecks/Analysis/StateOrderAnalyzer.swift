@@ -3,8 +3,12 @@ import WireJSON
 
 /// Builds state timelines from a transcript and validates them against the specs' state
 /// machines: multimodal dialog §8 (Listening / Thinking / Responding), Qwen realtime §7.1
-/// (engine states) and §7.2 (one response at a time).
+/// (engine states) and §7.2 (one response at a time), Qwen-Audio-Live §7 (engine states, and
+/// the turns the wire shows).
 package enum StateOrderAnalyzer {
+    /// Every machine a `stateSequence` check may name.
+    package static let machines = ["mmd.dialog", "qrt.session", "qrt.response", "qal.session", "qal.turn"]
+
     /// The multimodal dialog transitions of §8.2 (a state is only announced on change).
     package static let dialogTransitions: [String: Set<String>] = [
         "Listening": ["Thinking", "Responding"],
@@ -53,8 +57,9 @@ package enum StateOrderAnalyzer {
         return StateTimeline(machine: "mmd.dialog", points: points)
     }
 
-    /// Qwen engine states (journal `state` entries); nothing may follow `Closed`.
-    package static func session(_ transcript: Transcript) -> StateTimeline {
+    /// Qwen engine states (journal `state` entries); nothing may follow `Closed`. `machine` names
+    /// the timeline (`qrt.session`, `qal.session`).
+    package static func session(_ transcript: Transcript, machine: String = "qrt.session") -> StateTimeline {
         var points: [StateTimeline.Point] = []
         var closed = false
         for index in transcript.journal.indices where transcript.journal[index].kind == .state {
@@ -67,7 +72,7 @@ package enum StateOrderAnalyzer {
             closed = closed || state == "Closed"
             points.append(point)
         }
-        return StateTimeline(machine: "qrt.session", points: points)
+        return StateTimeline(machine: machine, points: points)
     }
 }
 

@@ -3,7 +3,8 @@ import WireJSON
 
 /// `audioFormat`: uplink audio is in the declared format.
 ///
-/// Parameters: `source` (`binary`, default, or `base64` for `input_audio_buffer.append`),
+/// Parameters: `source` (`binary`, default, or `base64` for the append events of
+/// ``UplinkAudio/base64AppendEvents``),
 /// `codec` (default `pcm`), `sampleRate` (default 16000; compared with the server's summary
 /// when it has one). PCM chunks must have an even byte length; base64 must be valid; and the
 /// audio's sustained rate must not show another real format (``AudioRateMislabel``: 24 kHz sent as

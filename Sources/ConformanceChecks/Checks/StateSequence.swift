@@ -4,8 +4,8 @@ import WireJSON
 /// `stateSequence`: the state timeline follows the spec's machine and (optionally) passes
 /// through given states in order.
 ///
-/// Parameters: `machine` (`mmd.dialog`, `qrt.session` or `qrt.response`; default the
-/// protocol's first), `contains` (states as an ordered subsequence), `validate` (bool, default
+/// Parameters: `machine` (one of ``StateOrderAnalyzer/machines``; default the protocol's
+/// first), `contains` (states as an ordered subsequence), `validate` (bool, default
 /// true: every step legal).
 /// ```json
 /// { "kind": "stateSequence", "machine": "mmd.dialog", "contains": ["Listening", "Responding", "Listening"] }
@@ -20,8 +20,9 @@ package struct StateSequence: Check {
 
     package init(parameters: CheckParameters) throws(CheckParameterError) {
         machine = try parameters.string("machine")
-        if let machine, !["mmd.dialog", "qrt.session", "qrt.response"].contains(machine) {
-            throw CheckParameterError(["machine"], "expected mmd.dialog, qrt.session or qrt.response")
+        if let machine, !StateOrderAnalyzer.machines.contains(machine) {
+            throw CheckParameterError(
+                ["machine"], "expected one of " + StateOrderAnalyzer.machines.joined(separator: ", "))
         }
         contains = try parameters.strings("contains") ?? []
         validate = try parameters.bool("validate") ?? true

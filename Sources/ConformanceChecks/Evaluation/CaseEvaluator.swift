@@ -13,7 +13,7 @@ import WireJSON
 /// and left nothing to judge. `skipped` for retired or strict-only cases outside `--strict`.
 /// Pure: the runner supplies the transcript.
 package struct CaseEvaluator: Sendable {
-    /// `multimodal-dialog` or `qwen-realtime`.
+    /// A ``DialogProtocol`` name.
     package var protocolName: String
     /// Message schemas for `matchesSchema`.
     package var schemas: MessageSchemaCatalog

@@ -1,3 +1,4 @@
+import ProtocolModel
 import ScenarioEngine
 import WireJSON
 
@@ -107,19 +108,32 @@ struct CaseRules {
         text.split(whereSeparator: \.isWhitespace).joined(separator: " ")
     }
 
-    /// A Qwen realtime case's model must name a profile the mock knows (qwen-realtime.md §1):
-    /// `qwen-audio-3.<n>-realtime[-suffix]` (audio) or `qwen…omni…realtime…` (omni).
+    /// A case's model must be one its protocol serves: in the Qwen realtime suite a profile the
+    /// mock knows (qwen-realtime.md §1: `qwen-audio-3.<n>-realtime[-suffix]` or
+    /// `qwen…omni…realtime…`), in the Qwen-Audio-Live suite a live service model
+    /// (qwen-audio-live.md §1.1: `qwen-audio-<d>.<d>-live[-suffix]`, never a frontend model).
     private func modelRules(_ conformanceCase: ConformanceCase) -> [Diagnostic] {
-        guard suite.definition.prefix == "qrt" else { return [] }
+        let rule: (accepts: (String) -> Bool, names: String)
+        switch suite.definition.prefix {
+        case "qrt":
+            rule = (
+                { Self.qwenProfile(of: $0) != nil },
+                "names no Qwen realtime profile (qwen-audio-3.<n>-realtime[-suffix] or qwen…omni…realtime)"
+            )
+        case "qal":
+            rule = (
+                QwenAudioLive.isServiceModel,
+                "is not a Qwen-Audio-Live service model (qwen-audio-<d>.<d>-live[-suffix])"
+            )
+        default:
+            return []
+        }
         var models: [(tokens: [String], model: String)] = conformanceCase.model.map { [(["model"], $0)] } ?? []
         for (offset, variant) in conformanceCase.matrix.enumerated() {
             if let model = variant.model { models.append((["matrix", String(offset), "model"], model)) }
         }
-        return models.filter { Self.qwenProfile(of: $0.model) == nil }.map {
-            document.diagnostic(
-                $0.tokens,
-                "model \($0.model) names no Qwen realtime profile (qwen-audio-3.<n>-realtime[-suffix] or qwen…omni…realtime)"
-            )
+        return models.filter { !rule.accepts($0.model) }.map {
+            document.diagnostic($0.tokens, "model \($0.model) \(rule.names)")
         }
     }
 

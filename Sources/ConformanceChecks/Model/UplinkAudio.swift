@@ -2,7 +2,8 @@ package import ProtocolModel
 import WireJSON
 
 /// The client's audio chunks as the checks see them: binary frames (multimodal dialog) or the
-/// base64 `audio` of `input_audio_buffer.append` events (Qwen realtime).
+/// base64 `audio` of an append event (Qwen realtime `input_audio_buffer.append`, Qwen-Audio-Live
+/// `session.input_audio.append`).
 package struct UplinkAudio: Sendable {
     /// One chunk.
     package struct Chunk: Sendable, Hashable {
@@ -30,6 +31,11 @@ package struct UplinkAudio: Sendable {
     /// The chunks in order.
     package var chunks: [Chunk]
 
+    /// The client events that carry base64 uplink audio in `audio`, one per protocol that has them.
+    package static let base64AppendEvents: Set<String> = [
+        QwenClientEvent.inputAudioBufferAppend.rawValue, QwenAudioLiveClientEvent.inputAudioAppend.rawValue,
+    ]
+
     /// Collects the chunks of `transcript`; `source` is `binary` or `base64`.
     package init(_ transcript: Transcript, source: String, sampleRate: Int) {
         var chunks: [Chunk] = []
@@ -41,8 +47,8 @@ package struct UplinkAudio: Sendable {
                 chunks.append(
                     Chunk(
                         index: index, ms: ms, bytes: entry.byteLength, durationMs: duration, codec: entry.audio?.codec))
-            } else if source == "base64",
-                transcript.messageType(at: index) == QwenClientEvent.inputAudioBufferAppend.rawValue
+            } else if source == "base64", let type = transcript.messageType(at: index),
+                Self.base64AppendEvents.contains(type)
             {
                 let bytes = entry.json?["audio"]?.stringValue.flatMap(Base64.checkedDecodedCount(ofEncoded:))
                 let duration =

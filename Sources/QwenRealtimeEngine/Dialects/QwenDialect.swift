@@ -1,5 +1,7 @@
 package import ProtocolModel
+package import ScenarioEngine
 package import SessionCore
+package import WireAudio
 package import WireJSON
 
 /// One Qwen realtime dialect (a model family on the realtime route): what it adds to or
@@ -44,8 +46,23 @@ package protocol QwenDialect: Sendable {
 
     /// Client event types of §4.0 this dialect defines.
     var clientEventTypes: Set<QwenClientEvent> { get }
-    /// Whether the dialect takes `input_audio_buffer.append` (read in place on the hot path).
+    /// Whether the dialect takes input audio (its ``DialectWire/audioAppendEvent``, read in place
+    /// on the hot path).
     var takesInputAudio: Bool { get }
+    /// The obligation ids, audio events and error object of the core's shared checks.
+    var wire: DialectWire { get }
+    /// The commands answering an append whose audio is not heard now (not yet configured, muted,
+    /// media declared on another transport), or nil to hear it.
+    func refuseAudio<Clock>(in session: QwenRealtimeSession<Clock>) -> [SessionCommand]?
+    /// What the VAD found in one appended chunk (`events` may be empty: progress while the user
+    /// speaks is reported per chunk).
+    func heard<Clock>(_ events: [VADEvent], in session: QwenRealtimeSession<Clock>) -> [SessionCommand]
+    /// What the dialect sends or arms once `session.created` is out.
+    func opened<Clock>(in session: QwenRealtimeSession<Clock>) -> [SessionCommand]
+    /// An engine timer the core does not own fired.
+    func engineTimerFired<Clock>(_ name: String, in session: QwenRealtimeSession<Clock>) -> [SessionCommand]
+    /// How the dialect ends a session the scenario ends, or nil for the core's way.
+    func end<Clock>(_ reason: SessionEnd, in session: QwenRealtimeSession<Clock>) -> [SessionCommand]?
     /// Whether events before the first `session.updated` break C4.
     var awaitsFirstSessionUpdated: Bool { get }
     /// Routes one client event (`known` is nil for a type outside §4.0).

@@ -13,7 +13,7 @@ package struct QwenDialects: Sendable {
 
     /// The dialects the mock serves.
     package static let standard = QwenDialects([
-        AudioDialect(), TextToSpeechDialect(), TranscriptionDialect(), OmniDialect(),
+        AudioDialect(), TextToSpeechDialect(), TranscriptionDialect(), OmniDialect(), AudioLiveDialect(),
     ])
 
     /// The dialect serving `model` (any case), or nil for a model of no registered family.

@@ -1,5 +1,7 @@
 package import ProtocolModel
+package import ScenarioEngine
 package import SessionCore
+package import WireAudio
 package import WireJSON
 
 /// The shared answers of the dialects that take audio through the realtime session core
@@ -31,6 +33,22 @@ extension RealtimeAudioDialect {
     package var takesInputAudio: Bool { true }
 
     package var awaitsFirstSessionUpdated: Bool { true }
+
+    package var wire: DialectWire { .realtime }
+
+    package func refuseAudio<Clock>(in session: QwenRealtimeSession<Clock>) -> [SessionCommand]? { nil }
+
+    package func heard<Clock>(_ events: [VADEvent], in session: QwenRealtimeSession<Clock>) -> [SessionCommand] {
+        session.hearTurns(events)
+    }
+
+    package func opened<Clock>(in session: QwenRealtimeSession<Clock>) -> [SessionCommand] { [] }
+
+    package func engineTimerFired<Clock>(_ name: String, in session: QwenRealtimeSession<Clock>) -> [SessionCommand] {
+        []
+    }
+
+    package func end<Clock>(_ reason: SessionEnd, in session: QwenRealtimeSession<Clock>) -> [SessionCommand]? { nil }
 
     package func perform<Clock>(_ step: ResponsePlan.Step, in session: QwenRealtimeSession<Clock>) -> [SessionCommand] {
         session.performAnswerStep(step)

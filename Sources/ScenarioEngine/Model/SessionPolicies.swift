@@ -33,6 +33,10 @@ package struct SessionPolicies: Sendable, Hashable {
     package var duplexAudioGapInEveryState: Bool
     /// Qwen realtime: maximum session length (120 minutes).
     package var sessionCapMs: Double?
+    /// Qwen-Audio-Live duplex: how long a user segment runs before the model answers without
+    /// waiting for its end (3 s; inferred: the pages describe the behaviour, not its timing);
+    /// `nil` answers at the end of speech only.
+    package var duplexInterjectMs: Double?
     /// Qwen realtime: on the first answer of a session that declares tools and whose turn
     /// scripts no `functionCalls`, call the declared tool that best fits the transcript, then
     /// answer with its output. Off by default; the default and `tools` scenarios turn it on.
@@ -59,7 +63,8 @@ package struct SessionPolicies: Sendable, Hashable {
     package init(
         idleEndMs: Double? = nil, endOfTurnSilenceMs: Double? = nil, interruptible: Bool = true,
         serverSilenceTimeoutMs: Double? = 60_000, audioGapTimeoutMs: Double? = 20_000,
-        duplexAudioGapInEveryState: Bool = false, sessionCapMs: Double? = 7_200_000, callDeclaredTools: Bool = false,
+        duplexAudioGapInEveryState: Bool = false, sessionCapMs: Double? = 7_200_000,
+        duplexInterjectMs: Double? = 3_000, callDeclaredTools: Bool = false,
         roundTimestamps: Bool = false, omittedTurnDetectionIsPushToTalk: Bool = true,
         voices: [String]? = nil, voicePlayback: Bool = true, sessionReport: Bool = false
     ) {
@@ -72,6 +77,7 @@ package struct SessionPolicies: Sendable, Hashable {
         self.audioGapTimeoutMs = audioGapTimeoutMs
         self.duplexAudioGapInEveryState = duplexAudioGapInEveryState
         self.sessionCapMs = sessionCapMs
+        self.duplexInterjectMs = duplexInterjectMs
         self.callDeclaredTools = callDeclaredTools
         self.roundTimestamps = roundTimestamps
         self.omittedTurnDetectionIsPushToTalk = omittedTurnDetectionIsPushToTalk
@@ -104,7 +110,7 @@ extension SessionPolicies {
             "idleEndMs", "responsePauseMs", "interruptible", "serverSilenceTimeoutMs",
             "audioGapTimeoutMs", "duplexAudioGapInEveryState", "sessionCapMs", "callDeclaredTools",
             "roundTimestamps", "omittedTurnDetectionIsPushToTalk", "voices", "endOfTurnSilenceMs", "voicePlayback",
-            "sessionReport",
+            "sessionReport", "duplexInterjectMs",
         ]
         try reader.rejectUnknownKeys(allowing: keys)
         var policies = SessionPolicies()
@@ -130,6 +136,7 @@ extension SessionPolicies {
         policies.audioGapTimeoutMs = try duration("audioGapTimeoutMs", policies.audioGapTimeoutMs)
         policies.duplexAudioGapInEveryState = try reader.bool("duplexAudioGapInEveryState") ?? false
         policies.sessionCapMs = try duration("sessionCapMs", policies.sessionCapMs)
+        policies.duplexInterjectMs = try duration("duplexInterjectMs", policies.duplexInterjectMs)
         policies.callDeclaredTools = try reader.bool("callDeclaredTools") ?? false
         policies.roundTimestamps = try reader.bool("roundTimestamps") ?? false
         policies.omittedTurnDetectionIsPushToTalk = try reader.bool("omittedTurnDetectionIsPushToTalk") ?? true

@@ -1,5 +1,7 @@
 package import ProtocolModel
+package import ScenarioEngine
 package import SessionCore
+package import WireAudio
 package import WireJSON
 
 extension QwenProfile {
@@ -53,6 +55,17 @@ package struct TextToSpeechDialect: QwenDialect {
     }
     package var takesInputAudio: Bool { false }
     package var awaitsFirstSessionUpdated: Bool { false }
+    package var wire: DialectWire { .realtime }
+    /// Never asked: the dialect takes no audio.
+    package func refuseAudio<Clock>(in session: QwenRealtimeSession<Clock>) -> [SessionCommand]? { nil }
+    package func heard<Clock>(_ events: [VADEvent], in session: QwenRealtimeSession<Clock>) -> [SessionCommand] {
+        []
+    }
+    package func opened<Clock>(in session: QwenRealtimeSession<Clock>) -> [SessionCommand] { [] }
+    package func engineTimerFired<Clock>(_ name: String, in session: QwenRealtimeSession<Clock>) -> [SessionCommand] {
+        []
+    }
+    package func end<Clock>(_ reason: SessionEnd, in session: QwenRealtimeSession<Clock>) -> [SessionCommand]? { nil }
 
     package func dispatch<Clock>(
         _ known: QwenClientEvent?, _ type: String, _ event: JSONObject, in session: QwenRealtimeSession<Clock>
