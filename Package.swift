@@ -231,7 +231,8 @@ let package = Package(
             swiftSettings: settings),
         /// Replays the fuzz seeds and every input libFuzzer found crashing (Tests/FuzzTargetsTests/Regressions).
         .testTarget(
-            name: "FuzzTargetsTests", dependencies: ["FuzzTargets", "WireAudio"], exclude: ["Regressions"],
+            name: "FuzzTargetsTests", dependencies: ["FuzzTargets", "ProtocolModel", "WireAudio"],
+            exclude: ["Regressions"],
             swiftSettings: settings),
         .testTarget(name: "CLISupportTests", dependencies: ["CLISupport"], swiftSettings: settings),
         .testTarget(
@@ -246,7 +247,7 @@ let package = Package(
         .testTarget(
             name: "MockServerTests",
             dependencies: [
-                "MockServer", "MockControl", "MockSessions", "WireSocket", "WireJSON", "ProtocolModel",
+                "MockServer", "MockCapture", "MockControl", "MockSessions", "WireSocket", "WireJSON", "ProtocolModel",
                 "ScenarioEngine", "SessionCore",
             ],
             swiftSettings: settings),
@@ -254,7 +255,8 @@ let package = Package(
         .testTarget(
             name: "MockServerCLITests",
             dependencies: [
-                "CLISupport", "MockServerCLI", "BenchmarkCLI", "WireAudio", "WireSocket", "WireJSON", "ProtocolModel",
+                "CLISupport", "MockServerCLI", "BenchmarkCLI", "LoadGenerator", "WireAudio", "WireSocket", "WireJSON",
+                "ProtocolModel",
             ],
             swiftSettings: settings),
     ]

@@ -119,7 +119,7 @@ enum LoadBench: AsyncCommand {
             }
         }
         let dialogProtocol = DialogProtocol(rawValue: settings.protocolName) ?? .multimodalDialog
-        let path = dialogProtocol.path(model: dialogProtocol.descriptor.defaultModel)
+        let path = LoadScript.path(of: dialogProtocol)
         let script = LoadScript.of(dialogProtocol, downRate: Int(settings.config.down_rate))
         var config = settings.config
         config.port = UInt16(settings.port ?? 0)
@@ -144,7 +144,10 @@ enum LoadBench: AsyncCommand {
             exit(ExitCode.harnessError)
         }
         var text =
-            LoadReport(config: config, result: result, protocolName: settings.protocolName, startedServer: child != nil)
+            LoadReport(
+                config: config, result: result, protocolName: settings.protocolName, path: path,
+                startedServer: child != nil
+            )
             .json.rendered() + "\n"
         lg_result_free(&result)
         if let output = try? arguments.value(of: output) { try? BenchCommand.write(text, to: output) }

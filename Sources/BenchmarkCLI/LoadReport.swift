@@ -5,6 +5,8 @@ struct LoadReport {
     let config: lg_config
     let result: lg_result
     let protocolName: String
+    /// The path and query the sessions connected to.
+    let path: String
     let startedServer: Bool
 
     /// Nearest-rank percentiles of a sample set.
@@ -56,7 +58,7 @@ struct LoadReport {
             String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
         }
         return .object([
-            ("benchmark", .string("load")), ("protocol", .string(protocolName)),
+            ("benchmark", .string("load")), ("protocol", .string(protocolName)), ("path", .string(path)),
             (
                 "server",
                 .string(startedServer ? "mock-server started by the benchmark" : "external, port \(config.port)")

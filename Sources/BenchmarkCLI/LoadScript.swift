@@ -45,6 +45,12 @@ struct LoadScript {
         }
     }
 
+    /// The path and query a load client of `dialogProtocol` connects to: its service path with
+    /// its descriptor's default model (`/api-ws/v1/live?model=qwen-audio-3.1-live`).
+    static func path(of dialogProtocol: DialogProtocol) -> String {
+        dialogProtocol.path(model: dialogProtocol.descriptor.defaultModel)
+    }
+
     /// `"name":"`, the start of a string member as the generator searches for it.
     static func member(_ name: String) -> String { "\"\(name)\":\"" }
 
@@ -87,7 +93,9 @@ struct LoadScript {
     /// The documented flow: `session.update` (event id, frontend model, client delegation, server
     /// VAD with a 500 ms end of turn) once `session.created` arrives, audio in
     /// `session.input_audio.append`, `session.close` acknowledged by `session.closed`. No event
-    /// marks an answer's start: its first audio opens it, and the user's transcript ends it.
+    /// marks an answer's start or the user's: an answer's first audio opens it, and the first
+    /// transcript delta of the user's next segment is the speech start that ends it (a barge-in
+    /// while it still plays).
     static func qwenAudioLive() -> LoadScript {
         let session: JSONObject = [
             "model": .string(QwenAudioLive.duplexModel), "modalities": ["text", "audio"],
@@ -97,7 +105,7 @@ struct LoadScript {
         let placeholder = "AUDIO-BASE64"
         typealias Event = QwenAudioLiveServerEvent
         let rules: [(Event, lg_action)] = [
-            (.outputAudioDelta, LG_ON_ANSWER_AUDIO_BASE64), (.inputTranscriptDelta, LG_ON_RESPONSE_DONE),
+            (.outputAudioDelta, LG_ON_ANSWER_AUDIO_BASE64), (.inputTranscriptDelta, LG_ON_SPEECH_HEARD),
             (.sessionCreated, LG_ON_SEND_SETUP), (.sessionUpdated, LG_ON_READY), (.error, LG_ON_ERROR),
             (.sessionClosed, LG_ON_STOPPED),
         ]

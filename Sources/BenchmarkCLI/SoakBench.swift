@@ -7,13 +7,14 @@ import ProtocolModel
 import Synchronization
 import WireJSON
 
-/// `dialogmock-bench soak`: both protocols at once for a long time, in rounds of fresh sessions
+/// `dialogmock-bench soak`: every protocol at once for a long time, in rounds of fresh sessions
 /// on changing fault scenarios, against a mock-server process started here. Samples the
 /// server's RSS and open descriptors over time, checks after every round that the journals hold
 /// every frame the clients sent (none lost), and says whether RSS and descriptors stayed flat.
 enum SoakBench: AsyncCommand {
     static let sessions = DefaultedOption(
-        "--sessions", short: "n", valueName: "N", help: "Concurrent sessions (half of each protocol).", default: 200,
+        "--sessions", short: "n", valueName: "N", help: "Concurrent sessions (an equal share of each protocol).",
+        default: 200,
         reader: .integer(in: 2...10_000))
     static let duration = DefaultedOption(
         "--duration", valueName: "S", help: "Seconds to run.", default: 1800, reader: .number(in: 10...86_400))
@@ -32,7 +33,7 @@ enum SoakBench: AsyncCommand {
     static let configuration = CommandConfiguration(
         name: "soak",
         abstract:
-            "Mixed traffic of both protocols with faults for a long time: RSS and descriptors over time, journal completeness.",
+            "Mixed traffic of every protocol with faults for a long time: RSS and descriptors over time, journal completeness.",
         options: [sessions, duration, round, sample, warmupRounds, server, output],
         discussion: """
             Round k serves scenario k of a rotation of shipped ones (quick, default, delay,
@@ -209,7 +210,7 @@ enum SoakBench: AsyncCommand {
                 config.server_pid = 0
                 var result = lg_result()
                 var error = [CChar](repeating: 0, count: 256)
-                let path = dialogProtocol.path(model: "qwen-omni-turbo-realtime")
+                let path = LoadScript.path(of: dialogProtocol)
                 let script = LoadScript.of(dialogProtocol, downRate: Int(config.down_rate))
                 let status = path.withCString { pathPointer in
                     "dialogmock-soak".withCString { key in

@@ -1,6 +1,7 @@
 import AnswerAudio
 import MockServer
 import MultiModalDialogEngine
+import ProtocolModel
 import QwenRealtimeEngine
 import ScenarioEngine
 import SessionCore
@@ -62,6 +63,8 @@ enum EngineFuzzing {
     }
     static let spokenPrefix = 12
     static let qwenModels = ["qwen-omni-turbo-realtime", "qwen3-omni-flash-realtime", "qwen-audio-3.0-realtime-plus"]
+    /// Qwen-Audio-Live service models: the documented one and a dated snapshot of it.
+    static let liveModels = [QwenAudioLive.serviceModel, QwenAudioLive.serviceModel + "-20261123"]
     /// Simulated time a session may run after its last input (answers stream out, timeouts fire).
     static let drainMicros: Int64 = 60_000_000
 
@@ -75,13 +78,19 @@ enum EngineFuzzing {
         drive(ManualSessionRunner(session: session, clock: clock), steps)
     }
 
-    static func runQwenRealtime(_ bytes: [UInt8]) {
+    static func runQwenRealtime(_ bytes: [UInt8]) { runQwen(bytes, models: qwenModels) }
+
+    static func runQwenAudioLive(_ bytes: [UInt8]) { runQwen(bytes, models: liveModels) }
+
+    /// A Qwen engine session of the dialect serving one of `models` (the variant's upper bits
+    /// pick it, the lower ones the scenario).
+    private static func runQwen(_ bytes: [UInt8], models: [String]) {
         let (variant, steps) = EngineInput.parse(bytes)
         let clock = ManualClock()
-        let model = qwenModels[Int(variant / 16) % qwenModels.count]
+        let model = models[Int(variant / 16) % models.count]
+        guard let profile = QwenProfile(model: model) else { fatalError("no Qwen dialect serves \(model)") }
         let session = QwenRealtimeSession(
-            scenario: bridge(variant, clock), model: model, profile: QwenProfile(model: model)!,
-            answerAudio: answerAudio)
+            scenario: bridge(variant, clock), model: model, profile: profile, answerAudio: answerAudio)
         drive(ManualSessionRunner(session: session, clock: clock), steps)
     }
 

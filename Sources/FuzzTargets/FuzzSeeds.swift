@@ -20,6 +20,7 @@ package struct FuzzSeeds {
             return protocolExamples() + scenarioFiles() + schemas().prefix(20)
         case .multimodalDialog: return multimodalDialogSessions()
         case .qwenRealtime: return qwenRealtimeSessions()
+        case .qwenAudioLive: return qwenAudioLiveSessions()
         case .scenario: return scenarioFiles()
         case .jsonSchema:
             let instances = protocolExamples()
@@ -58,6 +59,9 @@ package struct FuzzSeeds {
             ])
         case .multimodalDialog, .qwenRealtime:
             tokens.formUnion([String(decoding: EngineInput.separator, as: UTF8.self)])
+        case .qwenAudioLive:
+            tokens.formUnion([String(decoding: EngineInput.separator, as: UTF8.self)])
+            tokens.formUnion(Self.qwenAudioLiveTokens)
         default: break
         }
         return tokens.sorted().filter { $0.utf8.count <= 64 }.map { token in
@@ -99,7 +103,7 @@ package struct FuzzSeeds {
         .compactMap(read)
     }
 
-    private func clientExamples(_ protocolName: String) -> [[UInt8]] {
+    func clientExamples(_ protocolName: String) -> [[UInt8]] {
         let clientNames = Set(
             files(in: "conformance/protocols/\(protocolName)/client", suffix: ".json").map { path in
                 String(path.split(separator: "/").last!.dropLast(5))
@@ -128,7 +132,7 @@ package struct FuzzSeeds {
         files(in: "mock-server/scenarios", suffix: ".json").compactMap(read)
     }
 
-    private func speech() -> [UInt8] {
+    func speech() -> [UInt8] {
         read("conformance/fixtures/audio/hello-16k.pcm")
             ?? PCMBuffer.silence(milliseconds: 500, sampleRate: 16000).littleEndianBytes
     }

@@ -11,6 +11,8 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
     case multimodalDialog = "multimodal-dialog"
     /// A Qwen realtime session fed client frames (``EngineInput``).
     case qwenRealtime = "qwen-realtime"
+    /// A Qwen-Audio-Live session (the Qwen engine's live dialect) fed client frames (``EngineInput``).
+    case qwenAudioLive = "qwen-audio-live"
     /// The scenario parser (a scenario file's bytes).
     case scenario
     /// The JSON Schema validator: a schema, a NUL byte, an instance.
@@ -26,7 +28,7 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
         switch dialogProtocol {
         case .multimodalDialog: .multimodalDialog
         case .qwenRealtime: .qwenRealtime
-        case .qwenAudioLive: .qwenRealtime  // its own target: issue 42, in progress on a branch
+        case .qwenAudioLive: .qwenAudioLive
         }
     }
 
@@ -39,6 +41,7 @@ package enum FuzzTarget: String, CaseIterable, Sendable {
         case .wireJSON: WireJSONFuzzing.run(bytes)
         case .multimodalDialog: EngineFuzzing.runMultimodalDialog(bytes)
         case .qwenRealtime: EngineFuzzing.runQwenRealtime(bytes)
+        case .qwenAudioLive: EngineFuzzing.runQwenAudioLive(bytes)
         case .scenario: ScenarioFuzzing.run(bytes)
         case .jsonSchema: JSONSchemaFuzzing.run(bytes)
         case .oggOpus: OggOpusFuzzing.run(bytes)

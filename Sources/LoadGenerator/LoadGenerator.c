@@ -34,6 +34,7 @@ typedef struct {
     double play_end;
     int local_started; double local_end_due;       /* a playback report owed (script's replies) */
     int stop_sent;
+    int heard;                                     /* LG_ON_SPEECH_HEARD since our voiced segment began */
 } session;
 
 typedef struct {
@@ -290,6 +291,12 @@ static void act(run_t *r, session *s, const lg_rule *rule, const char *text, siz
         if (in_window(r, t)) r->r->speech_started++;
         if (s->response_open) { barge_in(r, s); send_playback_ended(r, s); }
         break;
+    case LG_ON_SPEECH_HEARD:
+        if (s->heard) break;
+        s->heard = 1;
+        if (in_window(r, t)) r->r->speech_started++;
+        if (s->response_open) { barge_in(r, s); send_playback_ended(r, s); s->response_open = 0; }
+        break;
     case LG_ON_ANSWER_AUDIO_BASE64:
         if (!s->response_open) response_started(r, s, t);
         /* fall through */
@@ -472,6 +479,7 @@ static void tick_session(run_t *r, session *s, double t) {
         long position = s->chunk % per_loop;
         /* After the window only silence goes up: the answers to the window's turns come in. */
         int is_voiced = position < voiced && due < r->window_end;
+        if (is_voiced && position == 0) s->heard = 0;
         if (is_voiced && position == 0 && s->pending_turn_end > 0 && !s->turn_answered && in_window(r, s->pending_turn_end)) r->r->turns_unanswered++;
         queue_bytes(r, s, is_voiced ? r->voiced_frame : r->silent_frame, is_voiced ? r->voiced_len : r->silent_len);
         if (s->phase == P_DONE) return;
@@ -533,7 +541,7 @@ int lg_run(const lg_config *c, lg_result *out, char *err, size_t err_len) {
     for (int i = 0; i < c->script->rule_count; i++) {
         const lg_rule *rule = &c->script->rules[i];
         if (rule->selector < 0 || rule->selector >= c->script->selector_count || !rule->value
-            || (rule->action == LG_ON_AUDIO_BASE64 && !c->script->audio_key)) {
+            || ((rule->action == LG_ON_AUDIO_BASE64 || rule->action == LG_ON_ANSWER_AUDIO_BASE64) && !c->script->audio_key)) {
             snprintf(err, err_len, "invalid script: rule %d", i);
             return -1;
         }

@@ -136,7 +136,7 @@ final class Router: WebSocketServerDelegate, @unchecked Sendable {
             separator: ": ")
         let refusal = RefusedUpgrades.Refusal(
             atMicros: MonotonicClock.nowMicros(), wallMicros: WallClock.nowMicros(), path: request.path,
-            testID: request.testID, caseID: route?.caseID, status: status,
+            testID: request.testID, caseID: route?.caseID, dialogProtocol: route?.kind, status: status,
             obligation: obligation ?? route?.kind.connectObligation, reason: reason.isEmpty ? "HTTP \(status)" : reason)
         configuration.logger(
             logLevel,

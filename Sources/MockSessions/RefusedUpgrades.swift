@@ -1,4 +1,4 @@
-import ProtocolModel
+package import ProtocolModel
 import Synchronization
 package import WireJSON
 
@@ -22,23 +22,28 @@ package final class RefusedUpgrades: Sendable {
         package let testID: String?
         /// The conformance case of a `/case/<id>/…` path.
         package let caseID: String?
+        /// The protocol of the request's route: its path, and its URL's `model` where a protocol is
+        /// chosen by model (Qwen-Audio-Live on the realtime path); nil on a path no protocol is
+        /// served on.
+        package let dialogProtocol: DialogProtocol?
         /// The HTTP status of the refusal.
         package let status: Int
-        /// The connect obligation of the protocol on `path` (`mmd.C1`, `qrt.C1`); nil on a path
-        /// no protocol is served on.
+        /// The connect obligation of the protocol on `path` (`mmd.C1`, `qrt.C1`, `qal.C1`); nil on
+        /// a path no protocol is served on.
         package let obligation: String?
         /// What the client was told: the refusal body's `code: message`.
         package let reason: String
 
         package init(
-            atMicros: Int64, wallMicros: Int64, path: String, testID: String?, caseID: String?, status: Int,
-            obligation: String?, reason: String
+            atMicros: Int64, wallMicros: Int64, path: String, testID: String?, caseID: String?,
+            dialogProtocol: DialogProtocol?, status: Int, obligation: String?, reason: String
         ) {
             self.atMicros = atMicros
             self.wallMicros = wallMicros
             self.path = path
             self.testID = testID
             self.caseID = caseID
+            self.dialogProtocol = dialogProtocol
             self.status = status
             self.obligation = obligation
             self.reason = reason
@@ -55,7 +60,7 @@ package final class RefusedUpgrades: Sendable {
             ]
             if let testID { object["testId"] = .string(testID) }
             if let caseID { object["caseId"] = .string(caseID) }
-            if let route = DialogProtocol.route(path) { object["protocol"] = .string(route.protocol.rawValue) }
+            if let dialogProtocol { object["protocol"] = .string(dialogProtocol.rawValue) }
             // The journal's violation shape, so a client of the list reads it like a session's.
             var violation: JSONObject = ["message": .string(Violation.Level.must.prefix + message)]
             if let obligation { violation["obligation"] = .string(obligation) }

@@ -1,4 +1,5 @@
 import FuzzTargets
+import ProtocolModel
 import Testing
 import WireAudio
 
@@ -41,14 +42,39 @@ import WireAudio
         }
     }
 
+    /// Each protocol's engine has a target of its own (Qwen-Audio-Live was fuzzed as Qwen
+    /// realtime, whose dialects never see a live session), with seeds.
     @Test func everyProtocolsEngineIsFuzzedWithSeeds() {
-        #expect(Set(FuzzTarget.engines) == [.multimodalDialog, .qwenRealtime])
+        #expect(Set(FuzzTarget.engines) == [.multimodalDialog, .qwenRealtime, .qwenAudioLive])
+        #expect(Set(FuzzTarget.engines).count == DialogProtocol.allCases.count)
         for target in FuzzTarget.engines { #expect(!Self.seeds.seeds(for: target).isEmpty, "\(target)") }
     }
 
     @Test func dictionariesHoldProtocolNames() {
         #expect(Self.seeds.dictionary(for: .qwenRealtime).contains(#""\x22input_audio_buffer.append\x22""#))
         #expect(Self.seeds.dictionary(for: .multimodalDialog).contains(#""\x22RequestToRespond\x22""#))
+        #expect(Self.seeds.dictionary(for: .qwenAudioLive).contains(#""\x22session.input_audio.append\x22""#))
+    }
+
+    /// The live seeds speak the live dialect: each opens with its `session.update` (or audio
+    /// before it, on purpose once), and every client event of the protocol model is in one.
+    @Test func liveSeedsCoverEveryClientEvent() {
+        let seeds = Self.seeds.seeds(for: .qwenAudioLive)
+        let texts = seeds.flatMap { EngineInput.parse($0).steps }.compactMap { step -> String? in
+            guard case .text(let bytes) = step else { return nil }
+            return String(decoding: bytes, as: UTF8.self)
+        }
+        for event in QwenAudioLiveClientEvent.allCases {
+            #expect(texts.contains { $0.contains(#""type":"\#(event.rawValue)""#) }, "\(event.rawValue)")
+        }
+    }
+
+    /// `.ci/fuzz` runs every target by default and accepts no other.
+    @Test func theFuzzScriptListsEveryTarget() throws {
+        let script = String(decoding: try FileBytes.read(path: "\(Self.root)/.ci/fuzz"), as: UTF8.self)
+        let line = try #require(script.split(separator: "\n").first { $0.hasPrefix("all=(") })
+        let listed = line.dropFirst("all=(".count).prefix { $0 != ")" }.split(separator: " ").map(String.init)
+        #expect(listed == FuzzTarget.allCases.map(\.rawValue))
     }
 
     @Test func engineInputRoundTrips() {

@@ -24,6 +24,14 @@ import WireJSON
         #expect(frame["header"]?["error_code"]?.stringValue == "Throttled")
     }
 
+    @Test func aQwenAudioLiveReplaySendsTheLiveErrorEvent() throws {
+        let frame = try Self.injectedError(.qwenAudioLive)
+        #expect(frame["type"]?.stringValue == QwenAudioLiveServerEvent.error.rawValue)
+        #expect(frame["event_id"]?.stringValue?.isEmpty == false)
+        #expect(frame["error"]?["code"]?.stringValue == "Throttled")
+        #expect(frame["error"]?["message"]?.stringValue == "slow down")
+    }
+
     @Test func aQwenReplaySendsAnErrorEvent() throws {
         let frame = try Self.injectedError(.qwenRealtime)
         #expect(frame["type"]?.stringValue == "error")

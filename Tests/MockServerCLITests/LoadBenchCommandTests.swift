@@ -4,6 +4,8 @@ import ProtocolModel
 import Testing
 import WireJSON
 
+@testable import BenchmarkCLI
+
 /// `dialogmock-bench load` as a user runs it: it starts the built mock-server, drives real-time
 /// sessions and reports what they experienced. Short runs: this checks the measurement works,
 /// not how fast anything is.
@@ -12,13 +14,15 @@ import WireJSON
         try await ChildProcess.run(ExecutablePath.sibling("dialogmock-bench") ?? "dialogmock-bench", arguments)
     }
 
-    @Test(arguments: ["qwen-realtime", "multimodal-dialog"])
+    @Test(arguments: DialogProtocol.allCases.map(\.rawValue))
     func aShortLoadAnswersEveryTurn(protocolName: String) async throws {
         let result = try await Self.run([
             "load", "--protocol", protocolName, "-n", "4", "--idle", "0.5", "--warmup", "0.5", "--duration", "3",
         ])
         #expect(result.status == 0, "\(result.stderr)")
         let report = try JSONValue.decode(result.stdout)
+        let dialogProtocol = try #require(DialogProtocol(rawValue: protocolName))
+        #expect(report["path"]?.stringValue == LoadScript.path(of: dialogProtocol))
         #expect(report["sessions"]?["ready"] == 4)
         #expect(report["sessions"]?["failed"] == 0)
         #expect(report["sessions"]?["dropped"] == 0)
@@ -27,6 +31,8 @@ import WireJSON
         #expect(sent >= 4)
         #expect(report["turns"]?["answered"]?.intValue == sent)
         #expect((report["downlink"]?["latenessMs"]?["count"]?.intValue ?? 0) > 0)
+        // Every protocol tells the client it heard the user, so speech starts are counted.
+        #expect((report["downlink"]?["speechStarted"]?.intValue ?? 0) >= 4)
         // The generator speaks the protocol as a conforming client: the mock answers no error.
         #expect(report["downlink"]?["serverErrors"] == 0)
         #expect((report["serverProcess"]?["rssIdleKiB"]?.intValue ?? 0) > 0)
@@ -34,7 +40,7 @@ import WireJSON
         #expect(report["generator"]?["saturated"] != nil)
     }
 
-    /// Two short rounds of both protocols: every frame the clients sent is in a journal, the
+    /// Two short rounds of every protocol: every frame the clients sent is in a journal, the
     /// server exits cleanly, and the report carries the round-end samples flatness is judged on.
     @Test func aShortSoakLosesNoJournalFrame() async throws {
         let result = try await Self.run([

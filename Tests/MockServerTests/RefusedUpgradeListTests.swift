@@ -1,5 +1,6 @@
 import Foundation
 import MockSessions
+import ProtocolModel
 import Testing
 import WireJSON
 import WireSocket
@@ -116,14 +117,52 @@ struct RefusedUpgradeListTests {
         #expect(try refusals(server).isEmpty)
     }
 
+    /// A refused Qwen-Audio-Live client is listed as qwen-audio-live with its connect obligation:
+    /// on the realtime path the URL's model chose the protocol, not the path alone.
+    @Test func aRefusedLiveClientIsListedAsQwenAudioLive() async throws {
+        let server = try MockServer()
+        try server.start()
+        defer { server.stop() }
+        let live = "/api-ws/v1/realtime?model=\(QwenAudioLive.serviceModel)"
+        // A plain request on a protocol route never reached the protocol: refused by the router.
+        #expect(Control.request(server, "GET", live + "&test_id=t-live-plain").status == 426)
+        let plain = try refusals(server, "?testId=t-live-plain")
+        try #require(plain.count == 1, "\(plain)")
+        #expect(plain[0]["path"] == "/api-ws/v1/realtime")
+        #expect(plain[0]["protocol"] == .string(DialogProtocol.qwenAudioLive.rawValue))
+        #expect(plain[0]["violation"]?["obligation"] == .string(DialogProtocol.qwenAudioLive.connectObligation))
+    }
+
+    /// An upgrade without a key on either live URL: the engine refuses it (401) under qal.C1,
+    /// and the log files it as qwen-audio-live.
+    @Test func aLiveUpgradeWithoutAKeyIsFiledUnderQalC1() async throws {
+        let server = try MockServer()
+        try server.start()
+        defer { server.stop() }
+        let live = "/api-ws/v1/realtime?model=\(QwenAudioLive.serviceModel)"
+        let client = WebSocketClient()
+        defer { client.shutdown() }
+        for (url, testID) in [
+            (live + "&test_id=t-live-realtime", "t-live-realtime"),
+            (QwenAudioLive.livePath + "?test_id=t-live-path", "t-live-path"),
+        ] {
+            await expectRefused(client, server.baseURL + url, status: 401)
+            let refused = try refusals(server, "?testId=\(testID)")
+            try #require(refused.count == 1, "\(refused)")
+            #expect(refused[0]["protocol"] == .string(DialogProtocol.qwenAudioLive.rawValue), "\(url)")
+            #expect(refused[0]["violation"]?["obligation"] == "qal.C1", "\(url)")
+        }
+    }
+
     /// A test id or case keeps its first refusals (a client retrying in a loop adds none), the
     /// log its last ones; both drops are counted.
     @Test func theLogIsBoundedAndCountsWhatItDrops() {
         let log = RefusedUpgrades(limit: 3, limitPerOrigin: 2)
         func refusal(_ testID: String, _ status: Int) -> RefusedUpgrades.Refusal {
             RefusedUpgrades.Refusal(
-                atMicros: 0, wallMicros: 0, path: "/api-ws/v1/inference", testID: testID, caseID: nil, status: status,
-                obligation: "mmd.C1", reason: "InvalidApiKey: missing Authorization header")
+                atMicros: 0, wallMicros: 0, path: "/api-ws/v1/inference", testID: testID, caseID: nil,
+                dialogProtocol: .multimodalDialog, status: status, obligation: "mmd.C1",
+                reason: "InvalidApiKey: missing Authorization header")
         }
         for status in [401, 402, 403] { log.record(refusal("loop", status)) }
         #expect(log.refusals { _ in true }.map(\.status) == [401, 402])

@@ -29,8 +29,11 @@ typedef enum {
     LG_ON_ERROR,             /* counted */
     LG_ON_FATAL,             /* counted, and the session failed */
     LG_ON_STOPPED,           /* our `stop_text` is acknowledged: close cleanly */
-    LG_ON_ANSWER_AUDIO_BASE64 /* like LG_ON_AUDIO_BASE64, and it opens an answer when none is open
-                                 (protocols that mark no answer start, e.g. Qwen-Audio-Live) */
+    LG_ON_ANSWER_AUDIO_BASE64, /* like LG_ON_AUDIO_BASE64, and it opens an answer when none is open
+                                  (protocols that mark no answer start, e.g. Qwen-Audio-Live) */
+    LG_ON_SPEECH_HEARD       /* the server heard the user (e.g. a transcript) in a protocol that marks no
+                                speech start: the first in each of our voiced segments counts as a speech
+                                start and ends an open answer (a barge-in when it was still playing) */
 } lg_action;
 
 /* Where a rule looks: the string value after `key` (`"name":"`), searched from the first

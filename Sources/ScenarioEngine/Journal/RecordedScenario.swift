@@ -6,8 +6,8 @@ package import WireJSON
 /// the client frame that preceded them (``Scenario/replay(journal:timeScale:name:)``), the
 /// recorded client frames' names (to report where a live client departs), ids rewritten
 /// deterministically, and audio moved to files beside the scenario: the payloads of JSON frames
-/// (Qwen `response.audio.delta`, `.pcm`) and binary frames whose bytes the journal kept (`.bin`).
-/// Pure: the caller writes the files.
+/// (Qwen `response.audio.delta`, Qwen-Audio-Live `session.output_audio.delta`: `.pcm`) and
+/// binary frames whose bytes the journal kept (`.bin`). Pure: the caller writes the files.
 package struct RecordedScenario {
     /// The scenario file.
     package let document: JSONValue
@@ -15,6 +15,10 @@ package struct RecordedScenario {
     package let audioFiles: [(path: String, bytes: [UInt8])]
     /// Server frames the scenario replays.
     package let stepCount: Int
+    /// The server events whose base64 `delta` is answer audio, moved to files.
+    static let audioDeltaEvents: Set<String> = [
+        QwenServerEvent.responseAudioDelta.rawValue, QwenAudioLiveServerEvent.outputAudioDelta.rawValue,
+    ]
 
     /// - Parameters:
     ///   - name: the scenario's name; audio goes to `<name>.audio/NNNN.pcm`.
@@ -36,7 +40,7 @@ package struct RecordedScenario {
             }
             guard case .json(var value) = scenario.replay![index].frame else { continue }
             ids.rewrite(&value)
-            if value["type"]?.stringValue == QwenServerEvent.responseAudioDelta.rawValue,
+            if let type = value["type"]?.stringValue, Self.audioDeltaEvents.contains(type),
                 let delta = value["delta"]?.stringValue,
                 let bytes = Base64.decode(delta), var object = value.objectValue
             {

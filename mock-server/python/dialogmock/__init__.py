@@ -6,7 +6,9 @@
 """
 
 from .server import (
+    DEFAULT_LIVE_MODEL,
     DEFAULT_REALTIME_MODEL,
+    PROTOCOLS,
     BinaryNotFoundError,
     ControlAPIError,
     MockServer,
@@ -29,5 +31,7 @@ __all__ = [
     "find_repo_root",
     "violation_level",
     "DEFAULT_REALTIME_MODEL",
+    "DEFAULT_LIVE_MODEL",
+    "PROTOCOLS",
     "__version__",
 ]

@@ -73,8 +73,8 @@ def dialogmock_server(pytestconfig):
 
 @pytest.fixture
 def dialogmock(dialogmock_server, request):
-    """This test's view of the shared server: a fresh ``test_id``; ``multimodal_url`` and
-    ``realtime_url(model=…)`` carry it; ``arm_fault``, ``sessions``, ``journal``,
+    """This test's view of the shared server: a fresh ``test_id``; ``multimodal_url``,
+    ``realtime_url(model=…)`` and ``live_url(model=…)`` carry it; ``arm_fault``, ``sessions``, ``journal``,
     ``refusals``, ``violations`` are scoped to it (a refused upgrade is a MUST violation);
     its faults are removed at teardown."""
     test = DialogMockTest(dialogmock_server, make_test_id(request.node.nodeid))

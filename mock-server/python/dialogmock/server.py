@@ -30,14 +30,26 @@ __all__ = [
     "find_repo_root",
     "violation_level",
     "DEFAULT_REALTIME_MODEL",
+    "DEFAULT_LIVE_MODEL",
+    "PROTOCOLS",
 ]
 
 DEFAULT_REALTIME_MODEL = "qwen3-omni-flash-realtime"
+#: The Qwen-Audio-Live service model of the documented upgrade URL.
+DEFAULT_LIVE_MODEL = "qwen-audio-3.1-live"
 MULTIMODAL_PATH = "/api-ws/v1/inference"
 REALTIME_PATH = "/api-ws/v1/realtime"
-#: Each protocol's service path and whether its URL names the model (``?model=``), as the
-#: protocol descriptors in Sources/ProtocolModel/Descriptors say.
-PROTOCOL_ROUTES = {"multimodal-dialog": (MULTIMODAL_PATH, False), "qwen-realtime": (REALTIME_PATH, True)}
+#: Qwen-Audio-Live's own path; the realtime path serves it too when the URL names a live model.
+LIVE_PATH = "/api-ws/v1/live"
+#: Each protocol's service path and the model its URL names by default (``?model=``; None: no
+#: model), as the protocol descriptors in Sources/ProtocolModel/Descriptors say.
+PROTOCOL_ROUTES = {
+    "multimodal-dialog": (MULTIMODAL_PATH, None),
+    "qwen-realtime": (REALTIME_PATH, DEFAULT_REALTIME_MODEL),
+    "qwen-audio-live": (LIVE_PATH, DEFAULT_LIVE_MODEL),
+}
+#: The protocol names the server, its session list and its refusals use.
+PROTOCOLS = tuple(PROTOCOL_ROUTES)
 
 _READY_LINE = re.compile(r"^listening ws://(?P<host>\[[^\]]+\]|[^:/\s]+):(?P<port>\d+)$")
 _STDERR_LINES = 400          # lines of stderr kept (the tail)
@@ -430,12 +442,23 @@ class MockServer:
     def realtime_url_for(self, test_id: str, model: str = DEFAULT_REALTIME_MODEL) -> str:
         return self.base_url + REALTIME_PATH + "?" + urllib.parse.urlencode({"model": model, "test_id": test_id})
 
+    def live_url(self, model: str = DEFAULT_LIVE_MODEL) -> str:
+        return self.base_url + LIVE_PATH + "?" + urllib.parse.urlencode({"model": model})
+
+    def live_url_for(self, test_id: str, model: str = DEFAULT_LIVE_MODEL) -> str:
+        return self.base_url + LIVE_PATH + "?" + urllib.parse.urlencode({"model": model, "test_id": test_id})
+
     def case_url(self, case_id: str, protocol: str = "multimodal-dialog",
-                 model: str = DEFAULT_REALTIME_MODEL) -> str:
-        """A conformance case's endpoint (``/case/<id>/…``), running that case's scenario."""
-        path, names_model = PROTOCOL_ROUTES[protocol]
+                 model: Optional[str] = None) -> str:
+        """A conformance case's endpoint (``/case/<id>/…``), running that case's scenario; a
+        protocol whose URL names a model gets ``model``, else its default one."""
+        if protocol not in PROTOCOL_ROUTES:
+            raise ValueError(f"unknown protocol {protocol!r} (one of: {', '.join(PROTOCOLS)})")
+        path, default_model = PROTOCOL_ROUTES[protocol]
         url = f"{self.base_url}/case/{urllib.parse.quote(case_id, safe='')}{path}"
-        return url + "?" + urllib.parse.urlencode({"model": model}) if names_model else url
+        if default_model is None:
+            return url
+        return url + "?" + urllib.parse.urlencode({"model": model or default_model})
 
     # ---- HTTP --------------------------------------------------------------------------------
 

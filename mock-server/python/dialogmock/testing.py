@@ -6,7 +6,14 @@ import itertools
 import re
 from typing import Any, Dict, List, Mapping, Optional
 
-from .server import DEFAULT_REALTIME_MODEL, ControlAPIError, MockServer, MockServerError, SessionRef
+from .server import (
+    DEFAULT_LIVE_MODEL,
+    DEFAULT_REALTIME_MODEL,
+    ControlAPIError,
+    MockServer,
+    MockServerError,
+    SessionRef,
+)
 
 __all__ = ["DialogMockTest", "make_test_id"]
 
@@ -60,6 +67,11 @@ class DialogMockTest:
     def realtime_url(self, model: str = DEFAULT_REALTIME_MODEL) -> str:
         """``ws://127.0.0.1:PORT/api-ws/v1/realtime?model=…&test_id=…``"""
         return self.server.realtime_url_for(self.test_id, model=model)
+
+    def live_url(self, model: str = DEFAULT_LIVE_MODEL) -> str:
+        """``ws://127.0.0.1:PORT/api-ws/v1/live?model=…&test_id=…`` (Qwen-Audio-Live; the
+        realtime URL with a live model reaches it too)"""
+        return self.server.live_url_for(self.test_id, model=model)
 
     @property
     def headers(self) -> Dict[str, str]:

@@ -8,6 +8,7 @@ import urllib.parse
 
 import pytest
 
+import dialogmock as dialogmock_module
 from dialogmock import ControlAPIError
 
 
@@ -31,9 +32,21 @@ def raw_upgrade(url, headers=()):
         connection.close()
 
 
-@pytest.mark.parametrize("protocol, obligation", [("multimodal", "mmd.C1"), ("realtime", "qrt.C1")])
+def url_of(dialogmock, protocol):
+    """This test's URL of `protocol` (Qwen-Audio-Live on its own path and, by model, on the
+    realtime path)."""
+    return {
+        "multimodal": lambda: dialogmock.multimodal_url,
+        "realtime": dialogmock.realtime_url,
+        "live": dialogmock.live_url,
+        "live-on-realtime": lambda: dialogmock.realtime_url(model=dialogmock_module.DEFAULT_LIVE_MODEL),
+    }[protocol]()
+
+
+@pytest.mark.parametrize("protocol, obligation", [("multimodal", "mmd.C1"), ("realtime", "qrt.C1"),
+                                                  ("live", "qal.C1"), ("live-on-realtime", "qal.C1")])
 def test_an_upgrade_without_authorization_is_a_must_violation(dialogmock, protocol, obligation):
-    url = dialogmock.multimodal_url if protocol == "multimodal" else dialogmock.realtime_url()
+    url = url_of(dialogmock, protocol)
     status, _ = raw_upgrade(url)
     assert status == 401
     assert dialogmock.sessions() == []
@@ -48,6 +61,20 @@ def test_an_upgrade_without_authorization_is_a_must_violation(dialogmock, protoc
     assert violation["violation"]["message"] == f"MUST: upgrade refused with 401 ({refusal['reason']})"
     assert violation["refusal"] == refusal
     assert dialogmock.violations(level="SHOULD") == []
+
+
+@pytest.mark.parametrize("protocol, name", [("multimodal", "multimodal-dialog"), ("realtime", "qwen-realtime"),
+                                            ("live", "qwen-audio-live"), ("live-on-realtime", "qwen-audio-live")])
+def test_a_refusal_names_the_protocol_the_url_asked_for(dialogmock, dialogmock_server, protocol, name):
+    # A plain request on a protocol route (no upgrade): the router refuses it, whatever the engine.
+    url = url_of(dialogmock, protocol)
+    with pytest.raises(ControlAPIError) as refused:
+        dialogmock_server.request("GET", urllib.parse.urlsplit(url).path,
+                                  query=dict(urllib.parse.parse_qsl(urllib.parse.urlsplit(url).query)))
+    assert refused.value.status == 426
+    [refusal] = dialogmock.refusals()
+    assert refusal["protocol"] == name
+    assert name in dialogmock_module.PROTOCOLS
 
 
 def test_a_refused_client_fails_the_usual_assertion(pytester):

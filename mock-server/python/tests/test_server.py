@@ -25,6 +25,8 @@ def test_start_stop_and_ready_line():
         assert server.realtime_url("qwen-audio-turbo-realtime").endswith("?model=qwen-audio-turbo-realtime")
         assert server.multimodal_url_for("t 1") == server.multimodal_url + "?test_id=t+1"
         assert server.realtime_url_for("t1", model="m") == server.base_url + "/api-ws/v1/realtime?model=m&test_id=t1"
+        assert server.live_url() == f"ws://127.0.0.1:{port}/api-ws/v1/live?model=qwen-audio-3.1-live"
+        assert server.live_url_for("t1") == server.base_url + "/api-ws/v1/live?model=qwen-audio-3.1-live&test_id=t1"
         assert server.command[1:5] == ["--host", "127.0.0.1", "--port", "0"]
         assert server.health()["status"] == "ok"
         deadline = time.monotonic() + 3                 # the log line may trail the ready line
@@ -107,6 +109,17 @@ def test_health_routes_openapi_metrics(dialogmock_server):
     assert "/_mock/faults" in document["paths"]
     metrics = dialogmock_server.metrics()
     assert re.search(r"^dialogmock_sessions_total \d+$", metrics, re.M)
+
+
+def test_case_urls_carry_each_protocols_path_and_model(dialogmock_server):
+    base = dialogmock_server.base_url + "/case/c%2F1"
+    assert dialogmock_server.case_url("c/1") == base + "/api-ws/v1/inference"
+    assert dialogmock_server.case_url("c/1", "qwen-realtime") == base + "/api-ws/v1/realtime?model=qwen3-omni-flash-realtime"
+    assert dialogmock_server.case_url("c/1", "qwen-audio-live") == base + "/api-ws/v1/live?model=qwen-audio-3.1-live"
+    assert dialogmock_server.case_url("c/1", "qwen-audio-live", model="qwen-audio-3.2-live").endswith("=qwen-audio-3.2-live")
+    assert dialogmock.PROTOCOLS == ("multimodal-dialog", "qwen-realtime", "qwen-audio-live")
+    with pytest.raises(ValueError, match="unknown protocol 'smtp'"):
+        dialogmock_server.case_url("c/1", "smtp")
 
 
 def test_plain_get_on_a_websocket_route_is_426(dialogmock_server):
