@@ -7,7 +7,7 @@ import WireJSON
 /// obligations and their sources, every Live event has a schema the checks use, the
 /// `session.update` schema encodes the documented rules, and lint holds the suite's case models
 /// to live service models.
-@Suite struct QwenAudioLiveSuiteTests {
+@Suite struct QwenAudioLiveSuiteFilesTests {
     static let live = DialogProtocol.qwenAudioLive
 
     @Test func theSuiteLoadsWithTheDesignedObligationsAndSections() throws {
