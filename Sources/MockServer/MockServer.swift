@@ -11,6 +11,8 @@ package import WireSocket
 public typealias Logger = MockSessions.Logger
 /// The levels of ``Logger``.
 public typealias LogLevel = MockSessions.LogLevel
+/// The line formats of ``Logger`` (`--log-format`).
+public typealias LogFormat = MockSessions.LogFormat
 /// A scenario file that does not load (``MockServer/init(configuration:)`` throws it).
 public typealias ScenarioFileError = MockSessions.ScenarioFileError
 

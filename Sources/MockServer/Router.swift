@@ -220,7 +220,8 @@ final class Router: WebSocketServerDelegate, @unchecked Sendable {
         let id = journal.id
         driver.onClose = { [sessions] in sessions.markClosed(id) }
         configuration.logger(
-            .info, "session \(id): \(protocolName) \(request.path)\(testID.map { " test \($0)" } ?? "")")
+            .info, "session \(id): \(protocolName) \(request.path)\(testID.map { " test \($0)" } ?? "")", session: id,
+            testID: testID)
         return .accept(driver, maxMessageBytes: maxMessageBytes)
     }
 
