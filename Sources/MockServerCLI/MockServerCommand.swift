@@ -26,7 +26,7 @@ enum MockServerCommand: Command {
     static var subcommands: [any Command.Type] { [RecordToScenarioCommand.self, CompareRecordingsCommand.self] }
 
     /// Serves until SIGINT or SIGTERM (or answers `--version`, `--list-scenarios`,
-    /// `--check-scenario`).
+    /// `--check-scenario`, `--health-check`).
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
         if arguments.value(of: version) {
             printLine("mock-server \(MockServer.version)")
@@ -38,6 +38,15 @@ enum MockServerCommand: Command {
         }
         if let file = try arguments.value(of: checkScenario) {
             checkScenarioAndExit(file)
+        }
+        if let text = try arguments.value(of: healthCheck), let target = HealthProbe.target(text) {
+            var body = ""
+            if let problem = HealthProbe.problem(host: target.host, port: target.port, body: &body) {
+                printError("mock-server: --health-check \(text): \(problem)")
+                return 1
+            }
+            printLine(body)
+            return 0
         }
         var configuration = try serverConfiguration(arguments)
         if let file = try arguments.value(of: replay) {

@@ -92,6 +92,11 @@ extension MockServerCommand {
         default: library.maxQueuedBytes, reader: .integer(in: 65_536...(1 << 40)))
     static let checkScenario = ValueOption(
         "--check-scenario", valueName: "FILE", help: "Validate a scenario file and exit (0 valid, 2 invalid).")
+    static let healthCheck = ValueOption(
+        "--health-check", valueName: "[HOST:]PORT",
+        help:
+            "Ask the server at HOST:PORT (default host 127.0.0.1) for GET /_mock/health and exit: 0 healthy, 1 not (a container HEALTHCHECK).",
+        reader: .text(complaint: "expected PORT or HOST:PORT", where: { HealthProbe.target($0) != nil }))
     static let listScenarios = FlagOption("--list-scenarios", help: "Print the shipped scenario names and exit.")
     static let version = FlagOption("--version", help: "Print the version and exit.")
 
@@ -99,6 +104,7 @@ extension MockServerCommand {
     static let options: [any DeclaredOption] = [
         host, port, apiKey, controlToken, logLevel, logFormat, eventLoop, scenario, record, seed, timeScale, replay,
         replayTimeScale, proxyUpstream, proxyUpstreamInsecure, threads, journalLimit, journalAudio, maxSessions,
-        keepSessions, handshakeTimeout, keepSessionsBytes, maxQueuedBytes, checkScenario, listScenarios, version,
+        keepSessions, handshakeTimeout, keepSessionsBytes, maxQueuedBytes, checkScenario, healthCheck, listScenarios,
+        version,
     ]
 }
