@@ -1,4 +1,5 @@
 package import AnswerAudio
+import Dispatch
 package import MockSessions
 import ProtocolModel
 package import ScenarioEngine
@@ -7,7 +8,7 @@ package import WireJSON
 package import WireSocket
 
 /// The HTTP control API under `/_mock/` (documented in mock-server/README.md).
-package final class ControlAPI {
+package final class ControlAPI: Sendable {
     /// `--control-token`: every route but health requires `Authorization: Bearer <token>`.
     package let controlToken: String?
     /// The service threads' event loop and their count, as health reports them.
@@ -38,19 +39,45 @@ package final class ControlAPI {
     }
 
     package func respond(to request: HTTPRequest) -> HTTPResponse {
-        let path = request.head.path
-        let method = request.head.method
+        switch resolve(request.head) {
+        case .answered(let response): response
+        case .route(let route, let parameters): respond(to: request, route: route, parameters: parameters)
+        }
+    }
+
+    /// Answers through `reply`: at once, except the routes that parse a scenario file, which is
+    /// parsed on a worker thread (a file of a megabyte takes tens of milliseconds, a second in a
+    /// debug build, and a service thread serves sessions meanwhile).
+    package func respond(to request: HTTPRequest, reply: HTTPReply) {
+        switch resolve(request.head) {
+        case .answered(let response): reply(response)
+        case .route(let route, let parameters) where route == .putScenario || route == .putTestScenario:
+            DispatchQueue.global(qos: .userInitiated).async {
+                reply(self.respond(to: request, route: route, parameters: parameters))
+            }
+        case .route(let route, let parameters): reply(respond(to: request, route: route, parameters: parameters))
+        }
+    }
+
+    /// What routing a request gives: an answer already (refused access, no route, wrong method,
+    /// bad query), or the route to run with its path parameters.
+    private enum Resolution {
+        case answered(HTTPResponse)
+        case route(ControlRoute, parameters: [String])
+    }
+
+    private func resolve(_ head: HTTPRequestHead) -> Resolution {
+        let path = head.path
+        let method = head.method
         // Segments after "/_mock", empty ones kept: `/_mock/faults/` is no route (404), not `/_mock/faults`.
         var parts = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst(2).map(String.init)
         if parts == [""] { parts = [] }  // `/_mock/` is the index
-        if let refusal = ControlAccess.refusal(
-            request.head, token: controlToken, isHealth: parts == ["health"])
-        {
-            return refusal
+        if let refusal = ControlAccess.refusal(head, token: controlToken, isHealth: parts == ["health"]) {
+            return .answered(refusal)
         }
         let candidates = ControlRoute.matching(parts)
         guard !candidates.isEmpty else {
-            return .error(404, "NotFound", "no control route \(method) \(path); GET /_mock/ lists them")
+            return .answered(.error(404, "NotFound", "no control route \(method) \(path); GET /_mock/ lists them"))
         }
         guard let (route, parameters) = candidates.first(where: { $0.route.method == method }) else {
             var response = HTTPResponse.error(
@@ -58,9 +85,14 @@ package final class ControlAPI {
                 "\(method) not allowed on \(path); use "
                     + candidates.map(\.route.method).joined(separator: ", "))
             response.headers.append(("Allow", candidates.map(\.route.method).joined(separator: ", ")))
-            return response
+            return .answered(response)
         }
-        if let refusal = ControlQuery.refusal(request.head, route: route) { return refusal }
+        if let refusal = ControlQuery.refusal(head, route: route) { return .answered(refusal) }
+        return .route(route, parameters: parameters)
+    }
+
+    private func respond(to request: HTTPRequest, route: ControlRoute, parameters: [String]) -> HTTPResponse {
+        let path = request.head.path
         let query = request.head
         switch route {
         case .index: return .json(status: 200, ControlRoute.listing)

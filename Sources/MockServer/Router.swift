@@ -243,9 +243,18 @@ final class Router: WebSocketServerDelegate, @unchecked Sendable {
             scenario: scenario, clock: MonotonicScenarioClock(), seed: configuration.seed, sessionOrdinal: ordinal)
     }
 
+    /// Control requests may be answered later (``ControlAPI/respond(to:reply:)``); the rest at once.
+    func respond(to request: HTTPRequest, reply: HTTPReply) {
+        guard Self.isControl(request.head.path) else { return reply(respond(to: request)) }
+        configuration.logger(.debug, "\(request.head.method) \(request.head.path)")
+        controlAPI.respond(to: request, reply: reply)
+    }
+
+    private static func isControl(_ path: String) -> Bool { path.hasPrefix("/_mock/") || path == "/_mock" }
+
     func respond(to request: HTTPRequest) -> HTTPResponse {
         configuration.logger(.debug, "\(request.head.method) \(request.head.path)")
-        if request.head.path.hasPrefix("/_mock/") || request.head.path == "/_mock" {
+        if Self.isControl(request.head.path) {
             return controlAPI.respond(to: request)
         }
         if ProtocolRoute(request.head) != nil {

@@ -1,6 +1,7 @@
 import Foundation
 import MockSessions
 import ScenarioEngine
+import Synchronization
 import Testing
 import WireJSON
 import WireSocket
@@ -203,5 +204,58 @@ struct TestScenarioRouteTests {
                 try JSONValue.decode(Control.request(server, "GET", "/_mock/tests/t1/scenario").body)["timeScale"]
                     == 0.5)
         }
+    }
+}
+
+/// A scenario file is parsed on a worker thread, not on the service thread: sessions go on
+/// while a large one loads.
+@Suite("Scenario files parsed off the service thread")
+struct ScenarioParseOffThreadTests {
+    @Test func anEchoIsAnsweredWhileALargeScenarioIsParsed() throws {
+        var configuration = MockServer.Configuration()
+        configuration.threads = 1
+        let server = try MockServer(configuration: configuration)
+        try server.start()
+        defer { server.stop() }
+        // Blocking sockets and a thread of its own: the times are taken as things happen, not
+        // when a task gets a cooperative thread back on a busy machine.
+        let echo = try RawHTTP.openUpgraded(port: server.port, path: "/_mock/echo")
+        defer { close(echo) }
+        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        setsockopt(echo, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        // About 0.9 MB: parsing it takes about a second in a debug build.
+        let turns = (0..<12_000).map {
+            #"{"transcript": "question \#($0) about something", "answer": "answer \#($0)"}"#
+        }
+        let large = #"{"name": "large", "turns": {"list": ["# + turns.joined(separator: ",") + "]}}"
+        let clock = ContinuousClock()
+        let began = clock.now
+        let answer = Mutex<(status: Int, at: ContinuousClock.Instant)?>(nil)
+        let put = Thread {
+            let response = Control.request(server, "PUT", "/_mock/scenario", body: large)
+            answer.withLock { $0 = (response.status, clock.now) }
+        }
+        put.start()
+        usleep(100_000)  // the body is on its way (loopback: a few ms)
+        let sent = clock.now
+        RawHTTP.sendMaskedText(echo, "still here")
+        var frame = [UInt8](repeating: 0, count: 12)
+        var received = 0
+        while received < frame.count {
+            let count = frame.withUnsafeMutableBytes { recv(echo, $0.baseAddress! + received, $0.count - received, 0) }
+            guard count > 0 else { break }
+            received += count
+        }
+        let echoed = clock.now
+        #expect(Array(frame.suffix(10)) == Array("still here".utf8))
+        while answer.withLock({ $0 }) == nil && clock.now - began < .seconds(30) { usleep(10_000) }
+        let (status, answered) = try #require(answer.withLock { $0 })
+        #expect(status == 200)
+        // Parsed on the service thread, the echo would wait for the rest of the parse: most of
+        // the PUT's time (on a machine fast enough to parse it all in 100 ms this cannot tell).
+        #expect(
+            echoed - sent < (answered - began) / 2,
+            "the echo took \(echoed - sent) while the PUT took \(answered - began)")
+        #expect(try JSONValue.decode(Control.request(server, "GET", "/_mock/scenario").body)["name"] == "large")
     }
 }
