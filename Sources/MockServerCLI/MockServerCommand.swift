@@ -71,6 +71,8 @@ enum MockServerCommand: Command {
         configuration.logger = Logger(
             level: try arguments.value(of: logLevel), format: try arguments.value(of: logFormat))
         LibWebSocketsLog.setEnabled(configuration.logger.level >= .debug)
+        let logger = configuration.logger
+        LibWebSocketsLog.forward { isError, line in logger(isError ? .error : .warn, line) }
         let loop = try arguments.value(of: eventLoop)
         // Asked for by name: a missing plugin is an error; the default falls back to poll.
         guard loop.isAvailable || !arguments.isGiven(eventLoop) else {

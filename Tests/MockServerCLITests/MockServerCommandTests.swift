@@ -65,8 +65,21 @@ struct MockServerCommandTests {
     /// line on stdout stays as it was.
     @Test(arguments: ["text", "json"])
     func logLinesAreTimestampedAndJSONOnRequest(format: String) async throws {
-        let server = try MockServerTestProcess.start(["--port", "0", "--log-level", "info", "--log-format", format])
+        let server = try MockServerTestProcess.start(["--port", "0", "--log-level", "debug", "--log-format", format])
         #expect(server.readyLine.hasPrefix("listening ws://127.0.0.1:"))
+        // A frame whose 64-bit length has its top bit set: libwebsockets' own warning is a log
+        // line like the others.
+        let raw = try #require(LoopbackTCP.connect(port: server.port))
+        let upgrade = Array(
+            ("GET /_mock/echo HTTP/1.1\r\nHost: x\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+                + "Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n").utf8)
+        _ = upgrade.withUnsafeBytes { send(raw, $0.baseAddress, $0.count, 0) }
+        var answer = [UInt8](repeating: 0, count: 1024)
+        _ = recv(raw, &answer, answer.count, 0)
+        let bad: [UInt8] = [0x81, 0xFF] + [UInt8](repeating: 0xFF, count: 8) + [0, 0, 0, 0]
+        _ = bad.withUnsafeBytes { send(raw, $0.baseAddress, $0.count, 0) }
+        _ = recv(raw, &answer, answer.count, 0)
+        close(raw)
         let client = WebSocketClient()
         let connection = try await client.connect(
             "ws://127.0.0.1:\(server.port)/api-ws/v1/realtime?model=qwen3-omni-flash-realtime&test_id=t-9",
@@ -93,6 +106,7 @@ struct MockServerCommandTests {
                 #expect(object?["message"] != nil, "\(line)")
             }
         }
+        #expect(lines.contains { $0.contains("lws: b63 of length must be zero") }, "\(lines)")
         let opened = try #require(lines.first { $0.contains("session s1: qwen-realtime") }, "\(lines)")
         if format == "json" {
             let object = try JSONSerialization.jsonObject(with: Data(opened.utf8)) as? [String: String]
