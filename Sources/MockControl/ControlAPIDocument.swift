@@ -297,6 +297,10 @@ package enum ControlAPIDocument {
                     "bytesOut": ["type": "integer"], "violations": ["type": "integer"], "testId": ["type": "string"],
                     "caseId": ["type": "string"], "thread": ["type": "string"],
                     "framesNotJournaled": ["type": "integer"], "upstream": ["type": "string"],
+                    "scenario": [
+                        "type": "string",
+                        "description": "The scenario the session runs: its case's, its test id's or the global one.",
+                    ],
                 ],
             ],
         ]

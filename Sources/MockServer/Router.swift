@@ -110,7 +110,7 @@ final class Router: WebSocketServerDelegate, @unchecked Sendable {
             return startSession(
                 ReplaySession(runtime: makeRuntime(replayScenario, for: request, route: nil), protocol: route.kind),
                 protocolName: "replay",
-                request: request,
+                request: request, scenario: replayScenario.name,
                 maxMessageBytes: Self.maxProtocolMessageBytes)
         }
         if let route = ProtocolRoute(request) {
@@ -168,7 +168,7 @@ final class Router: WebSocketServerDelegate, @unchecked Sendable {
             return startSession(
                 ReplaySession(runtime: makeRuntime(scenario, for: request, route: route), protocol: route.kind),
                 protocolName: route.kind.rawValue, request: request,
-                caseID: route.caseID, maxMessageBytes: Self.maxProtocolMessageBytes)
+                caseID: route.caseID, scenario: scenario.name, maxMessageBytes: Self.maxProtocolMessageBytes)
         }
         return upgradeEngine(route, request, scenario: scenario)
     }
@@ -187,7 +187,7 @@ final class Router: WebSocketServerDelegate, @unchecked Sendable {
     /// Accepts an upgrade as a protocol session: journal, driver, registry.
     func startSession<Session: ProtocolSession>(
         _ session: Session, protocolName: String, request: HTTPRequestHead,
-        caseID: String? = nil, maxMessageBytes: Int,
+        caseID: String? = nil, scenario: String? = nil, maxMessageBytes: Int,
         initialNotes: [JournalNote] = []
     ) -> UpgradeDecision {
         let testID = request.testID
@@ -213,7 +213,7 @@ final class Router: WebSocketServerDelegate, @unchecked Sendable {
                 SessionJournal(
                     id: id, protocolName: protocolName, path: request.path, testID: testID, caseID: caseID,
                     startedAtMicros: MonotonicClock.nowMicros(), recordWriter: recordWriter,
-                    frameLimit: configuration.journalFrameLimit)
+                    frameLimit: configuration.journalFrameLimit, scenario: scenario)
             }, control: control, armNow: armHere.value)
         guard let journal = made else { return refuseAtCapacity(request) }
         driver.journal = journal

@@ -101,6 +101,12 @@ struct TestScenarioRouteTests {
             #expect(onCase.contains("Caseanswer"))
             #expect(!onCase.contains("Pertestanswer"))
 
+            // The session list names each session's scenario.
+            let listed = try JSONValue.decode(Control.request(server, "GET", "/_mock/sessions").body)
+            #expect(
+                listed["sessions"]?.arrayValue?.map { $0["scenario"]?.stringValue ?? "-" }
+                    == ["global", "mine", "mine", "global", "global", "case"], "\(listed)")
+
             // Removed: back to the global one.
             let removed = Control.request(server, "DELETE", "/_mock/tests/t1/scenario")
             #expect(removed.status == 200)
