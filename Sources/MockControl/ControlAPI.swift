@@ -241,13 +241,9 @@ package final class ControlAPI: Sendable {
         guard !testID.isEmpty else {
             return .error(400, "InvalidRequest", "the test id in /_mock/tests/{testId}/scenario is empty")
         }
-        let limits = scenarios.testLimits
-        // Checked before parsing: the parse runs on a service thread.
-        guard body.count <= limits.fileBytes else {
-            return .error(
-                413, "PayloadTooLarge",
-                "a per-test scenario file holds at most \(limits.fileBytes) bytes; this one has \(body.count)")
-        }
+        // Checked before parsing too, which is long for a large file.
+        let limit = scenarios.testLimits.fileBytes
+        guard body.count <= limit else { return tooLarge(bytes: body.count, limit: limit) }
         let loaded: Scenario
         switch loadScenario(body) {
         case .success(let scenario): loaded = scenario
@@ -258,10 +254,7 @@ package final class ControlAPI: Sendable {
             armed = try scenarios.arm(loaded, bytes: body.count, forTest: testID)
         } catch {
             switch error {
-            case .fileTooLarge(let bytes, let limit):
-                return .error(
-                    413, "PayloadTooLarge",
-                    "a per-test scenario file holds at most \(limit) bytes; this one has \(bytes)")
+            case .fileTooLarge(let bytes, let limit): return tooLarge(bytes: bytes, limit: limit)
             case .full(let count, let bytes, let limits):
                 return .error(
                     409, "TooManyTestScenarios",
@@ -272,6 +265,11 @@ package final class ControlAPI: Sendable {
         }
         scenarioInstalled(armed)
         return .json(status: 200, ["testId": .string(testID), "scenario": ScenarioStore.description(armed)])
+    }
+
+    /// 413 for a per-test scenario file over ``ScenarioStore/TestLimits/fileBytes``.
+    private func tooLarge(bytes: Int, limit: Int) -> HTTPResponse {
+        .error(413, "PayloadTooLarge", "a per-test scenario file holds at most \(limit) bytes; this one has \(bytes)")
     }
 
     /// A scenario file from a request body, or the 400 that says what is wrong with it.
