@@ -101,7 +101,8 @@ package final class ControlAPI: Sendable {
         case .metrics:
             return HTTPResponse(
                 status: 200, contentType: "text/plain; version=0.0.4",
-                text: metrics.prometheusText + AnswerAudioMetrics.prometheusText(answerAudio.statistics))
+                text: metrics.prometheusText + AnswerAudioMetrics.prometheusText(answerAudio.statistics)
+                    + scenarios.prometheusText)
         case .sessions: return listSessions(query)
         case .journal:
             guard let journal = sessions.journal(parameters[0]) else {

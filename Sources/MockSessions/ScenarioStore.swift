@@ -110,6 +110,21 @@ package final class ScenarioStore: Sendable {
         perTest.withLock { state in state.scenarios.mapValues(\.scenario.name) }
     }
 
+    /// The armed per-test scenarios and their files' bytes.
+    package var testScenarioUsage: (count: Int, bytes: Int) {
+        perTest.withLock { ($0.scenarios.count, $0.bytes) }
+    }
+
+    /// The per-test scenarios' part of `GET /_mock/metrics`.
+    package var prometheusText: String {
+        let (count, bytes) = testScenarioUsage
+        return "# HELP dialogmock_test_scenarios Per-test scenarios armed (at most \(testLimits.count)).\n"
+            + "# TYPE dialogmock_test_scenarios gauge\ndialogmock_test_scenarios \(count)\n"
+            + "# HELP dialogmock_test_scenario_bytes Bytes of the armed per-test scenario files "
+            + "(at most \(testLimits.totalBytes)).\n"
+            + "# TYPE dialogmock_test_scenario_bytes gauge\ndialogmock_test_scenario_bytes \(bytes)\n"
+    }
+
     /// `GET /_mock/scenario`: the global scenario's description.
     package var currentDescription: JSONValue { Self.description(current) }
 

@@ -198,6 +198,9 @@ struct TestScenarioRouteTests {
             #expect(put(server, "t2", large).status == 409)
             #expect(Control.request(server, "DELETE", "/_mock/tests/t1/scenario").status == 200)
             #expect(put(server, "t3", large).status == 200)
+            let metrics = Control.request(server, "GET", "/_mock/metrics").body
+            #expect(metrics.contains("dialogmock_test_scenarios 2\n"), "\(metrics)")
+            #expect(metrics.contains("dialogmock_test_scenario_bytes \(small.utf8.count + large.utf8.count)\n"))
             #expect(code(Control.request(server, "GET", "/_mock/tests/t1/scenario").body) == "NotFound")
         }
     }
