@@ -54,7 +54,7 @@ package struct FuzzSeeds {
         case .controlAPI:
             tokens.formUnion([
                 "/_mock/", "/_mock/sessions", "/_mock/refusals", "/_mock/faults", "/_mock/scenario", "/_mock/reset",
-                "/_mock/health",
+                "/_mock/health", "/_mock/tests", "/scenario",
                 "/_mock/metrics", "/_mock/openapi.json", "GET", "PUT", "POST", "DELETE", "authorization: Bearer ",
             ])
         case .multimodalDialog, .qwenRealtime:
@@ -217,6 +217,8 @@ package struct FuzzSeeds {
             Array("POST /_mock/faults\n\n".utf8) + fault, Array("GET /_mock/faults?testId=case-1\n\n".utf8),
             Array("DELETE /_mock/faults?session=s1\n\n".utf8), Array("DELETE /_mock/faults/f1\n\n".utf8),
             Array("POST /_mock/reset\n\n".utf8), Array("GET /_mock/openapi.json\n\n".utf8),
+            Array("PUT /_mock/tests/case-1/scenario\n\n".utf8) + quick, Array("GET /_mock/tests\n\n".utf8),
+            Array("GET /_mock/tests/case-1/scenario\n\n".utf8), Array("DELETE /_mock/tests/case-1/scenario\n\n".utf8),
         ]
     }
 

@@ -1,4 +1,5 @@
 package import AnswerAudio
+import Dispatch
 package import MockSessions
 import ProtocolModel
 package import ScenarioEngine
@@ -7,7 +8,7 @@ package import WireJSON
 package import WireSocket
 
 /// The HTTP control API under `/_mock/` (documented in mock-server/README.md).
-package final class ControlAPI {
+package final class ControlAPI: Sendable {
     /// `--control-token`: every route but health requires `Authorization: Bearer <token>`.
     package let controlToken: String?
     /// The service threads' event loop and their count, as health reports them.
@@ -38,19 +39,45 @@ package final class ControlAPI {
     }
 
     package func respond(to request: HTTPRequest) -> HTTPResponse {
-        let path = request.head.path
-        let method = request.head.method
+        switch resolve(request.head) {
+        case .answered(let response): response
+        case .route(let route, let parameters): respond(to: request, route: route, parameters: parameters)
+        }
+    }
+
+    /// Answers through `reply`: at once, except the routes that parse a scenario file, which is
+    /// parsed on a worker thread (a file of a megabyte takes tens of milliseconds, a second in a
+    /// debug build, and a service thread serves sessions meanwhile).
+    package func respond(to request: HTTPRequest, reply: HTTPReply) {
+        switch resolve(request.head) {
+        case .answered(let response): reply(response)
+        case .route(let route, let parameters) where route == .putScenario || route == .putTestScenario:
+            DispatchQueue.global(qos: .userInitiated).async {
+                reply(self.respond(to: request, route: route, parameters: parameters))
+            }
+        case .route(let route, let parameters): reply(respond(to: request, route: route, parameters: parameters))
+        }
+    }
+
+    /// What routing a request gives: an answer already (refused access, no route, wrong method,
+    /// bad query), or the route to run with its path parameters.
+    private enum Resolution {
+        case answered(HTTPResponse)
+        case route(ControlRoute, parameters: [String])
+    }
+
+    private func resolve(_ head: HTTPRequestHead) -> Resolution {
+        let path = head.path
+        let method = head.method
         // Segments after "/_mock", empty ones kept: `/_mock/faults/` is no route (404), not `/_mock/faults`.
         var parts = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst(2).map(String.init)
         if parts == [""] { parts = [] }  // `/_mock/` is the index
-        if let refusal = ControlAccess.refusal(
-            request.head, token: controlToken, isHealth: parts == ["health"])
-        {
-            return refusal
+        if let refusal = ControlAccess.refusal(head, token: controlToken, isHealth: parts == ["health"]) {
+            return .answered(refusal)
         }
         let candidates = ControlRoute.matching(parts)
         guard !candidates.isEmpty else {
-            return .error(404, "NotFound", "no control route \(method) \(path); GET /_mock/ lists them")
+            return .answered(.error(404, "NotFound", "no control route \(method) \(path); GET /_mock/ lists them"))
         }
         guard let (route, parameters) = candidates.first(where: { $0.route.method == method }) else {
             var response = HTTPResponse.error(
@@ -58,9 +85,14 @@ package final class ControlAPI {
                 "\(method) not allowed on \(path); use "
                     + candidates.map(\.route.method).joined(separator: ", "))
             response.headers.append(("Allow", candidates.map(\.route.method).joined(separator: ", ")))
-            return response
+            return .answered(response)
         }
-        if let refusal = ControlQuery.refusal(request.head, route: route) { return refusal }
+        if let refusal = ControlQuery.refusal(head, route: route) { return .answered(refusal) }
+        return .route(route, parameters: parameters)
+    }
+
+    private func respond(to request: HTTPRequest, route: ControlRoute, parameters: [String]) -> HTTPResponse {
+        let path = request.head.path
         let query = request.head
         switch route {
         case .index: return .json(status: 200, ControlRoute.listing)
@@ -69,7 +101,8 @@ package final class ControlAPI {
         case .metrics:
             return HTTPResponse(
                 status: 200, contentType: "text/plain; version=0.0.4",
-                text: metrics.prometheusText + AnswerAudioMetrics.prometheusText(answerAudio.statistics))
+                text: metrics.prometheusText + AnswerAudioMetrics.prometheusText(answerAudio.statistics)
+                    + scenarios.prometheusText)
         case .sessions: return listSessions(query)
         case .journal:
             guard let journal = sessions.journal(parameters[0]) else {
@@ -100,6 +133,14 @@ package final class ControlAPI {
             return self.removed(removed)
         case .reset: return reset()
         case .echo: return .upgradeRequired(path)
+        case .listTests: return .json(status: 200, ["tests": .array(testSummaries())])
+        case .getTestScenario:
+            guard let scenario = scenarios.testScenario(parameters[0]) else { return noTestScenario(parameters[0]) }
+            return .json(status: 200, ScenarioStore.description(scenario))
+        case .putTestScenario: return putTestScenario(request.body, testID: parameters[0])
+        case .removeTestScenario:
+            guard scenarios.removeTestScenario(parameters[0]) else { return noTestScenario(parameters[0]) }
+            return .json(status: 200, ["status": "removed", "testId": .string(parameters[0])])
         }
     }
 
@@ -157,12 +198,13 @@ package final class ControlAPI {
         let forgotten = sessions.forgetClosedSessions()
         let refusalsForgotten = refusedUpgrades.forgetAll()
         scenarios.replace(with: scenarios.initial)
+        let testScenarios = scenarios.removeAllTestScenarios()
         return .json(
             status: 200,
             [
                 "status": "reset", "faultsRemoved": .int(Int64(faults.count)),
                 "sessionsForgotten": .int(Int64(forgotten)), "refusalsForgotten": .int(Int64(refusalsForgotten)),
-                "scenario": .string(scenarios.current.name),
+                "testScenariosRemoved": .int(Int64(testScenarios)), "scenario": .string(scenarios.current.name),
             ])
     }
 
@@ -184,20 +226,99 @@ package final class ControlAPI {
 
     /// `PUT /_mock/scenario`: the body is a scenario file; it serves every session opened after.
     private func putScenario(_ body: [UInt8]) -> HTTPResponse {
+        let scenario: Scenario
+        switch loadScenario(body) {
+        case .success(let loaded): scenario = loaded
+        case .failure(let refusal): return refusal.response
+        }
+        scenarios.replace(with: scenario)
+        scenarioInstalled(scenario)
+        return .json(status: 200, ["status": "ok", "scenario": .string(scenario.name)])
+    }
+
+    /// `PUT /_mock/tests/{testId}/scenario`: the body is a scenario file; it serves the sessions
+    /// opened afterwards with that test id (``ScenarioStore/TestLimits`` bound how many and how big).
+    private func putTestScenario(_ body: [UInt8], testID: String) -> HTTPResponse {
+        guard !testID.isEmpty else {
+            return .error(400, "InvalidRequest", "the test id in /_mock/tests/{testId}/scenario is empty")
+        }
+        // Checked before parsing too, which is long for a large file.
+        let limit = scenarios.testLimits.fileBytes
+        guard body.count <= limit else { return tooLarge(bytes: body.count, limit: limit) }
+        let loaded: Scenario
+        switch loadScenario(body) {
+        case .success(let scenario): loaded = scenario
+        case .failure(let refusal): return refusal.response
+        }
+        let armed: Scenario
+        do throws(ScenarioStore.TestLimitError) {
+            armed = try scenarios.arm(loaded, bytes: body.count, forTest: testID)
+        } catch {
+            switch error {
+            case .fileTooLarge(let bytes, let limit): return tooLarge(bytes: bytes, limit: limit)
+            case .full(let count, let bytes, let limits):
+                return .error(
+                    409, "TooManyTestScenarios",
+                    "\(count) per-test scenarios of \(bytes) bytes are armed; at most \(limits.count) of "
+                        + "\(limits.totalBytes) bytes together: DELETE /_mock/tests/{testId}/scenario or POST /_mock/reset first"
+                )
+            }
+        }
+        scenarioInstalled(armed)
+        return .json(status: 200, ["testId": .string(testID), "scenario": ScenarioStore.description(armed)])
+    }
+
+    /// 413 for a per-test scenario file over ``ScenarioStore/TestLimits/fileBytes``.
+    private func tooLarge(bytes: Int, limit: Int) -> HTTPResponse {
+        .error(413, "PayloadTooLarge", "a per-test scenario file holds at most \(limit) bytes; this one has \(bytes)")
+    }
+
+    /// A scenario file from a request body, or the 400 that says what is wrong with it.
+    private func loadScenario(_ body: [UInt8]) -> Result<Scenario, Refusal> {
         do {
             let scenario = try Scenario.load(bytes: body, file: "request body")
             if let step = scenario.replay?.firstIndex(where: { $0.audioFile != nil }) {
                 // Audio files are read when the server starts (--scenario), never on a service thread.
-                return .error(
-                    400, "InvalidScenario",
-                    "request body: replay.steps[\(step)].audioFile: audio files are read at start-up only; serve this scenario with --scenario"
-                )
+                return .failure(
+                    Refusal(
+                        response: .error(
+                            400, "InvalidScenario",
+                            "request body: replay.steps[\(step)].audioFile: audio files are read at start-up only; serve this scenario with --scenario"
+                        )))
             }
-            scenarios.replace(with: scenario)
-            scenarioInstalled(scenario)
-            return .json(status: 200, ["status": "ok", "scenario": .string(scenario.name)])
+            return .success(scenario)
         } catch {
-            return .error(400, "InvalidScenario", error.description)
+            return .failure(Refusal(response: .error(400, "InvalidScenario", error.description)))
+        }
+    }
+
+    /// An error response as a `Result` failure.
+    private struct Refusal: Error {
+        let response: HTTPResponse
+    }
+
+    private func noTestScenario(_ testID: String) -> HTTPResponse {
+        .error(404, "NotFound", "no scenario armed for test \(testID); PUT /_mock/tests/\(testID)/scenario arms one")
+    }
+
+    /// `GET /_mock/tests`: every test id with a per-test scenario or an armed fault, sorted.
+    private func testSummaries() -> [JSONValue] {
+        let names = scenarios.testScenarioNames
+        var faults: [String: Int] = [:]
+        for fault in sessions.faults {
+            if case .testID(let testID) = fault.target { faults[testID, default: 0] += 1 }
+        }
+        var counts: [String: Int] = [:]
+        for journal in sessions.all {
+            if let testID = journal.testID, names[testID] != nil || faults[testID] != nil {
+                counts[testID, default: 0] += 1
+            }
+        }
+        return Set(names.keys).union(faults.keys).sorted().map { testID in
+            [
+                "testId": .string(testID), "scenario": names[testID].map(JSONValue.string) ?? .null,
+                "faults": .int(Int64(faults[testID] ?? 0)), "sessions": .int(Int64(counts[testID] ?? 0)),
+            ]
         }
     }
 

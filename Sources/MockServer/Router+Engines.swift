@@ -49,7 +49,8 @@ extension Router {
             )
             return startSession(
                 session, protocolName: route.kind.rawValue, request: request, caseID: route.caseID,
-                maxMessageBytes: Self.maxProtocolMessageBytes, initialNotes: factory.openingNotes(accepted))
+                scenario: scenario.name, maxMessageBytes: Self.maxProtocolMessageBytes,
+                initialNotes: factory.openingNotes(accepted))
         }
     }
 }

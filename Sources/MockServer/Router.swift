@@ -45,7 +45,7 @@ final class Router: WebSocketServerDelegate, @unchecked Sendable {
                 initial: try ReplayAudioFiles.resolve(
                     try Scenario.load(bytes: source.bytes, file: source.name), file: source.name,
                     directory: configuration.scenarioDirectory),
-                timeScaleOverride: configuration.timeScale)
+                timeScaleOverride: configuration.timeScale, testLimits: configuration.testScenarioLimits)
         } catch let error as ScenarioFileError {
             throw error
         } catch {
@@ -89,10 +89,11 @@ final class Router: WebSocketServerDelegate, @unchecked Sendable {
     /// Scenarios of conformance cases by case id.
     private(set) var caseScenarios: [String: Scenario] = [:]
 
-    /// The scenario for a session on `route`: the case's, or the current one. Nil for an
+    /// The scenario for a session on `route` with `testID`: the case's on a case route, else the
+    /// test id's own (`PUT /_mock/tests/{testId}/scenario`), else the global one. Nil for an
     /// unknown case id.
-    func scenario(for route: ProtocolRoute) -> Scenario? {
-        guard let caseID = route.caseID else { return scenarios.current }
+    func scenario(for route: ProtocolRoute, testID: String?) -> Scenario? {
+        guard let caseID = route.caseID else { return scenarios.scenario(forTest: testID) }
         return caseScenarios[caseID]
     }
 
@@ -109,7 +110,7 @@ final class Router: WebSocketServerDelegate, @unchecked Sendable {
             return startSession(
                 ReplaySession(runtime: makeRuntime(replayScenario, for: request, route: nil), protocol: route.kind),
                 protocolName: "replay",
-                request: request,
+                request: request, scenario: replayScenario.name,
                 maxMessageBytes: Self.maxProtocolMessageBytes)
         }
         if let route = ProtocolRoute(request) {
@@ -154,11 +155,11 @@ final class Router: WebSocketServerDelegate, @unchecked Sendable {
     }
 
     /// A protocol route: the engine checks the request (auth, model), then a session starts with
-    /// the case's scenario or the current one.
+    /// the case's scenario, the test id's or the global one (``scenario(for:testID:)``).
     private func upgradeProtocol(_ route: ProtocolRoute, _ request: HTTPRequestHead) -> UpgradeDecision {
         // A cheap early refusal under a flood (no engine is built); `startSession` decides atomically.
         guard sessions.openCount < configuration.maxSessions else { return refuseAtCapacity(request) }
-        guard let scenario = scenario(for: route) else {
+        guard let scenario = scenario(for: route, testID: request.testID) else {
             return refuse(
                 request, status: 404,
                 body: HTTPResponse.errorBody("NotFound", "no conformance case \(route.caseID ?? "") on this server"))
@@ -167,7 +168,7 @@ final class Router: WebSocketServerDelegate, @unchecked Sendable {
             return startSession(
                 ReplaySession(runtime: makeRuntime(scenario, for: request, route: route), protocol: route.kind),
                 protocolName: route.kind.rawValue, request: request,
-                caseID: route.caseID, maxMessageBytes: Self.maxProtocolMessageBytes)
+                caseID: route.caseID, scenario: scenario.name, maxMessageBytes: Self.maxProtocolMessageBytes)
         }
         return upgradeEngine(route, request, scenario: scenario)
     }
@@ -186,7 +187,7 @@ final class Router: WebSocketServerDelegate, @unchecked Sendable {
     /// Accepts an upgrade as a protocol session: journal, driver, registry.
     func startSession<Session: ProtocolSession>(
         _ session: Session, protocolName: String, request: HTTPRequestHead,
-        caseID: String? = nil, maxMessageBytes: Int,
+        caseID: String? = nil, scenario: String? = nil, maxMessageBytes: Int,
         initialNotes: [JournalNote] = []
     ) -> UpgradeDecision {
         let testID = request.testID
@@ -212,14 +213,15 @@ final class Router: WebSocketServerDelegate, @unchecked Sendable {
                 SessionJournal(
                     id: id, protocolName: protocolName, path: request.path, testID: testID, caseID: caseID,
                     startedAtMicros: MonotonicClock.nowMicros(), recordWriter: recordWriter,
-                    frameLimit: configuration.journalFrameLimit)
+                    frameLimit: configuration.journalFrameLimit, scenario: scenario)
             }, control: control, armNow: armHere.value)
         guard let journal = made else { return refuseAtCapacity(request) }
         driver.journal = journal
         let id = journal.id
         driver.onClose = { [sessions] in sessions.markClosed(id) }
         configuration.logger(
-            .info, "session \(id): \(protocolName) \(request.path)\(testID.map { " test \($0)" } ?? "")")
+            .info, "session \(id): \(protocolName) \(request.path)\(testID.map { " test \($0)" } ?? "")", session: id,
+            testID: testID)
         return .accept(driver, maxMessageBytes: maxMessageBytes)
     }
 
@@ -241,9 +243,18 @@ final class Router: WebSocketServerDelegate, @unchecked Sendable {
             scenario: scenario, clock: MonotonicScenarioClock(), seed: configuration.seed, sessionOrdinal: ordinal)
     }
 
+    /// Control requests may be answered later (``ControlAPI/respond(to:reply:)``); the rest at once.
+    func respond(to request: HTTPRequest, reply: HTTPReply) {
+        guard Self.isControl(request.head.path) else { return reply(respond(to: request)) }
+        configuration.logger(.debug, "\(request.head.method) \(request.head.path)")
+        controlAPI.respond(to: request, reply: reply)
+    }
+
+    private static func isControl(_ path: String) -> Bool { path.hasPrefix("/_mock/") || path == "/_mock" }
+
     func respond(to request: HTTPRequest) -> HTTPResponse {
         configuration.logger(.debug, "\(request.head.method) \(request.head.path)")
-        if request.head.path.hasPrefix("/_mock/") || request.head.path == "/_mock" {
+        if Self.isControl(request.head.path) {
             return controlAPI.respond(to: request)
         }
         if ProtocolRoute(request.head) != nil {

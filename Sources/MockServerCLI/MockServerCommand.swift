@@ -26,7 +26,7 @@ enum MockServerCommand: Command {
     static var subcommands: [any Command.Type] { [RecordToScenarioCommand.self, CompareRecordingsCommand.self] }
 
     /// Serves until SIGINT or SIGTERM (or answers `--version`, `--list-scenarios`,
-    /// `--check-scenario`).
+    /// `--check-scenario`, `--health-check`).
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
         if arguments.value(of: version) {
             printLine("mock-server \(MockServer.version)")
@@ -38,6 +38,15 @@ enum MockServerCommand: Command {
         }
         if let file = try arguments.value(of: checkScenario) {
             checkScenarioAndExit(file)
+        }
+        if let text = try arguments.value(of: healthCheck), let target = HealthProbe.target(text) {
+            var body = ""
+            if let problem = HealthProbe.problem(host: target.host, port: target.port, body: &body) {
+                printError("mock-server: --health-check \(text): \(problem)")
+                return 1
+            }
+            printLine(body)
+            return 0
         }
         var configuration = try serverConfiguration(arguments)
         if let file = try arguments.value(of: replay) {
@@ -59,8 +68,11 @@ enum MockServerCommand: Command {
         var configuration = MockServer.Configuration()
         configuration.host = try arguments.value(of: host)
         configuration.port = UInt16(try arguments.value(of: port))
-        configuration.logger = Logger(level: try arguments.value(of: logLevel))
+        configuration.logger = Logger(
+            level: try arguments.value(of: logLevel), format: try arguments.value(of: logFormat))
         LibWebSocketsLog.setEnabled(configuration.logger.level >= .debug)
+        let logger = configuration.logger
+        LibWebSocketsLog.forward { isError, line in logger(isError ? .error : .warn, line) }
         let loop = try arguments.value(of: eventLoop)
         // Asked for by name: a missing plugin is an error; the default falls back to poll.
         guard loop.isAvailable || !arguments.isGiven(eventLoop) else {

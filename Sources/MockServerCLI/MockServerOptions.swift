@@ -29,6 +29,11 @@ extension MockServerCommand {
         help: "\(LogLevel.allCases.map(\.rawValue).joined(separator: ", ")) (logs go to stderr).",
         default: LogLevel.info,
         reader: .choice)
+    static let logFormat = DefaultedOption(
+        "--log-format", valueName: "FORMAT",
+        help:
+            "text (2026-12-07T12:34:56.789Z INFO message) or json (one object per line: time, level, message, session, testId).",
+        default: LogFormat.text, reader: .choice)
     static let eventLoop = DefaultedOption(
         "--event-loop", valueName: "LOOP",
         help: "libev (epoll; poll when its lws plugin is missing), poll, or libuv.", default: library.eventLoop,
@@ -87,13 +92,19 @@ extension MockServerCommand {
         default: library.maxQueuedBytes, reader: .integer(in: 65_536...(1 << 40)))
     static let checkScenario = ValueOption(
         "--check-scenario", valueName: "FILE", help: "Validate a scenario file and exit (0 valid, 2 invalid).")
+    static let healthCheck = ValueOption(
+        "--health-check", valueName: "[HOST:]PORT",
+        help:
+            "Ask the server at HOST:PORT (default host 127.0.0.1) for GET /_mock/health and exit: 0 healthy, 1 not (a container HEALTHCHECK).",
+        reader: .text(complaint: "expected PORT or HOST:PORT", where: { HealthProbe.target($0) != nil }))
     static let listScenarios = FlagOption("--list-scenarios", help: "Print the shipped scenario names and exit.")
     static let version = FlagOption("--version", help: "Print the version and exit.")
 
     /// Every option, in the order help lists them.
     static let options: [any DeclaredOption] = [
-        host, port, apiKey, controlToken, logLevel, eventLoop, scenario, record, seed, timeScale, replay,
+        host, port, apiKey, controlToken, logLevel, logFormat, eventLoop, scenario, record, seed, timeScale, replay,
         replayTimeScale, proxyUpstream, proxyUpstreamInsecure, threads, journalLimit, journalAudio, maxSessions,
-        keepSessions, handshakeTimeout, keepSessionsBytes, maxQueuedBytes, checkScenario, listScenarios, version,
+        keepSessions, handshakeTimeout, keepSessionsBytes, maxQueuedBytes, checkScenario, healthCheck, listScenarios,
+        version,
     ]
 }

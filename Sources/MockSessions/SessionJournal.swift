@@ -16,6 +16,8 @@ package final class SessionJournal: Sendable {
     package let startedAtMicros: Int64
     /// The upstream origin of a proxied session (`--proxy-upstream`); nil for the mock's own.
     package let upstream: String?
+    /// The name of the scenario the session runs (its case's, its test id's or the global one).
+    package let scenario: String?
 
     private struct State {
         package var entries: [JournalEntry] = []
@@ -41,9 +43,11 @@ package final class SessionJournal: Sendable {
 
     package init(
         id: String, protocolName: String, path: String, testID: String?, caseID: String?,
-        startedAtMicros: Int64, recordWriter: RecordWriter?, frameLimit: Int = .max, upstream: String? = nil
+        startedAtMicros: Int64, recordWriter: RecordWriter?, frameLimit: Int = .max, upstream: String? = nil,
+        scenario: String? = nil
     ) {
         self.upstream = upstream
+        self.scenario = scenario
         self.frameLimit = frameLimit
         self.id = id
         self.protocolName = protocolName
@@ -135,6 +139,7 @@ package final class SessionJournal: Sendable {
         if let caseID { object["caseId"] = .string(caseID) }
         if let thread = state.serviceThreadName { object["thread"] = .string(thread) }
         if let upstream { object["upstream"] = .string(upstream) }
+        if let scenario { object["scenario"] = .string(scenario) }
         if state.framesNotJournaled > 0 { object["framesNotJournaled"] = .int(Int64(state.framesNotJournaled)) }
         return .object(object)
     }

@@ -6,6 +6,8 @@ final class HTTPExchange {
     let head: HTTPRequestHead
     var body: [UInt8] = []
     var response: HTTPResponse?
+    /// The delegate has the request and has not replied yet (``HTTPReply``).
+    var awaitingReply = false
     var headersWritten = false
     var bodyOffset = 0
 
@@ -116,10 +118,25 @@ extension WebSocketServer {
     func respond(_ wsi: OpaquePointer, _ exchange: HTTPExchange) -> Int32 {
         // lws reports a body completion even for `Content-Length: 0`, after `beginHTTP` has
         // answered already: a request is handled once (a POST is not idempotent).
-        guard exchange.response == nil else { return 0 }
-        exchange.response = delegate.respond(to: HTTPRequest(head: exchange.head, body: exchange.body))
+        guard exchange.response == nil, !exchange.awaitingReply else { return 0 }
+        exchange.awaitingReply = true
+        let request = HTTPRequest(head: exchange.head, body: exchange.body)
         exchange.body = []
-        lws_callback_on_writable(wsi)
+        // The exchange and its wsi are used only on the service thread; the reply checks that
+        // the exchange is still the wsi's (its client may have gone, and lws reuse the pointer).
+        let target = SendableBox((wsi, exchange))
+        let loop = loop
+        let reply = HTTPReply { [weak self] response in
+            let deliver: @Sendable () -> Void = { [weak self] in
+                let (wsi, exchange) = target.value
+                guard let self, self.httpExchanges[wsi] === exchange, exchange.response == nil else { return }
+                exchange.response = response
+                exchange.awaitingReply = false
+                lws_callback_on_writable(wsi)
+            }
+            if loop.isOnServiceThread { deliver() } else { loop.execute(deliver) }
+        }
+        delegate.respond(to: request, reply: reply)
         return 0
     }
 

@@ -13,6 +13,25 @@ package protocol WebSocketServerDelegate: AnyObject {
     func upgrade(_ request: HTTPRequestHead) -> UpgradeDecision
     /// A plain HTTP request arrived (body complete).
     func respond(to request: HTTPRequest) -> HTTPResponse
+    /// A plain HTTP request arrived (body complete): answer it through `reply`, now or later
+    /// from any thread (work too heavy for the service thread goes elsewhere first). The
+    /// default answers with ``respond(to:)`` at once.
+    func respond(to request: HTTPRequest, reply: HTTPReply)
+}
+
+extension WebSocketServerDelegate {
+    package func respond(to request: HTTPRequest, reply: HTTPReply) { reply(respond(to: request)) }
+}
+
+/// Answers one HTTP request, once, from any thread: on the service thread the response is
+/// written at once, from another it is handed to the service thread. A reply whose client has
+/// gone meanwhile is dropped.
+package struct HTTPReply: Sendable {
+    private let send: @Sendable (HTTPResponse) -> Void
+
+    init(_ send: @escaping @Sendable (HTTPResponse) -> Void) { self.send = send }
+
+    package func callAsFunction(_ response: HTTPResponse) { send(response) }
 }
 
 /// Receives one connection's events, on the service thread, in order.

@@ -61,7 +61,7 @@ extension ClientEvent {
 enum Control {
     static func request(
         _ server: MockServer, _ method: String, _ path: String, body: String = "",
-        headers: [String] = []
+        headers: [String] = [], timeoutSeconds: Int = 3
     ) -> (status: Int, body: String) {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }
@@ -77,7 +77,7 @@ enum Control {
         let extra = headers.map { $0 + "\r\n" }.joined()
         let text =
             "\(method) \(path) HTTP/1.1\r\nHost: x\r\n\(extra)Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)"
-        var timeout = timeval(tv_sec: 3, tv_usec: 0)
+        var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         _ = text.withCString { Glibc.send(fd, $0, strlen($0), 0) }
         var received = Data()
