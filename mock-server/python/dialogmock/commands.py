@@ -2,7 +2,8 @@
 
 ``dialogmock-server`` → ``mock-server``, ``dialogmock-conformance`` → ``conformance``,
 ``dialogmock-adapter`` → ``dialogmock-adapter``; arguments and exit status pass through (the
-process is replaced, so signals reach the binary itself).
+process is replaced, so signals reach the binary itself). ``dialogmock-server`` runs on the poll
+event loop unless told ``--event-loop`` (see ``server.bundled_event_loop``).
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ import os
 import sys
 from typing import List, NoReturn, Optional
 
-from .server import bundled_binary
+from .server import bundled_binary, bundled_event_loop
 
 __all__ = ["mock_server", "conformance", "adapter", "run"]
 
@@ -26,6 +27,8 @@ def run(name: str, argv: Optional[List[str]] = None) -> NoReturn:
             "install has none; install the platform wheel, or build it with `swift build`)\n")
         sys.exit(127)
     arguments = sys.argv[1:] if argv is None else list(argv)
+    if name == "mock-server":
+        arguments += bundled_event_loop(arguments)
     sys.stdout.flush()
     sys.stderr.flush()
     os.execv(path, [path, *arguments])

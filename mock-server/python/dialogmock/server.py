@@ -133,6 +133,16 @@ def bundled_binary(name: str = "mock-server") -> Optional[str]:
     return str(path) if _executable(path) else None
 
 
+def bundled_event_loop(args: Sequence[str]) -> List[str]:
+    """``["--event-loop", "poll"]`` unless ``args`` choose a loop: the arguments the wheel's
+    mock-server gets. lws loads its libev/libuv plugins from the absolute path it was built
+    for, so on a host with a libwebsockets of its own they would be that build's, not the
+    bundled one's; the poll loop needs no plugin."""
+    if any(a == "--event-loop" or a.startswith("--event-loop=") for a in args):
+        return []
+    return ["--event-loop", "poll"]
+
+
 def bundled_root() -> Optional[Path]:
     """The suite data the wheel carries (``dialogmock/share/dialogmock``: ``conformance/``,
     ``mock-server/scenarios/``), or None."""
@@ -337,6 +347,8 @@ class MockServer:
         if self.control_token is not None:
             args += ["--control-token", self.control_token]
         args += [str(a) for a in (extra_args or ())]
+        if self.binary == bundled_binary("mock-server"):
+            args += bundled_event_loop(args)
         self.args = args
         self._env = dict(env) if env is not None else None
         self._cwd = cwd
