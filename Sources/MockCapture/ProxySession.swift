@@ -145,7 +145,9 @@ package final class ProxySession: ConnectionHandler {
         case .failed(let error, let status):
             upstreamEnded = true
             let failure = UpstreamFailure(error: error, status: status)
-            logger(.warn, "session \(journal.id): upstream \(failure.summary)")
+            logger(
+                .warn, "session \(journal.id): upstream \(failure.summary)", session: journal.id, testID: journal.testID
+            )
             fail(failure)
         case .event(.message(let message)):
             let sentAt = now
@@ -197,7 +199,8 @@ package final class ProxySession: ConnectionHandler {
     private func closeSlowReader(_ downstream: Connection) {
         let reason = "client not reading: more than \(maxQueuedBytes) bytes queued"
         journal.recordClose(.out, atMicros: now, code: 1008, reason: reason)
-        logger(.warn, "session \(journal.id): \(reason); closing with 1008")
+        logger(
+            .warn, "session \(journal.id): \(reason); closing with 1008", session: journal.id, testID: journal.testID)
         metrics.slowReaderClosed()
         upstream?.close(code: .goingAway, reason: "client not reading")
         upstream = nil

@@ -100,6 +100,14 @@ package final class ControlAPI {
             return self.removed(removed)
         case .reset: return reset()
         case .echo: return .upgradeRequired(path)
+        case .listTests: return .json(status: 200, ["tests": .array(testSummaries())])
+        case .getTestScenario:
+            guard let scenario = scenarios.testScenario(parameters[0]) else { return noTestScenario(parameters[0]) }
+            return .json(status: 200, ScenarioStore.description(scenario))
+        case .putTestScenario: return putTestScenario(request.body, testID: parameters[0])
+        case .removeTestScenario:
+            guard scenarios.removeTestScenario(parameters[0]) else { return noTestScenario(parameters[0]) }
+            return .json(status: 200, ["status": "removed", "testId": .string(parameters[0])])
         }
     }
 
@@ -157,12 +165,13 @@ package final class ControlAPI {
         let forgotten = sessions.forgetClosedSessions()
         let refusalsForgotten = refusedUpgrades.forgetAll()
         scenarios.replace(with: scenarios.initial)
+        let testScenarios = scenarios.removeAllTestScenarios()
         return .json(
             status: 200,
             [
                 "status": "reset", "faultsRemoved": .int(Int64(faults.count)),
                 "sessionsForgotten": .int(Int64(forgotten)), "refusalsForgotten": .int(Int64(refusalsForgotten)),
-                "scenario": .string(scenarios.current.name),
+                "testScenariosRemoved": .int(Int64(testScenarios)), "scenario": .string(scenarios.current.name),
             ])
     }
 
@@ -184,20 +193,101 @@ package final class ControlAPI {
 
     /// `PUT /_mock/scenario`: the body is a scenario file; it serves every session opened after.
     private func putScenario(_ body: [UInt8]) -> HTTPResponse {
+        let scenario: Scenario
+        switch loadScenario(body) {
+        case .success(let loaded): scenario = loaded
+        case .failure(let refusal): return refusal.response
+        }
+        scenarios.replace(with: scenario)
+        scenarioInstalled(scenario)
+        return .json(status: 200, ["status": "ok", "scenario": .string(scenario.name)])
+    }
+
+    /// `PUT /_mock/tests/{testId}/scenario`: the body is a scenario file; it serves the sessions
+    /// opened afterwards with that test id (``ScenarioStore/TestLimits`` bound how many and how big).
+    private func putTestScenario(_ body: [UInt8], testID: String) -> HTTPResponse {
+        guard !testID.isEmpty else {
+            return .error(400, "InvalidRequest", "the test id in /_mock/tests/{testId}/scenario is empty")
+        }
+        let limits = scenarios.testLimits
+        // Checked before parsing: the parse runs on a service thread.
+        guard body.count <= limits.fileBytes else {
+            return .error(
+                413, "PayloadTooLarge",
+                "a per-test scenario file holds at most \(limits.fileBytes) bytes; this one has \(body.count)")
+        }
+        let loaded: Scenario
+        switch loadScenario(body) {
+        case .success(let scenario): loaded = scenario
+        case .failure(let refusal): return refusal.response
+        }
+        let armed: Scenario
+        do throws(ScenarioStore.TestLimitError) {
+            armed = try scenarios.arm(loaded, bytes: body.count, forTest: testID)
+        } catch {
+            switch error {
+            case .fileTooLarge(let bytes, let limit):
+                return .error(
+                    413, "PayloadTooLarge",
+                    "a per-test scenario file holds at most \(limit) bytes; this one has \(bytes)")
+            case .full(let count, let bytes, let limits):
+                return .error(
+                    409, "TooManyTestScenarios",
+                    "\(count) per-test scenarios of \(bytes) bytes are armed; at most \(limits.count) of "
+                        + "\(limits.totalBytes) bytes together: DELETE /_mock/tests/{testId}/scenario or POST /_mock/reset first"
+                )
+            }
+        }
+        scenarioInstalled(armed)
+        return .json(status: 200, ["testId": .string(testID), "scenario": ScenarioStore.description(armed)])
+    }
+
+    /// A scenario file from a request body, or the 400 that says what is wrong with it.
+    private func loadScenario(_ body: [UInt8]) -> Result<Scenario, Refusal> {
         do {
             let scenario = try Scenario.load(bytes: body, file: "request body")
             if let step = scenario.replay?.firstIndex(where: { $0.audioFile != nil }) {
                 // Audio files are read when the server starts (--scenario), never on a service thread.
-                return .error(
-                    400, "InvalidScenario",
-                    "request body: replay.steps[\(step)].audioFile: audio files are read at start-up only; serve this scenario with --scenario"
-                )
+                return .failure(
+                    Refusal(
+                        response: .error(
+                            400, "InvalidScenario",
+                            "request body: replay.steps[\(step)].audioFile: audio files are read at start-up only; serve this scenario with --scenario"
+                        )))
             }
-            scenarios.replace(with: scenario)
-            scenarioInstalled(scenario)
-            return .json(status: 200, ["status": "ok", "scenario": .string(scenario.name)])
+            return .success(scenario)
         } catch {
-            return .error(400, "InvalidScenario", error.description)
+            return .failure(Refusal(response: .error(400, "InvalidScenario", error.description)))
+        }
+    }
+
+    /// An error response as a `Result` failure.
+    private struct Refusal: Error {
+        let response: HTTPResponse
+    }
+
+    private func noTestScenario(_ testID: String) -> HTTPResponse {
+        .error(404, "NotFound", "no scenario armed for test \(testID); PUT /_mock/tests/\(testID)/scenario arms one")
+    }
+
+    /// `GET /_mock/tests`: every test id with a per-test scenario or an armed fault, sorted.
+    private func testSummaries() -> [JSONValue] {
+        let names = scenarios.testScenarioNames
+        var faults: [String: Int] = [:]
+        for fault in sessions.faults {
+            if case .testID(let testID) = fault.target { faults[testID, default: 0] += 1 }
+        }
+        var counts: [String: Int] = [:]
+        for journal in sessions.all {
+            if let testID = journal.testID, names[testID] != nil || faults[testID] != nil {
+                counts[testID, default: 0] += 1
+            }
+        }
+        return Set(names.keys).union(faults.keys).sorted().map { testID in
+            [
+                "testId": .string(testID), "scenario": names[testID].map(JSONValue.string) ?? .null,
+                "faults": .int(Int64(faults[testID] ?? 0)), "sessions": .int(Int64(counts[testID] ?? 0)),
+            ]
         }
     }
 

@@ -46,7 +46,7 @@ package enum ControlAPIDocument {
             operation["requestBody"] = [
                 "required": true, "content": ["application/json": ["schema": reference("FaultRequest")]],
             ]
-        case .putScenario:
+        case .putScenario, .putTestScenario:
             operation["requestBody"] = [
                 "required": true,
                 "description": "A scenario file (mock-server/README.md, conformance/schema/scenario.schema.json).",
@@ -126,11 +126,14 @@ package enum ControlAPIDocument {
         case .reset:
             [
                 "type": "object",
-                "required": ["status", "faultsRemoved", "sessionsForgotten", "refusalsForgotten", "scenario"],
+                "required": [
+                    "status", "faultsRemoved", "sessionsForgotten", "refusalsForgotten", "testScenariosRemoved",
+                    "scenario",
+                ],
                 "properties": [
                     "status": ["const": "reset"], "faultsRemoved": ["type": "integer"],
                     "sessionsForgotten": ["type": "integer"], "refusalsForgotten": ["type": "integer"],
-                    "scenario": ["type": "string"],
+                    "testScenariosRemoved": ["type": "integer"], "scenario": ["type": "string"],
                 ],
             ]
         case .health:
@@ -143,6 +146,22 @@ package enum ControlAPIDocument {
             ]
         case .getScenario, .putScenario:
             ["type": "object", "properties": ["name": ["type": "string"], "status": ["type": "string"]]]
+        case .getTestScenario: reference("ScenarioDescription")
+        case .putTestScenario:
+            [
+                "type": "object", "required": ["testId", "scenario"],
+                "properties": ["testId": ["type": "string"], "scenario": reference("ScenarioDescription")],
+            ]
+        case .removeTestScenario:
+            [
+                "type": "object", "required": ["status", "testId"],
+                "properties": ["status": ["const": "removed"], "testId": ["type": "string"]],
+            ]
+        case .listTests:
+            [
+                "type": "object", "required": ["tests"],
+                "properties": ["tests": ["type": "array", "items": reference("TestSummary")]],
+            ]
         case .report:
             [
                 "type": "object",
@@ -184,6 +203,14 @@ package enum ControlAPIDocument {
                 ("409", "A fault with that id is armed already"),
             ]
         case .echo: errors += [("400", badQuery), ("426", "Upgrade Required: open it as a WebSocket")]
+        case .getTestScenario, .removeTestScenario:
+            errors += [("400", badQuery), ("404", "No scenario is armed for that test id")]
+        case .putTestScenario:
+            errors += [
+                ("400", "Not a valid scenario: the message names FILE:LINE:COLUMN and the field; or " + badQuery),
+                ("409", "The per-test scenarios armed already reach their count or byte limit"),
+                ("413", "The scenario file is larger than a per-test scenario may be"),
+            ]
         default: errors.append(("400", badQuery))
         }
         return errors
@@ -239,6 +266,26 @@ package enum ControlAPIDocument {
                 "properties": [
                     "id": ["type": "string"], "fault": ["type": "object"], "session": ["type": "string"],
                     "testId": ["type": "string"], "sessions": ["type": "array", "items": ["type": "string"]],
+                ],
+            ],
+            "ScenarioDescription": [
+                "type": "object", "required": ["name", "description", "seed", "timeScale"],
+                "properties": [
+                    "name": ["type": "string"], "description": ["type": "string"], "seed": ["type": "integer"],
+                    "timeScale": ["type": "number"],
+                ],
+            ],
+            "TestSummary": [
+                "type": "object", "required": ["testId", "scenario", "faults", "sessions"],
+                "properties": [
+                    "testId": ["type": "string"],
+                    "scenario": [
+                        "type": ["string", "null"], "description": "The per-test scenario's name; null when none.",
+                    ],
+                    "faults": ["type": "integer", "description": "Faults armed for the test id."],
+                    "sessions": [
+                        "type": "integer", "description": "Its sessions the server holds (open and kept closed ones).",
+                    ],
                 ],
             ],
             "Session": [

@@ -7,6 +7,7 @@ package import WireJSON
 package enum ControlRoute: String, CaseIterable, Sendable {
     case index, openAPI, health, metrics, sessions, journal, report, refusals, getScenario, putScenario
     case listFaults, armFault, removeFaults, removeFault, reset, echo
+    case listTests, getTestScenario, putTestScenario, removeTestScenario
 
     /// Path segments after `/_mock`; `{name}` is a parameter.
     package var template: [String] {
@@ -24,14 +25,16 @@ package enum ControlRoute: String, CaseIterable, Sendable {
         case .removeFault: ["faults", "{id}"]
         case .reset: ["reset"]
         case .echo: ["echo"]
+        case .listTests: ["tests"]
+        case .getTestScenario, .putTestScenario, .removeTestScenario: ["tests", "{testId}", "scenario"]
         }
     }
 
     package var method: String {
         switch self {
-        case .putScenario: "PUT"
+        case .putScenario, .putTestScenario: "PUT"
         case .armFault, .reset: "POST"
-        case .removeFaults, .removeFault: "DELETE"
+        case .removeFaults, .removeFault, .removeTestScenario: "DELETE"
         default: "GET"
         }
     }
@@ -56,8 +59,14 @@ package enum ControlRoute: String, CaseIterable, Sendable {
         case .armFault: "Arm a fault on one open session or on every session of a test id, now and later."
         case .removeFaults: "Remove the armed faults (all, or those of testId / session); open sessions disarm them."
         case .removeFault: "Remove one armed fault by id; open sessions disarm it."
-        case .reset: "Remove every fault, restore the start-up scenario, forget closed sessions and refusals."
+        case .reset:
+            "Remove every fault and per-test scenario, restore the start-up scenario, forget closed sessions and refusals."
         case .echo: "WebSocket echo of text and binary messages (upgrade only; a plain GET gets 426)."
+        case .listTests: "The test ids that have a per-test scenario or an armed fault, with their counts."
+        case .getTestScenario: "The scenario armed for one test id (404 when none)."
+        case .putTestScenario:
+            "Arm a scenario (body: a scenario file) for the sessions opened later with this test id; case routes keep theirs."
+        case .removeTestScenario: "Remove a test id's scenario: its later sessions get the global one again."
         }
     }
 

@@ -11,6 +11,8 @@ package import WireSocket
 public typealias Logger = MockSessions.Logger
 /// The levels of ``Logger``.
 public typealias LogLevel = MockSessions.LogLevel
+/// The line formats of ``Logger`` (`--log-format`).
+public typealias LogFormat = MockSessions.LogFormat
 /// A scenario file that does not load (``MockServer/init(configuration:)`` throws it).
 public typealias ScenarioFileError = MockSessions.ScenarioFileError
 
@@ -63,6 +65,9 @@ public final class MockServer: @unchecked Sendable {
         /// Most bytes queued for one client that does not read (`--max-queued-bytes`); beyond
         /// it the session is closed with 1008 and journaled, and other sessions go on.
         public var maxQueuedBytes = 8 << 20
+        /// How many per-test scenarios (`PUT /_mock/tests/{testId}/scenario`) may be armed at once,
+        /// how large each file and all of them together may be; beyond them arming gets a 4xx.
+        package var testScenarioLimits = ScenarioStore.TestLimits()
         /// Overrides every scenario's seed (`--seed`).
         public var seed: UInt64?
         /// Overrides every scenario's time scale (`--time-scale`).

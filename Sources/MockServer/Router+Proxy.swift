@@ -26,7 +26,8 @@ extension Router {
         session.maxQueuedBytes = configuration.maxQueuedBytes
         session.keepsPayloads = configuration.journalAudio || configuration.recordDirectory != nil
         let url = proxy.upstream.url(path: request.path, queryItems: request.queryItems.map { ($0.name, $0.value) })
-        configuration.logger(.info, "session \(id): \(route.kind.rawValue) proxied to \(url)")
+        configuration.logger(
+            .info, "session \(id): \(route.kind.rawValue) proxied to \(url)", session: id, testID: journal.testID)
         session.start(
             client: proxy.client, url: url, headers: ProxyHeaders.forwarded(request.headers),
             insecureTLS: proxy.upstream.insecureTLS, maxMessageBytes: Self.maxProtocolMessageBytes,

@@ -45,7 +45,7 @@ final class Router: WebSocketServerDelegate, @unchecked Sendable {
                 initial: try ReplayAudioFiles.resolve(
                     try Scenario.load(bytes: source.bytes, file: source.name), file: source.name,
                     directory: configuration.scenarioDirectory),
-                timeScaleOverride: configuration.timeScale)
+                timeScaleOverride: configuration.timeScale, testLimits: configuration.testScenarioLimits)
         } catch let error as ScenarioFileError {
             throw error
         } catch {
@@ -89,10 +89,11 @@ final class Router: WebSocketServerDelegate, @unchecked Sendable {
     /// Scenarios of conformance cases by case id.
     private(set) var caseScenarios: [String: Scenario] = [:]
 
-    /// The scenario for a session on `route`: the case's, or the current one. Nil for an
+    /// The scenario for a session on `route` with `testID`: the case's on a case route, else the
+    /// test id's own (`PUT /_mock/tests/{testId}/scenario`), else the global one. Nil for an
     /// unknown case id.
-    func scenario(for route: ProtocolRoute) -> Scenario? {
-        guard let caseID = route.caseID else { return scenarios.current }
+    func scenario(for route: ProtocolRoute, testID: String?) -> Scenario? {
+        guard let caseID = route.caseID else { return scenarios.scenario(forTest: testID) }
         return caseScenarios[caseID]
     }
 
@@ -154,11 +155,11 @@ final class Router: WebSocketServerDelegate, @unchecked Sendable {
     }
 
     /// A protocol route: the engine checks the request (auth, model), then a session starts with
-    /// the case's scenario or the current one.
+    /// the case's scenario, the test id's or the global one (``scenario(for:testID:)``).
     private func upgradeProtocol(_ route: ProtocolRoute, _ request: HTTPRequestHead) -> UpgradeDecision {
         // A cheap early refusal under a flood (no engine is built); `startSession` decides atomically.
         guard sessions.openCount < configuration.maxSessions else { return refuseAtCapacity(request) }
-        guard let scenario = scenario(for: route) else {
+        guard let scenario = scenario(for: route, testID: request.testID) else {
             return refuse(
                 request, status: 404,
                 body: HTTPResponse.errorBody("NotFound", "no conformance case \(route.caseID ?? "") on this server"))
@@ -219,7 +220,8 @@ final class Router: WebSocketServerDelegate, @unchecked Sendable {
         let id = journal.id
         driver.onClose = { [sessions] in sessions.markClosed(id) }
         configuration.logger(
-            .info, "session \(id): \(protocolName) \(request.path)\(testID.map { " test \($0)" } ?? "")")
+            .info, "session \(id): \(protocolName) \(request.path)\(testID.map { " test \($0)" } ?? "")", session: id,
+            testID: testID)
         return .accept(driver, maxMessageBytes: maxMessageBytes)
     }
 

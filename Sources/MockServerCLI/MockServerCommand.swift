@@ -59,7 +59,8 @@ enum MockServerCommand: Command {
         var configuration = MockServer.Configuration()
         configuration.host = try arguments.value(of: host)
         configuration.port = UInt16(try arguments.value(of: port))
-        configuration.logger = Logger(level: try arguments.value(of: logLevel))
+        configuration.logger = Logger(
+            level: try arguments.value(of: logLevel), format: try arguments.value(of: logFormat))
         LibWebSocketsLog.setEnabled(configuration.logger.level >= .debug)
         let loop = try arguments.value(of: eventLoop)
         // Asked for by name: a missing plugin is an error; the default falls back to poll.

@@ -29,6 +29,11 @@ extension MockServerCommand {
         help: "\(LogLevel.allCases.map(\.rawValue).joined(separator: ", ")) (logs go to stderr).",
         default: LogLevel.info,
         reader: .choice)
+    static let logFormat = DefaultedOption(
+        "--log-format", valueName: "FORMAT",
+        help:
+            "text (2026-12-07T12:34:56.789Z INFO message) or json (one object per line: time, level, message, session, testId).",
+        default: LogFormat.text, reader: .choice)
     static let eventLoop = DefaultedOption(
         "--event-loop", valueName: "LOOP",
         help: "libev (epoll; poll when its lws plugin is missing), poll, or libuv.", default: library.eventLoop,
@@ -92,7 +97,7 @@ extension MockServerCommand {
 
     /// Every option, in the order help lists them.
     static let options: [any DeclaredOption] = [
-        host, port, apiKey, controlToken, logLevel, eventLoop, scenario, record, seed, timeScale, replay,
+        host, port, apiKey, controlToken, logLevel, logFormat, eventLoop, scenario, record, seed, timeScale, replay,
         replayTimeScale, proxyUpstream, proxyUpstreamInsecure, threads, journalLimit, journalAudio, maxSessions,
         keepSessions, handshakeTimeout, keepSessionsBytes, maxQueuedBytes, checkScenario, listScenarios, version,
     ]

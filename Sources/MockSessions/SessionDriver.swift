@@ -197,7 +197,8 @@ package final class SessionDriver<Session: ProtocolSession>: ConnectionHandler {
     private func closeSlowReader(_ connection: Connection) {
         let reason = "client not reading: more than \(maxQueuedBytes) bytes queued"
         journal.recordClose(.out, atMicros: now, code: 1008, reason: reason)
-        logger(.warn, "session \(journal.id): \(reason); closing with 1008")
+        logger(
+            .warn, "session \(journal.id): \(reason); closing with 1008", session: journal.id, testID: journal.testID)
         metrics.slowReaderClosed()
         connection.closeDroppingQueue(code: CloseCode(1008), reason: reason)
     }
@@ -265,11 +266,13 @@ package final class SessionDriver<Session: ProtocolSession>: ConnectionHandler {
         case .violation(let obligation, let message):
             journal.record(
                 JournalEntry(t: t, kind: .violation, violation: Violation(obligation: obligation, message: message)))
-            logger(.debug, "session \(journal.id): client violation \(obligation): \(message)")
+            logger(
+                .debug, "session \(journal.id): client violation \(obligation): \(message)", session: journal.id,
+                testID: journal.testID)
         case .fault(let fault):
             journal.record(JournalEntry(t: t, kind: .fault, fault: fault))
         case .info(let text):
-            logger(.debug, "session \(journal.id): \(text)")
+            logger(.debug, "session \(journal.id): \(text)", session: journal.id, testID: journal.testID)
         case .report(let report):
             journal.record(JournalEntry(t: t, kind: .report, json: report))
         }

@@ -60,6 +60,47 @@ struct MockServerCommandTests {
         if let opened, let released { #expect(opened < released) }
     }
 
+    /// Issue 43 item 7: text lines start with the UTC time to the millisecond; `--log-format json`
+    /// writes one object per line (session lines with their session and test id), and the ready
+    /// line on stdout stays as it was.
+    @Test(arguments: ["text", "json"])
+    func logLinesAreTimestampedAndJSONOnRequest(format: String) async throws {
+        let server = try MockServerTestProcess.start(["--port", "0", "--log-level", "info", "--log-format", format])
+        #expect(server.readyLine.hasPrefix("listening ws://127.0.0.1:"))
+        let client = WebSocketClient()
+        let connection = try await client.connect(
+            "ws://127.0.0.1:\(server.port)/api-ws/v1/realtime?model=qwen3-omni-flash-realtime&test_id=t-9",
+            headers: [("Authorization", "Bearer k")])
+        _ = await connection.nextMessage()
+        connection.close(code: .normal)
+        client.shutdown()
+        server.child.signal(SIGTERM)
+        let ended = await server.child.completion()
+        #expect(ended.status == 0)
+        let lines = ended.stderr.split(separator: "\n").map(String.init)
+        #expect(lines.count >= 3, "\(ended.stderr)")
+        let stamp = #/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/#
+        for line in lines {
+            if format == "text" {
+                let parts = line.split(separator: " ", maxSplits: 2)
+                #expect(parts.count == 3 && (try? stamp.wholeMatch(in: parts[0])) != nil, "\(line)")
+                #expect(
+                    ["ERROR", "WARN", "INFO", "DEBUG", "TRACE"].contains(parts.count > 1 ? parts[1] : ""), "\(line)")
+            } else {
+                let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: String]
+                #expect((try? stamp.wholeMatch(in: object?["time"] ?? "")) != nil, "\(line)")
+                #expect(["error", "warn", "info", "debug", "trace"].contains(object?["level"] ?? ""), "\(line)")
+                #expect(object?["message"] != nil, "\(line)")
+            }
+        }
+        let opened = try #require(lines.first { $0.contains("session s1: qwen-realtime") }, "\(lines)")
+        if format == "json" {
+            let object = try JSONSerialization.jsonObject(with: Data(opened.utf8)) as? [String: String]
+            #expect(object?["session"] == "s1")
+            #expect(object?["testId"] == "t-9")
+        }
+    }
+
     @Test func sigintAlsoExitsZero() async throws {
         let server = try MockServerTestProcess.start(["--port", "0"])
         #expect(server.port > 0)
@@ -74,6 +115,7 @@ struct MockServerCommandTests {
             ["--log-level", "loud"],
             "mock-server: --log-level: expected one of error, warn, info, debug, trace; got 'loud'"
         ),
+        (["--log-format", "yaml"], "mock-server: --log-format: expected one of text, json; got 'yaml'"),
         (["--prot", "1"], "mock-server: unknown option '--prot'; did you mean '--port'?"),
         (
             ["record-to-scenaro", "s1.jsonl"],

@@ -31,7 +31,7 @@ import Testing
         }
     }
 
-    /// `MockServer` names the three session-layer types its API uses (typealiases), so it imports
+    /// `MockServer` names the four session-layer types its API uses (typealiases), so it imports
     /// `MockSessions` publicly; no `Wire*` module is re-exported by it.
     @Test func publicImportsAreTheDocumentedOnes() throws {
         var found: Set<String> = []
@@ -44,6 +44,6 @@ import Testing
         let sessionTypes = try #require(Self.sourceLines()["MockSessions"]).filter {
             $0.hasPrefix("public struct ") || $0.hasPrefix("public enum ") || $0.hasPrefix("public final class ")
         }.map { $0.split(separator: " ")[2].prefix { $0.isLetter } }
-        #expect(Set(sessionTypes) == ["Logger", "LogLevel", "ScenarioFileError"])
+        #expect(Set(sessionTypes) == ["Logger", "LogLevel", "LogFormat", "ScenarioFileError"])
     }
 }

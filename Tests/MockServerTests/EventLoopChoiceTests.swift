@@ -21,7 +21,8 @@ struct EventLoopChoiceTests {
         let chosen = MockServer.resolve(.libev, isAvailable: { $0 == .poll }, logger: logger)
         #expect(chosen == .poll)
         let warning = lines.withLock { $0 }.joined()
-        #expect(warning.hasPrefix("WARN the libev event loop is not available"))
+        // After the line's timestamp (`2026-12-07T12:34:56.789Z `).
+        #expect(warning.dropFirst(25).hasPrefix("WARN the libev event loop is not available"), "\(warning)")
         #expect(warning.contains("libwebsockets-evlib_ev.so is missing: install libwebsockets-evlib-ev"))
         #expect(MockServer.resolve(.libev, isAvailable: { _ in true }, logger: logger) == .libev)
         #expect(lines.withLock { $0.count } == 1)
