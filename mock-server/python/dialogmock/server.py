@@ -849,8 +849,8 @@ class MockServer:
         return list(answer.get("removed", []))
 
     def reset(self) -> Dict[str, Any]:
-        """``POST /_mock/reset``: removes every fault, restores the start-up scenario and
-        forgets closed sessions and refused upgrades."""
+        """``POST /_mock/reset``: removes every fault and per-test scenario, restores the
+        start-up scenario and forgets closed sessions and refused upgrades."""
         # a body on purpose: early builds of mock-server handled a POST with
         # "Content-Length: 0" (what urllib sends without data) twice, so the counts read 0
         return self._json("POST", "/_mock/reset", body=b"{}")
