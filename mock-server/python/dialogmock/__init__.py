@@ -2,7 +2,9 @@
 
 ``MockServer`` starts the binary and wraps its control API; the pytest plugin
 (``dialogmock.pytest_plugin``, registered through the ``pytest11`` entry point) adds the
-``dialogmock_server`` and ``dialogmock`` fixtures.
+``dialogmock_server`` and ``dialogmock`` fixtures. The wheel also carries the binaries
+(``dialogmock/bin``: ``mock-server``, ``conformance``, ``dialogmock-adapter``) and the commands
+``dialogmock-server``, ``dialogmock-conformance`` and ``dialogmock-adapter`` that run them.
 """
 
 from .server import (
@@ -13,8 +15,11 @@ from .server import (
     ControlAPIError,
     MockServer,
     MockServerError,
+    bundled_binary,
+    bundled_root,
     find_binary,
     find_repo_root,
+    format_violation,
     violation_level,
 )
 from .testing import DialogMockTest
@@ -28,7 +33,10 @@ __all__ = [
     "ControlAPIError",
     "DialogMockTest",
     "find_binary",
+    "bundled_binary",
+    "bundled_root",
     "find_repo_root",
+    "format_violation",
     "violation_level",
     "DEFAULT_REALTIME_MODEL",
     "DEFAULT_LIVE_MODEL",

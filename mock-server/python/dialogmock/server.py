@@ -27,8 +27,11 @@ __all__ = [
     "BinaryNotFoundError",
     "ControlAPIError",
     "find_binary",
+    "bundled_binary",
+    "bundled_root",
     "find_repo_root",
     "violation_level",
+    "format_violation",
     "DEFAULT_REALTIME_MODEL",
     "DEFAULT_LIVE_MODEL",
     "PROTOCOLS",
@@ -117,8 +120,39 @@ def _executable(path: Path) -> bool:
     return path.is_file() and os.access(path, os.X_OK)
 
 
+#: Where a wheel of this package keeps its binaries (``dialogmock/bin``) and the suite data
+#: they read (``dialogmock/share/dialogmock``, the layout ``<prefix>/bin`` + ``<prefix>/share``
+#: the binaries look for beside themselves). Absent in a source install.
+_PACKAGE_DIR = Path(__file__).resolve().parent
+
+
+def bundled_binary(name: str = "mock-server") -> Optional[str]:
+    """The binary ``name`` (``mock-server``, ``conformance``, ``dialogmock-adapter``) the
+    installed wheel carries in ``dialogmock/bin``, or None (a source install has none)."""
+    path = _PACKAGE_DIR / "bin" / name
+    return str(path) if _executable(path) else None
+
+
+def bundled_event_loop(args: Sequence[str]) -> List[str]:
+    """``["--event-loop", "poll"]`` unless ``args`` choose a loop: the arguments the wheel's
+    mock-server gets. lws loads its libev/libuv plugins from the absolute path it was built
+    for, so on a host with a libwebsockets of its own they would be that build's, not the
+    bundled one's; the poll loop needs no plugin."""
+    if any(a == "--event-loop" or a.startswith("--event-loop=") for a in args):
+        return []
+    return ["--event-loop", "poll"]
+
+
+def bundled_root() -> Optional[Path]:
+    """The suite data the wheel carries (``dialogmock/share/dialogmock``: ``conformance/``,
+    ``mock-server/scenarios/``), or None."""
+    path = _PACKAGE_DIR / "share" / "dialogmock"
+    return path if path.is_dir() else None
+
+
 def find_binary(binary: Union[str, os.PathLike, None] = None) -> str:
-    """Locates mock-server: ``binary``, ``$DIALOGMOCK_BINARY``, ``mock-server`` on PATH, then
+    """Locates mock-server: ``binary``, ``$DIALOGMOCK_BINARY``, the binary the installed wheel
+    carries (``dialogmock/bin/mock-server``), ``mock-server`` on PATH, then
     ``<repo>/.build/debug/mock-server`` and ``<repo>/.build/release/mock-server`` of the
     SwiftPM checkout this package (or the current directory) sits in."""
     tried: List[str] = []
@@ -136,6 +170,10 @@ def find_binary(binary: Union[str, os.PathLike, None] = None) -> str:
             return str(path.resolve())
         # an explicit choice that does not work is an error, not a reason to look elsewhere
         raise BinaryNotFoundError(f"mock-server binary is not an executable file: {text} (from {origin})")
+    found = bundled_binary("mock-server")
+    if found:
+        return found
+    tried.append(str(_PACKAGE_DIR / "bin" / "mock-server"))
     found = shutil.which("mock-server")
     if found:
         return found
@@ -148,7 +186,8 @@ def find_binary(binary: Union[str, os.PathLike, None] = None) -> str:
             tried.append(str(path))
     raise BinaryNotFoundError(
         "mock-server binary not found (tried " + ", ".join(tried) + "); build it with "
-        "`swift build --product mock-server`, or pass binary= / set DIALOGMOCK_BINARY")
+        "`swift build --product mock-server`, install the dialogmock wheel, or pass binary= / set "
+        "DIALOGMOCK_BINARY")
 
 
 # ------------------------------------------------------------------------------------------
@@ -221,7 +260,8 @@ def _session_id(session: SessionRef) -> str:
 
 
 class MockServer:
-    """One ``mock-server`` process on 127.0.0.1 and a free port.
+    """One ``mock-server`` process on 127.0.0.1 and a free port, or (``url=``) a running mock
+    server this object is a client of.
 
     ::
 
@@ -232,6 +272,13 @@ class MockServer:
 
     ``start()`` runs ``mock-server --host 127.0.0.1 --port 0 [options]`` and returns once the
     server printed ``listening ws://HOST:PORT``; ``stop()`` sends SIGTERM, then SIGKILL.
+
+    Attach mode: ``MockServer(url="http://mock:8765", control_token=…)`` (or
+    ``MockServer.attach(url)``) starts nothing; ``start()`` checks ``/_mock/health`` and, with a
+    token, that the control API accepts it; ``stop()`` leaves the server running.
+
+    ``control_token``: sent as ``Authorization: Bearer <token>`` on every control request; a
+    server this object starts gets ``--control-token <token>``.
     """
 
     def __init__(
@@ -251,7 +298,38 @@ class MockServer:
         request_timeout: float = 10.0,
         env: Optional[Mapping[str, str]] = None,
         cwd: Union[str, os.PathLike, None] = None,
+        url: Optional[str] = None,
+        control_token: Optional[str] = None,
     ):
+        self.control_token = control_token or None
+        self.url: Optional[str] = None
+        self.startup_timeout = startup_timeout
+        self.stop_timeout = stop_timeout
+        self.request_timeout = request_timeout
+        self._process: Optional[subprocess.Popen] = None
+        self._stderr: Optional[_StderrTail] = None
+        self._finalizer = None
+        self._host: Optional[str] = None
+        self._port: Optional[int] = None
+        self._scheme = "http"
+        self._attached = False
+        # never route 127.0.0.1 through an http_proxy from the environment
+        self._opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+        if url is not None:
+            start_options = {"binary": binary, "scenario": scenario, "api_keys": api_keys,
+                             "time_scale": time_scale, "seed": seed, "record": record,
+                             "log_level": log_level, "extra_args": extra_args, "env": env, "cwd": cwd}
+            given = [name for name, value in start_options.items() if value is not None]
+            if given:
+                raise ValueError(f"url= attaches to a running server; {', '.join(given)} only apply to a "
+                                 "server this object starts")
+            self._scheme, self._host, self._port = _parse_server_url(url)
+            self.url = f"{self._scheme}://{self._host}:{self._port}"
+            self.binary = None
+            self.args: List[str] = []
+            self._env = None
+            self._cwd = None
+            return
         self.binary = find_binary(binary)
         args = ["--host", host, "--port", "0"]
         if scenario is not None:
@@ -266,29 +344,43 @@ class MockServer:
             args += ["--record", os.fspath(record)]
         if log_level is not None:
             args += ["--log-level", str(log_level)]
+        if self.control_token is not None:
+            args += ["--control-token", self.control_token]
         args += [str(a) for a in (extra_args or ())]
-        self.args: List[str] = args
-        self.startup_timeout = startup_timeout
-        self.stop_timeout = stop_timeout
-        self.request_timeout = request_timeout
+        if self.binary == bundled_binary("mock-server"):
+            args += bundled_event_loop(args)
+        self.args = args
         self._env = dict(env) if env is not None else None
         self._cwd = cwd
-        self._process: Optional[subprocess.Popen] = None
-        self._stderr: Optional[_StderrTail] = None
-        self._finalizer = None
-        self._host: Optional[str] = None
-        self._port: Optional[int] = None
-        # never route 127.0.0.1 through an http_proxy from the environment
-        self._opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
+
+    @classmethod
+    def attach(cls, url: str, control_token: Optional[str] = None, *, request_timeout: float = 10.0,
+               check: bool = True) -> "MockServer":
+        """A client of the mock server running at ``url`` (``http://HOST:PORT`` or
+        ``ws://HOST:PORT``; ``https``/``wss`` too). With ``check`` (default) it is started,
+        i.e. its health route and the token are checked now."""
+        server = cls(url=url, control_token=control_token, request_timeout=request_timeout)
+        return server.start() if check else server
+
+    @property
+    def attached(self) -> bool:
+        """True for a client of a running server (``url=``): nothing to start or stop."""
+        return self.url is not None
 
     # ---- lifecycle ---------------------------------------------------------------------------
 
     @property
     def command(self) -> List[str]:
+        if self.binary is None:
+            return []
         return [self.binary, *self.args]
 
     def start(self) -> "MockServer":
-        """Starts the process and waits for its ready line. Returns self."""
+        """Starts the process and waits for its ready line (attach mode: checks the server's
+        health route, and the control token on ``GET /_mock/``). Returns self."""
+        if self.attached:
+            self._check_attached()
+            return self
         if self.running:
             return self
         if self._process is not None:
@@ -343,6 +435,30 @@ class MockServer:
         self._port = int(match.group("port"))
         return self
 
+    def _check_attached(self) -> None:
+        where = f"the mock server at {self.url}"
+        try:
+            health = self._json("GET", "/_mock/health")
+        except ControlAPIError as e:
+            raise MockServerError(f"{where} is not a DialogMock mock-server: GET /_mock/health answered "
+                                  f"{e.status} {e.message}") from None
+        except MockServerError as e:
+            raise MockServerError(f"{where} is unreachable: {e}") from None
+        if not isinstance(health, dict) or health.get("status") != "ok":
+            raise MockServerError(f"{where} is not healthy: GET /_mock/health answered {health!r}")
+        try:
+            self._json("GET", "/_mock/")
+        except ControlAPIError as e:
+            if e.status == 401:
+                said = "no control token was given" if self.control_token is None else "the control token was refused"
+                raise MockServerError(
+                    f"{where} refused the control API: {said} (401 {e.message}); pass the server's "
+                    "--control-token value (control_token=, --dialogmock-token or $DIALOGMOCK_TOKEN)") from None
+            if e.status == 403:
+                raise MockServerError(f"{where} refused the control API (403 {e.message})") from None
+            raise
+        self._attached = True
+
     def _describe(self) -> str:
         return " ".join(self.command)
 
@@ -364,7 +480,11 @@ class MockServer:
 
     def stop(self, timeout: Optional[float] = None) -> Optional[int]:
         """SIGTERM, wait ``timeout`` (default ``stop_timeout``) seconds, then SIGKILL.
-        Returns the exit status (0 after a clean SIGTERM shutdown). Idempotent."""
+        Returns the exit status (0 after a clean SIGTERM shutdown). Idempotent. Attach mode:
+        does nothing (the server is not ours) and returns None."""
+        if self.attached:
+            self._attached = False
+            return None
         process = self._process
         if process is None:
             return None
@@ -386,11 +506,15 @@ class MockServer:
         self.stop()
 
     def __repr__(self) -> str:
+        if self.attached:
+            return f"<MockServer attached to {self.base_url}{'' if self._attached else ' (not checked)'}>"
         state = f"ws://{self._host}:{self._port}" if self.running else "not running"
         return f"<MockServer {state}>"
 
     @property
     def running(self) -> bool:
+        if self.attached:
+            return self._attached
         return self._process is not None and self._process.poll() is None and self._port is not None
 
     @property
@@ -423,11 +547,12 @@ class MockServer:
 
     @property
     def base_url(self) -> str:
-        return f"ws://{self.host}:{self.port}"
+        scheme = "wss" if self._scheme == "https" else "ws"
+        return f"{scheme}://{self.host}:{self.port}"
 
     @property
     def http_url(self) -> str:
-        return f"http://{self.host}:{self.port}"
+        return f"{self._scheme}://{self.host}:{self.port}"
 
     @property
     def multimodal_url(self) -> str:
@@ -472,6 +597,8 @@ class MockServer:
             url += "?" + urllib.parse.urlencode(params)
         data: Optional[bytes] = None
         headers = {"Accept": "application/json"}
+        if self.control_token is not None:
+            headers["Authorization"] = f"Bearer {self.control_token}"
         if body is not None:
             if isinstance(body, bytes):
                 data = body
@@ -497,7 +624,10 @@ class MockServer:
             raise ControlAPIError(e.code, code, str(message), method, path, raw) from None
         except (urllib.error.URLError, ConnectionError, TimeoutError, OSError) as e:
             reason = getattr(e, "reason", e)
-            state = "" if self.running else f" (the server is not running; exit status {self.returncode})"
+            if self.attached:
+                state = ""
+            else:
+                state = "" if self.running else f" (the server is not running; exit status {self.returncode})"
             raise MockServerError(f"{method} {url} failed: {reason}{state}", self.stderr_tail(40)) from e
 
     def _json(self, method: str, path: str, **kwargs) -> Any:
@@ -557,21 +687,45 @@ class MockServer:
         refused for ``test_id``: a refused client has no session, and its broken connect
         (``mmd.C1`` / ``qrt.C1``, MUST) is a violation too (each carries ``"refusal": {…}``,
         the ``refusals()`` entry). ``level="MUST"`` / ``"SHOULD"`` keeps one level (see
-        ``violation_level``)."""
+        ``violation_level``). A session's entries carry ``"frame"``: the last frame journaled
+        before the violation (``{"event", "dir", "t", "kind"}``; ``dir`` ``in`` = from the client), the
+        one the mock was handling, or None."""
         if session_id is not None:
-            found = [e for e in self.journal(session_id) if e.get("kind") == "violation"]
+            found = _violations_in(self.journal(session_id))
         else:
             found = []
             for entry in self.sessions(test_id=test_id):
-                for v in self.journal(entry["id"]):
-                    if v.get("kind") == "violation":
-                        found.append({**v, "session": entry["id"]})
+                for v in _violations_in(self.journal(entry["id"])):
+                    found.append({**v, "session": entry["id"]})
             for refusal in self.refusals(test_id=test_id):
                 found.append({"kind": "violation", "violation": refusal["violation"], "refusal": refusal})
         if level is not None:
             wanted = level.upper()
             found = [v for v in found if violation_level(v) == wanted]
         return found
+
+    def assert_no_violations(self, session_id: Optional[SessionRef] = None, *, test_id: Optional[str] = None,
+                             level: Optional[str] = "MUST") -> None:
+        """Raises ``AssertionError`` listing the protocol violations of one session, or of the
+        sessions and refused upgrades of ``test_id`` (neither: of every session the server
+        lists and every refused upgrade), one per line: obligation id, level, session, the frame
+        it happened at, the message. ``level`` is the lowest level that fails: ``"MUST"``
+        (default) ignores SHOULD findings, ``"SHOULD"`` fails on MUST and SHOULD, None on any."""
+        if session_id is not None:
+            found = [{**v, "session": _session_id(session_id)} for v in self.violations(session_id)]
+            scope = f"session {_session_id(session_id)}"
+        elif test_id is not None:
+            found = self.violations(test_id=test_id)
+            scope = f"test {test_id!r}"
+        else:
+            found = []
+            for entry in self.sessions():
+                for v in _violations_in(self.journal(entry["id"])):
+                    found.append({**v, "session": entry["id"]})
+            for refusal in self.refusals():
+                found.append({"kind": "violation", "violation": refusal["violation"], "refusal": refusal})
+            scope = f"the mock server at {self.http_url}"
+        _raise_violations(found, scope, level)
 
     def events(self, session_id: SessionRef, direction: Optional[str] = None) -> List[Dict[str, Any]]:
         """Journal entries that carry a protocol ``event`` (frames), optionally only ``in``
@@ -615,26 +769,50 @@ class MockServer:
         """``GET /_mock/scenario``: the scenario new sessions get."""
         return self._json("GET", "/_mock/scenario")
 
-    def set_scenario(self, scenario: Union[str, os.PathLike, bytes, Mapping[str, Any]]) -> Dict[str, Any]:
+    def set_scenario(self, scenario: "ScenarioInput") -> Dict[str, Any]:
         """``PUT /_mock/scenario``: a dict (the scenario file's JSON), bytes, a path to a
-        scenario file, or the name of a shipped one (``"close"``) when the package sits in a
-        checkout. Serves every session opened afterwards."""
-        if isinstance(scenario, Mapping):
-            body: Union[bytes, Mapping] = scenario
-        elif isinstance(scenario, bytes):
-            body = scenario
-        else:
-            path = Path(os.fspath(scenario)).expanduser()
-            if not path.is_file():
-                name = os.fspath(scenario)
-                stem = name[:-5] if name.endswith(".json") else name
-                shipped = [root / "mock-server" / "scenarios" / f"{stem}.json" for root in _repo_roots()]
-                shipped = [p for p in shipped if os.sep not in name and p.is_file()]
-                if not shipped:
-                    raise FileNotFoundError(f"scenario file not found: {scenario}")
-                path = shipped[0]
-            body = path.read_bytes()
-        return self._json("PUT", "/_mock/scenario", body=body)
+        scenario file, or the name of a shipped one (``"close"``) from the checkout the package
+        sits in or the wheel's copy. Serves every session opened afterwards."""
+        return self._json("PUT", "/_mock/scenario", body=_scenario_body(scenario))
+
+    # ---- per-test scenarios ------------------------------------------------------------------
+
+    @staticmethod
+    def _test_scenario_path(test_id: str) -> str:
+        if not test_id:
+            raise ValueError("a per-test scenario needs a non-empty test id")
+        return f"/_mock/tests/{urllib.parse.quote(str(test_id), safe='')}/scenario"
+
+    def set_test_scenario(self, test_id: str, scenario: "ScenarioInput") -> Dict[str, Any]:
+        """``PUT /_mock/tests/<test_id>/scenario``: sessions opened afterwards with that test id
+        get ``scenario`` (same inputs as ``set_scenario``); other sessions keep the global one.
+        Returns ``{"testId", "scenario": <description>}``."""
+        return self._json("PUT", self._test_scenario_path(test_id), body=_scenario_body(scenario))
+
+    def test_scenario(self, test_id: str) -> Optional[Dict[str, Any]]:
+        """``GET /_mock/tests/<test_id>/scenario``: the scenario armed for the test id, or None."""
+        try:
+            return self._json("GET", self._test_scenario_path(test_id))
+        except ControlAPIError as e:
+            if e.status == 404:
+                return None
+            raise
+
+    def clear_test_scenario(self, test_id: str) -> bool:
+        """``DELETE /_mock/tests/<test_id>/scenario``. Returns False when none was armed."""
+        try:
+            self._json("DELETE", self._test_scenario_path(test_id))
+        except ControlAPIError as e:
+            if e.status == 404:
+                return False
+            raise
+        return True
+
+    def tests(self) -> List[Dict[str, Any]]:
+        """``GET /_mock/tests``: every test id with a per-test scenario or an armed fault
+        (``testId``, ``scenario`` name, ``faults`` and ``sessions`` counts)."""
+        answer = self._json("GET", "/_mock/tests")
+        return list(answer.get("tests", []))
 
     def arm_fault(self, fault: Mapping[str, Any], *, session: Optional[SessionRef] = None,
                   test_id: Optional[str] = None) -> str:
@@ -671,8 +849,8 @@ class MockServer:
         return list(answer.get("removed", []))
 
     def reset(self) -> Dict[str, Any]:
-        """``POST /_mock/reset``: removes every fault, restores the start-up scenario and
-        forgets closed sessions and refused upgrades."""
+        """``POST /_mock/reset``: removes every fault and per-test scenario, restores the
+        start-up scenario and forgets closed sessions and refused upgrades."""
         # a body on purpose: early builds of mock-server handled a POST with
         # "Content-Length: 0" (what urllib sends without data) twice, so the counts read 0
         return self._json("POST", "/_mock/reset", body=b"{}")
@@ -686,6 +864,120 @@ def violation_level(entry: Mapping[str, Any]) -> str:
     message = str(violation.get("message", "")) if isinstance(violation, Mapping) else ""
     prefix = message.split(":", 1)[0].strip().upper()
     return prefix if prefix in ("MUST", "SHOULD", "MAY") else "MUST"
+
+
+ScenarioInput = Union[str, os.PathLike, bytes, Mapping[str, Any]]
+
+
+def _scenario_body(scenario: ScenarioInput) -> Union[bytes, Mapping[str, Any]]:
+    """The request body for a scenario given as a dict, bytes, a file path or a shipped name."""
+    if isinstance(scenario, Mapping):
+        return scenario
+    if isinstance(scenario, bytes):
+        return scenario
+    path = Path(os.fspath(scenario)).expanduser()
+    if not path.is_file():
+        name = os.fspath(scenario)
+        stem = name[:-5] if name.endswith(".json") else name
+        roots = list(_repo_roots())
+        bundled = bundled_root()
+        if bundled is not None:
+            roots.append(bundled)
+        shipped = [root / "mock-server" / "scenarios" / f"{stem}.json" for root in roots]
+        shipped = [p for p in shipped if os.sep not in name and p.is_file()]
+        if not shipped:
+            raise FileNotFoundError(f"scenario file not found: {scenario}")
+        path = shipped[0]
+    return path.read_bytes()
+
+
+def _violations_in(journal: Sequence[Mapping[str, Any]]) -> List[Dict[str, Any]]:
+    """The violation entries of a journal, each with ``"frame"``: the last frame entry before it
+    (``{"event", "dir", "t", "kind"}``) or None."""
+    found: List[Dict[str, Any]] = []
+    frame: Optional[Dict[str, Any]] = None
+    for entry in journal:
+        kind = entry.get("kind")
+        if kind in ("text", "binary"):
+            frame = {"event": entry.get("event"), "dir": entry.get("dir"), "t": entry.get("t"), "kind": kind}
+        elif kind == "violation":
+            found.append({**entry, "frame": frame})
+    return found
+
+
+_LEVELS = ("MUST", "SHOULD", "MAY")
+
+
+def _millis(micros: Any) -> str:
+    return f"{micros / 1000:.1f} ms" if isinstance(micros, (int, float)) else "?"
+
+
+def format_violation(entry: Mapping[str, Any]) -> str:
+    """One line for a ``violations()`` entry: ``qrt.C3 MUST session s1 at 12.5 ms (client frame
+    input_audio_buffer.append at 12.4 ms): message`` or, for a refused upgrade, ``qrt.C1 MUST
+    refused upgrade /path: status 401, reason (message)``."""
+    violation = entry.get("violation") or {}
+    obligation = violation.get("obligation", "?")
+    level = violation_level(entry)
+    message = str(violation.get("message", ""))
+    if message.split(":", 1)[0].strip().upper() == level:
+        message = message.split(":", 1)[1].strip()
+    refusal = entry.get("refusal")
+    if refusal is not None:
+        return (f"{obligation} {level} refused upgrade {refusal.get('path', '?')}: status {refusal.get('status')}, "
+                f"{refusal.get('reason', '')} ({message})")
+    where = [f"session {entry['session']}"] if entry.get("session") else []
+    where.append(f"at {_millis(entry.get('t'))}")
+    frame = entry.get("frame")
+    if frame:
+        side = {"in": "client ", "out": "server "}.get(frame.get("dir"), "")
+        if frame.get("event"):
+            what = f"{side}frame {frame['event']}"
+        else:
+            what = f"{side}{frame.get('kind') or ''} frame without an event name".replace("  ", " ")
+        where.append(f"({what} at {_millis(frame.get('t'))})")
+    else:
+        where.append("(before any frame)")
+    return f"{obligation} {level} {' '.join(where)}: {message}"
+
+
+def _raise_violations(found: Sequence[Mapping[str, Any]], scope: str, level: Optional[str]) -> None:
+    if level is None:
+        wanted = set(_LEVELS)
+    else:
+        threshold = str(level).upper()
+        if threshold not in _LEVELS:
+            raise ValueError(f"level must be one of {', '.join(_LEVELS)} or None, not {level!r}")
+        wanted = set(_LEVELS[:_LEVELS.index(threshold) + 1])
+    failing = [v for v in found if violation_level(v) in wanted]
+    if not failing:
+        return
+    levels = "any level" if level is None else (
+        "MUST" if wanted == {"MUST"} else f"{str(level).upper()} or stricter")
+    noun = "violation" if len(failing) == 1 else "violations"
+    lines = [f"{len(failing)} protocol {noun} ({levels}) in {scope}:"]
+    lines += ["  " + format_violation(v) for v in failing]
+    raise AssertionError("\n".join(lines))
+
+
+def _parse_server_url(url: str):
+    """(http scheme, host, port) of a running server's URL: ``ws://`` / ``http://`` (and
+    ``wss://`` / ``https://``) with a host; only the scheme, host and port are used."""
+    parts = urllib.parse.urlsplit(str(url).strip())
+    schemes = {"http": "http", "ws": "http", "https": "https", "wss": "https"}
+    if parts.scheme.lower() not in schemes or not parts.hostname:
+        raise ValueError(f"not a mock server URL: {url!r} (expected ws://HOST:PORT or http://HOST:PORT)")
+    scheme = schemes[parts.scheme.lower()]
+    try:
+        port = parts.port
+    except ValueError:
+        raise ValueError(f"not a mock server URL: {url!r} (bad port)") from None
+    if port is None:
+        port = 443 if scheme == "https" else 80
+    host = parts.hostname
+    if ":" in host:
+        host = f"[{host}]"
+    return scheme, host, port
 
 
 def _query_value(value: Any) -> str:

@@ -12,7 +12,9 @@ from .server import (
     ControlAPIError,
     MockServer,
     MockServerError,
+    ScenarioInput,
     SessionRef,
+    _raise_violations,
 )
 
 __all__ = ["DialogMockTest", "make_test_id"]
@@ -35,7 +37,8 @@ class DialogMockTest:
     for it, and sessions / journals / violations are those of its sessions (and of its
     refused upgrades).
 
-    ``close()`` (the ``dialogmock`` fixture calls it at teardown) removes its faults.
+    ``close()`` (the ``dialogmock`` fixture calls it at teardown) removes its faults and its
+    per-test scenario.
     """
 
     #: any key works unless the server was started with ``--api-key``; the mock refuses an
@@ -45,6 +48,7 @@ class DialogMockTest:
     def __init__(self, server: MockServer, test_id: str):
         self.server = server
         self.test_id = test_id
+        self._scenario_armed = False
 
     def __repr__(self) -> str:
         return f"<DialogMockTest {self.test_id!r} on {self.server!r}>"
@@ -94,6 +98,25 @@ class DialogMockTest:
     def clear_faults(self) -> List[str]:
         return self.server.clear_faults(test_id=self.test_id)
 
+    # ---- per-test scenario -------------------------------------------------------------------
+
+    def set_scenario(self, scenario: ScenarioInput) -> Dict[str, Any]:
+        """Arms ``scenario`` (a dict, bytes, a file path or a shipped scenario's name, as
+        ``MockServer.set_scenario``) for this test's sessions opened afterwards; other tests keep
+        the server's scenario. Removed at teardown. Returns ``{"testId", "scenario"}``."""
+        answer = self.server.set_test_scenario(self.test_id, scenario)
+        self._scenario_armed = True
+        return answer
+
+    def scenario(self) -> Optional[Dict[str, Any]]:
+        """The scenario armed for this test (``GET /_mock/tests/<id>/scenario``), or None."""
+        return self.server.test_scenario(self.test_id)
+
+    def clear_scenario(self) -> bool:
+        """Removes this test's scenario; later sessions get the server's. False if none was armed."""
+        self._scenario_armed = False
+        return self.server.clear_test_scenario(self.test_id)
+
     # ---- sessions and journals ---------------------------------------------------------------
 
     def sessions(self, open: Optional[bool] = None) -> List[Dict[str, Any]]:
@@ -137,9 +160,24 @@ class DialogMockTest:
         ``"refusal": {…}``; ``level="MUST"`` or ``"SHOULD"`` keeps one level."""
         return self.server.violations(test_id=self.test_id, level=level)
 
+    def assert_no_violations(self, level: Optional[str] = "MUST") -> None:
+        """Raises ``AssertionError`` when this test's sessions journaled protocol violations or
+        the mock refused one of its upgrades; the message lists each: obligation id, level,
+        session, the frame (event name, time) it happened at, the message, and for a refused
+        upgrade its path, status and reason. ``level`` is the lowest level that fails:
+        ``"MUST"`` (default), ``"SHOULD"`` (MUST and SHOULD) or None (any)."""
+        _raise_violations(self.violations(), f"test {self.test_id!r}", level)
+
     def close(self) -> None:
-        """Removes this test's faults (errors are ignored when the server is gone)."""
+        """Removes this test's faults and per-test scenario (errors are ignored when the server
+        is gone)."""
         try:
             self.clear_faults()
         except (ControlAPIError, MockServerError):
             pass
+        if self._scenario_armed:
+            self._scenario_armed = False
+            try:
+                self.server.clear_test_scenario(self.test_id)
+            except (ControlAPIError, MockServerError):
+                pass

@@ -3,19 +3,21 @@ import time
 
 import pytest
 
-from dialogmock import find_repo_root
+from dialogmock import bundled_root, find_repo_root
 
 pytest_plugins = ["pytester"]
 
 REPO = find_repo_root(__file__)
-SCENARIOS = REPO / "mock-server" / "scenarios" if REPO else None
+# the checkout's scenarios, else the copy an installed wheel carries
+_DATA = REPO or bundled_root()
+SCENARIOS = _DATA / "mock-server" / "scenarios" if _DATA else None
 AUTH = {"Authorization": "Bearer sk-dialogmock"}
 
 
 @pytest.fixture
 def scenarios_dir():
     if SCENARIOS is None or not SCENARIOS.is_dir():
-        pytest.skip("not in a DialogMock checkout (mock-server/scenarios)")
+        pytest.skip("not in a DialogMock checkout, and no wheel's copy of mock-server/scenarios")
     return SCENARIOS
 
 

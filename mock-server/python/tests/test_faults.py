@@ -154,9 +154,11 @@ def test_reset_removes_faults_and_forgets_closed_sessions_and_refusals(scenarios
         assert len(server.refusals(test_id="a")) == 1
         server.set_scenario(scenarios_dir / "duplicate.json")
         assert server.scenario()["name"] == "duplicate"
+        server.set_test_scenario("c", "close")
         answer = server.reset()
         assert answer == {"status": "reset", "faultsRemoved": 2, "sessionsForgotten": 1, "refusalsForgotten": 1,
-                          "scenario": "default"}
+                          "testScenariosRemoved": 1, "scenario": "default"}
+        assert server.test_scenario("c") is None
         assert server.faults() == []
         assert server.sessions() == []
         assert server.refusals() == []
