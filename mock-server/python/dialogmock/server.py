@@ -6,6 +6,7 @@ Standard library only: ``subprocess`` for the process, ``urllib`` for the contro
 from __future__ import annotations
 
 import collections
+import copy
 import json
 import os
 import re
@@ -313,6 +314,8 @@ class MockServer:
         self._port: Optional[int] = None
         self._scheme = "http"
         self._attached = False
+        # headers every control request of this object carries (``scoped_to`` sets X-Test-Id)
+        self._default_headers: Dict[str, str] = {}
         # never route 127.0.0.1 through an http_proxy from the environment
         self._opener = urllib.request.build_opener(urllib.request.ProxyHandler({}))
         if url is not None:
@@ -361,6 +364,16 @@ class MockServer:
         i.e. its health route and the token are checked now."""
         server = cls(url=url, control_token=control_token, request_timeout=request_timeout)
         return server.start() if check else server
+
+    def scoped_to(self, test_id: str) -> "MockServer":
+        """This server as one test sees it: the same process and connection settings, and every
+        control request carries ``X-Test-Id: <test_id>``, so an L7 proxy that hashes on the test
+        id (several replicas: the README's "Many replicas") sends a test's journal, report and
+        fault requests to the replica that holds its sessions, even for routes whose URL names
+        no test id. Starting or stopping it is the original's business."""
+        scoped = copy.copy(self)
+        scoped._default_headers = {**self._default_headers, "X-Test-Id": test_id}
+        return scoped
 
     @property
     def attached(self) -> bool:
@@ -596,7 +609,7 @@ class MockServer:
         if params:
             url += "?" + urllib.parse.urlencode(params)
         data: Optional[bytes] = None
-        headers = {"Accept": "application/json"}
+        headers = {"Accept": "application/json", **self._default_headers}
         if self.control_token is not None:
             headers["Authorization"] = f"Bearer {self.control_token}"
         if body is not None:

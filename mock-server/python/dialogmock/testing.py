@@ -48,6 +48,8 @@ class DialogMockTest:
     def __init__(self, server: MockServer, test_id: str):
         self.server = server
         self.test_id = test_id
+        # control requests carry X-Test-Id, so a proxy hashing on it reaches this test's replica
+        self._control = server.scoped_to(test_id)
         self._scenario_armed = False
 
     def __repr__(self) -> str:
@@ -87,16 +89,16 @@ class DialogMockTest:
 
     def arm_fault(self, fault: Mapping[str, Any]) -> str:
         """Arms ``fault`` for every open and later session of this test; returns its id."""
-        return self.server.arm_fault(fault, test_id=self.test_id)
+        return self._control.arm_fault(fault, test_id=self.test_id)
 
     def faults(self) -> List[Dict[str, Any]]:
-        return self.server.faults(test_id=self.test_id)
+        return self._control.faults(test_id=self.test_id)
 
     def remove_fault(self, fault_id: str) -> Dict[str, Any]:
-        return self.server.remove_fault(fault_id)
+        return self._control.remove_fault(fault_id)
 
     def clear_faults(self) -> List[str]:
-        return self.server.clear_faults(test_id=self.test_id)
+        return self._control.clear_faults(test_id=self.test_id)
 
     # ---- per-test scenario -------------------------------------------------------------------
 
@@ -104,28 +106,28 @@ class DialogMockTest:
         """Arms ``scenario`` (a dict, bytes, a file path or a shipped scenario's name, as
         ``MockServer.set_scenario``) for this test's sessions opened afterwards; other tests keep
         the server's scenario. Removed at teardown. Returns ``{"testId", "scenario"}``."""
-        answer = self.server.set_test_scenario(self.test_id, scenario)
+        answer = self._control.set_test_scenario(self.test_id, scenario)
         self._scenario_armed = True
         return answer
 
     def scenario(self) -> Optional[Dict[str, Any]]:
         """The scenario armed for this test (``GET /_mock/tests/<id>/scenario``), or None."""
-        return self.server.test_scenario(self.test_id)
+        return self._control.test_scenario(self.test_id)
 
     def clear_scenario(self) -> bool:
         """Removes this test's scenario; later sessions get the server's. False if none was armed."""
         self._scenario_armed = False
-        return self.server.clear_test_scenario(self.test_id)
+        return self._control.clear_test_scenario(self.test_id)
 
     # ---- sessions and journals ---------------------------------------------------------------
 
     def sessions(self, open: Optional[bool] = None) -> List[Dict[str, Any]]:
         """This test's sessions (open ones and the recently closed ones)."""
-        return self.server.sessions(test_id=self.test_id, open=open)
+        return self._control.sessions(test_id=self.test_id, open=open)
 
     def wait_for_session(self, timeout: float = 5.0, closed: bool = False) -> Dict[str, Any]:
         """Waits for a session of this test (with ``closed=True``: a closed one); the newest."""
-        return self.server.wait_for_session(test_id=self.test_id, timeout=timeout, closed=closed)
+        return self._control.wait_for_session(test_id=self.test_id, timeout=timeout, closed=closed)
 
     def _resolve(self, session: Optional[SessionRef], timeout: float) -> SessionRef:
         if session is not None:
@@ -135,30 +137,30 @@ class DialogMockTest:
     def journal(self, session: Optional[SessionRef] = None, timeout: float = 5.0) -> List[Dict[str, Any]]:
         """The journal of ``session``, or of this test's newest session (waiting up to
         ``timeout`` seconds for one to exist)."""
-        return self.server.journal(self._resolve(session, timeout))
+        return self._control.journal(self._resolve(session, timeout))
 
     def report(self, session: Optional[SessionRef] = None, timeout: float = 5.0) -> Dict[str, Any]:
         """The final report of ``session`` (default: this test's newest), see ``MockServer.report``."""
-        return self.server.report(self._resolve(session, timeout))
+        return self._control.report(self._resolve(session, timeout))
 
     def events(self, session: Optional[SessionRef] = None, direction: Optional[str] = None,
                timeout: float = 5.0) -> List[Dict[str, Any]]:
         """Frame entries with an ``event`` of ``session`` (default: the newest), ``in``/``out``."""
-        return self.server.events(self._resolve(session, timeout), direction)
+        return self._control.events(self._resolve(session, timeout), direction)
 
     def event_names(self, session: Optional[SessionRef] = None, direction: Optional[str] = None,
                     timeout: float = 5.0) -> List[str]:
-        return self.server.event_names(self._resolve(session, timeout), direction)
+        return self._control.event_names(self._resolve(session, timeout), direction)
 
     def refusals(self) -> List[Dict[str, Any]]:
         """The upgrades the mock refused for this test (no session opened), oldest first."""
-        return self.server.refusals(test_id=self.test_id)
+        return self._control.refusals(test_id=self.test_id)
 
     def violations(self, level: Optional[str] = None) -> List[Dict[str, Any]]:
         """Violation entries of every session of this test, each with ``"session": id``, then
         one per upgrade the mock refused for it (``mmd.C1`` / ``qrt.C1``, MUST) with
         ``"refusal": {…}``; ``level="MUST"`` or ``"SHOULD"`` keeps one level."""
-        return self.server.violations(test_id=self.test_id, level=level)
+        return self._control.violations(test_id=self.test_id, level=level)
 
     def assert_no_violations(self, level: Optional[str] = "MUST") -> None:
         """Raises ``AssertionError`` when this test's sessions journaled protocol violations or
@@ -178,6 +180,6 @@ class DialogMockTest:
         if self._scenario_armed:
             self._scenario_armed = False
             try:
-                self.server.clear_test_scenario(self.test_id)
+                self._control.clear_test_scenario(self.test_id)
             except (ControlAPIError, MockServerError):
                 pass

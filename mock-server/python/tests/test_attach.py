@@ -169,3 +169,62 @@ def test_plugin_starts_its_server_with_the_token(pytester):
     result = pytester.runpytest_inprocess(f"--dialogmock-binary={find_binary()}", "--dialogmock-token=tok",
                                            "-p", "no:cacheprovider")
     result.assert_outcomes(passed=1)
+
+
+def test_a_tests_control_requests_carry_its_test_id_for_a_hashing_proxy(running):
+    """Behind replicas, a proxy hashes on the test id; routes such as POST /_mock/faults and a
+    session's journal have none in their URL, so DialogMockTest sends X-Test-Id on every one."""
+    import http.server
+    import threading
+
+    from dialogmock import DialogMockTest
+
+    seen = []
+
+    class Front(http.server.BaseHTTPRequestHandler):
+        """Forwards to the running server and notes each request's X-Test-Id."""
+
+        def _forward(self):
+            seen.append((self.command, self.path.split("?")[0], self.headers.get("X-Test-Id")))
+            length = int(self.headers.get("Content-Length") or 0)
+            body = self.rfile.read(length) if length else None
+            request = urllib.request.Request(running.http_url + self.path, data=body, method=self.command,
+                                             headers={k: v for k, v in self.headers.items() if k.lower() != "host"})
+            try:
+                with urllib.request.build_opener(urllib.request.ProxyHandler({})).open(request) as answer:
+                    status, payload, kind = answer.status, answer.read(), answer.headers.get("Content-Type")
+            except urllib.error.HTTPError as error:
+                status, payload, kind = error.code, error.read(), error.headers.get("Content-Type")
+            self.send_response(status)
+            self.send_header("Content-Type", kind or "application/json")
+            self.send_header("Content-Length", str(len(payload)))
+            self.end_headers()
+            self.wfile.write(payload)
+
+        do_GET = do_POST = do_PUT = do_DELETE = _forward
+
+        def log_message(self, *args):
+            pass
+
+    front = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Front)
+    threading.Thread(target=front.serve_forever, daemon=True).start()
+    try:
+        server = MockServer.attach(f"http://127.0.0.1:{front.server_address[1]}")
+        test = DialogMockTest(server, "hashed-test")
+        seen.clear()
+        fault = test.arm_fault({"kind": "duplicate", "match": {"type": "session.created"}})
+        test.faults()
+        test.set_scenario({"name": "scoped"})
+        test.sessions()
+        test.violations()
+        test.remove_fault(fault)
+        test.close()
+        assert seen, "no control request reached the front"
+        missing = [(method, path) for method, path, test_id in seen if test_id != "hashed-test"]
+        assert missing == [], f"control requests without X-Test-Id: hashed-test: {missing}"
+        assert ("POST", "/_mock/faults", "hashed-test") in seen
+        server.request("GET", "/_mock/health")            # the server itself sends none
+        assert seen[-1] == ("GET", "/_mock/health", None)
+    finally:
+        front.shutdown()
+        front.server_close()
