@@ -68,6 +68,10 @@ let package = Package(
             dependencies: ["AnswerAudio", "ScenarioEngine", "SessionCore", "ProtocolModel", "WireJSON"],
             swiftSettings: settings),
 
+        /// The timeline component (web/timeline.js, .css; .ci/embed-web makes TimelineAssets.swift of
+        /// them): one session's journal on a time axis, in the dashboard and the HTML report.
+        .target(name: "TimelineView", exclude: ["web"], swiftSettings: settings),
+
         // MARK: - The mock server, by job
         /// Sessions on the socket: the driver, journals, the registry, metrics, the scenario store.
         .target(
@@ -243,6 +247,7 @@ let package = Package(
             name: "MockControlTests",
             dependencies: ["AnswerAudio", "MockControl", "MockSessions", "ScenarioEngine", "WireJSON", "WireSocket"],
             swiftSettings: settings),
+        .testTarget(name: "TimelineViewTests", dependencies: ["TimelineView"], swiftSettings: settings),
         .testTarget(name: "MockSessionsTests", dependencies: ["MockSessions"], swiftSettings: settings),
         .testTarget(
             name: "MockServerTests",
