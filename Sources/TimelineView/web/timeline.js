@@ -71,7 +71,9 @@
   function describe(entry) {
     const parts = [formatMicros(entry.t)];
     if (entry.dir) parts.push(entry.dir === "in" ? "client → server" : "server → client");
-    if (entry.kind !== "state") parts.push(entry.event || entry.kind);
+    if (entry.kind !== "state" && !((entry.kind === "fault" && entry.fault) || (entry.kind === "violation" && entry.violation))) {
+      parts.push(entry.event || entry.kind);
+    }
     if (entry.bytes !== undefined) parts.push(entry.bytes + " B");
     if (entry.audio) parts.push(entry.audio.codec + " " + entry.audio.durationMs.toFixed(1) + " ms");
     if (entry.state) parts.push("state " + entry.state);
