@@ -216,7 +216,7 @@ package enum DashboardAssets {
             const rows = state.sessions.filter((s) =>
               (!protocol || s.protocol === protocol) && (!test || (s.testId || "").includes(test))
               && (!caseId || (s.caseId || "").includes(caseId))
-              && (!verdict || (verdict === "open" ? s.open : !s.open && verdictOf(s) === verdict)));
+              && (!verdict || (verdict === "open" ? s.open : verdictOf(s) === verdict)));
             const body = $("#session-table tbody");
             body.textContent = "";
             // Newest first.

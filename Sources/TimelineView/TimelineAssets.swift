@@ -121,6 +121,17 @@ package enum TimelineAssets {
             return null;
           }
 
+          // Energy levels by journal entry, computed once (a live session's timeline is rebuilt as it grows).
+          const levelCache = new WeakMap();
+
+          function levelsOf(entry) {
+            if (levelCache.has(entry)) return levelCache.get(entry);
+            const payload = /^pcm/i.test(entry.audio.codec) ? audioPayload(entry) : null;
+            const levels = payload ? pcmLevels(payload, entry.audio.sampleRate, 10) : null;
+            levelCache.set(entry, levels);
+            return levels;
+          }
+
           function lowerBound(items, t) {
             let lo = 0, hi = items.length;
             while (lo < hi) { const mid = (lo + hi) >> 1; if (items[mid].t < t) lo = mid + 1; else hi = mid; }
@@ -473,10 +484,7 @@ package enum TimelineAssets {
                 const item = items[i];
                 if (item.end < this.view.t0) continue;
                 const x0 = this.x(item.t), x1 = Math.max(x0 + 1, this.x(item.end));
-                if (item.levels === undefined) {
-                  const payload = /^pcm/i.test(item.entry.audio.codec) ? audioPayload(item.entry) : null;
-                  item.levels = payload ? pcmLevels(payload, item.entry.audio.sampleRate, 10) : null;
-                }
+                if (item.levels === undefined) item.levels = levelsOf(item.entry);
                 if (item.levels && item.levels.length > 0) {
                   g.fillStyle = row.dir === "in" ? "#0ea5e9" : "#22c55e";
                   const w = (x1 - x0) / item.levels.length;
