@@ -252,7 +252,9 @@ let package = Package(
             swiftSettings: settings),
         .testTarget(name: "TimelineViewTests", dependencies: ["TimelineView"], swiftSettings: settings),
         .testTarget(name: "MockDashboardTests", dependencies: ["MockDashboard"], swiftSettings: settings),
-        .testTarget(name: "MockSessionsTests", dependencies: ["MockSessions"], swiftSettings: settings),
+        .testTarget(
+            name: "MockSessionsTests", dependencies: ["MockSessions", "ProtocolModel", "WireJSON"],
+            swiftSettings: settings),
         .testTarget(
             name: "MockServerTests",
             dependencies: [
