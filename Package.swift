@@ -46,7 +46,9 @@ let package = Package(
         .target(name: "ProtocolModel", dependencies: ["WireJSON"], swiftSettings: settings),
         .target(name: "ScenarioEngine", dependencies: ["ProtocolModel", "WireJSON"], swiftSettings: settings),
         /// Answer audio rendered once per distinct answer, framed, cached and shared (workers render misses).
-        .target(name: "AnswerAudio", dependencies: ["ScenarioEngine", "WireAudio"], swiftSettings: settings),
+        .target(
+            name: "AnswerAudio", dependencies: ["ProtocolModel", "ScenarioEngine", "WireAudio"], swiftSettings: settings
+        ),
         /// The interface between protocol engines and the server's session driver.
         .target(
             name: "SessionCore", dependencies: ["AnswerAudio", "ScenarioEngine", "WireJSON", "ProtocolModel"],
@@ -178,7 +180,7 @@ let package = Package(
             name: "WireAudioTests", dependencies: ["WireAudio"], exclude: ["Fixtures"], swiftSettings: settings),
         .testTarget(name: "WireSocketTests", dependencies: ["WireSocket"], swiftSettings: settings),
         .testTarget(
-            name: "AnswerAudioTests", dependencies: ["AnswerAudio", "ScenarioEngine", "WireAudio"],
+            name: "AnswerAudioTests", dependencies: ["AnswerAudio", "ProtocolModel", "ScenarioEngine", "WireAudio"],
             swiftSettings: settings),
         .testTarget(
             name: "JSONSchemaTests", dependencies: ["JSONSchema", "WireJSON"], exclude: ["JSON-Schema-Test-Suite"],

@@ -145,6 +145,13 @@ def dashboard(browser: Browser, server: Server, docs: bool) -> None:
                   f" return t && t.dataset.timelineEntries === {js(str(len(journal)))}; }})()", timeout=10)
     check(page.evaluate("document.querySelector('.dtl').dataset.timelineFrames") == str(frames),
           "data-timeline-frames is not the journal's frame count")
+    # Its audio strips draw energy from the levels the mock measured (uplink and downlink PCM).
+    levelled = [entry for entry in journal if "level" in (entry.get("audio") or {})]
+    check(any(entry["dir"] == "in" for entry in levelled) and any(entry["dir"] == "out" for entry in levelled),
+          f"the known session's journal has no audio levels both ways ({len(levelled)} in all)")
+    check(len({entry["audio"]["level"]["rmsDb"] for entry in levelled}) > 2, "every audio level is the same")
+    check(page.evaluate("document.querySelector('.dtl').dataset.audioLevels") == str(len(levelled)),
+          f"data-audio-levels is not the journal's {len(levelled)} levelled audio frames")
     shown = page.evaluate("Array.from(document.querySelectorAll('.dtl-row')).map(r =>"
                           " [Number(r.dataset.index), Number(r.dataset.t), r.dataset.kind, r.dataset.event || null])")
     expected = [[index, entry["t"], entry["kind"], entry.get("event")] for index, entry in enumerate(journal)]
@@ -166,7 +173,8 @@ def dashboard(browser: Browser, server: Server, docs: bool) -> None:
         const journal = [];
         for (let i = 0; i < 6000; i++) {
             journal.push({t: i * 20000, dir: i % 3 ? "in" : "out", kind: "text", event: "input_audio_buffer.append",
-                          bytes: 900, audio: {codec: "pcm", durationMs: 20, frames: 1, sampleRate: 16000}});
+                          bytes: 900, audio: {codec: "pcm", durationMs: 20, frames: 1, sampleRate: 16000,
+                                              level: {rmsDb: -60 + i % 50, peakDb: -50 + i % 50}}});
             if (i % 100 === 0) journal.push({t: i * 20000 + 1, kind: "state", state: i % 200 ? "Listening" : "Speaking"});
         }
         const host = document.createElement("div");
@@ -175,11 +183,13 @@ def dashboard(browser: Browser, server: Server, docs: bool) -> None:
         DialogTimeline.render(host, {journal, marks: [{t: 1e6, kind: "finding", label: "a finding"}]});
         const took = performance.now() - started;
         const frames = host.querySelector(".dtl").dataset.timelineFrames;
+        const levels = host.querySelector(".dtl").dataset.audioLevels;
         host.dialogTimeline.destroy();
         host.remove();
-        return [took, frames];
+        return [took, frames, levels];
     })()""")
-    check(took[1] == "6000" and took[0] < 3000, f"6,000 entries: {took[1]} frames in {took[0]:.0f} ms")
+    check(took[1] == "6000" and took[2] == "6000" and took[0] < 3000,
+          f"6,000 entries: {took[1]} frames, {took[2]} with levels, in {took[0]:.0f} ms")
     print(f"dashboard_test: a 6,000-entry timeline renders in {took[0]:.0f} ms")
 
     # Arming a fault through the form arms it; its Remove button removes it.

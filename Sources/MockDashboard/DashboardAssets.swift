@@ -229,7 +229,8 @@ package enum DashboardAssets {
                 onclick: () => selectSession(s.id),
               },
               el("td", {}, s.id), el("td", {}, el("span", { class: "badge " + verdict }, verdict)), el("td", {}, s.protocol),
-              el("td", {}, s.testId || ""), el("td", {}, s.caseId || ""), el("td", {}, s.open ? "open" : "closed"),
+              el("td", { class: "clip", title: s.testId || "" }, s.testId || ""),
+              el("td", { class: "clip", title: s.caseId || "" }, s.caseId || ""), el("td", {}, s.open ? "open" : "closed"),
               el("td", { class: "num" }, s.framesIn + " / " + s.framesOut),
               el("td", { class: "num", title: "MUST / SHOULD" }, s.violations ? must + " / " + (s.violations - must) : "–")));
             }
@@ -580,11 +581,15 @@ package enum DashboardAssets {
         th, td { padding: 3px 6px; text-align: left; border-bottom: 1px solid #f1f5f9; white-space: nowrap; }
         th { position: sticky; top: 0; background: #f8fafc; font-weight: 600; color: #334155; }
         td.num { text-align: right; font-variant-numeric: tabular-nums; }
+        /* The sessions table fits its panel: headers wrap, long ids are clipped (full id in the title). */
+        #session-table th { white-space: normal; vertical-align: bottom; }
+        td.clip { max-width: 9em; overflow: hidden; text-overflow: ellipsis; }
         td.code { font: 11px ui-monospace, Menlo, monospace; white-space: normal; word-break: break-all; }
         tr.session { cursor: pointer; }
         tr.session:hover { background: #f1f5f9; }
         tr.session.selected { background: #dbeafe; }
-        tr.empty td { color: #64748b; font-style: italic; }
+        tr.empty td { color: #64748b; font-style: italic; white-space: normal; }
+        .panel h2:not(:first-child) { margin-top: 16px; }
         .badge { display: inline-block; padding: 0 7px; border-radius: 999px; font-size: 11px; font-weight: 600; background: #e2e8f0; }
         .badge.clean { background: #dcfce7; color: #166534; }
         .badge.nonStrict { background: #fef9c3; color: #854d0e; }

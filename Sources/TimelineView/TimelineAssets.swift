@@ -14,9 +14,12 @@ package enum TimelineAssets {
         //   view.destroy()
         //
         // Journal entries are the mock's journal lines: t (µs since session start), kind, dir, event,
-        // bytes, json, text, audio {codec, durationMs, frames, sampleRate}, state, fault, violation,
-        // code/reason, data. Marks: {index?, t?, kind, label, obligation?, verdict?}, pinned on the axis.
-        // For tests: the root has data-timeline-frames (frames drawn) and data-timeline-entries; each
+        // bytes, json, text, audio {codec, durationMs, frames, sampleRate, level?: {rmsDb, peakDb}}, state,
+        // fault, violation, code/reason, data. Marks: {index?, t?, kind, label, obligation?, verdict?},
+        // pinned on the axis. Audio strips draw a waveform of the PCM payload when the entry keeps it, else
+        // the energy of audio.level (RMS bar, peak behind it), else a plain duration block.
+        // For tests: the root has data-timeline-frames (frames drawn), data-timeline-entries and
+        // data-audio-levels (audio blocks drawn from audio.level, without a payload); each
         // state band is a [data-state] element (in time order, data-t in µs), each mark a
         // [data-mark-kind] element, each entry row of the list a [data-index] element (journal order).
         (function () {
@@ -81,7 +84,11 @@ package enum TimelineAssets {
               parts.push(entry.event || entry.kind);
             }
             if (entry.bytes !== undefined) parts.push(entry.bytes + " B");
-            if (entry.audio) parts.push(entry.audio.codec + " " + entry.audio.durationMs.toFixed(1) + " ms");
+            if (entry.audio) {
+              parts.push(entry.audio.codec + " " + entry.audio.durationMs.toFixed(1) + " ms");
+              const level = summaryLevel(entry);
+              if (level) parts.push("RMS " + level.rmsDb.toFixed(1) + " dBFS, peak " + level.peakDb.toFixed(1) + " dBFS");
+            }
             if (entry.state) parts.push("state " + entry.state);
             if (entry.violation) parts.push(entry.violation.obligation + ": " + entry.violation.message);
             if (entry.fault) parts.push("fault " + entry.fault.kind + (entry.fault.detail ? ": " + entry.fault.detail : ""));
@@ -121,6 +128,18 @@ package enum TimelineAssets {
             return null;
           }
 
+          // The mock's measured level of an audio entry ({rmsDb, peakDb} in dBFS), if it has one.
+          function summaryLevel(entry) {
+            const level = entry.audio && entry.audio.level;
+            if (!level || typeof level.rmsDb !== "number" || !isFinite(level.rmsDb)) return null;
+            const peakDb = typeof level.peakDb === "number" && isFinite(level.peakDb) ? level.peakDb : level.rmsDb;
+            return { rmsDb: level.rmsDb, peakDb };
+          }
+
+          function hasPCMPayload(entry) {
+            return /^pcm/i.test(entry.audio.codec) && audioPayload(entry) !== null;
+          }
+
           // Energy levels by journal entry, computed once (a live session's timeline is rebuilt as it grows).
           const levelCache = new WeakMap();
 
@@ -130,6 +149,11 @@ package enum TimelineAssets {
             const levels = payload ? pcmLevels(payload, entry.audio.sampleRate, 10) : null;
             levelCache.set(entry, levels);
             return levels;
+          }
+
+          // Bar height (0…1) of a level in dBFS: −60 dB and below are flat.
+          function barOf(db) {
+            return Math.max(0, Math.min(1, (db + 60) / 60));
           }
 
           function lowerBound(items, t) {
@@ -145,7 +169,7 @@ package enum TimelineAssets {
             const audio = { in: [], out: [] };
             const states = new Map();
             const marks = [];
-            let tMin = Infinity, tMax = -Infinity, frames = 0;
+            let tMin = Infinity, tMax = -Infinity, frames = 0, audioLevels = 0;
             journal.forEach((entry, index) => {
               if (!entry || typeof entry.t !== "number") return;
               const t = entry.t;
@@ -159,7 +183,9 @@ package enum TimelineAssets {
               if (entry.audio && typeof entry.audio.durationMs === "number") {
                 const end = t + entry.audio.durationMs * 1000;
                 tMax = Math.max(tMax, end);
-                audio[dir].push({ t, end, index, entry, levels: undefined });
+                const level = hasPCMPayload(entry) ? null : summaryLevel(entry);
+                if (level) audioLevels++;
+                audio[dir].push({ t, end, index, entry, levels: undefined, level });
               }
               if (entry.kind === "state" && entry.state) {
                 const name = String(entry.state);
@@ -192,7 +218,7 @@ package enum TimelineAssets {
             marks.sort((a, b) => a.t - b.t);
             if (!isFinite(tMin)) { tMin = 0; tMax = 1e6; }
             if (tMax - tMin < 1000) tMax = tMin + 1000;
-            return { journal, lanes, audio, states, marks, tMin, tMax, frames };
+            return { journal, lanes, audio, states, marks, tMin, tMax, frames, audioLevels };
           }
 
           function niceStep(span, target) {
@@ -256,6 +282,7 @@ package enum TimelineAssets {
               this.titleNode.textContent = this.data.title || "";
               this.root.dataset.timelineFrames = String(m.frames);
               this.root.dataset.timelineEntries = String(m.journal.length);
+              this.root.dataset.audioLevels = String(m.audioLevels);
               this.machines = Array.from(m.states.keys());
               this.layout();
               this.renderList(previous ? Math.max(this.listShown, Math.min(m.journal.length, LIST_CHUNK)) : LIST_CHUNK);
@@ -489,9 +516,18 @@ package enum TimelineAssets {
                   g.fillStyle = row.dir === "in" ? "#0ea5e9" : "#22c55e";
                   const w = (x1 - x0) / item.levels.length;
                   item.levels.forEach((db, k) => {
-                    const h = Math.max(1, half * Math.max(0, Math.min(1, (db + 60) / 60)));
+                    const h = Math.max(1, half * barOf(db));
                     g.fillRect(x0 + k * w, mid - h, Math.max(1, w - 0.2), 2 * h);
                   });
+                } else if (item.level) {
+                  // The mock's measured level: the peak as a pale bar, the RMS energy over it.
+                  const w = Math.max(1, x1 - x0 - (x1 - x0 > 3 ? 0.5 : 0));
+                  const peak = Math.max(1, half * barOf(item.level.peakDb));
+                  const rms = Math.max(1, half * barOf(item.level.rmsDb));
+                  g.fillStyle = row.dir === "in" ? "rgba(14,165,233,0.3)" : "rgba(34,197,94,0.3)";
+                  g.fillRect(x0, mid - peak, w, 2 * peak);
+                  g.fillStyle = row.dir === "in" ? "#0ea5e9" : "#22c55e";
+                  g.fillRect(x0, mid - rms, w, 2 * rms);
                 } else {
                   g.fillStyle = row.dir === "in" ? "rgba(14,165,233,0.55)" : "rgba(34,197,94,0.55)";
                   g.fillRect(x0, mid - half * 0.6, x1 - x0, half * 1.2);

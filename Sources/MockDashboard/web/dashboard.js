@@ -122,7 +122,8 @@
         onclick: () => selectSession(s.id),
       },
       el("td", {}, s.id), el("td", {}, el("span", { class: "badge " + verdict }, verdict)), el("td", {}, s.protocol),
-      el("td", {}, s.testId || ""), el("td", {}, s.caseId || ""), el("td", {}, s.open ? "open" : "closed"),
+      el("td", { class: "clip", title: s.testId || "" }, s.testId || ""),
+      el("td", { class: "clip", title: s.caseId || "" }, s.caseId || ""), el("td", {}, s.open ? "open" : "closed"),
       el("td", { class: "num" }, s.framesIn + " / " + s.framesOut),
       el("td", { class: "num", title: "MUST / SHOULD" }, s.violations ? must + " / " + (s.violations - must) : "–")));
     }
