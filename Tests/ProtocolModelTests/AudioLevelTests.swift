@@ -43,6 +43,22 @@ import WireJSON
         }
     }
 
+    /// The optimised build's SIMD pass and the debug build's loop agree (both run here).
+    @Test func theVectorAndScalarPassesAgree() {
+        var generator = SystemRandomNumberGenerator()
+        for count in [1, 7, 8, 9, 320, 1601, 48_000] {
+            var samples = (0..<count).map { _ in Int16.random(in: .min ... .max, using: &generator) }
+            if count > 8 { samples[count / 2] = .min }
+            samples.withUnsafeBufferPointer { buffer in
+                let scalar = AudioLevel.scalarSums(buffer)
+                let vector = AudioLevel.vectorSums(buffer)
+                #expect(vector.peak == scalar.peak, "\(count) samples")
+                #expect(abs(vector.squares - scalar.squares) <= scalar.squares * 1e-5, "\(count) samples")
+            }
+        }
+        #expect(AudioLevel.vectorSums(UnsafeBufferPointer(start: nil, count: 0)) == (0, 0))
+    }
+
     @Test func theJournalWritesAndReadsTheLevel() throws {
         var entry = JournalEntry.binaryFrame(
             t: 5, .in, byteLength: 640, audio: AudioSummary(codec: "pcm", durationMs: 20, sampleRate: 16000))

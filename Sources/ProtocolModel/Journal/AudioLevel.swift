@@ -19,26 +19,57 @@ package struct AudioLevel: Sendable, Hashable {
         self.peakDb = Self.rounded(peakDb)
     }
 
-    /// The level of `samples` in one pass of integer arithmetic; nil when there are none. (An
-    /// index loop over the pointer with wrapping operators: it runs on the service thread for
-    /// every audio frame, and stays cheap even unoptimised.)
+    /// The level of `samples` in one pass; nil when there are none. It runs on the service
+    /// thread for every audio frame, so the pass is the cheapest the build allows: SIMD lanes in
+    /// an optimised build, a plain integer loop in a debug build (where SIMD code is slow).
     package init?(samples: UnsafeBufferPointer<Int16>) {
-        guard let base = samples.baseAddress, !samples.isEmpty else { return nil }
-        let count = samples.count
+        guard !samples.isEmpty else { return nil }
+        #if DEBUG
+            let (squares, peak) = Self.scalarSums(samples)
+        #else
+            let (squares, peak) = Self.vectorSums(samples)
+        #endif
+        let meanSquare = squares / Double(samples.count)
+        self.init(rmsDb: 10 * log10(meanSquare / (32768 * 32768)), peakDb: 20 * log10(Double(peak) / 32768))
+    }
+
+    /// The sum of the squared samples and the largest magnitude, one sample at a time.
+    package static func scalarSums(_ samples: UnsafeBufferPointer<Int16>) -> (squares: Double, peak: Int) {
+        guard let base = samples.baseAddress else { return (0, 0) }
         var squares = 0
         var lowest = 0
         var highest = 0
         var index = 0
-        while index < count {
+        while index < samples.count {
             let value = Int(base[index])
             squares &+= value &* value
             if value > highest { highest = value }
             if value < lowest { lowest = value }
             index &+= 1
         }
-        let meanSquare = Double(squares) / Double(count)
-        let peak = Double(Swift.max(highest, -lowest))
-        self.init(rmsDb: 10 * log10(meanSquare / (32768 * 32768)), peakDb: 20 * log10(peak / 32768))
+        return (Double(squares), Swift.max(highest, -lowest))
+    }
+
+    /// ``scalarSums(_:)`` eight samples at a time: squares summed in `Float` lanes (exact to
+    /// about 1e-6 relative, far below the 0.1 dB the level keeps), extremes in `Int16` lanes.
+    package static func vectorSums(_ samples: UnsafeBufferPointer<Int16>) -> (squares: Double, peak: Int) {
+        guard let base = samples.baseAddress else { return (0, 0) }
+        let raw = UnsafeRawPointer(base)
+        var squares = SIMD8<Float>()
+        var highest = SIMD8<Int16>()
+        var lowest = SIMD8<Int16>()
+        var index = 0
+        while index &+ 8 <= samples.count {
+            let values = raw.loadUnaligned(fromByteOffset: index &* 2, as: SIMD8<Int16>.self)
+            let wide = SIMD8<Float>(SIMD8<Int32>(truncatingIfNeeded: values))
+            squares = squares + wide * wide
+            highest = pointwiseMax(highest, values)
+            lowest = pointwiseMin(lowest, values)
+            index &+= 8
+        }
+        let (tail, tailPeak) = scalarSums(UnsafeBufferPointer(rebasing: samples[index...]))
+        let peak = Swift.max(Int(highest.max()), -Int(lowest.min()), tailPeak)
+        return (Double(squares.sum()) + tail, peak)
     }
 
     /// The level of little-endian s16 PCM bytes (a trailing odd byte is ignored); nil when they
