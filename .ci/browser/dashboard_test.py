@@ -288,10 +288,13 @@ def dashboard(browser: Browser, server: Server, docs: bool) -> None:
 
 
 def clip_timeline(page, path: str) -> None:
-    """A screenshot of the session panel alone."""
+    """A screenshot of the session panel alone, down to the end of its timeline (the panel itself
+    stretches to the height of the column beside it)."""
     page.evaluate("window.scrollTo(0, 0)")
     box = page.evaluate("(() => { const r = document.querySelector('#session-view').getBoundingClientRect();"
-                        " return [r.x, r.y, r.width, r.height]; })()")
+                        " const t = document.querySelector('#session-view .dtl');"
+                        " const bottom = t ? Math.min(r.bottom, t.getBoundingClientRect().bottom + 12) : r.bottom;"
+                        " return [r.x, r.y, r.width, bottom - r.y]; })()")
     data = page.call("Page.captureScreenshot", {"format": "png", "captureBeyondViewport": True, "clip": {
         "x": box[0], "y": box[1], "width": box[2], "height": box[3], "scale": 1}})["data"]
     os.makedirs(os.path.dirname(path), exist_ok=True)
