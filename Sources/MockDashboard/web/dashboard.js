@@ -99,7 +99,7 @@
   }
 
   function renderSessions() {
-    const protocol = $("#filter-protocol").value, test = $("#filter-test").value.trim();
+    const wantedProtocol = $("#filter-protocol").value, test = $("#filter-test").value.trim();
     const caseId = $("#filter-case").value.trim(), verdict = $("#filter-verdict").value;
     const protocols = new Set(state.sessions.map((s) => s.protocol));
     const select = $("#filter-protocol");
@@ -107,7 +107,7 @@
       if (!Array.from(select.options).some((o) => o.value === name)) select.appendChild(el("option", { value: name }, name));
     }
     const rows = state.sessions.filter((s) =>
-      (!protocol || s.protocol === protocol) && (!test || (s.testId || "").includes(test))
+      (!wantedProtocol || wantedProtocol === s.protocol) && (!test || (s.testId || "").includes(test))
       && (!caseId || (s.caseId || "").includes(caseId))
       && (!verdict || (verdict === "open" ? s.open : verdictOf(s) === verdict)));
     const body = $("#session-table tbody");
@@ -366,7 +366,7 @@
 
   function connectLive(delay) {
     const status = $("#live-status");
-    const socket = new WebSocket((location.protocol === "https:" ? "wss://" : "ws://") + location.host + API.live);
+    const socket = new WebSocket(("https:" === location.protocol ? "wss://" : "ws://") + location.host + API.live);
     state.live = socket;
     socket.onopen = () => {
       status.dataset.state = "live";

@@ -9,14 +9,18 @@ package struct AudioLevel: Sendable, Hashable {
     package static let floorDb = -100.0
 
     /// RMS level in dBFS.
-    package var rmsDb: Double
+    package var rmsDb: Double { Double(rmsTenths) / 10 }
     /// Peak absolute sample in dBFS.
-    package var peakDb: Double
+    package var peakDb: Double { Double(peakTenths) / 10 }
+
+    // Tenths of a dB: every frame's journal entry holds one, so it stays four bytes.
+    private var rmsTenths: Int16
+    private var peakTenths: Int16
 
     /// A level as given (rounded to 0.1 dB, at least ``floorDb``).
     package init(rmsDb: Double, peakDb: Double) {
-        self.rmsDb = Self.rounded(rmsDb)
-        self.peakDb = Self.rounded(peakDb)
+        rmsTenths = Self.tenths(rmsDb)
+        peakTenths = Self.tenths(peakDb)
     }
 
     /// The level of `samples` in one pass; nil when there are none. It runs on the service
@@ -92,8 +96,8 @@ package struct AudioLevel: Sendable, Hashable {
         self = level
     }
 
-    private static func rounded(_ decibels: Double) -> Double {
-        guard decibels.isFinite else { return floorDb }
-        return max(floorDb, (decibels * 10).rounded() / 10)
+    private static func tenths(_ decibels: Double) -> Int16 {
+        guard decibels.isFinite else { return Int16(floorDb * 10) }
+        return Int16((min(3000, max(floorDb, decibels)) * 10).rounded())
     }
 }
