@@ -46,7 +46,9 @@ let package = Package(
         .target(name: "ProtocolModel", dependencies: ["WireJSON"], swiftSettings: settings),
         .target(name: "ScenarioEngine", dependencies: ["ProtocolModel", "WireJSON"], swiftSettings: settings),
         /// Answer audio rendered once per distinct answer, framed, cached and shared (workers render misses).
-        .target(name: "AnswerAudio", dependencies: ["ScenarioEngine", "WireAudio"], swiftSettings: settings),
+        .target(
+            name: "AnswerAudio", dependencies: ["ProtocolModel", "ScenarioEngine", "WireAudio"], swiftSettings: settings
+        ),
         /// The interface between protocol engines and the server's session driver.
         .target(
             name: "SessionCore", dependencies: ["AnswerAudio", "ScenarioEngine", "WireJSON", "ProtocolModel"],
@@ -68,6 +70,12 @@ let package = Package(
             dependencies: ["AnswerAudio", "ScenarioEngine", "SessionCore", "ProtocolModel", "WireJSON"],
             swiftSettings: settings),
 
+        /// The timeline component (web/timeline.js, .css; .ci/embed-web makes TimelineAssets.swift of
+        /// them): one session's journal on a time axis, in the dashboard and the HTML report.
+        .target(name: "TimelineView", exclude: ["web"], swiftSettings: settings),
+        /// The dashboard's page, script and style (web/; .ci/embed-web makes DashboardAssets.swift).
+        .target(name: "MockDashboard", exclude: ["web"], swiftSettings: settings),
+
         // MARK: - The mock server, by job
         /// Sessions on the socket: the driver, journals, the registry, metrics, the scenario store.
         .target(
@@ -78,7 +86,8 @@ let package = Package(
         .target(
             name: "MockControl",
             dependencies: [
-                "AnswerAudio", "MockSessions", "ScenarioEngine", "SessionCore", "WireAudio", "WireSocket", "WireJSON",
+                "AnswerAudio", "MockDashboard", "MockSessions", "ScenarioEngine", "SessionCore", "TimelineView",
+                "WireAudio", "WireSocket", "WireJSON",
                 "ProtocolModel",
             ], swiftSettings: settings),
         /// Capture: proxy mode (sessions forwarded upstream and journaled), replay of a recording,
@@ -171,7 +180,7 @@ let package = Package(
             name: "WireAudioTests", dependencies: ["WireAudio"], exclude: ["Fixtures"], swiftSettings: settings),
         .testTarget(name: "WireSocketTests", dependencies: ["WireSocket"], swiftSettings: settings),
         .testTarget(
-            name: "AnswerAudioTests", dependencies: ["AnswerAudio", "ScenarioEngine", "WireAudio"],
+            name: "AnswerAudioTests", dependencies: ["AnswerAudio", "ProtocolModel", "ScenarioEngine", "WireAudio"],
             swiftSettings: settings),
         .testTarget(
             name: "JSONSchemaTests", dependencies: ["JSONSchema", "WireJSON"], exclude: ["JSON-Schema-Test-Suite"],
@@ -243,7 +252,11 @@ let package = Package(
             name: "MockControlTests",
             dependencies: ["AnswerAudio", "MockControl", "MockSessions", "ScenarioEngine", "WireJSON", "WireSocket"],
             swiftSettings: settings),
-        .testTarget(name: "MockSessionsTests", dependencies: ["MockSessions"], swiftSettings: settings),
+        .testTarget(name: "TimelineViewTests", dependencies: ["TimelineView"], swiftSettings: settings),
+        .testTarget(name: "MockDashboardTests", dependencies: ["MockDashboard"], swiftSettings: settings),
+        .testTarget(
+            name: "MockSessionsTests", dependencies: ["MockSessions", "ProtocolModel", "WireJSON"],
+            swiftSettings: settings),
         .testTarget(
             name: "MockServerTests",
             dependencies: [

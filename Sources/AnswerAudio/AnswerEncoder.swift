@@ -1,3 +1,4 @@
+import ProtocolModel
 package import ScenarioEngine
 package import WireAudio
 
@@ -28,7 +29,11 @@ package enum AnswerEncoder {
         }
         switch encoding {
         case .pcm:
-            return slices.map { Frame(sendOffsetMicros: $0.0, bytes: $0.1.littleEndianBytes) }
+            return slices.map { offset, slice in
+                Frame(
+                    sendOffsetMicros: offset, bytes: slice.littleEndianBytes,
+                    level: slice.samples.withUnsafeBufferPointer { AudioLevel(samples: $0) })
+            }
         case .wav:
             var frames = try encode(pcm, chunks: chunks, encoding: .pcm)
             frames[0].bytes =

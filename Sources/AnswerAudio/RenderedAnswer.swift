@@ -1,3 +1,5 @@
+package import ProtocolModel
+
 /// One answer's audio, rendered and framed: immutable and shared by every session that sends it.
 package struct RenderedAnswer: Sendable {
     /// One frame of the stream.
@@ -6,10 +8,14 @@ package struct RenderedAnswer: Sendable {
         package var sendOffsetMicros: Int64
         /// The frame's bytes (PCM slice, MP3 frames, Ogg pages or an Opus packet).
         package var bytes: [UInt8]
+        /// The level of the PCM the frame carries, measured when it was rendered (PCM and WAV
+        /// frames); nil for encoded audio.
+        package var level: AudioLevel?
 
-        package init(sendOffsetMicros: Int64, bytes: [UInt8]) {
+        package init(sendOffsetMicros: Int64, bytes: [UInt8], level: AudioLevel? = nil) {
             self.sendOffsetMicros = sendOffsetMicros
             self.bytes = bytes
+            self.level = level
         }
     }
 

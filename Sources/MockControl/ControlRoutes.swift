@@ -8,6 +8,8 @@ package enum ControlRoute: String, CaseIterable, Sendable {
     case index, openAPI, health, metrics, sessions, journal, report, refusals, getScenario, putScenario
     case listFaults, armFault, removeFaults, removeFault, reset, echo
     case listTests, getTestScenario, putTestScenario, removeTestScenario
+    // The dashboard (its live feed before its assets: `ui/live` matches both templates).
+    case faultKinds, dashboard, dashboardLive, dashboardAsset
 
     /// Path segments after `/_mock`; `{name}` is a parameter.
     package var template: [String] {
@@ -27,6 +29,10 @@ package enum ControlRoute: String, CaseIterable, Sendable {
         case .echo: ["echo"]
         case .listTests: ["tests"]
         case .getTestScenario, .putTestScenario, .removeTestScenario: ["tests", "{testId}", "scenario"]
+        case .faultKinds: ["fault-kinds"]
+        case .dashboard: ["ui"]
+        case .dashboardLive: ["ui", "live"]
+        case .dashboardAsset: ["ui", "{file}"]
         }
     }
 
@@ -48,7 +54,7 @@ package enum ControlRoute: String, CaseIterable, Sendable {
         case .health: "Liveness, version, library versions, event loop, threads and the current scenario."
         case .metrics: "Prometheus text: sessions, frames, bytes, send lateness, answer-audio cache."
         case .sessions: "Open sessions and the last closed ones; filter with testId, caseId, open."
-        case .journal: "One session's journal as JSON Lines."
+        case .journal: "One session's journal as JSON Lines; from=N: from its Nth entry on (0-based)."
         case .report:
             "The final report of a session whose scenario journals one (policy sessionReport, the aibuds profile)."
         case .refusals:
@@ -67,6 +73,12 @@ package enum ControlRoute: String, CaseIterable, Sendable {
         case .putTestScenario:
             "Arm a scenario (body: a scenario file) for the sessions opened later with this test id; case routes keep theirs."
         case .removeTestScenario: "Remove a test id's scenario: its later sessions get the global one again."
+        case .faultKinds: "The fault kinds POST /_mock/faults takes, each with a line on what it does and an example."
+        case .dashboard:
+            "The dashboard (HTML; also at /). With --control-token, ?token=T sets a cookie that authorises the browser."
+        case .dashboardLive:
+            "The dashboard's live feed: a WebSocket of JSON events (opened, closed, violation, fault, faults, refusal)."
+        case .dashboardAsset: "The dashboard's files: dashboard.js, dashboard.css, timeline.js, timeline.css."
         }
     }
 
@@ -77,6 +89,8 @@ package enum ControlRoute: String, CaseIterable, Sendable {
         case .sessions: ["testId", "caseId", "open"]
         case .refusals: ["testId", "caseId"]
         case .listFaults, .removeFaults: ["testId", "session"]
+        case .journal: ["from"]
+        case .dashboard: ["token"]
         default: []
         }
     }

@@ -55,37 +55,41 @@ package final class SessionDriver<Session: ProtocolSession>: ConnectionHandler {
 
     package func connection(_ connection: Connection, received message: WebSocketMessage) {
         let t = journal.elapsed(atMicros: now)
+        // The frame's entry is built first (its audio summary may depend on the state before the
+        // frame) and recorded after the engine handled it, with the level of the samples the
+        // engine decoded; the engine's commands (journal notes among them) run after the entry.
+        var entry: JournalEntry
+        let commands: [SessionCommand]
         switch message {
         case .text(let bytes):
             let classification = session.classify(text: bytes)
             if let json = classification.json {
-                journal.record(
-                    textEntry(t: t, .in, json: json, eventType: classification.eventType, byteLength: bytes.count))
+                entry = textEntry(t: t, .in, json: json, eventType: classification.eventType, byteLength: bytes.count)
             } else if let audio = classification.inPlaceAudio?.audio, !journalAudio {
                 // Read in place by the engine: the event type and the audio summary, as for any audio frame.
-                journal.record(
-                    JournalEntry(
-                        t: t, direction: .in, kind: .text, byteLength: bytes.count,
-                        eventType: classification.eventType, audio: audio))
+                entry = JournalEntry(
+                    t: t, direction: .in, kind: .text, byteLength: bytes.count,
+                    eventType: classification.eventType, audio: audio)
             } else if classification.inPlaceAudio != nil, let json = try? JSONValue.decode(bytes) {
                 // --journal-audio keeps the payload (or the length was not base64's): the whole frame.
-                journal.record(
-                    textEntry(t: t, .in, json: json, eventType: classification.eventType, byteLength: bytes.count))
+                entry = textEntry(t: t, .in, json: json, eventType: classification.eventType, byteLength: bytes.count)
             } else {
-                journal.record(
-                    JournalEntry(
-                        t: t, direction: .in, kind: .text, byteLength: bytes.count,
-                        text: String(decoding: bytes.prefix(4096), as: UTF8.self)))
+                entry = JournalEntry(
+                    t: t, direction: .in, kind: .text, byteLength: bytes.count,
+                    text: String(decoding: bytes.prefix(4096), as: UTF8.self))
             }
             metrics.frameIn(bytes: bytes.count)
-            execute(session.receive(text: bytes, classification: classification))
+            commands = session.receive(text: bytes, classification: classification)
         case .binary(let bytes):
-            journal.record(
-                .binaryFrame(
-                    t: t, .in, byteLength: bytes.count, audio: session.audioSummary(ofBinary: bytes, inbound: true)))
+            entry = .binaryFrame(
+                t: t, .in, byteLength: bytes.count, audio: session.audioSummary(ofBinary: bytes, inbound: true))
             metrics.frameIn(bytes: bytes.count)
-            execute(session.receive(binary: bytes))
+            commands = session.receive(binary: bytes)
         }
+        let level = session.takeReceivedAudioLevel()
+        if entry.audio != nil { entry.audio?.level = level }
+        journal.record(entry)
+        execute(commands)
     }
 
     package func connectionClosed(_ connection: Connection, peerCode: CloseCode?, peerReason: String) {
@@ -172,8 +176,9 @@ package final class SessionDriver<Session: ProtocolSession>: ConnectionHandler {
         let t = journal.elapsed(atMicros: sentAt)
         if frame.isText {
             if let json = frame.json ?? (try? JSONValue.decode(frame.bytes)) {
-                journal.record(
-                    textEntry(t: t, .out, json: json, eventType: frame.eventType, byteLength: frame.bytes.count))
+                var entry = textEntry(t: t, .out, json: json, eventType: frame.eventType, byteLength: frame.bytes.count)
+                if entry.audio != nil { entry.audio?.level = frame.audioLevel }
+                journal.record(entry)
             } else {
                 journal.record(
                     JournalEntry(
@@ -181,10 +186,9 @@ package final class SessionDriver<Session: ProtocolSession>: ConnectionHandler {
                         eventType: frame.eventType, text: String(decoding: frame.bytes.prefix(4096), as: UTF8.self)))
             }
         } else {
-            journal.record(
-                .binaryFrame(
-                    t: t, .out, byteLength: frame.bytes.count,
-                    audio: session.audioSummary(ofBinary: frame.bytes, inbound: false)))
+            var audio = session.audioSummary(ofBinary: frame.bytes, inbound: false)
+            if audio != nil { audio?.level = frame.audioLevel }
+            journal.record(.binaryFrame(t: t, .out, byteLength: frame.bytes.count, audio: audio))
         }
         connection.fragmentSize = frame.fragmentBytes ?? persistentFragmentBytes
         connection.send(frame.isText ? .text(frame.bytes) : .binary(frame.bytes))

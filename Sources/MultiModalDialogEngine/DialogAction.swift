@@ -10,8 +10,8 @@ enum DialogAction: TimelineAction, Hashable {
     case event(String, JSONObject)
     /// Send the header-level `task-started`.
     case taskStarted
-    /// Send a binary audio frame.
-    case audio([UInt8])
+    /// Send a binary audio frame (with its level, measured when the answer was rendered).
+    case audio([UInt8], AudioLevel?)
     /// Announce a dialog state (sent only on change, S5).
     case enter(DialogState)
     /// Send a non-fatal `Error` event.

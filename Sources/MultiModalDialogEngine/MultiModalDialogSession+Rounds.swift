@@ -107,7 +107,7 @@ extension MultiModalDialogSession {
                 offset = max(offset, Int64(sentBytes) * 1_000_000 / Int64(limit))
             }
             sentBytes += frame.bytes.count
-            timeline.add(.audio(frame.bytes), at: respondingAt + offset, group: number)
+            timeline.add(.audio(frame.bytes, frame.level), at: respondingAt + offset, group: number)
             latest = max(latest, respondingAt + offset)
         }
         let endAt = lane(latest)

@@ -24,6 +24,9 @@ extension MultiModalDialogSession {
         }
         guard let config, let decoder = uplink?.decoder else { return [] }
         let decoded = decoder.decode(bytes)
+        if decoded.problem == nil {
+            receivedAudioLevel = decoded.pcm.samples.withUnsafeBufferPointer { AudioLevel(samples: $0) }
+        }
         let durationMicros = Int64(decoded.pcm.count) * 1_000_000 / Int64(max(1, decoded.pcm.sampleRate))
         var commands = handle(scenario.runtime.clientAudio(byteCount: bytes.count, durationMicros: durationMicros))
         let formatObligation = DialogProtocol.multimodalDialog.audioFormatObligation

@@ -39,8 +39,8 @@ extension MultiModalDialogSession {
             return send(frames.event(name, dialogID: dialogID, fields: fields, at: time))
         case .taskStarted:
             return send(frames.taskStarted(at: time))
-        case .audio(let bytes):
-            return send(frames.audio(bytes, at: time))
+        case .audio(let bytes, let level):
+            return send(frames.audio(bytes, level: level, at: time))
         case .enter(let state):
             return enter(state, at: time)
         case .error(let error):

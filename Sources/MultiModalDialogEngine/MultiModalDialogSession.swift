@@ -1,4 +1,4 @@
-import ProtocolModel
+package import ProtocolModel
 package import ScenarioEngine
 package import SessionCore
 import WireAudio
@@ -43,6 +43,8 @@ package final class MultiModalDialogSession<Clock: ScenarioClock>: ProtocolSessi
     var closingReport: JSONValue?
     /// A rendered fault asked for a fatal error; the session must close.
     var fatalRendered = false
+    /// The level of the last binary frame's decoded audio, until the driver takes it.
+    var receivedAudioLevel: AudioLevel?
 
     /// Creates a session.
     /// - Parameters:
@@ -102,6 +104,11 @@ package final class MultiModalDialogSession<Clock: ScenarioClock>: ProtocolSessi
 
     package func receive(binary bytes: [UInt8]) -> [SessionCommand] {
         entry { receiveAudio(bytes) }
+    }
+
+    package func takeReceivedAudioLevel() -> AudioLevel? {
+        defer { receivedAudioLevel = nil }
+        return receivedAudioLevel
     }
 
     package func engineTimerFired(_ name: String) -> [SessionCommand] {

@@ -1,4 +1,4 @@
-import ProtocolModel
+package import ProtocolModel
 package import ScenarioEngine
 package import WireJSON
 
@@ -69,8 +69,8 @@ package struct ServerFrameBuilder: Sendable, Hashable {
     }
 
     /// A binary audio frame.
-    package func audio(_ bytes: [UInt8], at time: Int64) -> OutboundFrame {
-        OutboundFrame(eventType: nil, isText: false, bytes: bytes, dueAtMicros: time)
+    package func audio(_ bytes: [UInt8], level: AudioLevel? = nil, at time: Int64) -> OutboundFrame {
+        OutboundFrame(eventType: nil, isText: false, bytes: bytes, dueAtMicros: time, audioLevel: level)
     }
 
     /// A scenario-given JSON frame with this session's `task_id` filled in when its header

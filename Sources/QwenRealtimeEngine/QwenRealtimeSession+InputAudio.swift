@@ -72,6 +72,7 @@ extension QwenRealtimeSession {
         }
         input.bufferedBytes += bytes.count
         input.bufferedMicros += duration
+        receivedAudioLevel = bytes.withUnsafeBytes { AudioLevel(littleEndianPCM: $0) }
         // Push-to-talk has no VAD: the app appends audio only while the user holds the button,
         // so the audio itself is the user's input for the idle end [inferred].
         if scenario.runtime.scenario.policies.idleEndMs != nil, duration > 0, configuration.turnDetection == nil {

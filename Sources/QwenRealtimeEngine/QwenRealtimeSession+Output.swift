@@ -6,12 +6,16 @@ package import WireJSON
 extension QwenRealtimeSession {
     /// Sends a server event `{event_id, type, …fields}` (S3) no earlier than `delay` from now
     /// and never before the previous frame, through the fault stage.
-    package func emit(_ event: QwenServerEvent, _ fields: JSONObject = [:], delay: Int64 = 0) -> [SessionCommand] {
-        emit(type: event.rawValue, fields, delay: delay)
+    package func emit(
+        _ event: QwenServerEvent, _ fields: JSONObject = [:], delay: Int64 = 0, audioLevel: AudioLevel? = nil
+    ) -> [SessionCommand] {
+        emit(type: event.rawValue, fields, delay: delay, audioLevel: audioLevel)
     }
 
     /// Sends a server event of a dialect's own `type` (see ``emit(_:_:delay:)``).
-    package func emit(type: String, _ fields: JSONObject = [:], delay: Int64 = 0) -> [SessionCommand] {
+    package func emit(
+        type: String, _ fields: JSONObject = [:], delay: Int64 = 0, audioLevel: AudioLevel? = nil
+    ) -> [SessionCommand] {
         guard !isClosed else { return [] }
         var object = JSONObject()
         object.reserveCapacity(2 + fields.count)
@@ -20,7 +24,10 @@ extension QwenRealtimeSession {
         for (key, value) in fields { object[key] = value }
         let due = timeline.lane(now + delay)
         let json = JSONValue.object(object)
-        return send(OutboundFrame(eventType: type, isText: true, bytes: json.encoded(), dueAtMicros: due, json: json))
+        return send(
+            OutboundFrame(
+                eventType: type, isText: true, bytes: json.encoded(), dueAtMicros: due, json: json,
+                audioLevel: audioLevel))
     }
 
     /// The scenario's delay before a server event.

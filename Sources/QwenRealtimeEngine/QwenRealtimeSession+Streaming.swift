@@ -83,16 +83,18 @@ extension QwenRealtimeSession {
             response?.textSent += text
             let event: QwenServerEvent = active.hasAudio ? .responseAudioTranscriptDelta : .responseTextDelta
             return emit(event, partFields(active, ["delta": .string(text)]))
-        case .audioDelta(let bytes):
+        case .audioDelta(let bytes, let level):
             response?.audioBytesSent += bytes.count
             if active.audioBytesSent == 0, configuration.outputIsWAV {
                 // wav output: the answer's first chunk starts with the header of the whole answer.
                 let header = WAVFile.streamHeader(
                     sampleRate: configuration.outputSampleRate, dataBytes: active.audioBytes)
                 return emit(
-                    .responseAudioDelta, partFields(active, ["delta": .string(Base64.encode(header + bytes))]))
+                    .responseAudioDelta, partFields(active, ["delta": .string(Base64.encode(header + bytes))]),
+                    audioLevel: level)
             }
-            return emit(.responseAudioDelta, partFields(active, ["delta": .string(Base64.encode(bytes))]))
+            return emit(
+                .responseAudioDelta, partFields(active, ["delta": .string(Base64.encode(bytes))]), audioLevel: level)
         case .messageDone:
             return closeMessage(status: "completed")
         case .callAdded(let index):

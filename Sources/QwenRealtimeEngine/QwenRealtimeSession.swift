@@ -1,5 +1,5 @@
 package import AnswerAudio
-import ProtocolModel
+package import ProtocolModel
 package import ScenarioEngine
 package import SessionCore
 import WireJSON
@@ -58,6 +58,8 @@ package final class QwenRealtimeSession<Clock: ScenarioClock>: ProtocolSession {
     var closingReport: JSONValue?
     /// Responses started (groups a response's steps on the timeline).
     var responseCount = 0
+    /// The level of the last appended chunk's decoded audio, until the driver takes it.
+    var receivedAudioLevel: AudioLevel?
     /// Omni `conversation_id`.
     let conversationID: String?
     /// What a dialect keeps per session beyond the core's state: its own class, created by the
@@ -180,6 +182,11 @@ package final class QwenRealtimeSession<Clock: ScenarioClock>: ProtocolSession {
         guard lifecycle.close() else { return }
         closingReport = scenario.runtime.finalReport(endReason: "clientClosed")
         _ = scenario.runtime.close()
+    }
+
+    package func takeReceivedAudioLevel() -> AudioLevel? {
+        defer { receivedAudioLevel = nil }
+        return receivedAudioLevel
     }
 
     /// The final report of a session the client closed.

@@ -1,4 +1,5 @@
 package import AnswerAudio
+package import ProtocolModel
 package import ScenarioEngine
 import SessionCore
 
@@ -13,8 +14,9 @@ package struct ResponsePlan: Sendable, Hashable {
         case messageAdded
         /// A transcript (audio modality) or text (text-only) delta.
         case textDelta(String)
-        /// A chunk of s16le PCM at the output rate, sent base64-encoded.
-        case audioDelta([UInt8])
+        /// A chunk of s16le PCM at the output rate, sent base64-encoded, and its level (measured
+        /// when the answer was rendered) for the journal.
+        case audioDelta([UInt8], AudioLevel?)
         /// The `.done` events of the message part and item.
         case messageDone
         /// A function call item starts (index into the calls).
@@ -43,7 +45,7 @@ package struct ResponsePlan: Sendable, Hashable {
     /// The PCM bytes of all the plan's audio deltas.
     package var audioBytes: Int {
         steps.reduce(0) { total, timed in
-            if case .audioDelta(let bytes) = timed.step { return total + bytes.count }
+            if case .audioDelta(let bytes, _) = timed.step { return total + bytes.count }
             return total
         }
     }
@@ -77,7 +79,9 @@ package struct ResponsePlan: Sendable, Hashable {
                 before += text[index].text.count
             }
             for frame in audio.frames where !frame.bytes.isEmpty {
-                timeline.append(TimedStep(offsetMicros: start + frame.sendOffsetMicros, step: .audioDelta(frame.bytes)))
+                timeline.append(
+                    TimedStep(offsetMicros: start + frame.sendOffsetMicros, step: .audioDelta(frame.bytes, frame.level))
+                )
             }
             plan.audioDurationMicros = audio.durationMicros
         }

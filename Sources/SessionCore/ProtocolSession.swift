@@ -37,6 +37,10 @@ package protocol ProtocolSession: AnyObject {
     func audioSummary(ofText json: JSONValue, eventType: String?, inbound: Bool) -> AudioSummary?
     /// What a binary frame's audio held, for the journal (nil when it cannot be told exactly).
     func audioSummary(ofBinary bytes: [UInt8], inbound: Bool) -> AudioSummary?
+    /// The level of the audio the frame just received carried, measured from the samples the
+    /// engine decoded anyway while handling it; nil when it decoded none. Taking it clears it
+    /// (the driver asks after each `receive`, for the frame's journal entry).
+    func takeReceivedAudioLevel() -> AudioLevel?
     /// Notes for the journal once the session is closed (after ``closed(peerCode:)``), e.g. what
     /// of a recording a replay did not use.
     func closingNotes() -> [JournalNote]
@@ -46,6 +50,7 @@ extension ProtocolSession {
     package func closingNotes() -> [JournalNote] { [] }
     package func audioSummary(ofText json: JSONValue, eventType: String?, inbound: Bool) -> AudioSummary? { nil }
     package func audioSummary(ofBinary bytes: [UInt8], inbound: Bool) -> AudioSummary? { nil }
+    package func takeReceivedAudioLevel() -> AudioLevel? { nil }
 }
 
 /// Summaries of s16le PCM payloads.

@@ -4,7 +4,16 @@ import Synchronization
 
 /// The libwebsockets the process runs with (recorded in health output and reports).
 package enum LibWebSocketsVersion {
-    package static var string: String { String(cString: lws_get_library_version()) }
+    /// The library's version: `lws_get_library_version()` is `<version>-<build hash>` (a distro
+    /// build without a git hash gives `4.1.6-`), shown without an empty hash.
+    package static var string: String { display(String(cString: lws_get_library_version())) }
+
+    /// `raw` without the separator of an empty build hash (or trailing blanks).
+    package static func display(_ raw: String) -> String {
+        var version = Substring(raw)
+        while let last = version.last, last == "-" || last == " " { version = version.dropLast() }
+        return version.isEmpty ? raw : String(version)
+    }
 }
 
 /// libwebsockets' own log lines (bind failures, protocol violations). Silent by default so a

@@ -1,5 +1,6 @@
 import AnswerAudio
 import Foundation
+import ProtocolModel
 import ScenarioEngine
 import Synchronization
 import Testing
@@ -96,6 +97,23 @@ import WireAudio
         let offsets = rendered.frames.map(\.sendOffsetMicros)
         #expect(offsets == offsets.sorted())
         if case .oggOpus = encoding { #expect(Array(rendered.frames[0].bytes.prefix(4)) == Array("OggS".utf8)) }
+        // No PCM in the frames: no level for the journal.
+        #expect(rendered.frames.allSatisfy { $0.level == nil })
+    }
+
+    /// PCM and WAV frames carry the level of their slice, measured once when rendered.
+    @Test(arguments: [AnswerAudioKey.Encoding.pcm, .wav])
+    func pcmFramesCarryTheLevelOfTheirSlice(_ encoding: AnswerAudioKey.Encoding) throws {
+        let rendered = AnswerRenderer.render(Self.key("Loud and soft, measured once.", encoding: encoding))
+        let pcm = AnswerRenderer.render(Self.key("Loud and soft, measured once."))
+        #expect(rendered.frames.map(\.level) == pcm.frames.map(\.level))
+        for frame in pcm.frames {
+            let samples = PCMBuffer(littleEndianBytes: frame.bytes, sampleRate: 24000)
+            let level = try #require(frame.level)
+            #expect(abs(level.rmsDb - max(AudioLevel.floorDb, samples.dBFS)) <= 0.05)
+            #expect(abs(level.peakDb - max(AudioLevel.floorDb, PCMBuffer.decibels(samples.peak))) <= 0.05)
+        }
+        #expect(Set(pcm.frames.compactMap { $0.level?.rmsDb }).count > 3)
     }
 
     @Test func unreadableFixtureHasAProblemAndOptionalFallback() {

@@ -18,6 +18,11 @@ struct ControlAPITests {
         #expect(body["status"] == "ok")
         #expect(body["version"] == .string(MockServer.version))
         #expect(body["libraries"]?["libwebsockets"]?.stringValue?.hasPrefix("4.") == true)
+        // A distro build's empty build hash leaves no dangling separator ("4.1.6-").
+        #expect(body["libraries"]?["libwebsockets"]?.stringValue?.hasSuffix("-") == false)
+        #expect(LibWebSocketsVersion.display("4.1.6-") == "4.1.6")
+        #expect(LibWebSocketsVersion.display("4.3.2-v4.3.2-12-gabc") == "4.3.2-v4.3.2-12-gabc")
+        #expect(LibWebSocketsVersion.display("-") == "-")
         #expect(body["libraries"]?["jansson"]?.stringValue?.hasPrefix("2.") == true)
         #expect(body["libraries"]?["opus"]?.stringValue?.hasPrefix("libopus 1.") == true)
     }

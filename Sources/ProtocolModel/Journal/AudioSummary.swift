@@ -8,12 +8,18 @@ package struct AudioSummary: Sendable, Hashable {
     package var frames: Int
     /// Sample rate in Hz, when known.
     package var sampleRate: Int?
+    /// The payload's loudness, when its samples were at hand (PCM, decoded uplink Opus, answer
+    /// audio measured when it was rendered); nil otherwise.
+    package var level: AudioLevel?
 
     /// Creates a summary.
-    package init(codec: String, durationMs: Double, frames: Int = 1, sampleRate: Int? = nil) {
+    package init(
+        codec: String, durationMs: Double, frames: Int = 1, sampleRate: Int? = nil, level: AudioLevel? = nil
+    ) {
         self.codec = codec
         self.durationMs = durationMs
         self.frames = frames
         self.sampleRate = sampleRate
+        self.level = level
     }
 }

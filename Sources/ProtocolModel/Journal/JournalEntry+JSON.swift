@@ -19,7 +19,7 @@ package struct JournalDecodingError: Error, Sendable, Hashable, CustomStringConv
 extension JournalEntry {
     /// The entry as one JSON object with keys in a fixed order; absent members are omitted:
     /// `{"t", "dir", "kind", "bytes", "event", "json", "text", "audio": {"codec",
-    /// "durationMs", "frames", "sampleRate"}, "state", "fault": {"id", "kind", "detail"},
+    /// "durationMs", "frames", "sampleRate", "level": {"rmsDb", "peakDb"}}, "state", "fault": {"id", "kind", "detail"},
     /// "violation": {"obligation", "message"}, "code", "reason", "data", "undelivered"}` (`data`: a
     /// binary frame's bytes in base64, when kept; `undelivered`: true on a proxied upstream frame
     /// that arrived after the client had closed).
@@ -38,6 +38,9 @@ extension JournalEntry {
                 "frames": .int(Int64(audio.frames)),
             ]
             summary["sampleRate"] = audio.sampleRate.map { .int(Int64($0)) }
+            if let level = audio.level {
+                summary["level"] = ["rmsDb": .double(level.rmsDb), "peakDb": .double(level.peakDb)]
+            }
             object["audio"] = .object(summary)
         }
         object["state"] = state.map(JSONValue.string)
@@ -85,6 +88,12 @@ extension JournalEntry {
             self.audio = AudioSummary(
                 codec: codec, durationMs: duration, frames: Int(audio["frames"]?.intValue ?? 1),
                 sampleRate: audio["sampleRate"]?.intValue.map { Int($0) })
+            if let level = audio["level"]?.objectValue {
+                guard let rms = level["rmsDb"]?.doubleValue, let peak = level["peakDb"]?.doubleValue else {
+                    throw JournalDecodingError(message: "\"audio.level\" needs \"rmsDb\" and \"peakDb\"")
+                }
+                self.audio?.level = AudioLevel(rmsDb: rms, peakDb: peak)
+            }
         }
         state = object["state"]?.stringValue
         if let note = object["fault"]?.objectValue {

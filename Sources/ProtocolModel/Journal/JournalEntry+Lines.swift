@@ -1,9 +1,11 @@
 import WireJSON
 
 extension JournalEntry {
-    /// The entry as one line of JSON Lines (compact JSON, no trailing newline).
+    /// The entry as one line of JSON Lines (compact JSON, no trailing newline). Written by the
+    /// native compact writer (the bytes Jansson's compact dump gives, without building a Jansson
+    /// tree and printing each real twice): journal dumps answer on a service thread.
     package var jsonLine: String {
-        jsonValue.encodedString()
+        String(decoding: jsonValue.encoded(), as: UTF8.self)
     }
 
     /// A whole journal as JSON Lines: one entry per line, each line ending in `\n`.

@@ -129,10 +129,12 @@ package struct FaultStage: Sendable {
     mutating func emit(_ work: FrameInProgress, into output: inout FaultStageOutput) {
         let sendAt = max(work.frame.dueAtMicros + work.extraDelayMicros, floorMicros)
         floorMicros = sendAt
+        let unchanged = work.bytes == work.frame.bytes
         let scheduled = ScheduledFrame(
             eventType: work.frame.eventType, isText: work.frame.isText, bytes: work.bytes,
             sendAtMicros: sendAt, fragmentBytes: work.fragmentBytes,
-            json: work.frame.isText && work.bytes == work.frame.bytes ? work.frame.json : nil)
+            json: work.frame.isText && unchanged ? work.frame.json : nil,
+            audioLevel: unchanged ? work.frame.audioLevel : nil)
         for _ in 0...work.copies {
             output.emissions.append(.frame(scheduled))
         }

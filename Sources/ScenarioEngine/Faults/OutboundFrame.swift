@@ -1,4 +1,4 @@
-import ProtocolModel
+package import ProtocolModel
 package import WireJSON
 
 /// A frame the protocol engine wants to send, before faults.
@@ -14,14 +14,21 @@ package struct OutboundFrame: Sendable, Hashable {
     package var dueAtMicros: Int64
     /// The parsed JSON of a text frame, for pointer matches (the engine built it anyway).
     package var json: JSONValue?
+    /// The level of the audio the frame carries, measured when the audio was rendered (off the
+    /// service thread), for the journal; nil when not known.
+    package var audioLevel: AudioLevel?
 
     /// Creates a frame.
-    package init(eventType: String?, isText: Bool, bytes: [UInt8], dueAtMicros: Int64, json: JSONValue? = nil) {
+    package init(
+        eventType: String?, isText: Bool, bytes: [UInt8], dueAtMicros: Int64, json: JSONValue? = nil,
+        audioLevel: AudioLevel? = nil
+    ) {
         self.eventType = eventType
         self.isText = isText
         self.bytes = bytes
         self.dueAtMicros = dueAtMicros
         self.json = json
+        self.audioLevel = audioLevel
     }
 }
 
@@ -41,4 +48,6 @@ package struct ScheduledFrame: Sendable, Hashable {
     /// The engine's parsed JSON of a text frame whose bytes no fault changed (so the journal
     /// need not parse the frame again on the service thread); nil otherwise.
     package var json: JSONValue?
+    /// The engine's level of the frame's audio when no fault changed its bytes; nil otherwise.
+    package var audioLevel: AudioLevel? = nil
 }

@@ -42,8 +42,12 @@ extension QwenRealtimeSession {
     }
 
     /// Sends a server event of the dialect.
-    func emitLive(_ event: QwenAudioLiveServerEvent, _ fields: JSONObject = [:]) -> [SessionCommand] {
-        emit(type: event.rawValue, fields, delay: scenario.runtime.delayMicros(before: event.rawValue))
+    func emitLive(
+        _ event: QwenAudioLiveServerEvent, _ fields: JSONObject = [:], audioLevel: AudioLevel? = nil
+    ) -> [SessionCommand] {
+        emit(
+            type: event.rawValue, fields, delay: scenario.runtime.delayMicros(before: event.rawValue),
+            audioLevel: audioLevel)
     }
 
     /// An acknowledgement echoing the request's `event_id` as `client_event_id`.

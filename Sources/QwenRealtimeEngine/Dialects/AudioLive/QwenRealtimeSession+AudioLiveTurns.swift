@@ -190,9 +190,9 @@ extension QwenRealtimeSession {
         case .textDelta(let text):
             response?.textSent += text
             return emitLive(.outputTranscriptDelta, ["delta": .string(text)])
-        case .audioDelta(let bytes):
+        case .audioDelta(let bytes, let level):
             response?.audioBytesSent += bytes.count
-            return emitLive(.outputAudioDelta, ["delta": .string(Base64.encode(bytes))])
+            return emitLive(.outputAudioDelta, ["delta": .string(Base64.encode(bytes))], audioLevel: level)
         case .callAdded(let index):
             response?.openCall = index
             return []

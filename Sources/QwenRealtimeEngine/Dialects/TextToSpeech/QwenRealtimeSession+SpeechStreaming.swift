@@ -23,9 +23,10 @@ extension QwenRealtimeSession {
             return emit(
                 .responseOutputItemAdded, ["response_id": .string(active.id), "output_index": 0, "item": item])
                 + emit(.responseContentPartAdded, partFields(response ?? active, ["part": Self.audioPart]))
-        case .audioDelta(let bytes):
+        case .audioDelta(let bytes, let level):
             response?.audioBytesSent += bytes.count
-            return emit(.responseAudioDelta, partFields(active, ["delta": .string(Base64.encode(bytes))]))
+            return emit(
+                .responseAudioDelta, partFields(active, ["delta": .string(Base64.encode(bytes))]), audioLevel: level)
         case .messageDone:
             return closeSpeechMessage(status: "completed")
         case .done:
