@@ -68,6 +68,12 @@ let package = Package(
             dependencies: ["AnswerAudio", "ScenarioEngine", "SessionCore", "ProtocolModel", "WireJSON"],
             swiftSettings: settings),
 
+        /// The timeline component (web/timeline.js, .css; .ci/embed-web makes TimelineAssets.swift of
+        /// them): one session's journal on a time axis, in the dashboard and the HTML report.
+        .target(name: "TimelineView", exclude: ["web"], swiftSettings: settings),
+        /// The dashboard's page, script and style (web/; .ci/embed-web makes DashboardAssets.swift).
+        .target(name: "MockDashboard", exclude: ["web"], swiftSettings: settings),
+
         // MARK: - The mock server, by job
         /// Sessions on the socket: the driver, journals, the registry, metrics, the scenario store.
         .target(
@@ -78,7 +84,8 @@ let package = Package(
         .target(
             name: "MockControl",
             dependencies: [
-                "AnswerAudio", "MockSessions", "ScenarioEngine", "SessionCore", "WireAudio", "WireSocket", "WireJSON",
+                "AnswerAudio", "MockDashboard", "MockSessions", "ScenarioEngine", "SessionCore", "TimelineView",
+                "WireAudio", "WireSocket", "WireJSON",
                 "ProtocolModel",
             ], swiftSettings: settings),
         /// Capture: proxy mode (sessions forwarded upstream and journaled), replay of a recording,
@@ -243,6 +250,8 @@ let package = Package(
             name: "MockControlTests",
             dependencies: ["AnswerAudio", "MockControl", "MockSessions", "ScenarioEngine", "WireJSON", "WireSocket"],
             swiftSettings: settings),
+        .testTarget(name: "TimelineViewTests", dependencies: ["TimelineView"], swiftSettings: settings),
+        .testTarget(name: "MockDashboardTests", dependencies: ["MockDashboard"], swiftSettings: settings),
         .testTarget(name: "MockSessionsTests", dependencies: ["MockSessions"], swiftSettings: settings),
         .testTarget(
             name: "MockServerTests",

@@ -43,6 +43,8 @@ package final class ControlAPI {
         // Segments after "/_mock", empty ones kept: `/_mock/faults/` is no route (404), not `/_mock/faults`.
         var parts = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst(2).map(String.init)
         if parts == [""] { parts = [] }  // `/_mock/` is the index
+        // The page checks access itself: `?token=` comes before the cookie exists.
+        if parts == ControlRoute.dashboard.template && method == "GET" { return dashboardPage(request.head) }
         if let refusal = ControlAccess.refusal(
             request.head, token: controlToken, isHealth: parts == ["health"])
         {
@@ -75,7 +77,17 @@ package final class ControlAPI {
             guard let journal = sessions.journal(parameters[0]) else {
                 return .error(404, "NotFound", "no session \(parameters[0]); GET /_mock/sessions lists them")
             }
-            return HTTPResponse(status: 200, contentType: "application/x-ndjson", text: journal.jsonLines)
+            guard let from = Self.journalStart(query) else {
+                return .error(
+                    400, "InvalidRequest",
+                    "from: expected an entry index (0, 1, …); got \"\(query.queryItem("from") ?? "")\"")
+            }
+            if from == 0 {
+                return HTTPResponse(status: 200, contentType: "application/x-ndjson", text: journal.jsonLines)
+            }
+            return HTTPResponse(
+                status: 200, contentType: "application/x-ndjson",
+                text: JournalEntry.encodeLines(Array(journal.entries.dropFirst(from))))
         case .report:
             guard let journal = sessions.journal(parameters[0]) else {
                 return .error(404, "NotFound", "no session \(parameters[0]); GET /_mock/sessions lists them")
@@ -99,8 +111,18 @@ package final class ControlAPI {
             }
             return self.removed(removed)
         case .reset: return reset()
-        case .echo: return .upgradeRequired(path)
+        case .echo, .dashboardLive: return .upgradeRequired(path)
+        case .faultKinds: return .json(status: 200, Self.faultKinds)
+        case .dashboard: return dashboardPage(request.head)
+        case .dashboardAsset: return dashboardFile(parameters[0])
         }
+    }
+
+    /// `from` of `GET /_mock/sessions/<id>/journal?from=N` (0 without it); nil when it is no index.
+    private static func journalStart(_ query: HTTPRequestHead) -> Int? {
+        guard let text = query.queryItem("from") else { return 0 }
+        guard let from = Int(text), from >= 0 else { return nil }
+        return from
     }
 
     /// `GET /_mock/sessions[?testId=][&caseId=][&open=true|false]`.

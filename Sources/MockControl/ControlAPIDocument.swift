@@ -76,8 +76,20 @@ package enum ControlAPIDocument {
                 "description": "One journal entry per line (mock-server/README.md, Journal lines)",
                 "content": ["application/x-ndjson": ["schema": ["type": "string"]]],
             ]
-        case .echo:
+        case .echo, .dashboardLive:
             return ["description": "Never: the route only answers WebSocket upgrades (101)."]
+        case .dashboard:
+            return [
+                "description": "The dashboard page (with ?token=: 303 to the path without it, setting the cookie)",
+                "content": ["text/html": ["schema": ["type": "string"]]],
+            ]
+        case .dashboardAsset:
+            return [
+                "description": "A dashboard file",
+                "content": [
+                    "text/javascript": ["schema": ["type": "string"]], "text/css": ["schema": ["type": "string"]],
+                ],
+            ]
         default:
             return ["description": "OK", "content": ["application/json": ["schema": successSchema(route)]]]
         }
@@ -183,7 +195,10 @@ package enum ControlAPIDocument {
                 ("404", "No open session with that id"),
                 ("409", "A fault with that id is armed already"),
             ]
-        case .echo: errors += [("400", badQuery), ("426", "Upgrade Required: open it as a WebSocket")]
+        case .echo, .dashboardLive:
+            errors += [("400", badQuery), ("426", "Upgrade Required: open it as a WebSocket")]
+        case .dashboard: errors += [("400", badQuery), ("401", "The token is not the server's --control-token")]
+        case .dashboardAsset: errors += [("400", badQuery), ("404", "No such file")]
         default: errors.append(("400", badQuery))
         }
         return errors

@@ -7,6 +7,8 @@ package import WireJSON
 package enum ControlRoute: String, CaseIterable, Sendable {
     case index, openAPI, health, metrics, sessions, journal, report, refusals, getScenario, putScenario
     case listFaults, armFault, removeFaults, removeFault, reset, echo
+    // The dashboard (its live feed before its assets: `ui/live` matches both templates).
+    case faultKinds, dashboard, dashboardLive, dashboardAsset
 
     /// Path segments after `/_mock`; `{name}` is a parameter.
     package var template: [String] {
@@ -24,6 +26,10 @@ package enum ControlRoute: String, CaseIterable, Sendable {
         case .removeFault: ["faults", "{id}"]
         case .reset: ["reset"]
         case .echo: ["echo"]
+        case .faultKinds: ["fault-kinds"]
+        case .dashboard: ["ui"]
+        case .dashboardLive: ["ui", "live"]
+        case .dashboardAsset: ["ui", "{file}"]
         }
     }
 
@@ -45,7 +51,7 @@ package enum ControlRoute: String, CaseIterable, Sendable {
         case .health: "Liveness, version, library versions, event loop, threads and the current scenario."
         case .metrics: "Prometheus text: sessions, frames, bytes, send lateness, answer-audio cache."
         case .sessions: "Open sessions and the last closed ones; filter with testId, caseId, open."
-        case .journal: "One session's journal as JSON Lines."
+        case .journal: "One session's journal as JSON Lines; from=N: from its Nth entry on (0-based)."
         case .report:
             "The final report of a session whose scenario journals one (policy sessionReport, the aibuds profile)."
         case .refusals:
@@ -58,6 +64,12 @@ package enum ControlRoute: String, CaseIterable, Sendable {
         case .removeFault: "Remove one armed fault by id; open sessions disarm it."
         case .reset: "Remove every fault, restore the start-up scenario, forget closed sessions and refusals."
         case .echo: "WebSocket echo of text and binary messages (upgrade only; a plain GET gets 426)."
+        case .faultKinds: "The fault kinds POST /_mock/faults takes, each with a line on what it does and an example."
+        case .dashboard:
+            "The dashboard (HTML; also at /). With --control-token, ?token=T sets a cookie that authorises the browser."
+        case .dashboardLive:
+            "The dashboard's live feed: a WebSocket of JSON events (opened, closed, violation, fault, faults, refusal)."
+        case .dashboardAsset: "The dashboard's files: dashboard.js, dashboard.css, timeline.js, timeline.css."
         }
     }
 
@@ -68,6 +80,8 @@ package enum ControlRoute: String, CaseIterable, Sendable {
         case .sessions: ["testId", "caseId", "open"]
         case .refusals: ["testId", "caseId"]
         case .listFaults, .removeFaults: ["testId", "session"]
+        case .journal: ["from"]
+        case .dashboard: ["token"]
         default: []
         }
     }

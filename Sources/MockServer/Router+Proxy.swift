@@ -16,7 +16,8 @@ extension Router {
                 SessionJournal(
                     id: id, protocolName: route.kind.rawValue, path: request.path, testID: request.testID,
                     caseID: route.caseID, startedAtMicros: MonotonicClock.nowMicros(), recordWriter: recordWriter,
-                    frameLimit: configuration.journalFrameLimit, upstream: proxy.upstream.origin)
+                    frameLimit: configuration.journalFrameLimit, upstream: proxy.upstream.origin,
+                    events: sessions.events)
             }, control: SessionRegistry.SessionControl(arm: { _ in }, disarm: { _ in }), armNow: { _ in })
         guard let journal = made else { return refuseAtCapacity(request) }
         let session = ProxySession(

@@ -116,8 +116,19 @@ final class Router: WebSocketServerDelegate, @unchecked Sendable {
             return upgradeProtocol(route, request)
         }
         switch request.path {
-        case "/_mock/echo":
+        case ControlRoute.echo.path:
             return .accept(EchoHandler(), maxMessageBytes: nil)
+        case ControlRoute.dashboardLive.path:
+            if let refusal = ControlAccess.refusal(request, token: configuration.controlToken, isHealth: false) {
+                return .reject(refusal)
+            }
+            // A page of another site may not read the feed (browsers send Origin on every upgrade).
+            if let origin = request.header("origin"), let host = request.header("host"),
+                origin != "http://\(host)" && origin != "https://\(host)"
+            {
+                return .reject(.error(403, "Forbidden", "the live feed answers the dashboard's own origin only"))
+            }
+            return .accept(DashboardFeed(events: sessions.events), maxMessageBytes: 4096)
         default:
             return refuse(
                 request, status: 404, body: HTTPResponse.errorBody("NotFound", "no WebSocket route at \(request.path)"))
@@ -142,6 +153,7 @@ final class Router: WebSocketServerDelegate, @unchecked Sendable {
             logLevel,
             "refused \(request.path)\(refusal.testID.map { " (test \($0))" } ?? ""): \(status) (\(refusal.reason))")
         refusedUpgrades.record(refusal)
+        sessions.events.post("refusal", ["path": .string(request.path), "status": .int(Int64(status))])
     }
 
     /// Refuses an upgrade with `status` and the JSON `body`, kept and logged (``recordRefusal``).
@@ -212,7 +224,7 @@ final class Router: WebSocketServerDelegate, @unchecked Sendable {
                 SessionJournal(
                     id: id, protocolName: protocolName, path: request.path, testID: testID, caseID: caseID,
                     startedAtMicros: MonotonicClock.nowMicros(), recordWriter: recordWriter,
-                    frameLimit: configuration.journalFrameLimit)
+                    frameLimit: configuration.journalFrameLimit, events: sessions.events)
             }, control: control, armNow: armHere.value)
         guard let journal = made else { return refuseAtCapacity(request) }
         driver.journal = journal
@@ -246,6 +258,7 @@ final class Router: WebSocketServerDelegate, @unchecked Sendable {
         if request.head.path.hasPrefix("/_mock/") || request.head.path == "/_mock" {
             return controlAPI.respond(to: request)
         }
+        if request.head.path == "/" && request.head.method == "GET" { return controlAPI.dashboardPage(request.head) }
         if ProtocolRoute(request.head) != nil {
             // A client that did not ask for the upgrade never reached the protocol: a refusal too.
             recordRefusal(request.head, status: 426, body: HTTPResponse.upgradeRequiredBody(request.head.path))

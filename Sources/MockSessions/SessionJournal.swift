@@ -25,6 +25,8 @@ package final class SessionJournal: Sendable {
         package var bytesIn = 0
         package var bytesOut = 0
         package var violations = 0
+        /// Of ``violations``, those at MUST level (the rest are SHOULD).
+        package var mustViolations = 0
         package var serviceThreadName: String?
         package var storedFrames = 0
         package var framesNotJournaled = 0
@@ -38,11 +40,15 @@ package final class SessionJournal: Sendable {
     /// Frames kept in memory; later frames are only counted (states, violations, faults and
     /// closes are always kept, and `--record` files get every entry).
     package let frameLimit: Int
+    /// Where violations and faults are announced as they are journaled (the dashboard's feed).
+    private let events: SessionEvents?
 
     package init(
         id: String, protocolName: String, path: String, testID: String?, caseID: String?,
-        startedAtMicros: Int64, recordWriter: RecordWriter?, frameLimit: Int = .max, upstream: String? = nil
+        startedAtMicros: Int64, recordWriter: RecordWriter?, frameLimit: Int = .max, upstream: String? = nil,
+        events: SessionEvents? = nil
     ) {
+        self.events = events
         self.upstream = upstream
         self.frameLimit = frameLimit
         self.id = id
@@ -85,9 +91,18 @@ package final class SessionJournal: Sendable {
                 }
             } else if entry.kind == .violation {
                 state.violations += 1
+                if entry.violation?.level != .should { state.mustViolations += 1 }
             }
             // Under the lock, so the file gets entries in the journal's order.
             if let record { record.writer.append(entry.jsonLine, to: record.path) }
+        }
+        if let events, entry.kind == .violation || entry.kind == .fault {
+            events.post(
+                entry.kind.rawValue,
+                [
+                    "session": .string(id),
+                    "label": .string(entry.violation?.obligation ?? entry.fault?.kind ?? ""),
+                ])
         }
     }
 
@@ -131,6 +146,7 @@ package final class SessionJournal: Sendable {
             "bytesIn": .int(Int64(state.bytesIn)), "bytesOut": .int(Int64(state.bytesOut)),
             "violations": .int(Int64(state.violations)),
         ]
+        if state.violations > 0 { object["mustViolations"] = .int(Int64(state.mustViolations)) }
         if let testID { object["testId"] = .string(testID) }
         if let caseID { object["caseId"] = .string(caseID) }
         if let thread = state.serviceThreadName { object["thread"] = .string(thread) }

@@ -89,6 +89,9 @@ package final class SessionRegistry: Sendable {
     }
 
     private let state = Mutex(State())
+    /// The dashboard's live feed: sessions opened and closed, faults armed and removed (journals
+    /// post their violations and faults).
+    package let events = SessionEvents()
     private let closedLimit: Int
     private let closedByteLimit: Int
 
@@ -123,6 +126,15 @@ package final class SessionRegistry: Sendable {
             return (journal, pending)
         }
         for fault in pending { armNow(fault) }
+        if let journal {
+            events.post(
+                "opened",
+                [
+                    "session": .string(journal.id), "protocol": .string(journal.protocolName),
+                    "testId": journal.testID.map(JSONValue.string) ?? .null,
+                    "caseId": journal.caseID.map(JSONValue.string) ?? .null,
+                ])
+        }
         return journal
     }
 
@@ -145,6 +157,7 @@ package final class SessionRegistry: Sendable {
             return state.takeSatisfiedWaiters()
         }
         for continuation in woken { continuation.resume() }
+        events.post("closed", ["session": .string(id)])
     }
 
     /// Waits until no session of case `caseID` is open, or `timeoutMillis` passed.
@@ -199,6 +212,7 @@ package final class SessionRegistry: Sendable {
             return (armed, control)
         }
         control.arm(armed.fault)
+        events.post("faults", ["armed": .string(armed.id)])
         return armed
     }
 
@@ -220,6 +234,7 @@ package final class SessionRegistry: Sendable {
             return (armed, controls)
         }
         for control in controls { control.arm(armed.fault) }
+        events.post("faults", ["armed": .string(armed.id)])
         return armed
     }
 
@@ -239,6 +254,7 @@ package final class SessionRegistry: Sendable {
             return (removed, disarms)
         }
         for (control, id) in disarms { control.disarm(id) }
+        if !removed.isEmpty { events.post("faults", ["removed": .array(removed.map { .string($0.id) })]) }
         return removed
     }
 

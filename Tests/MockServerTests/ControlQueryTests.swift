@@ -59,7 +59,7 @@ struct ControlQueryTests {
             ),
             (
                 "GET", "/_mock/sessions/s1/journal?testId=t1",
-                "unknown query parameter testId; GET /_mock/sessions/{id}/journal takes no query parameters"
+                "unknown query parameter testId; GET /_mock/sessions/{id}/journal takes from"
             ),
             (
                 "POST", "/_mock/reset?force=true",
@@ -85,24 +85,27 @@ struct ControlQueryTests {
             .deletingLastPathComponent()
         let readme = try String(contentsOf: root.appendingPathComponent("mock-server/README.md"), encoding: .utf8)
         let taking = ControlRoute.allCases.filter { !$0.queryParameters.isEmpty }
-        #expect(Set(taking) == [.sessions, .refusals, .listFaults, .removeFaults])
+        #expect(Set(taking) == [.sessions, .refusals, .listFaults, .removeFaults, .journal, .dashboard])
         for route in taking {
             let items = route.queryParameters.map {
-                HTTPRequestHead.QueryItem(name: $0, value: $0 == "open" ? "true" : "x")
+                HTTPRequestHead.QueryItem(name: $0, value: $0 == "open" ? "true" : $0 == "from" ? "0" : "x")
             }
+            // Taken, then answered: no session is called {id}, and this server has no token to match.
+            let status = [ControlRoute.journal: 404, .dashboard: 401][route] ?? 200
             for item in items + [nil] {
                 let query = item.map { [$0] } ?? items  // each alone, then all together
                 let answer = router.respond(
                     to: HTTPRequest(
                         head: HTTPRequestHead(method: route.method, path: route.path, queryItems: query, headers: [:]),
                         body: []))
-                #expect(answer.status == 200, "\(route.method) \(route.path) \(query.map(\.name))")
+                #expect(answer.status == status, "\(route.method) \(route.path) \(query.map(\.name))")
             }
             let documented =
                 document["paths"]?[route.path]?[route.method.lowercased()]?["parameters"]?.arrayValue?
                 .filter { $0["in"] == "query" }.compactMap { $0["name"]?.stringValue } ?? []
             #expect(documented == route.queryParameters, "\(route)")
-            let row = readme.split(separator: "\n").first { $0.hasPrefix("| `\(route.method) \(route.path)[") }
+            let path = route.path.replacingOccurrences(of: "{id}", with: "<id>")
+            let row = readme.split(separator: "\n").first { $0.hasPrefix("| `\(route.method) \(path)[") }
             for name in route.queryParameters {
                 #expect(row?.contains("\(name)=") == true, "README row of \(route.method) \(route.path) names \(name)")
             }
