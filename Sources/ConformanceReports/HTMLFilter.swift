@@ -2,7 +2,7 @@ import ConformanceChecks
 
 /// report.html's filter bar and what it filters on: each case's verdict, obligations, change
 /// against the baseline and searchable text as `data-` attributes, read by the page's script
-/// (``HTMLReportScript``). The bar is `hidden` until the script shows it, so a page read
+/// (`web/report.js`, ``ReportAssets``). The bar is `hidden` until the script shows it, so a page read
 /// without scripts shows no controls that do nothing.
 enum HTMLFilter {
     /// The obligations a case is about: those it declares and those its checks judged.

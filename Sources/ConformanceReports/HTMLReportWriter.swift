@@ -1,5 +1,6 @@
 import ConformanceChecks
 import ProtocolModel
+import TimelineView
 
 /// `report.html`: one self-contained page (inline CSS, SVG and script, no external assets, so
 /// it works offline and from file://) a person reads first: the comparison with a baseline when
@@ -23,7 +24,8 @@ package enum HTMLReportWriter {
         .bar .pass{background:#188038}.bar .fail{background:#d93025}.bar .error{background:#8b1a10}
         .bar .nonStrict{background:#b06000}.bar .informational{background:#d4a017}.bar .unimplemented{background:#777}.bar .skipped{background:#aaa}
         ol.evidence{margin:0;padding-left:1.2em}ol.evidence pre,pre.stderr{margin:.2em 0;max-height:24em;overflow:auto;background:#f6f6f6;padding:4px;font-size:12px}
-        pre,td.text{white-space:pre-wrap;overflow-wrap:anywhere}td,th,p,summary{overflow-wrap:break-word}details.case{scroll-margin-top:4em}table,svg{max-width:100%}svg{height:auto}
+        pre,td.text{white-space:pre-wrap;overflow-wrap:anywhere}td,th,p,summary{overflow-wrap:break-word}details.case{scroll-margin-top:4em}table,svg{max-width:100%}svg{height:auto}table{display:block;overflow-x:auto}
+        @media (max-width:800px){body{margin:.6em}}
         .b64 small{color:#666}.b64 button,.player button,.filters button{font-size:11px;margin-left:3px}
         .b64-full{display:block;max-height:10em;overflow:auto;word-break:break-all;background:#fff;border:1px solid #ddd;padding:2px}
         .filters{display:flex;flex-wrap:wrap;gap:6px 14px;align-items:center;position:sticky;top:0;background:#fff;padding:6px 0;z-index:2;border-bottom:1px solid #ddd}
@@ -35,7 +37,7 @@ package enum HTMLReportWriter {
         tr.regression td:first-child{border-left:4px solid #d93025}.baseline{border:1px solid #ddd;padding:0 8px;margin-bottom:1em}
         .audio{margin:.4em 0}.track{margin:.2em 0}.player{display:flex;align-items:center;gap:8px;flex-wrap:wrap;max-width:100%}
         .player svg.wave{flex:1 1 300px;min-width:120px;max-width:640px;height:40px;background:#eef3fb;cursor:pointer}
-        .clip .player svg.wave{flex-basis:160px;max-width:240px;height:26px}.wave path{fill:#4c8bf5}.wave rect{fill:#9bb7e8}
+        .clip .player svg.wave{flex-basis:160px;min-width:80px;max-width:240px;height:26px}.wave path{fill:#4c8bf5}.wave rect{fill:#9bb7e8}
         .wave line{stroke:#d93025;stroke-width:1.5}.player .info{font-size:12px;color:#555}.clip{font-size:12px;color:#555}
         .client{font-size:12px;color:#555;border:1px solid #ccc;border-radius:3px;padding:0 4px}.client.abnormal{color:#fff;background:#d93025;border-color:#d93025}
         .entry{font-size:12px;color:#444}.flaky{background:#fde293;color:#5f4200;border-radius:3px;padding:0 4px;font-size:12px}
@@ -45,7 +47,7 @@ package enum HTMLReportWriter {
     package static func text(_ report: RunReport) -> String {
         var html =
             "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Conformance: \(XMLText.escape(report.protocolName))</title>"
-        html += "<style>\(style)\(HTMLReportScript.timelineStyle)</style></head><body>\n"
+        html += "<style>\(style)\(TimelineAssets.style)</style></head><body>\n"
         html +=
             "<h1>\(XMLText.escape(report.protocolName))</h1><p>client <code>\(XMLText.escape(report.client))</code> · started \(report.startedText)"
         html += report.toolVersion.isEmpty ? "" : " · conformance \(XMLText.escape(report.toolVersion))"
@@ -74,8 +76,8 @@ package enum HTMLReportWriter {
             html += "</section>\n"
         }
         html += latencySection(report)
-        if !HTMLReportScript.timelineScript.isEmpty { html += "<script>\(HTMLReportScript.timelineScript)</script>\n" }
-        html += "<script>\(HTMLReportScript.script)</script>\n"
+        // The timeline component once per page, then the page's own script (web/report.js).
+        html += "<script>\(TimelineAssets.script)</script>\n<script>\(ReportAssets.script)</script>\n"
         return html + "</body></html>\n"
     }
 

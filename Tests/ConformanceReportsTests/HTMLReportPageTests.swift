@@ -226,3 +226,22 @@ enum HTMLPage {
         #expect(try ReportContract.folderViolations(directory).isEmpty)
     }
 }
+
+/// The Swift copy of report.html's script equals its source (.ci/embed-web).
+@Suite struct ReportAssetsTests {
+    @Test func theScriptEqualsItsSource() throws {
+        let source = ReportContract.root.appendingPathComponent("Sources/ConformanceReports/web/report.js")
+        var text = try String(contentsOf: source, encoding: .utf8)
+        if text.hasSuffix("\n") { text.removeLast() }
+        #expect(ReportAssets.script == text, "run .ci/embed-web")
+    }
+
+    /// The timeline component is in the page once, before the script that renders it.
+    @Test func thePageInlinesTheTimelineComponentOnce() throws {
+        let html = HTMLReportWriter.text(try ReportFixtures.run())
+        #expect(html.components(separatedBy: "window.DialogTimeline = {").count - 1 == 1)
+        let component = try #require(html.range(of: "window.DialogTimeline = {"))
+        let script = try #require(html.range(of: "const cases = Array.from(document.querySelectorAll('details.case'));"))
+        #expect(component.lowerBound < script.lowerBound)
+    }
+}
