@@ -12,7 +12,8 @@ a playable WAV as long as the journaled audio; base64 evidence expands from the 
 overflows the page (wide and narrow windows); the timeline has the journal's frames and its
 states in journal order; no console errors. Screenshots: .build/browser-test/report-*.png.
 
-    python3 .ci/browser/report_test.py      # after swift build
+    python3 .ci/browser/report_test.py          # after swift build
+    python3 .ci/browser/report_test.py --docs   # also writes reports/docs/report.png (the README's)
 """
 
 from __future__ import annotations
@@ -210,6 +211,15 @@ def main() -> None:
         marks = page.evaluate(f"{faulty}.querySelectorAll('[data-mark-kind=finding][data-obligation=\"qrt.C8\"]').length")
         check(marks >= 1, "the faulty case's timeline has no qrt.C8 finding mark")
         page.screenshot(os.path.join(OUT, "report-timeline.png"))
+
+        # The picture of the README: the regressed case, its evidence, audio and timeline.
+        page.evaluate(f"{faulty}.querySelector('.b64-expand').click()")
+        page.evaluate(f"{faulty}.querySelector('.state-order').open = false")
+        page.evaluate(f"window.scrollTo(0, {faulty}.getBoundingClientRect().top + scrollY - 90)")
+        page.screenshot(os.path.join(OUT, "report-case.png"))
+        if "--docs" in sys.argv:
+            os.makedirs(os.path.join(ROOT, "reports", "docs"), exist_ok=True)
+            shutil.copy(os.path.join(OUT, "report-case.png"), os.path.join(ROOT, "reports", "docs", "report.png"))
 
         # Nothing overflows, with every case open and a payload expanded, wide and narrow.
         page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")

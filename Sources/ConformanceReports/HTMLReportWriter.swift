@@ -150,10 +150,19 @@ package enum HTMLReportWriter {
         }
         html += HTMLAudio.tracksHTML(evaluation.transcript) + HTMLCaseData.timelineHTML(evaluation)
         let endMs = evaluation.transcript.journal.last.map { Double($0.t) / 1000 } ?? 0
-        for timeline in evaluation.timelines where !timeline.points.isEmpty {
-            html +=
-                "<p>\(XMLText.escape(timeline.machine))\(timeline.firstViolation.map { " — first violation at point \($0 + 1)" } ?? "")</p>"
-            html += SVGCharts.timeline(timeline, endMs: endMs) + "\n"
+        // The state order per machine (the timeline above shows the states too): open when a
+        // machine took an illegal step.
+        let machines = evaluation.timelines.filter { !$0.points.isEmpty }
+        if !machines.isEmpty {
+            let illegal = machines.contains { $0.firstViolation != nil }
+            html += "<details class=\"state-order\"\(illegal ? " open" : "")><summary>state order per machine"
+            html += "\(illegal ? " — <span class=\"fail\">an illegal step</span>" : "")</summary>\n"
+            for timeline in machines {
+                html +=
+                    "<p>\(XMLText.escape(timeline.machine))\(timeline.firstViolation.map { " — first violation at point \($0 + 1)" } ?? "")</p>"
+                html += SVGCharts.timeline(timeline, endMs: endMs) + "\n"
+            }
+            html += "</details>\n"
         }
         if let stderr = report.stderr(of: evaluation.caseID) {
             let path = XMLText.escape(RunReport.caseStderrPath(evaluation.caseID))

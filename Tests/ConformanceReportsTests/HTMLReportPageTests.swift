@@ -241,7 +241,8 @@ enum HTMLPage {
         let html = HTMLReportWriter.text(try ReportFixtures.run())
         #expect(html.components(separatedBy: "window.DialogTimeline = {").count - 1 == 1)
         let component = try #require(html.range(of: "window.DialogTimeline = {"))
-        let script = try #require(html.range(of: "const cases = Array.from(document.querySelectorAll('details.case'));"))
+        let script = try #require(
+            html.range(of: "const cases = Array.from(document.querySelectorAll('details.case'));"))
         #expect(component.lowerBound < script.lowerBound)
     }
 }
