@@ -44,7 +44,10 @@ package enum HTMLReportWriter {
         """
 
     /// The page.
-    package static func text(_ report: RunReport) -> String {
+    /// - Parameter audioBudget: base64 characters of audio payloads the page carries
+    ///   (``HTMLCaseData/pageAudioBudget``).
+    package static func text(_ report: RunReport, audioBudget: Int = HTMLCaseData.pageAudioBudget) -> String {
+        var budget = audioBudget
         var html =
             "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Conformance: \(XMLText.escape(report.protocolName))</title>"
         html += "<style>\(style)\(TimelineAssets.style)</style></head><body>\n"
@@ -72,7 +75,7 @@ package enum HTMLReportWriter {
             html += "<section class=\"group\" data-verdict=\"\(verdict.rawValue)\">"
             html +=
                 "<h3 id=\"verdict-\(verdict.rawValue)\" class=\"\(verdict.rawValue)\">\(verdict.rawValue) (<span class=\"group-count\" data-total=\"\(group.count)\">\(group.count)</span>)</h3>\n"
-            for evaluation in group { html += caseSection(evaluation, report) }
+            for evaluation in group { html += caseSection(evaluation, report, budget: &budget) }
             html += "</section>\n"
         }
         html += latencySection(report)
@@ -106,7 +109,7 @@ package enum HTMLReportWriter {
         ids.map { "<a href=\"#\(XMLText.escape($0))\">\(XMLText.escape($0))</a>" }.joined(separator: " ")
     }
 
-    private static func caseSection(_ evaluation: CaseEvaluation, _ report: RunReport) -> String {
+    private static func caseSection(_ evaluation: CaseEvaluation, _ report: RunReport, budget: inout Int) -> String {
         let title = evaluation.conformanceCase?.title ?? ""
         let open = evaluation.verdict == .pass || evaluation.verdict == .skipped ? "" : " open"
         let change = HTMLFilter.changeBadge(evaluation.caseID, report)
@@ -170,7 +173,7 @@ package enum HTMLReportWriter {
             html +=
                 "<pre class=\"stderr\">\(XMLText.escape(TextTail.lines(stderr, count: 20).joined(separator: "\n")))</pre></details>\n"
         }
-        return html + HTMLCaseData.script(evaluation) + "</details>\n"
+        return html + HTMLCaseData.script(evaluation, budget: &budget) + "</details>\n"
     }
 
     /// The cases whose verdict changed between `--repeat` runs, with their verdict counts.

@@ -153,8 +153,12 @@ package enum ReportAssets {
             const button = event.target.closest('.b64 button');
             if (!button) return;
             const span = button.closest('.b64');
-            const entry = caseData(span.closest('details.case')).journal[Number(span.dataset.entry)];
-            const text = String(atPointer(entry, span.dataset.pointer) ?? '');
+            const data = caseData(span.closest('details.case'));
+            const text = String(atPointer(data.journal[Number(span.dataset.entry)], span.dataset.pointer) ?? '');
+            if (!text && data.audioLeftOut) {
+              button.textContent = 'not in this page: see the case JSON';
+              return;
+            }
             if (button.classList.contains('b64-copy')) {
               copy(text, button);
               return;
@@ -233,7 +237,7 @@ package enum ReportAssets {
             return new Blob([header.buffer, pcm], {type: 'audio/wav'});
           }
           // What can be shown and played of these audio entries.
-          function track(entries) {
+          function track(entries, leftOut) {
             const first = entries[0].audio;
             const codec = String(first.codec || '').toLowerCase();
             const same = entries.filter((e) => String(e.audio.codec || '').toLowerCase() === codec &&
@@ -243,7 +247,10 @@ package enum ReportAssets {
             const kept = chunks.filter((chunk) => chunk.bytes && chunk.bytes.length);
             const result = {codec, rate: first.sampleRate || 0, chunks, skipped: entries.length - same.length,
               durationMs: chunks.reduce((sum, chunk) => sum + chunk.ms, 0), kind: 'blocks', reason: ''};
-            if (!kept.length) {
+            if (!kept.length && leftOut) {
+              result.reason = 'the payloads are left out of this page (its audio budget was spent on cases above): ' +
+                'durations only; the case JSON has them';
+            } else if (!kept.length) {
               result.reason = 'no payload in the journal (a binary frame keeps only its summary unless the mock runs ' +
                 'with --journal-audio): durations only';
             } else if (codec === 'pcm' || codec === 'pcm16' || codec === 's16le') {
@@ -314,8 +321,8 @@ package enum ReportAssets {
             }
             svg.dataset.blocks = String(chunks.length);
           }
-          function player(container, entries) {
-            const audio = track(entries);
+          function player(container, entries, leftOut) {
+            const audio = track(entries, leftOut);
             const root = document.createElement('div');
             root.className = 'player';
             const svg = svgElement('svg', {class: 'wave', viewBox: '0 0 ' + WIDTH + ' ' + HEIGHT,
@@ -379,11 +386,11 @@ package enum ReportAssets {
             const data = caseData(details);
             for (const container of details.querySelectorAll('.track')) {
               const entries = data.journal.filter((entry) => entry.dir === container.dataset.dir && entry.audio);
-              if (entries.length) player(container, entries);
+              if (entries.length) player(container, entries, data.audioLeftOut);
             }
             for (const container of details.querySelectorAll('.clip')) {
               const entry = data.journal[Number(container.dataset.entry)];
-              if (entry && entry.audio) player(container, [entry]);
+              if (entry && entry.audio) player(container, [entry], data.audioLeftOut);
             }
             const timeline = details.querySelector('.dialog-timeline');
             if (timeline && window.DialogTimeline) window.DialogTimeline.render(timeline, data);

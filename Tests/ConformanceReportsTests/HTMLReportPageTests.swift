@@ -115,6 +115,35 @@ enum HTMLPage {
         #expect(data["title"] == "qrt.audio.001 — Audio is PCM16")
     }
 
+    /// The page's audio budget is spent worst case first; a case past it keeps its journal
+    /// without the payloads, and says how much was left out.
+    @Test func audioPastThePageBudgetIsLeftOut() throws {
+        var report = try Self.audioReport()
+        var second = report.evaluations[0]
+        second.caseID = "qrt.audio.003"
+        second.verdict = .nonStrict
+        report.evaluations.append(second)
+        let payload = Data(Self.pcm).base64EncodedString()
+        let size = payload.utf8.count
+        let everything = HTMLReportWriter.text(report)
+        #expect(everything.components(separatedBy: payload).count - 1 == 2)
+        #expect(try HTMLPage.caseData(everything, id: "qrt.audio.003")["audioLeftOut"] == nil)
+        for budget in [size, 2 * size - 1] {
+            let html = HTMLReportWriter.text(report, audioBudget: budget)
+            #expect(html.components(separatedBy: payload).count - 1 == 1)
+            let kept = try HTMLPage.caseData(html, id: "qrt.audio.001")
+            let leftOut = try HTMLPage.caseData(html, id: "qrt.audio.003")
+            #expect(kept["audioLeftOut"] == nil && kept["journal"]?[1]?["json"]?["audio"] == .string(payload))
+            #expect(leftOut["audioLeftOut"] == .int(Int64(size)))
+            #expect(leftOut["journal"]?[1]?["json"]?["audio"] == "")
+            #expect(leftOut["journal"]?[1]?["json"]?["type"] == "input_audio_buffer.append")
+        }
+        let none = HTMLReportWriter.text(report, audioBudget: 0)
+        #expect(!none.contains(payload))
+        // A case without audio costs nothing.
+        #expect(try HTMLPage.caseData(none, id: "qrt.session.001")["audioLeftOut"] == nil)
+    }
+
     @Test func noJournalTextCanCloseItsScriptElement() throws {
         let html = HTMLReportWriter.text(try Self.audioReport())
         #expect(!html.contains("</script><b>"))
