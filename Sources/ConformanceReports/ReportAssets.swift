@@ -100,7 +100,8 @@ package enum ReportAssets {
           }
           // A link to a case (#qrt.tools.001) opens it, clearing a filter that hides it.
           function reveal() {
-            const target = location.hash.length > 1 ? document.getElementById(decodeURIComponent(location.hash.slice(1))) : null;
+            const id = location.hash.length > 1 ? decodeURIComponent(location.hash.slice(1)) : '';
+            const target = id ? document.getElementById(id) : null;
             if (!target || !target.matches('details.case')) return;
             if (target.hidden) {
               reset();
@@ -351,6 +352,11 @@ package enum ReportAssets {
               drawPeaks(svg, samples.length, (i) => samples[i] / 32768);
               element.src = URL.createObjectURL(wavBlob(audio.pcm, audio.rate, audio.channels));
             } else {
+              // An encoded stream's own length is the one to trust (a summary may only estimate it).
+              element.addEventListener('loadedmetadata', () => {
+                if (!Number.isFinite(element.duration)) return;
+                info.textContent = info.textContent.replace(seconds, element.duration.toFixed(2) + ' s');
+              });
               element.src = URL.createObjectURL(audio.blob);
               audio.blob.arrayBuffer()
                 .then((buffer) => new OfflineAudioContext(1, 1, 44100).decodeAudioData(buffer))
