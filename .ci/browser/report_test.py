@@ -147,6 +147,17 @@ def main() -> None:
         check(visible(page) == [FAULTY], f"qrt.C8 and fail shows {visible(page)}")
         check(page.evaluate("location.hash") == "#filter:verdict=fail&obligation=qrt.C8", "combined hash")
         page.click("#clear-filters")
+        # A finding's obligation in the findings table links to the same filter.
+        page.click('a[href="#filter:obligation=qrt.C8"]')
+        expected = sorted(i for i in ids if about(i, "qrt.C8"))
+        page.wait_for(f"document.querySelector('select[name=obligation]').value === 'qrt.C8'")
+        check(sorted(visible(page)) == expected, f"the findings table's qrt.C8 link shows {visible(page)}")
+        # A link to a case the filter hides opens it and clears the filter.
+        check(page.evaluate("document.getElementById('qrt.tools.001').hidden"), "qrt.tools.001 is about qrt.C8")
+        page.evaluate("location.hash = '#qrt.tools.001'")
+        page.wait_for("!document.getElementById('qrt.tools.001').hidden && document.getElementById('qrt.tools.001').open")
+        check(sorted(visible(page)) == sorted(ids), "a case link did not clear the filter hiding the case")
+        page.click("#clear-filters")
 
         # Search: case id, title, finding text.
         for text, expected in (("qrt.tools.001", ["qrt.tools.001"]), ("ODD PCM byte", [FAULTY]),
