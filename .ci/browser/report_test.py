@@ -185,6 +185,7 @@ def main() -> None:
         case_id = "qrt.audio.002"
         journal = case_json(report, case_id)["transcript"]["journal"]
         page.evaluate(f"document.getElementById('{case_id}').open = true")
+        page.evaluate(f"document.getElementById('{case_id}').scrollIntoView()")
         page.wait_for(f"document.getElementById('{case_id}').querySelectorAll('.track .player').length == 2")
         for direction in ("in", "out"):
             selector = f"document.getElementById('{case_id}').querySelector('.track[data-dir={direction}]')"
@@ -201,6 +202,8 @@ def main() -> None:
 
         # Evidence: the odd append's payload, abbreviated, expands from the journal; its clip.
         faulty = f"document.getElementById('{FAULTY}')"
+        page.evaluate(f"{faulty}.scrollIntoView()")
+        page.wait_for(f"{faulty}.querySelector('.clip .player') !== null")
         span = f"{faulty}.querySelector('.b64')"
         check(page.evaluate(f"{span} !== null"), "no abbreviated base64 in the faulty case's evidence")
         entry = case_json(report, FAULTY)["transcript"]["journal"][int(page.evaluate(f"{span}.dataset.entry"))]
@@ -232,8 +235,14 @@ def main() -> None:
             os.makedirs(os.path.join(ROOT, "reports", "docs"), exist_ok=True)
             shutil.copy(os.path.join(OUT, "report-case.png"), os.path.join(ROOT, "reports", "docs", "report.png"))
 
-        # Nothing overflows, with every case open and a payload expanded, wide and narrow.
+        # Nothing overflows, with every case open and a payload expanded, wide and narrow. An open
+        # case comes alive when it nears the viewport: scroll through the page.
         page.evaluate("document.querySelectorAll('details').forEach(d => d.open = true)")
+        for _ in range(200):
+            if page.evaluate("scrollY + innerHeight >= document.documentElement.scrollHeight - 2"):
+                break
+            page.evaluate("window.scrollBy(0, innerHeight)")
+            time.sleep(0.05)
         page.wait_for("document.querySelectorAll('details.case .dialog-timeline [data-timeline-frames]').length >= 6")
         no_overflow(page, "1400 px")
         page.call("Emulation.setDeviceMetricsOverride",

@@ -401,9 +401,28 @@ package enum ReportAssets {
             const timeline = details.querySelector('.dialog-timeline');
             if (timeline && window.DialogTimeline) window.DialogTimeline.render(timeline, data);
           }
+          // An open case comes alive when it nears the viewport, so a run with many failing (open)
+          // cases loads at once. Observing anew always reports the current intersection.
+          const near = 'IntersectionObserver' in window ? new IntersectionObserver((items) => {
+            for (const item of items) {
+              if (item.isIntersecting && item.target.open) {
+                near.unobserve(item.target);
+                initCase(item.target);
+              }
+            }
+          }, {rootMargin: '800px 0px'}) : null;
+          function wake(details) {
+            if (!details.open || ready.has(details)) return;
+            if (!near) {
+              initCase(details);
+              return;
+            }
+            near.unobserve(details);
+            near.observe(details);
+          }
           for (const details of cases) {
-            details.addEventListener('toggle', () => { if (details.open) initCase(details); });
-            if (details.open) initCase(details);
+            details.addEventListener('toggle', () => wake(details));
+            wake(details);
           }
         })();
         """#
