@@ -115,6 +115,35 @@ enum HTMLPage {
         #expect(data["title"] == "qrt.audio.001 — Audio is PCM16")
     }
 
+    /// Any long base64 value is abbreviated (an image, a kept binary frame's `data`), not a long
+    /// run of one letter nor short text.
+    @Test func base64IsAbbreviatedWhereverItIs() throws {
+        let image = Data((0..<300).map { UInt8(truncatingIfNeeded: $0 * 7) }).base64EncodedString()
+        let binary = JournalEntry.binaryFrame(
+            t: 10, .in, byteLength: 400, audio: AudioSummary(codec: "pcm", durationMs: 12.5, sampleRate: 16000),
+            payload: Self.pcm)
+        let evaluation = CaseEvaluation(
+            caseID: "qrt.images.001", conformanceCase: nil, verdict: .fail,
+            checks: [ReportFixtures.finding("qrt.C16", .fail, actual: "image first", evidence: [0, 1, 2])],
+            transcript: Transcript(journal: [
+                .textFrame(
+                    t: 5, .in, json: ["type": "input_image_buffer.append", "image": .string(image)], byteLength: 500),
+                binary,
+                .textFrame(t: 20, .in, json: ["type": "x", "text": "short and plain"], byteLength: 40),
+            ]))
+        let html = HTMLReportWriter.text(
+            RunReport(
+                protocolName: "qwen-realtime", client: "c", started: ReportFixtures.started,
+                evaluations: [evaluation]))
+        #expect(html.contains("<span class=\"b64\" data-entry=\"0\" data-pointer=\"/json/image\">"))
+        #expect(html.contains("base64, 400 characters = 300 bytes"))
+        #expect(html.contains("<span class=\"b64\" data-entry=\"1\" data-pointer=\"/data\">"))
+        #expect(html.contains("<div class=\"clip\" data-entry=\"1\">pcm 16000 Hz · 12.5 ms</div>"))
+        #expect(html.contains("&quot;text&quot;: &quot;short and plain&quot;"))
+        #expect(html.components(separatedBy: image).count - 1 == 1)
+        #expect(html.components(separatedBy: Data(Self.pcm).base64EncodedString()).count - 1 == 1)
+    }
+
     /// The page's audio budget is spent worst case first; a case past it keeps its journal
     /// without the payloads, and says how much was left out.
     @Test func audioPastThePageBudgetIsLeftOut() throws {
