@@ -111,8 +111,9 @@ let package = Package(
             name: "ConformanceChecks", dependencies: ["ScenarioEngine", "JSONSchema", "WireJSON", "ProtocolModel"],
             swiftSettings: settings),
         .target(
-            name: "ConformanceReports", dependencies: ["ConformanceChecks", "JSONSchema", "WireJSON", "ProtocolModel"],
-            swiftSettings: settings),
+            name: "ConformanceReports",
+            dependencies: ["ConformanceChecks", "JSONSchema", "WireJSON", "ProtocolModel", "TimelineView"],
+            exclude: ["web"], swiftSettings: settings),
 
         .target(
             name: "ConformanceHarness",

@@ -9,8 +9,14 @@ import WireJSON
 /// and the exit code (0 no case failed — with a baseline: none regressed —, 1 one did, 2 a
 /// harness error).
 enum RunVerdict {
+    /// A `--baseline` file: a previous run's index.json, and the path as the user gave it.
+    struct Baseline {
+        var document: JSONValue
+        var file: String
+    }
+
     /// The `--baseline` file (a previous run's index.json), or nil; a bad file exits 2 at once.
-    static func baseline(_ path: String?) -> JSONValue? {
+    static func baseline(_ path: String?) -> Baseline? {
         guard let path else { return nil }
         let value: JSONValue
         do {
@@ -23,14 +29,27 @@ enum RunVerdict {
         guard value["cases"]?.arrayValue != nil else {
             ConformanceCommand.fail("--baseline \(path): not a run's index.json (no \"cases\" array)")
         }
-        return value
+        return Baseline(document: value, file: path)
     }
 
-    static func finish(_ report: RunReport, directory: URL, baseline: JSONValue?, strict: Bool, label: String) -> Never
-    {
+    static func finish(_ report: RunReport, directory: URL, baseline: Baseline?, strict: Bool, label: String) -> Never {
         ConformanceCommand.printLine("\(label): \(RunRecap.counts(report)); report in \(directory.path)")
-        let comparison = baseline.map { BaselineComparison.compare(report, baseline: $0) }
-        if let comparison { ConformanceCommand.printLine(comparison.text) }
+        var report = report
+        if let baseline {
+            var comparison = BaselineComparison.compare(report, baseline: baseline.document)
+            comparison.file = baseline.file
+            report.baseline = comparison
+            ConformanceCommand.printLine(comparison.text)
+            // index.json and report.html show the comparison too (the folder was written before it).
+            do {
+                try ReportFolderWriter.writeBaselineFiles(report, to: directory)
+            } catch {
+                ConformanceCommand.printLine(
+                    "conformance: cannot add the baseline comparison to \(directory.path): \(fileErrorText(error))",
+                    to: 2)
+            }
+        }
+        let comparison = report.baseline
         writeStepSummary(report, directory: directory, comparison)
         // Compared with a baseline, known findings do not fail the run; failing regressions do.
         exit(report.exitCode(strict: strict, baseline: comparison))

@@ -33,6 +33,9 @@ package struct BaselineComparison: Sendable, Hashable {
     package var newCases: [String] = []
     /// Judged in the baseline, not judged (or absent) now.
     package var missingCases: [String] = []
+    /// The baseline file as the user named it (`--baseline FILE`), when known; index.json and
+    /// report.html say what the run was compared with.
+    package var file: String? = nil
 
     /// Whether anything got worse.
     package var hasRegressions: Bool { !regressions.isEmpty }
@@ -52,6 +55,40 @@ package struct BaselineComparison: Sendable, Hashable {
         if !newCases.isEmpty { lines.append("new vs the baseline: \(newCases.joined(separator: ", "))") }
         if !missingCases.isEmpty { lines.append("missing vs the baseline: \(missingCases.joined(separator: ", "))") }
         return lines.isEmpty ? "no change vs the baseline" : lines.joined(separator: "\n")
+    }
+
+    /// index.json's `baseline` (reports/README.md, "Baselines"): `file` (when known),
+    /// `regressions` [`id`, `baselineVerdict`, `verdict`, `newFailedChecks`], `improvements`
+    /// [`id`, `baselineVerdict`, `verdict`], `newCases`, `missingCases`. report.html marks the
+    /// cases from the same value.
+    package var jsonValue: JSONValue {
+        func changes(_ list: [Change], newFindings: Bool) -> JSONValue {
+            .array(
+                list.map { change in
+                    var object: JSONObject = [
+                        "id": .string(change.caseID), "baselineVerdict": .string(change.baselineVerdict.rawValue),
+                        "verdict": .string(change.verdict.rawValue),
+                    ]
+                    if newFindings { object["newFailedChecks"] = .array(change.newFailedChecks.map(JSONValue.string)) }
+                    return .object(object)
+                })
+        }
+        var object: JSONObject = [
+            "regressions": changes(regressions, newFindings: true),
+            "improvements": changes(improvements, newFindings: false),
+            "newCases": .array(newCases.map(JSONValue.string)),
+            "missingCases": .array(missingCases.map(JSONValue.string)),
+        ]
+        object["file"] = file.map(JSONValue.string)
+        return .object(object)
+    }
+
+    /// How `caseID` changed against the baseline: a regression, an improvement, or nil (no
+    /// change, or new / missing).
+    package func change(of caseID: String) -> (change: Change, regressed: Bool)? {
+        if let change = regressions.first(where: { $0.caseID == caseID }) { return (change, true) }
+        if let change = improvements.first(where: { $0.caseID == caseID }) { return (change, false) }
+        return nil
     }
 
     /// How much a verdict says is wrong with the client; nil for `skipped` (not judged).

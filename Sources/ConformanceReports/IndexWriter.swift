@@ -9,7 +9,8 @@ package import WireJSON
 /// `"$schema"` and `"schemaVersion": 1` (conformance/schema/report-index.v1.schema.json), with
 /// `strict`, and `toolVersion`, `latencyBudgets` and each case's `stderr` path when known; `repeat`
 /// (runs per case, `--repeat`), `flakyCases`, and each repeated case's `repeats` (verdict per run,
-/// pass rate, flaky, latency spread). Keys are only ever added within a version.
+/// pass rate, flaky, latency spread); `baseline` when the run was compared with one
+/// (``BaselineComparison/jsonValue``). Keys are only ever added within a version.
 package enum IndexWriter {
     /// The document.
     package static func json(_ report: RunReport) -> JSONValue {
@@ -55,6 +56,7 @@ package enum IndexWriter {
             "strict": .bool(report.strict), "repeat": .int(Int64(report.repeatCount)),
             "flakyCases": .array(report.flakyCases.map(JSONValue.string)),
         ]
+        if let baseline = report.baseline { document["baseline"] = baseline.jsonValue }
         if !report.toolVersion.isEmpty { document["toolVersion"] = .string(report.toolVersion) }
         if !report.latencyBudgets.isEmpty {
             document["latencyBudgets"] = .object(

@@ -37,6 +37,14 @@ package enum ReportFolderWriter {
         try save(HTMLReportWriter.text(report), directory.appendingPathComponent("report.html"))
     }
 
+    /// Rewrites the files that show a baseline comparison (``RunReport/baseline``): index.json's
+    /// `baseline` and report.html's marks; the other files do not change with it.
+    /// - Throws: the file system's error.
+    package static func writeBaselineFiles(_ report: RunReport, to directory: URL) throws {
+        try save(IndexWriter.text(report), directory.appendingPathComponent("index.json"))
+        try save(HTMLReportWriter.text(report), directory.appendingPathComponent("report.html"))
+    }
+
     /// `cases/<case-id>.stderr.txt` for every case whose client wrote to stderr.
     /// - Throws: the file system's error.
     package static func writeStderr(_ report: RunReport, to directory: URL) throws {

@@ -28,6 +28,9 @@ package struct RunReport: Sendable {
     /// A `--strict` run: nonStrict fails it, so junit.xml and ctrf.json report nonStrict cases
     /// as failed tests (`rawStatus` / the `verdict` property still say nonStrict).
     package var strict = false
+    /// The comparison with `--baseline FILE`, when the run had one: index.json's `baseline` and
+    /// the marks on report.html's regressed and improved cases.
+    package var baseline: BaselineComparison? = nil
     /// `--repeat N`: how many times each case ran (1 = once). Repeated cases carry
     /// ``CaseEvaluation/repeats``.
     package var repeatCount = 1
