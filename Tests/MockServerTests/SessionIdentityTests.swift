@@ -13,6 +13,9 @@ struct SessionIdentityTests {
     static let start =
         #"{"header":{"action":"run-task","task_id":"t1","streaming":"duplex"},"payload":{"task_group":"aigc","task":"multimodal-generation","function":"generation","model":"multimodal-dialog","input":{"directive":"Start","workspace_id":"w","app_id":"a"},"parameters":{"upstream":{"type":"AudioOnly","mode":"push2talk"},"client_info":{"user_id":"u"}}}}"#
     static let auth = ("Authorization", "Bearer k")
+    /// How long a frame may take: these tests check ids, not timing, and run among a thousand
+    /// parallel tests on two cores (3 s once ran out there before a multimodal `Started`).
+    static let patience = 15_000
 
     /// The `sess_…` id of a new Qwen session at `query` (after `?model=…`).
     private func qwenSessionID(
@@ -23,7 +26,7 @@ struct SessionIdentityTests {
         let connection = try await client.connect(
             "\(server.baseURL)/api-ws/v1/realtime?model=qwen3-omni-flash-realtime\(query)", headers: [Self.auth])
         defer { connection.close() }
-        let created = try #require(await connection.nextJSON())
+        let created = try #require(await connection.nextJSON(timeoutMillis: Self.patience))
         return try #require(created["session"]?["id"]?.stringValue)
     }
 
@@ -35,7 +38,7 @@ struct SessionIdentityTests {
             "\(server.baseURL)/api-ws/v1/inference", headers: [Self.auth] + headers)
         defer { connection.close() }
         connection.send(text: Self.start)
-        while let frame = await connection.nextJSON() {
+        while let frame = await connection.nextJSON(timeoutMillis: Self.patience) {
             if frame["payload"]?["output"]?["event"] == "Started" {
                 return try #require(frame["payload"]?["output"]?["dialog_id"]?.stringValue)
             }
