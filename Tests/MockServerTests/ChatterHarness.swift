@@ -63,6 +63,16 @@ enum Control {
         _ server: MockServer, _ method: String, _ path: String, body: String = "",
         headers: [String] = [], timeoutSeconds: Int = 3
     ) -> (status: Int, body: String) {
+        let answer = exchange(
+            server, method, path, body: body, headers: headers, timeoutSeconds: timeoutSeconds)
+        return (answer.status, answer.body)
+    }
+
+    /// One raw HTTP exchange: the status, the header fields (lower-cased names) and the body.
+    static func exchange(
+        _ server: MockServer, _ method: String, _ path: String, body: String = "",
+        headers: [String] = [], timeoutSeconds: Int = 3
+    ) -> (status: Int, headers: [String: String], body: String) {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }
         var address = sockaddr_in()
@@ -88,8 +98,14 @@ enum Control {
             received.append(contentsOf: buffer[0..<count])
         }
         let response = String(decoding: received, as: UTF8.self)
-        let status = Int(response.split(separator: " ").dropFirst().first ?? "") ?? 0
-        let bodyText = response.components(separatedBy: "\r\n\r\n").dropFirst().joined(separator: "\r\n\r\n")
-        return (status, bodyText)
+        let parts = response.components(separatedBy: "\r\n\r\n")
+        let lines = parts[0].components(separatedBy: "\r\n")
+        var fields: [String: String] = [:]
+        for line in lines.dropFirst() {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            fields[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
+        }
+        let status = Int(lines[0].split(separator: " ").dropFirst().first ?? "") ?? 0
+        return (status, fields, parts.dropFirst().joined(separator: "\r\n\r\n"))
     }
 }

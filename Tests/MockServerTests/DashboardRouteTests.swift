@@ -12,43 +12,11 @@ import WireSocket
 /// and the cookie that lets a browser in when the server has a control token.
 @Suite("Dashboard routes")
 struct DashboardRouteTests {
-    /// A raw HTTP exchange: status, the header lines (lower-cased names), the body.
+    /// A raw HTTP exchange: status, the header fields (lower-cased names), the body.
     static func exchange(
         _ server: MockServer, _ method: String, _ path: String, headers: [String] = []
     ) -> (status: Int, headers: [String: String], body: String) {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = server.port.bigEndian
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        _ = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        let extra = headers.map { $0 + "\r\n" }.joined()
-        let text = "\(method) \(path) HTTP/1.1\r\nHost: x\r\n\(extra)Content-Length: 0\r\nConnection: close\r\n\r\n"
-        var timeout = timeval(tv_sec: 3, tv_usec: 0)
-        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
-        _ = text.withCString { Glibc.send(fd, $0, strlen($0), 0) }
-        var received: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65536)
-        while true {
-            let count = recv(fd, &buffer, buffer.count, 0)
-            if count <= 0 { break }
-            received.append(contentsOf: buffer[0..<count])
-        }
-        let response = String(decoding: received, as: UTF8.self)
-        let parts = response.components(separatedBy: "\r\n\r\n")
-        let lines = parts[0].components(separatedBy: "\r\n")
-        var fields: [String: String] = [:]
-        for line in lines.dropFirst() {
-            guard let colon = line.firstIndex(of: ":") else { continue }
-            fields[line[..<colon].lowercased()] = line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)
-        }
-        let status = Int(lines[0].split(separator: " ").dropFirst().first ?? "") ?? 0
-        return (status, fields, parts.dropFirst().joined(separator: "\r\n\r\n"))
+        Control.exchange(server, method, path, headers: headers)
     }
 
     @Test func thePageIsServedAtTheRootAndUnderUIWithItsFiles() throws {
