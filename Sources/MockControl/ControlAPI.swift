@@ -4,7 +4,7 @@ package import MockSessions
 import ProtocolModel
 package import ScenarioEngine
 import WireAudio
-package import WireJSON
+import WireJSON
 package import WireSocket
 
 /// The HTTP control API under `/_mock/` (documented in mock-server/README.md).
@@ -51,7 +51,7 @@ package final class ControlAPI: Sendable {
     package func respond(to request: HTTPRequest, reply: HTTPReply) {
         switch resolve(request.head) {
         case .answered(let response): reply(response)
-        case .route(let route, let parameters) where route == .putScenario || route == .putTestScenario:
+        case .route(let route, let parameters) where route.takesScenarioFile:
             DispatchQueue.global(qos: .userInitiated).async {
                 reply(self.respond(to: request, route: route, parameters: parameters))
             }
@@ -72,8 +72,11 @@ package final class ControlAPI: Sendable {
         // Segments after "/_mock", empty ones kept: `/_mock/faults/` is no route (404), not `/_mock/faults`.
         var parts = path.split(separator: "/", omittingEmptySubsequences: false).dropFirst(2).map(String.init)
         if parts == [""] { parts = [] }  // `/_mock/` is the index
-        // The page checks access itself: `?token=` comes before the cookie exists.
-        if parts == ControlRoute.dashboard.template && method == "GET" { return .answered(dashboardPage(head)) }
+        if let own = ControlRoute.matching(parts).first(where: {
+            $0.route.checksAccessItself && $0.route.method == method
+        }) {
+            return .route(own.route, parameters: own.parameters)
+        }
         if let refusal = ControlAccess.refusal(head, token: controlToken, isHealth: parts == ["health"]) {
             return .answered(refusal)
         }
@@ -115,12 +118,7 @@ package final class ControlAPI: Sendable {
                     400, "InvalidRequest",
                     "from: expected an entry index (0, 1, …); got \"\(query.queryItem("from") ?? "")\"")
             }
-            if from == 0 {
-                return HTTPResponse(status: 200, contentType: "application/x-ndjson", text: journal.jsonLines)
-            }
-            return HTTPResponse(
-                status: 200, contentType: "application/x-ndjson",
-                text: JournalEntry.encodeLines(Array(journal.entries.dropFirst(from))))
+            return HTTPResponse(status: 200, contentType: "application/x-ndjson", text: journal.jsonLines(from: from))
         case .report:
             guard let journal = sessions.journal(parameters[0]) else {
                 return .error(404, "NotFound", "no session \(parameters[0]); GET /_mock/sessions lists them")
@@ -199,21 +197,6 @@ package final class ControlAPI: Sendable {
             ])
     }
 
-    /// The faults `?testId=` / `?session=` select (all without either): those armed for that
-    /// test id, those armed on that one session (`{"session": S}`).
-    private func faultFilter(_ query: HTTPRequestHead) -> @Sendable (SessionRegistry.ArmedFault) -> Bool {
-        let testID = query.queryItem("testId")
-        let session = query.queryItem("session")
-        return { fault in
-            (testID.map { fault.target == .testID($0) } ?? true)
-                && (session.map { fault.target == .session($0) } ?? true)
-        }
-    }
-
-    private func removed(_ faults: [SessionRegistry.ArmedFault]) -> HTTPResponse {
-        .json(status: 200, ["status": "removed", "removed": .array(faults.map { .string($0.id) })])
-    }
-
     /// `POST /_mock/reset`: a clean slate for the next test, open sessions left alone.
     private func reset() -> HTTPResponse {
         let faults = sessions.removeFaults { _ in true }
@@ -246,165 +229,4 @@ package final class ControlAPI: Sendable {
         ]
     }
 
-    /// `PUT /_mock/scenario`: the body is a scenario file; it serves every session opened after.
-    private func putScenario(_ body: [UInt8]) -> HTTPResponse {
-        let scenario: Scenario
-        switch loadScenario(body) {
-        case .success(let loaded): scenario = loaded
-        case .failure(let refusal): return refusal.response
-        }
-        scenarios.replace(with: scenario)
-        scenarioInstalled(scenario)
-        return .json(status: 200, ["status": "ok", "scenario": .string(scenario.name)])
-    }
-
-    /// `PUT /_mock/tests/{testId}/scenario`: the body is a scenario file; it serves the sessions
-    /// opened afterwards with that test id (``ScenarioStore/TestLimits`` bound how many and how big).
-    private func putTestScenario(_ body: [UInt8], testID: String) -> HTTPResponse {
-        guard !testID.isEmpty else {
-            return .error(400, "InvalidRequest", "the test id in /_mock/tests/{testId}/scenario is empty")
-        }
-        // Checked before parsing too, which is long for a large file.
-        let limit = scenarios.testLimits.fileBytes
-        guard body.count <= limit else { return tooLarge(bytes: body.count, limit: limit) }
-        let loaded: Scenario
-        switch loadScenario(body) {
-        case .success(let scenario): loaded = scenario
-        case .failure(let refusal): return refusal.response
-        }
-        let armed: Scenario
-        do throws(ScenarioStore.TestLimitError) {
-            armed = try scenarios.arm(loaded, bytes: body.count, forTest: testID)
-        } catch {
-            switch error {
-            case .fileTooLarge(let bytes, let limit): return tooLarge(bytes: bytes, limit: limit)
-            case .full(let count, let bytes, let limits):
-                return .error(
-                    409, "TooManyTestScenarios",
-                    "\(count) per-test scenarios of \(bytes) bytes are armed; at most \(limits.count) of "
-                        + "\(limits.totalBytes) bytes together: DELETE /_mock/tests/{testId}/scenario or POST /_mock/reset first"
-                )
-            }
-        }
-        scenarioInstalled(armed)
-        return .json(status: 200, ["testId": .string(testID), "scenario": ScenarioStore.description(armed)])
-    }
-
-    /// 413 for a per-test scenario file over ``ScenarioStore/TestLimits/fileBytes``.
-    private func tooLarge(bytes: Int, limit: Int) -> HTTPResponse {
-        .error(413, "PayloadTooLarge", "a per-test scenario file holds at most \(limit) bytes; this one has \(bytes)")
-    }
-
-    /// A scenario file from a request body, or the 400 that says what is wrong with it.
-    private func loadScenario(_ body: [UInt8]) -> Result<Scenario, Refusal> {
-        do {
-            let scenario = try Scenario.load(bytes: body, file: "request body")
-            if let step = scenario.replay?.firstIndex(where: { $0.audioFile != nil }) {
-                // Audio files are read when the server starts (--scenario), never on a service thread.
-                return .failure(
-                    Refusal(
-                        response: .error(
-                            400, "InvalidScenario",
-                            "request body: replay.steps[\(step)].audioFile: audio files are read at start-up only; serve this scenario with --scenario"
-                        )))
-            }
-            return .success(scenario)
-        } catch {
-            return .failure(Refusal(response: .error(400, "InvalidScenario", error.description)))
-        }
-    }
-
-    /// An error response as a `Result` failure.
-    private struct Refusal: Error {
-        let response: HTTPResponse
-    }
-
-    private func noTestScenario(_ testID: String) -> HTTPResponse {
-        .error(404, "NotFound", "no scenario armed for test \(testID); PUT /_mock/tests/\(testID)/scenario arms one")
-    }
-
-    /// `GET /_mock/tests`: every test id with a per-test scenario or an armed fault, sorted.
-    private func testSummaries() -> [JSONValue] {
-        let names = scenarios.testScenarioNames
-        var faults: [String: Int] = [:]
-        for fault in sessions.faults {
-            if case .testID(let testID) = fault.target { faults[testID, default: 0] += 1 }
-        }
-        var counts: [String: Int] = [:]
-        for journal in sessions.all {
-            if let testID = journal.testID, names[testID] != nil || faults[testID] != nil {
-                counts[testID, default: 0] += 1
-            }
-        }
-        return Set(names.keys).union(faults.keys).sorted().map { testID in
-            [
-                "testId": .string(testID), "scenario": names[testID].map(JSONValue.string) ?? .null,
-                "faults": .int(Int64(faults[testID] ?? 0)), "sessions": .int(Int64(counts[testID] ?? 0)),
-            ]
-        }
-    }
-
-    /// `POST /_mock/faults`: `{"session": ID | "testId": ID, "fault": {…}}`.
-    private func postFault(_ body: [UInt8]) -> HTTPResponse {
-        let request: JSONValue
-        do {
-            request = try JSONValue.decode(body)
-        } catch {
-            return .error(400, "InvalidJSON", "request body:\(error.line):\(error.column): \(error.message)")
-        }
-        guard case .object(let object) = request, let faultValue = object["fault"] else {
-            return .error(400, "InvalidRequest", "expected {\"session\": ID or \"testId\": ID, \"fault\": {…}}")
-        }
-        let fault: FaultSpec
-        do {
-            fault = try FaultSpec.load(bytes: faultValue.encoded(), file: "fault")
-        } catch {
-            return .error(400, "InvalidFault", error.description)
-        }
-        if let id = fault.id, id.isEmpty || id.contains("/") || id.contains("?") {
-            return .error(
-                400, "InvalidFault",
-                "fault.id: a non-empty name without '/' or '?' (it is used in DELETE /_mock/faults/<id>); got \"\(id)\""
-            )
-        }
-        do throws(SessionRegistry.ArmError) {
-            switch (object["session"], object["testId"]) {
-            case (.string(let id)?, nil):
-                let armed = try sessions.arm(fault, json: faultValue, session: id)
-                return .json(status: 200, ["status": "armed", "id": .string(armed.id), "session": .string(id)])
-            case (nil, .string(let testID)?):
-                let armed = try sessions.arm(fault, json: faultValue, testID: testID)
-                return .json(
-                    status: 200,
-                    [
-                        "status": "armed", "id": .string(armed.id), "testId": .string(testID),
-                        "openSessions": .int(Int64(armed.sessions.count)),
-                    ])
-            default:
-                return .error(
-                    400, "InvalidRequest", "give exactly one of \"session\" (a session id) or \"testId\" (a string)")
-            }
-        } catch {
-            switch error {
-            case .noOpenSession(let id):
-                return .error(404, "NotFound", "no open session \(id)")
-            case .duplicateID(let id):
-                return .error(
-                    409, "Conflict", "a fault with id \(id) is armed already; DELETE /_mock/faults/\(id) first")
-            }
-        }
-    }
-
-}
-
-extension SessionRegistry.ArmedFault {
-    /// An entry of `GET /_mock/faults`.
-    package var summary: JSONValue {
-        var object: JSONObject = ["id": .string(id), "fault": json, "sessions": .array(sessions.map(JSONValue.string))]
-        switch target {
-        case .session(let session): object["session"] = .string(session)
-        case .testID(let testID): object["testId"] = .string(testID)
-        }
-        return .object(object)
-    }
 }

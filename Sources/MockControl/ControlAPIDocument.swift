@@ -41,18 +41,16 @@ package enum ControlAPIDocument {
             ]
         }
         if !parameters.isEmpty { operation["parameters"] = .array(parameters) }
-        switch route {
-        case .armFault:
+        if route == .armFault {
             operation["requestBody"] = [
                 "required": true, "content": ["application/json": ["schema": reference("FaultRequest")]],
             ]
-        case .putScenario, .putTestScenario:
+        } else if route.takesScenarioFile {
             operation["requestBody"] = [
                 "required": true,
                 "description": "A scenario file (mock-server/README.md, conformance/schema/scenario.schema.json).",
                 "content": ["application/json": ["schema": ["type": "object"]]],
             ]
-        default: break
         }
         var responses: JSONObject = ["200": success(route)]
         for (status, description) in errors(route) {

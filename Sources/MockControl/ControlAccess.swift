@@ -52,7 +52,7 @@ package enum ControlAccess {
         for pair in header.split(separator: ";") {
             let parts = pair.split(separator: "=", maxSplits: 1)
             guard parts.count == 2, String(parts[0]).trimmingSpaces == cookieName else { continue }
-            return percentDecoded(String(parts[1]).trimmingSpaces)
+            return String(parts[1]).trimmingSpaces.percentDecoded
         }
         return nil
     }
@@ -60,43 +60,7 @@ package enum ControlAccess {
     /// `Set-Cookie` for `token`: HttpOnly (scripts never see it), SameSite=Strict (other sites'
     /// pages cannot use it), for every path of the server.
     package static func setCookie(_ token: String) -> String {
-        "\(cookieName)=\(percentEncoded(token)); HttpOnly; SameSite=Strict; Path=/"
-    }
-
-    /// Bytes outside `A-Z a-z 0-9 - . _ ~` as `%XX` (a cookie value holds no `;`, `,`, space).
-    static func percentEncoded(_ text: String) -> String {
-        var out = ""
-        for byte in text.utf8 {
-            switch byte {
-            case UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "a")...UInt8(ascii: "z"),
-                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"),
-                UInt8(ascii: "~"):
-                out.unicodeScalars.append(Unicode.Scalar(byte))
-            default:
-                let hex = Array("0123456789ABCDEF".unicodeScalars)
-                out.unicodeScalars.append("%")
-                out.unicodeScalars.append(hex[Int(byte >> 4)])
-                out.unicodeScalars.append(hex[Int(byte & 15)])
-            }
-        }
-        return out
-    }
-
-    /// The inverse of ``percentEncoded(_:)``; nil for a malformed escape.
-    static func percentDecoded(_ text: String) -> String? {
-        var bytes: [UInt8] = []
-        var iterator = Array(text.utf8).makeIterator()
-        while let byte = iterator.next() {
-            guard byte == UInt8(ascii: "%") else {
-                bytes.append(byte)
-                continue
-            }
-            guard let high = iterator.next(), let low = iterator.next(),
-                let value = UInt8(String(decoding: [high, low], as: UTF8.self), radix: 16)
-            else { return nil }
-            bytes.append(value)
-        }
-        return String(validating: bytes, as: UTF8.self)
+        "\(cookieName)=\(token.percentEncoded); HttpOnly; SameSite=Strict; Path=/"
     }
 
     /// Compares without an early exit on the first differing byte (no timing oracle).

@@ -82,6 +82,14 @@ package enum ControlRoute: String, CaseIterable, Sendable {
         }
     }
 
+    /// A route that parses a scenario file from its body: the control API answers it from a
+    /// worker thread, and the OpenAPI document gives it a scenario request body.
+    package var takesScenarioFile: Bool { self == .putScenario || self == .putTestScenario }
+
+    /// The dashboard page checks access and its query itself: `?token=` comes before the cookie
+    /// exists, and a browser gets its refusals as a page.
+    package var checksAccessItself: Bool { self == .dashboard }
+
     /// The query parameters a route takes, and the only ones: any other is a 400
     /// (``ControlQuery``); the listing and the OpenAPI document show these.
     package var queryParameters: [String] {

@@ -21,8 +21,8 @@ package final class ScenarioStore: Sendable {
     package struct TestLimits: Sendable, Equatable {
         /// Per-test scenarios armed at once.
         package var count = 4096
-        /// Bytes of one per-test scenario file (it is parsed on a service thread: this bounds that
-        /// work too).
+        /// Bytes of one per-test scenario file (checked before the file is parsed, so this bounds
+        /// that work too).
         package var fileBytes = 1 << 20
         /// Bytes of all armed per-test scenario files together.
         package var totalBytes = 32 << 20
@@ -46,8 +46,7 @@ package final class ScenarioStore: Sendable {
     package init(initial: Scenario, timeScaleOverride: Double?, testLimits: TestLimits = TestLimits()) {
         self.timeScaleOverride = timeScaleOverride
         self.testLimits = testLimits
-        var current = initial
-        if let timeScaleOverride { current.timeScale = timeScaleOverride }
+        let current = Self.scaled(initial, timeScaleOverride)
         self.initial = current
         scenario = Mutex(current)
     }
@@ -137,7 +136,9 @@ package final class ScenarioStore: Sendable {
         ]
     }
 
-    private func scaled(_ scenario: Scenario) -> Scenario {
+    private func scaled(_ scenario: Scenario) -> Scenario { Self.scaled(scenario, timeScaleOverride) }
+
+    private static func scaled(_ scenario: Scenario, _ timeScaleOverride: Double?) -> Scenario {
         var scenario = scenario
         if let timeScaleOverride { scenario.timeScale = timeScaleOverride }
         return scenario

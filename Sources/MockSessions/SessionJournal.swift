@@ -137,7 +137,12 @@ package final class SessionJournal: Sendable {
     package var entries: [JournalEntry] { state.withLock { $0.entries } }
 
     /// The journal as JSON Lines.
-    package var jsonLines: String { JournalEntry.encodeLines(entries) }
+    package var jsonLines: String { jsonLines(from: 0) }
+
+    /// The journal as JSON Lines from its entry `from` on (0-based; past the end: empty).
+    package func jsonLines(from: Int) -> String {
+        JournalEntry.encodeLines(state.withLock { Array($0.entries.dropFirst(from)) })
+    }
 
     /// The summary the session list shows.
     package var summary: JSONValue {

@@ -12,19 +12,12 @@ import WireSocket
 /// and the cookie that lets a browser in when the server has a control token.
 @Suite("Dashboard routes")
 struct DashboardRouteTests {
-    /// A raw HTTP exchange: status, the header fields (lower-cased names), the body.
-    static func exchange(
-        _ server: MockServer, _ method: String, _ path: String, headers: [String] = []
-    ) -> (status: Int, headers: [String: String], body: String) {
-        Control.exchange(server, method, path, headers: headers)
-    }
-
     @Test func thePageIsServedAtTheRootAndUnderUIWithItsFiles() throws {
         let server = try MockServer()
         try server.start()
         defer { server.stop() }
         for path in ["/", "/_mock/ui"] {
-            let page = Self.exchange(server, "GET", path)
+            let page = Control.exchange(server, "GET", path)
             #expect(page.status == 200, "\(path)")
             #expect(page.headers["content-type"] == "text/html; charset=utf-8")
             #expect(page.body.contains("<title>DialogMock dashboard</title>"))
@@ -37,26 +30,26 @@ struct DashboardRouteTests {
             ("dashboard.js", "text/javascript", "/_mock/ui/live"),
             ("dashboard.css", "text/css", ".badge.fail"),
         ] {
-            let answer = Self.exchange(server, "GET", "/_mock/ui/" + file)
+            let answer = Control.exchange(server, "GET", "/_mock/ui/" + file)
             #expect(answer.status == 200, "\(file)")
             #expect(answer.headers["content-type"]?.hasPrefix(type) == true, "\(file)")
             #expect(answer.body.contains(marker), "\(file)")
         }
-        let missing = Self.exchange(server, "GET", "/_mock/ui/nothing.js")
+        let missing = Control.exchange(server, "GET", "/_mock/ui/nothing.js")
         #expect(missing.status == 404)
         #expect(try JSONValue.decode(missing.body)["code"] == "NotFound")
-        #expect(Self.exchange(server, "GET", "/_mock/ui?tokn=x").status == 400)
-        #expect(Self.exchange(server, "POST", "/_mock/ui").status == 405)
-        #expect(Self.exchange(server, "GET", "/_mock/ui/live").status == 426)
+        #expect(Control.exchange(server, "GET", "/_mock/ui?tokn=x").status == 400)
+        #expect(Control.exchange(server, "POST", "/_mock/ui").status == 405)
+        #expect(Control.exchange(server, "GET", "/_mock/ui/live").status == 426)
         // Other paths outside /_mock stay 404s.
-        #expect(Self.exchange(server, "GET", "/index.html").status == 404)
+        #expect(Control.exchange(server, "GET", "/index.html").status == 404)
     }
 
     @Test func theFaultKindsAreListedWithExamplesThatArm() throws {
         let server = try MockServer()
         try server.start()
         defer { server.stop() }
-        let answer = Self.exchange(server, "GET", "/_mock/fault-kinds")
+        let answer = Control.exchange(server, "GET", "/_mock/fault-kinds")
         #expect(answer.status == 200)
         let kinds = try #require(try JSONValue.decode(answer.body)["kinds"]?.arrayValue)
         #expect(kinds.compactMap { $0["kind"]?.stringValue } == FaultSpec.KindName.allCases.map(\.rawValue))
@@ -74,7 +67,8 @@ struct DashboardRouteTests {
     @Test func withoutADashboardNothingIsPostedAndTheFeedAnnouncesSessions() async throws {
         try await withChatterServer(scenario: #"{"name": "quiet"}"#) { server, client in
             let events = server.router.sessions.events
-            // No dashboard: a session's events cost a load and build nothing.
+            // No dashboard: a session subscribes nothing itself (what posting then costs is
+            // SessionEventsTests' business).
             let unwatched = try await client.connect("\(server.baseURL)/chatter?test_id=before")
             _ = await unwatched.nextJSON()
             #expect(!events.isWatched)
@@ -161,30 +155,32 @@ struct DashboardRouteTests {
             server.stop()
         }
         // Nothing presented: the API's 401, as a page for a browser.
-        #expect(Self.exchange(server, "GET", "/_mock/ui").status == 401)
-        let page = Self.exchange(server, "GET", "/", headers: ["Accept: text/html,*/*"])
+        #expect(Control.exchange(server, "GET", "/_mock/ui").status == 401)
+        let page = Control.exchange(server, "GET", "/", headers: ["Accept: text/html,*/*"])
         #expect(page.status == 401)
         #expect(page.headers["content-type"] == "text/html; charset=utf-8")
         #expect(page.body.contains("?token="))
         #expect(!page.body.contains("t0k"))
-        #expect(Self.exchange(server, "GET", "/_mock/ui?token=wrong").status == 401)
+        #expect(Control.exchange(server, "GET", "/_mock/ui?token=wrong").status == 401)
 
-        let exchanged = Self.exchange(server, "GET", "/_mock/ui?token=t0k%20en%3B7")
+        let exchanged = Control.exchange(server, "GET", "/_mock/ui?token=t0k%20en%3B7")
         #expect(exchanged.status == 303)
         #expect(exchanged.headers["location"] == "/_mock/ui")
         let cookie = try #require(exchanged.headers["set-cookie"])
         #expect(cookie == "dialogmock_control=t0k%20en%3B7; HttpOnly; SameSite=Strict; Path=/")
         let pair = "Cookie: other=1; " + cookie.components(separatedBy: ";")[0]
         for path in ["/", "/_mock/ui", "/_mock/ui/dashboard.js", "/_mock/sessions", "/_mock/faults"] {
-            #expect(Self.exchange(server, "GET", path, headers: [pair]).status == 200, "\(path)")
+            #expect(Control.exchange(server, "GET", path, headers: [pair]).status == 200, "\(path)")
         }
         #expect(
-            Self.exchange(server, "GET", "/_mock/sessions", headers: ["Cookie: dialogmock_control=t0k"]).status == 401)
+            Control.exchange(server, "GET", "/_mock/sessions", headers: ["Cookie: dialogmock_control=t0k"]).status
+                == 401)
         #expect(
-            Self.exchange(server, "GET", "/_mock/sessions", headers: ["Cookie: dialogmock_control=%zz"]).status == 401)
+            Control.exchange(server, "GET", "/_mock/sessions", headers: ["Cookie: dialogmock_control=%zz"]).status
+                == 401)
         // The header still works; the root with the token redirects to the root.
-        #expect(Self.exchange(server, "GET", "/_mock/ui", headers: ["Authorization: Bearer t0k en;7"]).status == 200)
-        #expect(Self.exchange(server, "GET", "/?token=t0k%20en%3B7").headers["location"] == "/")
+        #expect(Control.exchange(server, "GET", "/_mock/ui", headers: ["Authorization: Bearer t0k en;7"]).status == 200)
+        #expect(Control.exchange(server, "GET", "/?token=t0k%20en%3B7").headers["location"] == "/")
 
         // The live feed: refused without the cookie, served with it.
         do {
@@ -203,7 +199,7 @@ struct DashboardRouteTests {
         let server = try MockServer()
         try server.start()
         defer { server.stop() }
-        let answer = Self.exchange(server, "GET", "/_mock/ui?token=x")
+        let answer = Control.exchange(server, "GET", "/_mock/ui?token=x")
         #expect(answer.status == 401)
         #expect(answer.body.contains("no --control-token"))
     }
