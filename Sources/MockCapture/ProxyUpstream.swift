@@ -1,3 +1,5 @@
+import SessionCore
+
 /// `--proxy-upstream`: the service a proxying mock forwards its protocol routes to.
 package struct ProxyUpstream: Sendable, Equatable {
     /// `ws://HOST:PORT` or `wss://HOST:PORT`, without a path.
@@ -45,26 +47,7 @@ package struct ProxyUpstream: Sendable, Equatable {
     /// The upstream URL of a client's request: the same path and query on the upstream origin.
     package func url(path: String, queryItems: [(name: String, value: String)]) -> String {
         guard !queryItems.isEmpty else { return origin + path }
-        let query = queryItems.map { Self.percentEncoded($0.name) + "=" + Self.percentEncoded($0.value) }
+        let query = queryItems.map { $0.name.percentEncoded + "=" + $0.value.percentEncoded }
         return origin + path + "?" + query.joined(separator: "&")
-    }
-
-    /// RFC 3986 unreserved characters as they are; every other byte as `%XX` (lws hands the
-    /// query parameters over decoded).
-    package static func percentEncoded(_ text: String) -> String {
-        var encoded = ""
-        for byte in text.utf8 {
-            let scalar = Unicode.Scalar(byte)
-            let unreserved =
-                byte < 0x80
-                && (Character(scalar).isLetter || Character(scalar).isNumber || "-._~".unicodeScalars.contains(scalar))
-            if unreserved {
-                encoded.unicodeScalars.append(scalar)
-            } else {
-                let hex = String(byte, radix: 16, uppercase: true)
-                encoded += "%" + (hex.count == 1 ? "0" + hex : hex)
-            }
-        }
-        return encoded
     }
 }

@@ -1,5 +1,6 @@
 import Glibc
 import Synchronization
+import WireJSON
 
 /// Log levels of `--log-level`, most severe first.
 public enum LogLevel: String, Sendable, CaseIterable, Comparable {
@@ -61,49 +62,13 @@ public struct Logger: Sendable {
         case .text:
             return time + " " + level.label + " " + message
         case .json:
-            var line = #"{"time":""#
-            line.reserveCapacity(message.utf8.count + 64)
-            line += time
-            line += #"","level":""#
-            line += level.rawValue
-            line += #"","message":"#
-            appendJSONString(message, to: &line)
-            if let session {
-                line += #","session":"#
-                appendJSONString(session, to: &line)
-            }
-            if let testID {
-                line += #","testId":"#
-                appendJSONString(testID, to: &line)
-            }
-            line += "}"
-            return line
+            var object: JSONObject = [
+                "time": .string(time), "level": .string(level.rawValue), "message": .string(message),
+            ]
+            if let session { object["session"] = .string(session) }
+            if let testID { object["testId"] = .string(testID) }
+            return String(decoding: JSONValue.object(object).encoded(), as: UTF8.self)
         }
-    }
-
-    /// `text` as a JSON string literal (RFC 8259 escapes), appended to `line`.
-    private static func appendJSONString(_ text: String, to line: inout String) {
-        line += "\""
-        // The common case, nothing to escape, is one append.
-        guard text.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) else {
-            line += text
-            line += "\""
-            return
-        }
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": line += "\\\""
-            case "\\": line += "\\\\"
-            case "\n": line += "\\n"
-            case "\r": line += "\\r"
-            case "\t": line += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                line += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: line.unicodeScalars.append(scalar)
-            }
-        }
-        line += "\""
     }
 }
 

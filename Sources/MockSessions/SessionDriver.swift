@@ -87,7 +87,7 @@ package final class SessionDriver<Session: ProtocolSession>: ConnectionHandler {
             commands = session.receive(binary: bytes)
         }
         let level = session.takeReceivedAudioLevel()
-        if entry.audio != nil { entry.audio?.level = level }
+        entry.audio?.level = level
         journal.record(entry)
         execute(commands)
     }
@@ -177,7 +177,7 @@ package final class SessionDriver<Session: ProtocolSession>: ConnectionHandler {
         if frame.isText {
             if let json = frame.json ?? (try? JSONValue.decode(frame.bytes)) {
                 var entry = textEntry(t: t, .out, json: json, eventType: frame.eventType, byteLength: frame.bytes.count)
-                if entry.audio != nil { entry.audio?.level = frame.audioLevel }
+                entry.audio?.level = frame.audioLevel
                 journal.record(entry)
             } else {
                 journal.record(
@@ -187,7 +187,7 @@ package final class SessionDriver<Session: ProtocolSession>: ConnectionHandler {
             }
         } else {
             var audio = session.audioSummary(ofBinary: frame.bytes, inbound: false)
-            if audio != nil { audio?.level = frame.audioLevel }
+            audio?.level = frame.audioLevel
             journal.record(.binaryFrame(t: t, .out, byteLength: frame.bytes.count, audio: audio))
         }
         connection.fragmentSize = frame.fragmentBytes ?? persistentFragmentBytes

@@ -39,7 +39,7 @@ package final class SessionEvents: Sendable {
         guard isWatched else { return }
         var object = fields()
         object["type"] = .string(type)
-        let text = JSONValue.object(object).encodedString()
+        let text = String(decoding: JSONValue.object(object).encoded(), as: UTF8.self)
         let all = subscribers.withLock { Array($0.all.values) }
         for subscriber in all { subscriber(text) }
     }

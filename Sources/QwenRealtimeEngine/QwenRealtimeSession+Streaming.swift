@@ -85,16 +85,13 @@ extension QwenRealtimeSession {
             return emit(event, partFields(active, ["delta": .string(text)]))
         case .audioDelta(let bytes, let level):
             response?.audioBytesSent += bytes.count
-            if active.audioBytesSent == 0, configuration.outputIsWAV {
-                // wav output: the answer's first chunk starts with the header of the whole answer.
-                let header = WAVFile.streamHeader(
-                    sampleRate: configuration.outputSampleRate, dataBytes: active.audioBytes)
-                return emit(
-                    .responseAudioDelta, partFields(active, ["delta": .string(Base64.encode(header + bytes))]),
-                    audioLevel: level)
-            }
+            // wav output: the answer's first chunk starts with the header of the whole answer.
+            let payload =
+                active.audioBytesSent == 0 && configuration.outputIsWAV
+                ? WAVFile.streamHeader(sampleRate: configuration.outputSampleRate, dataBytes: active.audioBytes) + bytes
+                : bytes
             return emit(
-                .responseAudioDelta, partFields(active, ["delta": .string(Base64.encode(bytes))]), audioLevel: level)
+                .responseAudioDelta, partFields(active, ["delta": .string(Base64.encode(payload))]), audioLevel: level)
         case .messageDone:
             return closeMessage(status: "completed")
         case .callAdded(let index):

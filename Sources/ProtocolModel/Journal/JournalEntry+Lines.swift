@@ -10,12 +10,12 @@ extension JournalEntry {
 
     /// A whole journal as JSON Lines: one entry per line, each line ending in `\n`.
     package static func encodeLines(_ entries: [JournalEntry]) -> String {
-        var text = ""
+        var bytes: [UInt8] = []
         for entry in entries {
-            text += entry.jsonLine
-            text += "\n"
+            entry.jsonValue.encode(into: &bytes)
+            bytes.append(UInt8(ascii: "\n"))
         }
-        return text
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     /// Reads a JSON Lines journal; blank lines are skipped.
