@@ -9,7 +9,8 @@ import WireJSON
 enum HTMLAudio {
     /// Where an audio entry's base64 payload is (a JSON pointer into the entry), when the journal
     /// kept it: a binary frame's `data`, else a text frame's `audio` / `delta` / `data` member.
-    /// The page's script looks in the same places, in the same order.
+    /// The page's script asks the timeline component (`DialogTimeline.audioPayload`), which looks
+    /// in the same places, in the same order.
     static func payloadKey(_ entry: JournalEntry) -> String? {
         if entry.payload != nil { return "/data" }
         guard let object = entry.json?.objectValue else { return nil }

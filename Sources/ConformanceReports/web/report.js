@@ -83,7 +83,7 @@
       const wanted = params.get('verdict').split(',');
       for (const input of form.querySelectorAll('input[name=verdict]')) input.checked = wanted.includes(input.value);
     }
-    const change = form.querySelector('input[name=change][value="' + (params.get('change') || '') + '"]');
+    const change = form.querySelector('input[name=change][value="' + CSS.escape(params.get('change') || '') + '"]');
     if (change) change.checked = true;
     const obligation = params.get('obligation') || '';
     if (Array.from(form.elements.obligation.options).some((option) => option.value === obligation)) {
@@ -94,7 +94,12 @@
   }
   // A link to a case (#qrt.tools.001) opens it, clearing a filter that hides it.
   function reveal() {
-    const id = location.hash.length > 1 ? decodeURIComponent(location.hash.slice(1)) : '';
+    let id = '';
+    try {
+      id = location.hash.length > 1 ? decodeURIComponent(location.hash.slice(1)) : '';
+    } catch (error) {
+      return;  // a malformed escape names no case
+    }
     const target = id ? document.getElementById(id) : null;
     if (!target || !target.matches('details.case')) return;
     if (target.hidden) {
@@ -172,14 +177,8 @@
   });
 
   // ---- audio: a direction's chunks concatenated (or one evidence chunk), a waveform, a player
-  function payloadOf(entry) {
-    if (typeof entry.data === 'string') return entry.data;
-    const json = entry.json;
-    if (json && typeof json === 'object') {
-      for (const key of ['audio', 'delta', 'data']) if (typeof json[key] === 'string') return json[key];
-    }
-    return null;
-  }
+  // The timeline's (inlined before this script): one place knows where a payload is.
+  const payloadOf = (entry) => DialogTimeline.audioPayload(entry);
   function bytesOf(base64) {
     try {
       const text = atob(base64);

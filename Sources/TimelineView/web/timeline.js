@@ -112,13 +112,16 @@
     return levels;
   }
 
+  // An audio entry's base64 payload: a binary frame's `data`, else the frame's `audio`, `delta` or
+  // `data` field (the report's HTMLAudio.payloadKey looks in the same places, in the same order).
   function audioPayload(entry) {
+    if (typeof entry.data === "string" && entry.data.length > 0) return entry.data;
     const j = entry.json;
     if (j && typeof j === "object") {
-      if (typeof j.audio === "string" && j.audio.length > 0) return j.audio;
-      if (typeof j.delta === "string" && j.delta.length > 0) return j.delta;
+      for (const key of ["audio", "delta", "data"]) {
+        if (typeof j[key] === "string" && j[key].length > 0) return j[key];
+      }
     }
-    if (typeof entry.data === "string" && entry.data.length > 0) return entry.data;
     return null;
   }
 
@@ -596,5 +599,6 @@
     },
     describe,
     formatMicros,
+    audioPayload,
   };
 })();
