@@ -724,19 +724,13 @@ class MockServer:
         lists and every refused upgrade), one per line: obligation id, level, session, the frame
         it happened at, the message. ``level`` is the lowest level that fails: ``"MUST"``
         (default) ignores SHOULD findings, ``"SHOULD"`` fails on MUST and SHOULD, None on any."""
+        found = self.violations(session_id, test_id=test_id)
         if session_id is not None:
-            found = [{**v, "session": _session_id(session_id)} for v in self.violations(session_id)]
+            found = [{**v, "session": _session_id(session_id)} for v in found]
             scope = f"session {_session_id(session_id)}"
         elif test_id is not None:
-            found = self.violations(test_id=test_id)
             scope = f"test {test_id!r}"
         else:
-            found = []
-            for entry in self.sessions():
-                for v in _violations_in(self.journal(entry["id"])):
-                    found.append({**v, "session": entry["id"]})
-            for refusal in self.refusals():
-                found.append({"kind": "violation", "violation": refusal["violation"], "refusal": refusal})
             scope = f"the mock server at {self.http_url}"
         _raise_violations(found, scope, level)
 
