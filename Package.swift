@@ -276,6 +276,13 @@ let package = Package(
     ]
 )
 
+// `DIALOGMOCK_TEST_TARGETS=A,B` keeps only those test targets: `.ci/sanitize --ci` builds just the
+// suites it runs under AddressSanitizer.
+if let kept = Context.environment["DIALOGMOCK_TEST_TARGETS"] {
+    let names = Set(kept.split(separator: ",").map(String.init))
+    package.targets.removeAll { $0.type == .test && !names.contains($0.name) }
+}
+
 // `dialogmock-fuzz`, libFuzzer's driver of the fuzz targets, exists only in fuzz builds
 // (`DIALOGMOCK_FUZZ=1 swift build -Xswiftc -sanitize=fuzzer,address`, what `.ci/fuzz` runs):
 // without libFuzzer's `main` it would not link.
