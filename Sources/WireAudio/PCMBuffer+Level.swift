@@ -23,13 +23,21 @@ extension PCMBuffer {
 
     /// RMS of a slice of samples, normalised to full scale.
     package static func rms(_ samples: ArraySlice<Int16>) -> Double {
+        samples.withUnsafeBufferPointer { rms($0) }
+    }
+
+    /// RMS of samples in memory the caller holds, normalised to full scale. The squares are
+    /// summed as integers (a loop the compiler vectorises; the VAD runs it on every 10 ms of
+    /// uplink audio): the same value, bit for bit, as summing `(sample / 32768)²` in `Double`,
+    /// which is exact too below 2²³ samples (every term a whole multiple of 2⁻³⁰).
+    package static func rms(_ samples: UnsafeBufferPointer<Int16>) -> Double {
         guard !samples.isEmpty else { return 0 }
-        var sum = 0.0
+        var squares: Int64 = 0
         for sample in samples {
-            let value = Double(sample) / 32768
-            sum += value * value
+            let value = Int32(sample)
+            squares &+= Int64(value &* value)
         }
-        return (sum / Double(samples.count)).squareRoot()
+        return (Double(squares) / 1_073_741_824 / Double(samples.count)).squareRoot()
     }
 
     /// Converts a linear amplitude (0…1) to dB; `-infinity` for 0.

@@ -69,15 +69,32 @@ package struct VoiceActivityDetector: Sendable {
         feedContiguous(samples)
     }
 
+    /// Frames are analysed where the samples are; only a frame's start left over from the
+    /// previous call, or the rest of this one, is copied into `pending`.
     private mutating func feedContiguous(_ samples: UnsafeBufferPointer<Int16>) -> [VADEvent] {
-        pending.append(contentsOf: samples)
         var events: [VADEvent] = []
         var start = 0
-        while pending.count - start >= frameSamples {
-            if let event = analyse(pending[start..<(start + frameSamples)]) { events.append(event) }
+        if !pending.isEmpty {
+            let needed = frameSamples - pending.count
+            guard samples.count >= needed else {
+                pending.append(contentsOf: samples)
+                return []
+            }
+            pending.append(contentsOf: UnsafeBufferPointer(rebasing: samples[0..<needed]))
+            var frame: [Int16] = []
+            swap(&frame, &pending)
+            if let event = frame.withUnsafeBufferPointer({ analyse($0) }) { events.append(event) }
+            frame.removeAll(keepingCapacity: true)
+            pending = frame
+            start = needed
+        }
+        while samples.count - start >= frameSamples {
+            if let event = analyse(UnsafeBufferPointer(rebasing: samples[start..<(start + frameSamples)])) {
+                events.append(event)
+            }
             start += frameSamples
         }
-        pending.removeFirst(start)
+        if start < samples.count { pending.append(contentsOf: UnsafeBufferPointer(rebasing: samples[start...])) }
         return events
     }
 
@@ -94,7 +111,7 @@ package struct VoiceActivityDetector: Sendable {
         return []
     }
 
-    private mutating func analyse(_ frame: ArraySlice<Int16>) -> VADEvent? {
+    private mutating func analyse(_ frame: UnsafeBufferPointer<Int16>) -> VADEvent? {
         let level = max(-100, PCMBuffer.decibels(PCMBuffer.rms(frame)))
         let frameStart = processedSamples
         processedSamples += frame.count

@@ -1,6 +1,8 @@
 /// Standard base64 (RFC 4648 §4, `+/` alphabet, `=` padding), the one implementation of the
 /// package: audio and images travel base64-encoded inside JSON events. Encoding writes straight
-/// into the result's storage; decoding is strict and table-driven, one pass without temporaries.
+/// into the result's storage; decoding is strict, one pass without temporaries. Both work on 16
+/// characters at a time with the compiler's vector types (`SIMD16<UInt8>`, `SIMD4<UInt32>`: range
+/// compares and shifts, no table), the ends of the text a group at a time from tables.
 public enum Base64 {
     @usableFromInline static let alphabet: [UInt8] = Array(
         "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
@@ -25,10 +27,18 @@ public enum Base64 {
 
     /// The base64 text of `input`, with padding.
     public static func encode(_ input: UnsafeBufferPointer<UInt8>) -> String {
+        encode(input, vectorized: true)
+    }
+
+    /// ``encode(_:)-(UnsafeBufferPointer<UInt8>)``; without `vectorized`, a group at a time
+    /// only (tests compare the two).
+    static func encode(_ input: UnsafeBufferPointer<UInt8>, vectorized: Bool) -> String {
         let length = encodedCount(input.count)
         guard length > 0 else { return "" }
         return String(unsafeUninitializedCapacity: length) { output in
-            alphabet.withUnsafeBufferPointer { table in write(input, into: output.baseAddress!, table: table) }
+            alphabet.withUnsafeBufferPointer { table in
+                write(input, into: output.baseAddress!, table: table, vectorized: vectorized)
+            }
             return length
         }
     }
@@ -40,7 +50,9 @@ public enum Base64 {
         let start = output.count
         output.append(contentsOf: repeatElement(0, count: length))
         output.withUnsafeMutableBufferPointer { buffer in
-            alphabet.withUnsafeBufferPointer { table in write(input, into: buffer.baseAddress! + start, table: table) }
+            alphabet.withUnsafeBufferPointer { table in
+                write(input, into: buffer.baseAddress! + start, table: table, vectorized: true)
+            }
         }
     }
 
@@ -49,11 +61,28 @@ public enum Base64 {
 
     private static func write(
         _ input: UnsafeBufferPointer<UInt8>, into output: UnsafeMutablePointer<UInt8>,
-        table: UnsafeBufferPointer<UInt8>
+        table: UnsafeBufferPointer<UInt8>, vectorized: Bool
     ) {
         var i = 0
         var o = 0
         let whole = input.count - input.count % 3
+        #if _endian(little)
+            // 12 bytes → 16 characters per step; each lane loads 4 bytes, so a step needs one
+            // byte past its 12.
+            if vectorized, let source = input.baseAddress {
+                while i + 12 < input.count {
+                    let raw = UnsafeRawPointer(source + i)
+                    let words = SIMD4<UInt32>(
+                        UInt32(bigEndian: raw.loadUnaligned(fromByteOffset: 0, as: UInt32.self)),
+                        UInt32(bigEndian: raw.loadUnaligned(fromByteOffset: 3, as: UInt32.self)),
+                        UInt32(bigEndian: raw.loadUnaligned(fromByteOffset: 6, as: UInt32.self)),
+                        UInt32(bigEndian: raw.loadUnaligned(fromByteOffset: 9, as: UInt32.self)))
+                    UnsafeMutableRawPointer(output + o).storeBytes(of: characters(of: words), as: SIMD16<UInt8>.self)
+                    i += 12
+                    o += 16
+                }
+            }
+        #endif
         while i < whole {
             let value = UInt32(input[i]) << 16 | UInt32(input[i + 1]) << 8 | UInt32(input[i + 2])
             output[o] = table[Int(value >> 18)]
@@ -90,6 +119,12 @@ public enum Base64 {
 
     /// Decodes strict base64 from its UTF-8 bytes (see ``decode(_:)-(String)``).
     public static func decode(_ input: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+        decode(input, vectorized: true)
+    }
+
+    /// ``decode(_:)-(UnsafeBufferPointer<UInt8>)``; without `vectorized`, a group at a time
+    /// only (tests compare the two).
+    static func decode(_ input: UnsafeBufferPointer<UInt8>, vectorized: Bool) -> [UInt8]? {
         guard input.count % 4 == 0 else { return nil }
         guard !input.isEmpty else { return [] }
         var padding = 0
@@ -98,7 +133,7 @@ public enum Base64 {
         var valid = true
         let output = [UInt8](unsafeUninitializedCapacity: length) { buffer, count in
             valid = reverse.withUnsafeBufferPointer { table in
-                decode(input, padding: padding, into: buffer, table: table)
+                decode(input, padding: padding, into: buffer, table: table, vectorized: vectorized)
             }
             count = valid ? length : 0
         }
@@ -115,7 +150,9 @@ public enum Base64 {
         if input[input.count - 1] == UInt8(ascii: "=") { padding = input[input.count - 2] == UInt8(ascii: "=") ? 2 : 1 }
         output.append(contentsOf: repeatElement(0, count: input.count / 4 * 3 - padding))
         let valid = output.withUnsafeMutableBufferPointer { buffer in
-            reverse.withUnsafeBufferPointer { table in decode(input, padding: padding, into: buffer, table: table) }
+            reverse.withUnsafeBufferPointer { table in
+                decode(input, padding: padding, into: buffer, table: table, vectorized: true)
+            }
         }
         if !valid { output.removeAll(keepingCapacity: true) }
         return valid
@@ -139,7 +176,7 @@ public enum Base64 {
 
     private static func decode(
         _ input: UnsafeBufferPointer<UInt8>, padding: Int, into output: UnsafeMutableBufferPointer<UInt8>,
-        table: UnsafeBufferPointer<UInt8>
+        table: UnsafeBufferPointer<UInt8>, vectorized: Bool
     ) -> Bool {
         let groups = input.count / 4
         let fullGroups = padding > 0 ? groups - 1 : groups
@@ -151,9 +188,32 @@ public enum Base64 {
             let t = quad.baseAddress!
             var i = 0
             var o = 0
+            var start = 0
+            #if _endian(little)
+                // Four groups per step while a whole group follows them (each step writes two
+                // bytes past its 12, which the next group overwrites).
+                var badLanes = SIMD16<UInt8>()
+                while vectorized, start + 4 < fullGroups {
+                    let values = sextets(UnsafeRawPointer(source + i).loadUnaligned(as: SIMD16<UInt8>.self))
+                    badLanes |= values
+                    // Two lanes' 3 bytes side by side in each 64-bit half, stored as two
+                    // overlapping words (their top two bytes are overwritten by what follows).
+                    let words = bytes(of: unsafeBitCast(values, to: SIMD4<UInt32>.self))
+                    let halves = unsafeBitCast(words, to: SIMD2<UInt64>.self)
+                    let packed = (halves & 0xFF_FFFF) | ((halves &>> 8) & 0xFFFF_FF00_0000)
+                    let out = UnsafeMutableRawPointer(target + o)
+                    out.storeBytes(of: packed[0].littleEndian, toByteOffset: 0, as: UInt64.self)
+                    out.storeBytes(of: packed[1].littleEndian, toByteOffset: 6, as: UInt64.self)
+                    start += 4
+                    i += 16
+                    o += 12
+                }
+                // A byte outside the alphabet left its lane at 0xFF (valid lanes are below 64).
+                if (badLanes & 0xC0) != SIMD16<UInt8>() { bad = 0x0100_0000 }
+            #endif
             // Whole groups but the last are stored as one 32-bit word (the fourth byte is
             // overwritten by the next group); the last one byte by byte.
-            for group in 0..<fullGroups {
+            for group in start..<fullGroups {
                 let word =
                     t[Int(source[i])] | t[256 + Int(source[i + 1])] | t[512 + Int(source[i + 2])]
                     | t[768 + Int(source[i + 3])]
@@ -181,6 +241,57 @@ public enum Base64 {
         target[o] = UInt8(truncatingIfNeeded: value >> 16)
         if padding == 1 { target[o + 1] = UInt8(truncatingIfNeeded: value >> 8) }
         return true
+    }
+
+    /// The six-bit values of 16 base64 characters; 0xFF for a byte outside the alphabet
+    /// (`=` included: padding is handled by the scalar end). Every operand is a vector: a
+    /// comparison with a scalar goes through the generic lane-by-lane code.
+    @inline(__always)
+    static func sextets(_ c: SIMD16<UInt8>) -> SIMD16<UInt8> {
+        typealias V = SIMD16<UInt8>
+        let upper = c &- V(repeating: 65)
+        let lower = c &- V(repeating: 71)
+        let digit = c &+ V(repeating: 4)
+        var values = V(repeating: 0xFF)
+        values = select(upper, where: upper .< V(repeating: 26), else: values)  // A–Z: 0–25
+        values = select(lower, where: (c &- V(repeating: 97)) .< V(repeating: 26), else: values)  // a–z: 26–51
+        values = select(digit, where: (c &- V(repeating: 48)) .< V(repeating: 10), else: values)  // 0–9: 52–61
+        values = select(V(repeating: 62), where: c .== V(repeating: 43), else: values)  // +
+        values = select(V(repeating: 63), where: c .== V(repeating: 47), else: values)  // /
+        return values
+    }
+
+    /// The three bytes of each lane's group, little-endian in the lane's low 24 bits; each lane
+    /// holds four six-bit values, the first in its low byte.
+    @inline(__always)
+    static func bytes(of v: SIMD4<UInt32>) -> SIMD4<UInt32> {
+        ((v &<< 2) & 0xFC) | ((v &>> 12) & 0x3) | ((v &<< 4) & 0xF000) | ((v &>> 10) & 0xF00)
+            | ((v &<< 6) & 0xC0_0000) | ((v &>> 8) & 0x3F_0000)
+    }
+
+    /// The 16 base64 characters of four 3-byte groups, one per lane as a big-endian 24-bit
+    /// value in the lane's high bytes.
+    @inline(__always)
+    static func characters(of words: SIMD4<UInt32>) -> SIMD16<UInt8> {
+        let indices =
+            (words &>> 26) | ((words &>> 12) & 0x3F00) | ((words &<< 2) & 0x3F_0000) | ((words &<< 16) & 0x3F00_0000)
+        typealias V = SIMD16<UInt8>
+        let v = unsafeBitCast(indices, to: V.self)
+        var offset = V(repeating: 65)  // A–Z
+        offset = select(V(repeating: 71), where: v .>= V(repeating: 26), else: offset)  // a–z
+        offset = select(V(repeating: 252), where: v .>= V(repeating: 52), else: offset)  // 0–9: −4
+        offset = select(V(repeating: 237), where: v .== V(repeating: 62), else: offset)  // +: 43 − 62
+        offset = select(V(repeating: 240), where: v .== V(repeating: 63), else: offset)  // /: 47 − 63
+        return v &+ offset
+    }
+
+    /// `a` where `mask` is set, else `b` (`replacing(with:where:)` compiles to a blend; a
+    /// bitwise blend through the mask's bits does not).
+    @inline(__always)
+    private static func select(
+        _ a: SIMD16<UInt8>, where mask: SIMDMask<SIMD16<Int8>>, else b: SIMD16<UInt8>
+    ) -> SIMD16<UInt8> {
+        b.replacing(with: a, where: mask)
     }
 
     /// Bytes a padded base64 text encodes, from its length and padding alone (nil when the

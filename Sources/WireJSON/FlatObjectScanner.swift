@@ -21,6 +21,23 @@ enum FlatObjectScanner {
         return quote || backslash || control
     }
 
+    /// True when some byte of `bytes` is `"`, `\` or below 0x20 (exact): 16 bytes per compare,
+    /// with the compiler's vector type.
+    @inline(__always)
+    static func mayEndString(_ bytes: SIMD16<UInt8>) -> Bool {
+        // Vector operands throughout: a comparison with a scalar runs lane by lane.
+        typealias V = SIMD16<UInt8>
+        let stop = (bytes .== V(repeating: 0x22)) .| (bytes .== V(repeating: 0x5C)) .| (bytes .< V(repeating: 0x20))
+        return hasSetLane(unsafeBitCast(stop, to: SIMD16<UInt8>.self))
+    }
+
+    /// True when some lane of `bytes` is not zero (two 64-bit words ORed, no lane-by-lane reduction).
+    @inline(__always)
+    static func hasSetLane(_ bytes: SIMD16<UInt8>) -> Bool {
+        let words = unsafeBitCast(bytes, to: SIMD2<UInt64>.self)
+        return words[0] | words[1] != 0
+    }
+
     static func scan(_ bytes: [UInt8]) -> JSONValue? {
         guard bytes.count >= minimumLength else { return nil }
         return bytes.withUnsafeBufferPointer { input -> JSONValue? in
@@ -61,10 +78,19 @@ enum FlatObjectScanner {
             index += 1
             let start = index
             var seen: UInt64 = 0
-            // Eight bytes at a time while none is a quote, a backslash or a control byte
-            // (base64 audio is thousands of plain bytes); the byte loop below decides the rest.
+            // Sixteen, then eight bytes at a time while none is a quote, a backslash or a control
+            // byte (base64 audio is thousands of plain bytes); the byte loop below decides the rest.
             if let base = input.baseAddress {
                 let raw = UnsafeRawPointer(base)
+                var seenLanes = SIMD16<UInt8>()
+                while index + 16 <= count {
+                    let lanes = raw.loadUnaligned(fromByteOffset: index, as: SIMD16<UInt8>.self)
+                    if Self.mayEndString(lanes) { break }
+                    seenLanes |= lanes
+                    index += 16
+                }
+                let seenWords = unsafeBitCast(seenLanes, to: SIMD2<UInt64>.self)
+                seen = seenWords[0] | seenWords[1]
                 while index + 8 <= count {
                     let word = raw.loadUnaligned(fromByteOffset: index, as: UInt64.self)
                     if Self.mayEndString(word) { break }

@@ -81,6 +81,8 @@ package final class Connection {
         if let size = fragmentSize, size > 0, payload.count > size {
             enqueue(
                 .fragmented(FragmentedMessage(buffer: Self.layout(payload[...]), binary: binary, fragmentSize: size)))
+        } else if writesAtOnce {
+            enqueue(.message(payload: payload, binary: binary))
         } else {
             enqueue(.frame(buffer: FrameBuffer(Self.layout(payload[...])), binary: binary, first: true, final: true))
         }
@@ -168,8 +170,8 @@ package final class Connection {
     /// were scheduled); cancelled automatically on close.
     @discardableResult
     package func schedule(atMicros due: Int64, _ action: @escaping () -> Void) -> TimerID {
-        var id = TimerID(0)
-        id = loop.schedule(atMicros: due) { [weak self] in
+        let id = loop.makeTimerID()
+        loop.schedule(id, atMicros: due) { [weak self] in
             guard let self else { return }
             self.timers.remove(id)
             if self.isOpen { action() }
@@ -235,7 +237,7 @@ package final class Connection {
     func flushWrites() {
         flushRequested = false
         while let wsi, isOpen, writesAtOnce, !writesPaused, writeRateLimit == nil, peerCloseCode == nil,
-            case .frame? = outbound.head, lws_partial_buffered(wsi) == 0
+            outbound.head?.isWholeMessage == true, lws_partial_buffered(wsi) == 0
         {
             if write(outbound.head!, wsi) < 0 {
                 // The peer is gone: lws closes the connection on its next service.
@@ -317,6 +319,24 @@ package final class Connection {
         switch item {
         case .fragmented:
             return 0  // written by writeFragment
+        case .message(let payload, let binary):
+            let pre = clws_pre()
+            let length = payload.count
+            outbound.wrote(bytes: length)
+            // lws writes the frame header into the headroom and copies what a short write
+            // leaves, so the scratch buffer is free again once clws_write returns.
+            let written = loop.withFrameScratch(capacity: pre + length) { scratch in
+                payload.withUnsafeBytes { bytes in
+                    if let source = bytes.baseAddress { (scratch + pre).copyMemory(from: source, byteCount: length) }
+                }
+                return clws_write(
+                    wsi, (scratch + pre).assumingMemoryBound(to: UInt8.self), length, binary ? 1 : 0, 1, 1)
+            }
+            if written < length { return -1 }
+            if let rate = writeRateLimit, rate > 0 {
+                nextWriteAllowedAt = MonotonicClock.nowMicros() + Int64(length) * 1_000_000 / Int64(rate)
+            }
+            return 0
         case .frame(let buffer, let binary, let first, let final):
             let pre = clws_pre()
             let length = buffer.bytes.count - pre

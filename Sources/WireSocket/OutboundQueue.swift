@@ -2,11 +2,23 @@ internal import CLibWebSockets
 
 extension Connection {
     enum OutboundItem {
+        /// A whole message's payload as the session made it, queued without a copy: written
+        /// from the service loop's scratch buffer, which has lws' headroom (see
+        /// ``ServiceLoop/frameScratch(capacity:)``). Only where no permessage-deflate may be in use.
+        case message(payload: [UInt8], binary: Bool)
         /// Bytes laid out as `[LWS_PRE headroom | payload]`.
         case frame(buffer: FrameBuffer, binary: Bool, first: Bool, final: Bool)
         /// One message written as fragments of `fragmentSize` (see ``FragmentedMessage``).
         case fragmented(FragmentedMessage)
         case close(CloseCode, String)
+
+        /// A whole message or frame, which `flushWrites` may write outside a writable callback.
+        var isWholeMessage: Bool {
+            switch self {
+            case .message, .frame: true
+            case .fragmented, .close: false
+            }
+        }
     }
 
     /// A queued frame's bytes, `[LWS_PRE headroom | payload]`. A class, so lws can write its
@@ -54,6 +66,7 @@ struct OutboundQueue {
 
     mutating func append(_ item: Connection.OutboundItem) {
         switch item {
+        case .message(let payload, _): queuedBytes += payload.count
         case .frame(let buffer, _, _, _): queuedBytes += buffer.bytes.count - clws_pre()
         case .fragmented(let message): queuedBytes += message.payloadCount
         case .close: break

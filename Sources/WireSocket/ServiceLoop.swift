@@ -42,6 +42,13 @@ final class ServiceLoop: @unchecked Sendable {
     private var connectionsToFlush: [Connection] = []
     /// Kept alive until the service thread ends: the object lws' context user pointer refers to.
     var owner: AnyObject?
+    /// Where a queued message is laid out behind lws' headroom for its write: one buffer per
+    /// thread, grown to the largest message up to ``frameScratchLimit``, instead of a copy with
+    /// headroom per queued message.
+    private var frameScratch: UnsafeMutableRawPointer?
+    private var frameScratchCapacity = 0
+    /// Messages longer than this are laid out in a buffer of their own (freed after the write).
+    static let frameScratchLimit = 256 * 1024
 
     init(eventLoop: WebSocketServer.EventLoop) {
         self.eventLoop = eventLoop
@@ -56,6 +63,7 @@ final class ServiceLoop: @unchecked Sendable {
     }
 
     deinit {
+        frameScratch?.deallocate()
         timer.deallocate()
         foreignLoops.deallocate()
         evTimer.deallocate()
@@ -167,6 +175,22 @@ final class ServiceLoop: @unchecked Sendable {
         batchingWrites { for item in work { item() } }
     }
 
+    /// Runs `body` with `capacity` writable bytes (service thread): the loop's scratch buffer,
+    /// or for a message past ``frameScratchLimit`` a buffer of its own.
+    func withFrameScratch<Result>(capacity: Int, _ body: (UnsafeMutableRawPointer) -> Result) -> Result {
+        guard capacity <= Self.frameScratchLimit else {
+            let buffer = UnsafeMutableRawPointer.allocate(byteCount: capacity, alignment: 16)
+            defer { buffer.deallocate() }
+            return body(buffer)
+        }
+        if capacity > frameScratchCapacity {
+            frameScratch?.deallocate()
+            frameScratchCapacity = max(capacity, 8192)
+            frameScratch = UnsafeMutableRawPointer.allocate(byteCount: frameScratchCapacity, alignment: 16)
+        }
+        return body(frameScratch!)
+    }
+
     // MARK: - Timers
 
     func schedule(atMicros due: Int64, _ action: @escaping () -> Void) -> TimerID {
@@ -174,6 +198,17 @@ final class ServiceLoop: @unchecked Sendable {
         let id = timers.insert(due: due, action: action)
         armTimer()
         return id
+    }
+
+    /// A new timer's id, for ``schedule(_:atMicros:_:)``: an action that needs its own id
+    /// captures a constant, not a variable boxed on the heap.
+    func makeTimerID() -> TimerID { timers.makeID() }
+
+    /// Schedules `action` under an id from ``makeTimerID()``.
+    func schedule(_ id: TimerID, atMicros due: Int64, _ action: @escaping () -> Void) {
+        assertServiceThread()
+        timers.insert(id, due: due, action: action)
+        armTimer()
     }
 
     /// Remembers `connection` for the flush at the end of the current pass.

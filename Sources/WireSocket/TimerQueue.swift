@@ -20,12 +20,22 @@ struct TimerQueue {
     var count: Int { actions.count }
 
     mutating func insert(due: Int64, action: @escaping () -> Void) -> TimerID {
-        let id = nextID
-        nextID += 1
-        actions[id] = action
-        heap.append(Entry(due: due, id: id))
+        let id = makeID()
+        insert(id, due: due, action: action)
+        return id
+    }
+
+    /// A new timer's id, before its action exists.
+    mutating func makeID() -> TimerID {
+        defer { nextID += 1 }
+        return TimerID(nextID)
+    }
+
+    /// Schedules `action` under an id from ``makeID()``.
+    mutating func insert(_ id: TimerID, due: Int64, action: @escaping () -> Void) {
+        actions[id.value] = action
+        heap.append(Entry(due: due, id: id.value))
         siftUp(heap.count - 1)
-        return TimerID(id)
     }
 
     mutating func cancel(_ id: TimerID) {

@@ -1,7 +1,7 @@
 /// Checks that a text message is UTF-8 (RFC 3629: no overlong forms, surrogates or code points
 /// past U+10FFFF) as its chunks arrive, so a bad byte fails the connection at once (RFC 6455
 /// §8.1, Autobahn's fail-fast cases) and a sequence split across chunks or fragments is fine.
-/// ASCII runs, all of a JSON event but non-English text, are checked eight bytes at a time.
+/// ASCII runs, all of a JSON event but non-English text, are checked 16 bytes at a time.
 struct UTF8Validator {
     /// Continuation bytes the current sequence still needs.
     private var needed = 0
@@ -16,6 +16,12 @@ struct UTF8Validator {
         var index = 0
         while index < count {
             if needed == 0 {
+                while index + 16 <= count,
+                    (base.loadUnaligned(fromByteOffset: index, as: UInt64.self)
+                        | base.loadUnaligned(fromByteOffset: index + 8, as: UInt64.self)) & 0x8080_8080_8080_8080 == 0
+                {
+                    index += 16
+                }
                 while index + 8 <= count,
                     base.loadUnaligned(fromByteOffset: index, as: UInt64.self) & 0x8080_8080_8080_8080 == 0
                 {

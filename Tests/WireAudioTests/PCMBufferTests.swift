@@ -32,6 +32,28 @@ import Testing
         #expect(abs(tone.peak - 0.5) < 0.001)
     }
 
+    /// The integer sum of squares gives, bit for bit, the `Double` sum of `(sample / 32768)²`
+    /// the VAD's levels were defined by (extremes and random frames of every length to 4,000).
+    @Test func rmsIsTheExactDoubleSumOfScaledSquares() {
+        var generator = SeededGenerator(seed: 44)
+        func reference(_ samples: [Int16]) -> Double {
+            guard !samples.isEmpty else { return 0 }
+            var sum = 0.0
+            for sample in samples {
+                let value = Double(sample) / 32768
+                sum += value * value
+            }
+            return (sum / Double(samples.count)).squareRoot()
+        }
+        var cases: [[Int16]] = [[], [.min], [.max], Array(repeating: .min, count: 4000), [0, 1, -1]]
+        for length in stride(from: 1, through: 4000, by: 37) {
+            cases.append((0..<length).map { _ in Int16.random(in: .min ... .max, using: &generator) })
+        }
+        for samples in cases {
+            #expect(PCMBuffer.rms(samples[...]).bitPattern == reference(samples).bitPattern, "\(samples.count) samples")
+        }
+    }
+
     @Test func volumeChangesLevelMeasurably() {
         let tone = TestAudio.tone(hz: 440, seconds: 0.5, rate: 16000, amplitude: 0.2)
         #expect(tone.applyingVolume(50) == tone)

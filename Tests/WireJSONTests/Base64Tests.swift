@@ -1,5 +1,6 @@
 import Testing
-import WireJSON
+
+@testable import WireJSON
 
 /// The package's one base64 codec (RFC 4648 test vectors).
 @Suite struct Base64Tests {
@@ -73,6 +74,52 @@ import WireJSON
         #expect(Base64.checkedDecodedCount(ofEncoded: text) == nil)
         var reused: [UInt8] = [9, 9]
         #expect(!Array(text.utf8).withUnsafeBufferPointer { Base64.decode($0, into: &reused) } && reused.isEmpty)
+    }
+
+    /// The vector codec (16 characters a step) and the group-at-a-time one agree on random
+    /// bytes of every length up to a few vector steps past the tail handling.
+    @Test func theVectorPathAgreesWithTheScalarPathOnRandomInput() {
+        var generator = SystemRandomNumberGenerator()
+        for length in 0..<700 {
+            let bytes = (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            let vector = bytes.withUnsafeBufferPointer { Base64.encode($0, vectorized: true) }
+            let scalar = bytes.withUnsafeBufferPointer { Base64.encode($0, vectorized: false) }
+            #expect(vector == scalar, "encode \(bytes)")
+            let text = Array(scalar.utf8)
+            let decoded = text.withUnsafeBufferPointer { Base64.decode($0, vectorized: true) }
+            #expect(decoded == bytes, "decode \(scalar)")
+            #expect(text.withUnsafeBufferPointer { Base64.decode($0, vectorized: false) } == bytes)
+        }
+    }
+
+    /// Malformed text (random bytes, alphabet characters, `=`, NUL and high bytes written over
+    /// one to three random positions) is refused, or decoded, alike by both paths.
+    @Test func theVectorPathAgreesWithTheScalarPathOnMalformedInput() {
+        var generator = SystemRandomNumberGenerator()
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/".utf8)
+        let specials: [UInt8] = [
+            UInt8(ascii: "="), 0, 0x80, 0xFF, UInt8(ascii: "@"), UInt8(ascii: "["), UInt8(ascii: "`"),
+            UInt8(ascii: "{"), UInt8(ascii: ":"), UInt8(ascii: "-"), UInt8(ascii: "_"), UInt8(ascii: " "),
+        ]
+        var refused = 0
+        for _ in 0..<5000 {
+            let length = Int.random(in: 1...300, using: &generator)
+            let bytes = (0..<length).map { _ in UInt8.random(in: 0...255, using: &generator) }
+            var text = Array(Base64.encode(bytes).utf8)
+            for _ in 0..<Int.random(in: 1...3, using: &generator) {
+                let position = Int.random(in: 0..<text.count, using: &generator)
+                switch Int.random(in: 0..<3, using: &generator) {
+                case 0: text[position] = UInt8.random(in: 0...255, using: &generator)
+                case 1: text[position] = alphabet.randomElement(using: &generator)!
+                default: text[position] = specials.randomElement(using: &generator)!
+                }
+            }
+            let vector = text.withUnsafeBufferPointer { Base64.decode($0, vectorized: true) }
+            let scalar = text.withUnsafeBufferPointer { Base64.decode($0, vectorized: false) }
+            #expect(vector == scalar, "\(String(decoding: text, as: UTF8.self))")
+            if scalar == nil { refused += 1 }
+        }
+        #expect(refused > 2500)
     }
 
     /// Each byte outside the alphabet, at each position of a group, is refused: in the first and

@@ -39,6 +39,20 @@ import Testing
         }
     }
 
+    /// A byte that is not UTF-8 anywhere in a long ASCII run (checked 16 and 8 bytes at a time)
+    /// is found, whatever its position.
+    @Test func aBadByteAnywhereInALongASCIIRunIsFound() {
+        let ascii = Array(repeating: UInt8(ascii: "a"), count: 53)
+        for position in ascii.indices {
+            for bad: UInt8 in [0x80, 0xC0, 0xFF] {
+                var bytes = ascii
+                bytes[position] = bad
+                #expect(!Self.validate([bytes]), "0x\(String(bad, radix: 16)) at \(position)")
+            }
+        }
+        #expect(Self.validate([ascii]))
+    }
+
     @Test func agreesWithTheStandardLibraryOnRandomBytes() {
         var generator = SystemRandomNumberGenerator()
         var invalid = 0
