@@ -390,12 +390,16 @@ static void *chaos_main(void *arg) {
             hconn *h = &x->h[events[e].data.u32];
             if (h->phase == H_DONE) continue;
             uint32_t ev = events[e].events;
-            if (ev & EPOLLOUT) writable(x, h, t);
-            if (h->phase == H_DONE) continue;
+            if (h->phase == H_CONNECTING) {
+                if (ev & (EPOLLOUT | EPOLLERR | EPOLLHUP)) writable(x, h, t);
+                continue;
+            }
+            /* Reading first: a close frame the server sent is taken before a write fails on the reset after it. */
             if (ev & (EPOLLIN | EPOLLRDHUP | EPOLLHUP | EPOLLERR)) {
                 if (h->reading) readable(x, h, t);
                 else gone(x, h, t);
             }
+            if (h->phase != H_DONE && (ev & EPOLLOUT)) writable(x, h, t);
         }
         for (int i = 0; i < opened; i++) tick(x, &x->h[i], t);
     }

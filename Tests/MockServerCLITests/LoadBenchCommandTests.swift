@@ -108,8 +108,8 @@ import WireJSON
         #expect(verdict["lostFrames"] == 0)
         #expect(verdict["faultsArmed"] == true)
         #expect(verdict["hostileOpened"] == true)
-        let pass = try #require(verdict["pass"]?.boolValue)
-        #expect(result.status == (pass ? 0 : 1))
+        #expect(verdict["pass"]?.boolValue != nil)
+        #expect(result.status == (verdict["pass"] == true ? 0 : 1))
     }
 
     /// The check can fail: two sessions counted as untouched get their answers throttled to a
