@@ -18,7 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
-enum phase { P_IDLE, P_CONNECTING, P_HANDSHAKE, P_SETUP, P_READY, P_STOPPING, P_CLOSING, P_DONE };
+enum phase { P_IDLE, P_CONNECTING, P_HANDSHAKE, P_SETUP, P_READY, P_DRAINING, P_STOPPING, P_CLOSING, P_DONE };
 
 typedef struct {
     int fd, index;
@@ -40,6 +40,7 @@ typedef struct {
     const char *test_id;
     long frames_up, frames_down, bytes_up, bytes_down, late_chunks; /* the whole session (lg_session_result) */
     double max_late;
+    double last_down;                              /* when the server last sent a data message */
 } session;
 
 typedef struct {
@@ -82,7 +83,7 @@ static void close_socket(run_t *r, session *s) {
 static void fail(run_t *r, session *s, const char *why) {
     if (s->phase == P_DONE) return;
     if (s->stop_sent) { close_socket(r, s); return; }
-    if (s->phase == P_READY) s->dropped = 1;
+    if (s->phase == P_READY || s->phase == P_DRAINING) s->dropped = 1;
     else s->failed = 1;
     if (!r->r->first_failure[0]) snprintf(r->r->first_failure, sizeof r->r->first_failure, "session %d: %s", s->index, why);
     close_socket(r, s);
@@ -364,7 +365,7 @@ static void on_text(run_t *r, session *s, const char *text, size_t len, double t
 }
 
 static void on_message(run_t *r, session *s, int opcode, const uint8_t *payload, size_t len, double t) {
-    if (opcode == 1 || opcode == 2) { s->frames_down++; s->bytes_down += (long)len; }
+    if (opcode == 1 || opcode == 2) { s->frames_down++; s->bytes_down += (long)len; s->last_down = t; }
     if (opcode == 1) on_text(r, s, (const char *)payload, len, t);
     else if (opcode == 2) {
         r->r->frames_down++;
@@ -485,6 +486,17 @@ static void tick_session(run_t *r, session *s, double t) {
     if ((s->phase == P_CONNECTING || s->phase == P_HANDSHAKE || s->phase == P_SETUP) && t > s->phase_deadline) { fail(r, s, "set-up timed out"); return; }
     if (s->phase == P_STOPPING || s->phase == P_CLOSING) {
         if (t > s->phase_deadline) close_socket(r, s);
+        return;
+    }
+    if (s->phase == P_DRAINING) {
+        /* Closing at once would cut off frames the server has already sent: the close goes
+         * out once the downlink has been quiet for half a second (at most 5 s). */
+        if (t - s->last_down >= 0.5 || t > s->phase_deadline) {
+            s->stop_sent = 1;
+            s->phase = P_CLOSING;
+            s->phase_deadline = t + 3;
+            send_frame(r, s, 8, "\x03\xe8", 2);
+        }
         return;
     }
     if (s->phase != P_READY) return;
@@ -617,7 +629,7 @@ int lg_run(const lg_config *c, lg_result *out, char *err, size_t err_len) {
         int settled = 0, done = 0;
         for (int i = 0; i < c->sessions; i++) {
             enum phase p = r.s[i].phase;
-            if (p == P_READY || p == P_DONE || p == P_STOPPING || p == P_CLOSING) settled++;
+            if (p == P_READY || p == P_DONE || p == P_DRAINING || p == P_STOPPING || p == P_CLOSING) settled++;
             if (p == P_DONE) done++;
         }
         if (!setup_done_at && launched == c->sessions && settled == c->sessions) { setup_done_at = t; idle_rss_at = t + c->idle_seconds; }
@@ -656,6 +668,11 @@ int lg_run(const lg_config *c, lg_result *out, char *err, size_t err_len) {
                 if (r.script->stop_text) {
                     s->phase = P_STOPPING;
                     send_text(&r, s, r.script->stop_text);
+                } else if (c->session_setups) {
+                    /* Chaos runs compare every frame with the server's journal counts. */
+                    s->stop_sent = 0;
+                    s->phase = P_DRAINING;
+                    s->phase_deadline = t + 5;
                 } else {
                     s->phase = P_CLOSING;
                     send_frame(&r, s, 8, "\x03\xe8", 2);
