@@ -43,12 +43,27 @@ enum LoadBench: AsyncCommand {
         "--server-pid", valueName: "PID", help: "With --port: that server's process, for CPU and RSS.",
         reader: .integer(in: 1...Int(Int32.max)))
     static let output = ValueOption("--output", valueName: "FILE", help: "Also write the JSON document to FILE.")
+    static let chaos = FlagOption(
+        "--chaos",
+        help:
+            "Chaos under load: fault a share of the sessions and open hostile connections in the window; exit 1 when the untouched sessions were harmed."
+    )
+    static let faultedPercent = DefaultedOption(
+        "--faulted-percent", valueName: "P", help: "With --chaos: the share of sessions that get a fault.", default: 10,
+        reader: .number(in: 0...100))
+    static let hostile = DefaultedOption(
+        "--hostile", valueName: "N", help: "With --chaos: hostile connections opened in the window.", default: 100,
+        reader: .integer(in: 0...10_000))
+    static let sabotage = DefaultedOption(
+        "--chaos-sabotage", valueName: "N",
+        help: "With --chaos: throttle N untouched sessions too (shows that the verdict can fail).", default: 0,
+        reader: .integer(in: 0...20_000))
     static let configuration = CommandConfiguration(
         name: "load",
         abstract: "N real-time voice sessions (16 kHz up, 24 kHz down) against mock-server: lateness, turns, CPU, RSS.",
         options: [
             protocolOption, sessions, ramp, idle, warmup, duration, threads, eventLoop, server, port, serverPID,
-            output,
+            output, chaos, faultedPercent, hostile, sabotage,
         ],
         discussion: """
             Each session streams 100 ms chunks in real time, 1.5 s voiced and 1.5 s silent in a
@@ -57,6 +72,17 @@ enum LoadBench: AsyncCommand {
             Turn latency: last voiced chunk sent → first answer audio. RSS per session compares the
             server's RSS before the sessions, with all of them set up and silent, and at its peak
             while they stream. Traffic stays on 127.0.0.1.
+
+            --chaos: every session carries a test id; early in the window, faults of twelve kinds
+            (delay, stalls, fragments, a bandwidth cap, dropped, duplicated and reordered audio,
+            closes, a fatal error, expiry) are armed through the control API on --faulted-percent
+            of them, and --hostile connections open across the window (garbage frames, non-UTF-8
+            text, an oversized message, bad JSON, a bad close reason, slowloris, a client that
+            never reads, plain HTTP, an unknown path). The report's `chaos` object gives the
+            untouched sessions' lateness apart from the faulted ones', their frames against the
+            server's journal counts (GET /_mock/sessions), and how the server treated each hostile
+            kind; the verdict needs lateness p99 <= 5 ms, no lost frame and no dropped or failed
+            untouched session. With --port, start that server with --keep-sessions above N.
             """
     )
 
@@ -67,6 +93,7 @@ enum LoadBench: AsyncCommand {
         var serverArguments: [String] = []
         var port: Int?
         var pid: Int?
+        var chaos: ChaosPlan?
     }
 
     static func run(_ arguments: ParsedArguments) throws -> Int32 {
@@ -97,9 +124,21 @@ enum LoadBench: AsyncCommand {
                 settings.serverArguments += ["--threads", String(threads)]
             }
             settings.serverPath = try arguments.value(of: server) ?? MockServerProcess.sibling
+            if arguments.value(of: chaos) {
+                let plan = ChaosPlan(
+                    dialogProtocol: dialogProtocol, sessions: Int(settings.config.sessions),
+                    faultedPercent: try arguments.value(of: faultedPercent), hostile: try arguments.value(of: hostile),
+                    sabotaged: try arguments.value(of: sabotage), duration: settings.config.duration_seconds)
+                settings.chaos = plan
+                // Every session's journal counts stay listed after the run (the frame check reads them).
+                settings.serverArguments += [
+                    "--keep-sessions", String(plan.sessions + plan.hostile + 1000), "--keep-sessions-bytes",
+                    String(1 << 40),
+                ]
+            }
             return settings
         }
-        _ = ef_raise_nofile(Int(settings.config.sessions) * 2 + 256)
+        _ = ef_raise_nofile(Int(settings.config.sessions) * 2 + (settings.chaos?.hostile ?? 0) * 2 + 256)
         var child: MockServerProcess?
         if settings.port == nil {
             guard let serverPath = settings.serverPath else {
@@ -132,10 +171,22 @@ enum LoadBench: AsyncCommand {
                 config.api_key = key
                 return script.withCScript { cScript in
                     config.script = cScript
-                    return lg_run(&config, &result, &error, error.count)
+                    guard let chaos = settings.chaos else { return lg_run(&config, &result, &error, error.count) }
+                    return chaos.withC { setups, chaos in
+                        config.session_setups = setups
+                        config.chaos = chaos
+                        return lg_run(&config, &result, &error, error.count)
+                    }
                 }
             }
         }
+        // The server's journal counts of the chaos run's sessions, before the server stops.
+        let chaosReport = settings.chaos.map { plan in
+            ChaosReport(
+                plan: plan, dialogProtocol: dialogProtocol, result: result,
+                serverSessions: status == 0 ? ChaosReport.serverSessions(port: config.port, plan: plan) : [:])
+        }
+        if child == nil { settings.chaos?.disarm(port: config.port) }
         child?.stop()
         guard status == 0 else {
             BenchCommand.printError(
@@ -146,12 +197,13 @@ enum LoadBench: AsyncCommand {
         var text =
             LoadReport(
                 config: config, result: result, protocolName: settings.protocolName, path: path,
-                startedServer: child != nil
+                startedServer: child != nil, chaos: chaosReport
             )
             .json.rendered() + "\n"
+        let passed = chaosReport?.verdict.pass ?? true
         lg_result_free(&result)
         if let output = try? arguments.value(of: output) { try? BenchCommand.write(text, to: output) }
         text.withUTF8 { bytes in BenchCommand.writeAll(1, bytes) }
-        exit(ExitCode.success)
+        exit(passed ? ExitCode.success : ExitCode.failure)
     }
 }

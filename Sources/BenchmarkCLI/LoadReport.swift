@@ -8,6 +8,8 @@ struct LoadReport {
     /// The path and query the sessions connected to.
     let path: String
     let startedServer: Bool
+    /// With `--chaos`: the `chaos` object (it reads `result`'s per-session and hostile details).
+    var chaos: ChaosReport? = nil
 
     /// Nearest-rank percentiles of a sample set.
     static func distribution(_ samples: lg_samples, digits: Int = 1) -> BenchJSON {
@@ -57,7 +59,7 @@ struct LoadReport {
         let firstFailure = withUnsafeBytes(of: result.first_failure) { raw in
             String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
         }
-        return .object([
+        var members: [(String, BenchJSON)] = [
             ("benchmark", .string("load")), ("protocol", .string(protocolName)), ("path", .string(path)),
             (
                 "server",
@@ -122,6 +124,8 @@ struct LoadReport {
                     ("saturated", .bool(!reasons.isEmpty)), ("reasons", .array(reasons.map { .string($0) })),
                 ])
             ),
-        ])
+        ]
+        if let chaos { members.append(("chaos", chaos.json)) }
+        return .object(members)
     }
 }

@@ -1,6 +1,7 @@
 /* LoadGenerator: N simulated voice clients on one epoll thread (see LoadGenerator.h). */
 #define _GNU_SOURCE
 #include "LoadGenerator.h"
+#include "Chaos.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -17,7 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
-enum phase { P_IDLE, P_CONNECTING, P_HANDSHAKE, P_SETUP, P_READY, P_STOPPING, P_CLOSING, P_DONE };
+enum phase { P_IDLE, P_CONNECTING, P_HANDSHAKE, P_SETUP, P_READY, P_DRAINING, P_STOPPING, P_CLOSING, P_DONE };
 
 typedef struct {
     int fd, index;
@@ -35,6 +36,11 @@ typedef struct {
     int local_started; double local_end_due;       /* a playback report owed (script's replies) */
     int stop_sent;
     int heard;                                     /* LG_ON_SPEECH_HEARD since our voiced segment began */
+    int group;                                     /* LG_UNTOUCHED or LG_FAULTED */
+    const char *test_id;
+    long frames_up, frames_down, bytes_up, bytes_down, late_chunks; /* the whole session (lg_session_result) */
+    double max_late;
+    double last_down;                              /* when the server last sent a data message */
 } session;
 
 typedef struct {
@@ -44,6 +50,7 @@ typedef struct {
     double t0, window_start, window_end;
     lg_result *r;
     uint8_t *voiced_frame, *silent_frame; size_t voiced_len, silent_len; /* whole masked frames */
+    size_t voiced_payload, silent_payload;         /* their payload bytes */
     const lg_script *script;
 } run_t;
 
@@ -76,7 +83,7 @@ static void close_socket(run_t *r, session *s) {
 static void fail(run_t *r, session *s, const char *why) {
     if (s->phase == P_DONE) return;
     if (s->stop_sent) { close_socket(r, s); return; }
-    if (s->phase == P_READY) s->dropped = 1;
+    if (s->phase == P_READY || s->phase == P_DRAINING) s->dropped = 1;
     else s->failed = 1;
     if (!r->r->first_failure[0]) snprintf(r->r->first_failure, sizeof r->r->first_failure, "session %d: %s", s->index, why);
     close_socket(r, s);
@@ -137,6 +144,7 @@ static uint8_t *make_frame(int opcode, const uint8_t *payload, size_t len, size_
 }
 
 static void send_frame(run_t *r, session *s, int opcode, const void *payload, size_t len) {
+    if ((opcode == 1 || opcode == 2) && s->fd >= 0) { s->frames_up++; s->bytes_up += (long)len; }
     uint8_t h[14];
     size_t hn = frame_header(h, opcode, len);
     queue_bytes(r, s, h, hn);
@@ -188,13 +196,14 @@ static void make_audio(run_t *r) {
             n += base64(k == 0 ? voiced : silent, bytes, text + n);
             strcpy(text + n, tail);
             n += strlen(tail);
-            if (k == 0) r->voiced_frame = make_frame(1, (uint8_t *)text, n, &r->voiced_len);
-            else r->silent_frame = make_frame(1, (uint8_t *)text, n, &r->silent_len);
+            if (k == 0) { r->voiced_frame = make_frame(1, (uint8_t *)text, n, &r->voiced_len); r->voiced_payload = n; }
+            else { r->silent_frame = make_frame(1, (uint8_t *)text, n, &r->silent_len); r->silent_payload = n; }
         }
         free(text);
     } else {
         r->voiced_frame = make_frame(2, voiced, bytes, &r->voiced_len);
         r->silent_frame = make_frame(2, silent, bytes, &r->silent_len);
+        r->voiced_payload = r->silent_payload = bytes;
     }
     free(voiced);
     free(silent);
@@ -254,7 +263,14 @@ static void audio_arrived(run_t *r, session *s, double t, size_t bytes) {
     double late = 0;
     if (t <= s->play_end) s->play_end += duration;
     else { late = t - s->play_end; s->play_end = t + duration; }
-    if (in_window(r, t)) add_sample(&r->r->lateness_ms, late * 1000);
+    if (in_window(r, t)) {
+        add_sample(&r->r->lateness_ms, late * 1000);
+        if (r->c->session_setups) {
+            add_sample(&r->r->group_lateness_ms[s->group], late * 1000);
+            if (late > 0) s->late_chunks++;
+            if (late * 1000 > s->max_late) s->max_late = late * 1000;
+        }
+    }
 }
 
 /* A playback report the script owes (its `playback_ended_reply`), sent now. */
@@ -349,6 +365,7 @@ static void on_text(run_t *r, session *s, const char *text, size_t len, double t
 }
 
 static void on_message(run_t *r, session *s, int opcode, const uint8_t *payload, size_t len, double t) {
+    if (opcode == 1 || opcode == 2) { s->frames_down++; s->bytes_down += (long)len; s->last_down = t; }
     if (opcode == 1) on_text(r, s, (const char *)payload, len, t);
     else if (opcode == 2) {
         r->r->frames_down++;
@@ -455,7 +472,9 @@ static void on_connected(run_t *r, session *s) {
     int n = snprintf(request, sizeof request,
                      "GET %s HTTP/1.1\r\nHost: 127.0.0.1:%u\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
                      "Sec-WebSocket-Key: ZGlhbG9nbW9jay1sb2FkLTE=\r\nSec-WebSocket-Version: 13\r\n"
-                     "Authorization: Bearer %s\r\n\r\n", r->c->path, r->c->port, r->c->api_key);
+                     "Authorization: Bearer %s\r\n%s%s%s\r\n", r->c->path, r->c->port, r->c->api_key,
+                     s->test_id ? "X-Test-Id: " : "", s->test_id ? s->test_id : "", s->test_id ? "\r\n" : "");
+    if (n < 0 || (size_t)n >= sizeof request) { fail(r, s, "upgrade request too long"); return; }
     want_write(r, s, 0);
     queue_bytes(r, s, (uint8_t *)request, (size_t)n);
 }
@@ -467,6 +486,17 @@ static void tick_session(run_t *r, session *s, double t) {
     if ((s->phase == P_CONNECTING || s->phase == P_HANDSHAKE || s->phase == P_SETUP) && t > s->phase_deadline) { fail(r, s, "set-up timed out"); return; }
     if (s->phase == P_STOPPING || s->phase == P_CLOSING) {
         if (t > s->phase_deadline) close_socket(r, s);
+        return;
+    }
+    if (s->phase == P_DRAINING) {
+        /* Closing at once would cut off frames the server has already sent: the close goes
+         * out once the downlink has been quiet for half a second (at most 5 s). */
+        if (t - s->last_down >= 0.5 || t > s->phase_deadline) {
+            s->stop_sent = 1;
+            s->phase = P_CLOSING;
+            s->phase_deadline = t + 3;
+            send_frame(r, s, 8, "\x03\xe8", 2);
+        }
         return;
     }
     if (s->phase != P_READY) return;
@@ -481,6 +511,7 @@ static void tick_session(run_t *r, session *s, double t) {
         int is_voiced = position < voiced && due < r->window_end;
         if (is_voiced && position == 0) s->heard = 0;
         if (is_voiced && position == 0 && s->pending_turn_end > 0 && !s->turn_answered && in_window(r, s->pending_turn_end)) r->r->turns_unanswered++;
+        if (s->fd >= 0) { s->frames_up++; s->bytes_up += (long)(is_voiced ? r->voiced_payload : r->silent_payload); }
         queue_bytes(r, s, is_voiced ? r->voiced_frame : r->silent_frame, is_voiced ? r->voiced_len : r->silent_len);
         if (s->phase == P_DONE) return;
         r->r->frames_up++;
@@ -557,7 +588,18 @@ int lg_run(const lg_config *c, lg_result *out, char *err, size_t err_len) {
     struct epoll_event tev = { .events = EPOLLIN, .data.u32 = UINT32_MAX };
     epoll_ctl(r.ep, EPOLL_CTL_ADD, r.tick, &tev);
     make_audio(&r);
-    for (int i = 0; i < c->sessions; i++) { r.s[i].index = i; r.s[i].fd = -1; }
+    for (int i = 0; i < c->sessions; i++) {
+        r.s[i].index = i; r.s[i].fd = -1;
+        if (c->session_setups) {
+            r.s[i].test_id = c->session_setups[i].test_id;
+            r.s[i].group = c->session_setups[i].group == LG_FAULTED ? LG_FAULTED : LG_UNTOUCHED;
+        }
+    }
+    lg_chaos_run *chaos = NULL;
+    if (c->chaos) {
+        chaos = lg_chaos_start(c, out, r.voiced_frame, r.voiced_len, r.silent_frame, r.silent_len, err, err_len);
+        if (!chaos) { free(r.s); free(r.voiced_frame); free(r.silent_frame); close(r.tick); close(r.ep); return -1; }
+    }
     out->server_rss_base_kb = rss_kb(c->server_pid);
 
     r.t0 = now_s();
@@ -587,7 +629,7 @@ int lg_run(const lg_config *c, lg_result *out, char *err, size_t err_len) {
         int settled = 0, done = 0;
         for (int i = 0; i < c->sessions; i++) {
             enum phase p = r.s[i].phase;
-            if (p == P_READY || p == P_DONE || p == P_STOPPING || p == P_CLOSING) settled++;
+            if (p == P_READY || p == P_DONE || p == P_DRAINING || p == P_STOPPING || p == P_CLOSING) settled++;
             if (p == P_DONE) done++;
         }
         if (!setup_done_at && launched == c->sessions && settled == c->sessions) { setup_done_at = t; idle_rss_at = t + c->idle_seconds; }
@@ -600,6 +642,7 @@ int lg_run(const lg_config *c, lg_result *out, char *err, size_t err_len) {
              * after that (a session's first voiced segment primes the server's VAD). */
             r.window_start = t + (c->voiced_ms + c->silence_ms) / 1000.0 + c->warmup_seconds;
             r.window_end = r.window_start + c->duration_seconds;
+            if (chaos) lg_chaos_window(chaos, r.window_start, r.window_end);
         }
         if (streaming_started && cpu_server0 == 0 && t >= r.window_start) { cpu_server0 = cpu_seconds(c->server_pid) + 1e-9; cpu_self0 = thread_cpu_seconds(); }
         if (streaming_started && t >= r.window_start && t < r.window_end && t - last_rss >= 1) {
@@ -625,20 +668,34 @@ int lg_run(const lg_config *c, lg_result *out, char *err, size_t err_len) {
                 if (r.script->stop_text) {
                     s->phase = P_STOPPING;
                     send_text(&r, s, r.script->stop_text);
+                } else if (c->session_setups) {
+                    /* Chaos runs compare every frame with the server's journal counts. */
+                    s->stop_sent = 0;
+                    s->phase = P_DRAINING;
+                    s->phase_deadline = t + 5;
                 } else {
                     s->phase = P_CLOSING;
                     send_frame(&r, s, 8, "\x03\xe8", 2);
                 }
             }
         }
+        if (chaos && stop_at) { lg_chaos_stop(chaos); chaos = NULL; }
         if ((stop_at && done == c->sessions) || t > hard_stop) break;
         if (!streaming_started && setup_done_at == 0 && t > r.t0 + c->sessions / ramp + 20) {
             for (int i = 0; i < c->sessions; i++) if (r.s[i].phase != P_READY && r.s[i].phase != P_DONE) fail(&r, &r.s[i], "set-up timed out");
         }
     }
     (void)stream_start;
+    if (chaos) lg_chaos_stop(chaos);
+    if (c->session_setups) out->sessions_detail = calloc((size_t)c->sessions, sizeof(lg_session_result));
     for (int i = 0; i < c->sessions; i++) {
         session *s = &r.s[i];
+        if (out->sessions_detail) {
+            out->sessions_detail[i] = (lg_session_result){
+                .group = s->group, .failed = s->failed, .dropped = s->dropped, .clean = s->clean && !s->failed && !s->dropped,
+                .frames_up = s->frames_up, .frames_down = s->frames_down, .bytes_up = s->bytes_up, .bytes_down = s->bytes_down,
+                .late_chunks = s->late_chunks, .max_lateness_ms = s->max_late };
+        }
         out->failed += s->failed;
         out->dropped += s->dropped;
         out->closed_cleanly += s->clean && !s->failed && !s->dropped;
@@ -655,5 +712,9 @@ void lg_result_free(lg_result *r) {
     free(r->lateness_ms.values);
     free(r->send_lateness_ms.values);
     free(r->loop_lag_ms.values);
+    for (int g = 0; g < LG_GROUPS; g++) free(r->group_lateness_ms[g].values);
+    free(r->sessions_detail);
+    free(r->hostile_detail);
+    free(r->control_statuses);
     memset(r, 0, sizeof *r);
 }

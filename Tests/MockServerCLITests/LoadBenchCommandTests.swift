@@ -64,6 +64,74 @@ import WireJSON
         #expect(result.status == (report["passed"] == true ? 0 : 1))
     }
 
+    /// `load --chaos` at small N: one session of ten faulted, hostile connections of every kind,
+    /// the untouched nine reported apart with their frames checked against the server's journal
+    /// counts, and a verdict the exit status follows.
+    @Test(arguments: [DialogProtocol.qwenRealtime.rawValue, DialogProtocol.multimodalDialog.rawValue])
+    func aShortChaosRunReportsTheUntouchedSessionsApart(protocolName: String) async throws {
+        let result = try await Self.run([
+            "load", "--protocol", protocolName, "-n", "10", "--idle", "0.5", "--warmup", "0.5", "--duration", "4",
+            "--chaos", "--hostile", "18",
+        ])
+        let report = try JSONValue.decode(result.stdout)
+        let chaos = try #require(report["chaos"], "\(result.stderr)")
+        #expect(chaos["faulted"]?["sessions"] == 1)
+        #expect(chaos["faults"]?.arrayValue?.count == 1)
+        #expect(chaos["faults"]?[0]?["armStatus"] == 200)
+        #expect(chaos["controlStatuses"] == [200])
+        let untouched = try #require(chaos["untouched"])
+        #expect(untouched["sessions"] == 9)
+        #expect(untouched["dropped"] == 0)
+        #expect(untouched["failed"] == 0)
+        #expect(untouched["closedCleanly"] == 9)
+        #expect((untouched["latenessMs"]?["count"]?.intValue ?? 0) > 0)
+        // Every untouched frame is in the server's counts, both ways, byte for byte.
+        let frames = try #require(untouched["frames"])
+        #expect(frames["verifiedSessions"] == 9)
+        #expect(frames["lost"] == 0)
+        #expect(frames["mismatchedSessions"] == 0)
+        #expect((frames["clientSent"]?.intValue ?? 0) > 9 * 20)
+        #expect(frames["clientSent"] == frames["serverJournaledIn"])
+        #expect(frames["clientReceived"] == frames["serverJournaledOut"])
+        // Two connections of each of the nine hostile kinds, each treated as bad-input.md says.
+        let hostile = try #require(chaos["hostile"])
+        #expect(hostile["opened"] == 18)
+        let kinds = hostile["byKind"]?.arrayValue ?? []
+        #expect(kinds.count == 9)
+        for kind in kinds {
+            #expect(kind["opened"] == 2)
+            // The handshake timeout (10 s) and the queue limit (8 MiB) outlast this short run.
+            if kind["kind"] == "slowloris" || kind["kind"] == "never-reads" { continue }
+            #expect(kind["asExpected"] == 2, "\(kind)")
+        }
+        let verdict = try #require(chaos["verdict"])
+        #expect(verdict["lostFrames"] == 0)
+        #expect(verdict["faultsArmed"] == true)
+        #expect(verdict["hostileOpened"] == true)
+        #expect(verdict["pass"]?.boolValue != nil)
+        #expect(result.status == (verdict["pass"] == true ? 0 : 1))
+    }
+
+    /// The check can fail: two sessions counted as untouched get their answers throttled to a
+    /// sixth of real time, and the verdict says so (late audio, frames sent but not received).
+    @Test func aHarmedUntouchedSessionFailsTheChaosVerdict() async throws {
+        let result = try await Self.run([
+            "load", "--protocol", "qwen-realtime", "-n", "4", "--idle", "0.5", "--warmup", "0.5", "--duration", "4",
+            "--chaos", "--hostile", "0", "--faulted-percent", "0", "--chaos-sabotage", "2",
+        ])
+        let report = try JSONValue.decode(result.stdout)
+        let chaos = try #require(report["chaos"], "\(result.stderr)")
+        #expect(chaos["faulted"]?["sessions"] == 0)
+        #expect(chaos["untouched"]?["sessions"] == 4)
+        #expect(chaos["untouched"]?["sabotaged"] == 2)
+        #expect(chaos["controlStatuses"] == [200, 200])
+        let verdict = try #require(chaos["verdict"])
+        #expect(verdict["pass"] == false)
+        #expect((verdict["untouchedLatenessP99Ms"]?.doubleValue ?? 0) > 5)
+        #expect((verdict["reasons"]?.arrayValue?.count ?? 0) >= 1)
+        #expect(result.status == 1)
+    }
+
     @Test func aBadProtocolIsOneLineAndExitTwo() async throws {
         let result = try await Self.run(["load", "--protocol", "smtp"])
         #expect(result.status == 2)

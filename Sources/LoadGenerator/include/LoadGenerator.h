@@ -67,6 +67,69 @@ typedef struct {
     int rule_count;
 } lg_script;
 
+/* Chaos under load (`dialogmock-bench load --chaos`): some sessions carry faults the caller arms
+ * through the mock's control API, and hostile connections run beside them on a thread of their
+ * own, so the generator's loop and its measurements stay as without them. */
+enum { LG_UNTOUCHED = 0, LG_FAULTED = 1, LG_GROUPS = 2 };
+
+typedef struct {
+    const char *test_id;  /* sent as `X-Test-Id` (NULL: none) */
+    int group;            /* LG_UNTOUCHED or LG_FAULTED: lateness is also sampled per group */
+} lg_session_setup;
+
+/* What a hostile connection does (the bad-input table of mock-server/bad-input.md). */
+typedef enum {
+    LG_HOSTILE_GARBAGE_FRAMES,   /* after the upgrade: blocks of random bytes as frames */
+    LG_HOSTILE_NON_UTF8_TEXT,    /* a text frame that is not UTF-8 */
+    LG_HOSTILE_OVERSIZE,         /* a text message longer than the route's cap, streamed until refused */
+    LG_HOSTILE_BAD_JSON,         /* text frames that are not JSON; held `hostile_keep` seconds if kept */
+    LG_HOSTILE_BAD_CLOSE_REASON, /* a close frame whose reason is not UTF-8 */
+    LG_HOSTILE_SLOWLORIS,        /* an upgrade request one byte a second, never finished */
+    LG_HOSTILE_NEVER_READS,      /* a real session (set-up, audio in real time) that never reads */
+    LG_HOSTILE_PLAIN_HTTP,       /* a plain GET on the protocol route */
+    LG_HOSTILE_UNKNOWN_PATH,     /* an upgrade on a path nothing serves */
+    LG_HOSTILE_KINDS
+} lg_hostile_kind;
+
+/* How a hostile connection ended. */
+typedef enum {
+    LG_HOSTILE_PENDING,        /* never opened (the run ended first) */
+    LG_HOSTILE_CLOSE_FRAME,    /* the server sent a close frame (`code`) */
+    LG_HOSTILE_HTTP_STATUS,    /* the server answered the request with HTTP `code` (not 101) */
+    LG_HOSTILE_EOF,            /* the server closed TCP without a close frame */
+    LG_HOSTILE_RESET,          /* the connection was reset */
+    LG_HOSTILE_KEPT,           /* still open when we closed it (after `hostile_keep`, or at the end) */
+    LG_HOSTILE_CONNECT_FAILED
+} lg_hostile_outcome;
+
+typedef struct {
+    int kind;              /* lg_hostile_kind */
+    int outcome;           /* lg_hostile_outcome */
+    int code;              /* the close code or HTTP status of the outcome */
+    int upgraded;          /* the server answered 101 */
+    double opened_at;      /* seconds after the window opened */
+    double seconds;        /* from the connect to the outcome */
+    long frames_received;  /* data frames the server sent it */
+    long bytes_sent;       /* bytes it sent (request included) */
+} lg_hostile_result;
+
+typedef struct {
+    const char *const *control_requests; /* whole HTTP/1.1 requests to the port (e.g. POST /_mock/faults) */
+    int control_request_count;
+    double control_after;   /* seconds after the window opens they are sent, one after another */
+    int hostile;            /* hostile connections, kinds in turn */
+    double hostile_after;   /* the first opens this long after the window opens, */
+    double hostile_spread;  /*   the last this much later */
+    double hostile_keep;    /* a hostile connection the server keeps is closed by us after this long */
+    long oversize_bytes;    /* the oversized message's length */
+    const char *hostile_test_id_prefix; /* its upgrades carry `X-Test-Id: <prefix><kind name>` (NULL: none) */
+} lg_chaos;
+
+/* The name of a hostile kind ("garbage-frames", …; NULL out of range). */
+const char *lg_hostile_kind_name(int kind);
+/* The name of an outcome ("close frame", …). */
+const char *lg_hostile_outcome_name(int outcome);
+
 typedef struct {
     const lg_script *script;  /* the protocol */
     uint16_t port;            /* on 127.0.0.1 */
@@ -80,12 +143,23 @@ typedef struct {
     int voiced_ms, silence_ms, chunk_ms;
     int down_rate;            /* downlink PCM rate (bytes → playback time) */
     int server_pid;           /* 0: no server CPU / RSS sampling */
+    const lg_session_setup *session_setups; /* NULL, or one per session */
+    const lg_chaos *chaos;    /* NULL: no control requests, no hostile connections */
 } lg_config;
 
 typedef struct {
     double *values;
     size_t count, capacity;
 } lg_samples;
+
+/* One session over its whole life (with `session_setups`): data messages and payload bytes
+ * each way, as the server journals them (`framesIn`, `bytesIn`, … of `GET /_mock/sessions`). */
+typedef struct {
+    int group, failed, dropped, clean;
+    long frames_up, frames_down, bytes_up, bytes_down;
+    long late_chunks;         /* answer chunks that came after the playout ran dry, in the window */
+    double max_lateness_ms;   /* in the window */
+} lg_session_result;
 
 typedef struct {
     int requested, connected, ready, failed, dropped, closed_cleanly;
@@ -96,6 +170,14 @@ typedef struct {
     double server_cpu_percent, generator_cpu_percent;
     long server_rss_base_kb, server_rss_idle_kb, server_rss_streaming_kb;
     char first_failure[160];
+    /* With `session_setups`: */
+    lg_samples group_lateness_ms[LG_GROUPS];
+    lg_session_result *sessions_detail;
+    /* With `chaos`: */
+    lg_hostile_result *hostile_detail;
+    int hostile_count;
+    int *control_statuses;    /* HTTP status of each control request (0: no answer) */
+    double chaos_cpu_percent; /* the chaos thread's CPU over the window, % of one core */
 } lg_result;
 
 /* Runs the whole load (set-up, idle, warm-up, window, orderly close). Returns 0, or -1 with a
