@@ -17,8 +17,10 @@ enum LoadBench: AsyncCommand {
     static let sessions = DefaultedOption(
         "--sessions", short: "n", valueName: "N", help: "Concurrent sessions.", default: 100,
         reader: .integer(in: 1...20_000))
-    static let ramp = DefaultedOption(
-        "--ramp", valueName: "R", help: "Session starts per second.", default: 200, reader: .number(in: 1...100_000))
+    static let ramp = ValueOption(
+        "--ramp", valueName: "R",
+        help: "Session starts per second (default: 200, or N/10 for more sessions, so the ramp lasts at most 10 s).",
+        reader: .number(in: 1...100_000))
     static let idle = DefaultedOption(
         "--idle", valueName: "S", help: "Seconds all sessions stay set up and silent before streaming (idle RSS).",
         default: 2, reader: .number(in: 0...600))
@@ -86,6 +88,12 @@ enum LoadBench: AsyncCommand {
             """
     )
 
+    /// Session starts per second when `--ramp` is not given: 200, or fast enough that the ramp
+    /// lasts at most 10 s. The first sessions sit set up and silent until the last one is (plus
+    /// `--idle`), and the multimodal service ends a session without upstream audio for 20 s with
+    /// `AudioTimeout`: at 200 a second, 4,000 sessions lost their first 470 that way.
+    static func defaultRamp(sessions: Int) -> Double { max(200, Double(sessions) / 10) }
+
     struct Settings {
         var config = lg_config()
         var protocolName = ""
@@ -106,7 +114,7 @@ enum LoadBench: AsyncCommand {
             }
             settings.protocolName = dialogProtocol.rawValue
             settings.config.sessions = Int32(try arguments.value(of: sessions))
-            settings.config.ramp_per_second = try arguments.value(of: ramp)
+            settings.config.ramp_per_second = try arguments.value(of: ramp) ?? defaultRamp(sessions: Int(settings.config.sessions))
             settings.config.idle_seconds = try arguments.value(of: idle)
             settings.config.warmup_seconds = try arguments.value(of: warmup)
             settings.config.duration_seconds = try arguments.value(of: duration)

@@ -52,7 +52,8 @@ struct lg_chaos_run {
     const lg_config *c;
     lg_result *out;
     const uint8_t *voiced, *silent; size_t voiced_len, silent_len;
-    pthread_t thread;
+    pthread_t thread, control_thread;
+    int control_started;
     int ep;
     hconn *h;
     int window_known, stop;   /* written by the generator's thread (__atomic) */
@@ -364,6 +365,16 @@ static void tick(lg_chaos_run *x, hconn *h, double t) {
     if (h->keep_until > 0 && t >= h->keep_until) finish(x, h, LG_HOSTILE_KEPT, 0);
 }
 
+/* The control requests, one after another on a thread of their own: an overloaded server may
+ * answer them late (each waits up to 5 s), and the hostile connections keep their schedule. */
+static void *control_main(void *arg) {
+    lg_chaos_run *x = arg;
+    const lg_chaos *k = x->c->chaos;
+    for (int i = 0; i < k->control_request_count && !__atomic_load_n(&x->stop, __ATOMIC_ACQUIRE); i++)
+        x->out->control_statuses[i] = control_request(x->c->port, k->control_requests[i]);
+    return NULL;
+}
+
 static void *chaos_main(void *arg) {
     lg_chaos_run *x = arg;
     const lg_chaos *k = x->c->chaos;
@@ -375,8 +386,7 @@ static void *chaos_main(void *arg) {
         if (!cpu_started && t >= x->window_start) { x->cpu_start = thread_cpu_seconds(); cpu_started = 1; }
         if (!cpu_ended && t >= x->window_end) { x->cpu_end = thread_cpu_seconds(); cpu_ended = 1; }
         if (!controlled && t >= x->window_start + k->control_after) {
-            for (int i = 0; i < k->control_request_count; i++)
-                x->out->control_statuses[i] = control_request(x->c->port, k->control_requests[i]);
+            if (k->control_request_count > 0) x->control_started = pthread_create(&x->control_thread, NULL, control_main, x) == 0;
             controlled = 1;
         }
         while (opened < k->hostile
@@ -452,6 +462,7 @@ void lg_chaos_window(lg_chaos_run *x, double window_start, double window_end) {
 void lg_chaos_stop(lg_chaos_run *x) {
     __atomic_store_n(&x->stop, 1, __ATOMIC_RELEASE);
     pthread_join(x->thread, NULL);
+    if (x->control_started) pthread_join(x->control_thread, NULL);
     double window = x->window_end - x->window_start;
     if (window > 0 && x->cpu_end > x->cpu_start) x->out->chaos_cpu_percent = (x->cpu_end - x->cpu_start) / window * 100;
     for (int i = 0; i < x->c->chaos->hostile; i++) free(x->h[i].in);
