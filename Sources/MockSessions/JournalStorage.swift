@@ -75,11 +75,20 @@ struct JournalStorage: Sendable {
         records.append(record)
         var bytes = MemoryLayout<Record>.stride
         if record.flags.contains(.jsonText), let wireText {
-            texts.append(wireText)
+            texts.append(Self.fitted(wireText))
             bytes += MemoryLayout<[UInt8]>.stride + 32 + wireText.count
         }
         for name in names[namesBefore...] { bytes += MemoryLayout<String>.stride + name.utf8.count }
         return bytes
+    }
+
+    /// `bytes`, or a copy of them without the spare capacity they were built with (a frame
+    /// encoder reserves 256 bytes and doubles; a kept frame would hold up to twice its size).
+    private static func fitted(_ bytes: [UInt8]) -> [UInt8] {
+        guard bytes.capacity > bytes.count + 32 else { return bytes }
+        return [UInt8](unsafeUninitializedCapacity: bytes.count) { buffer, count in
+            count = buffer.initialize(fromContentsOf: bytes)
+        }
     }
 
     /// The entry at `index` (0-based), as appended.
@@ -142,7 +151,7 @@ struct JournalStorage: Sendable {
         if entry.json != nil {
             // The tree is kept as the bytes it was parsed from; an audio summary beside it
             // (`--journal-audio`) keeps the whole entry.
-            guard let wireText, entry.kind == .text, entry.audio == nil, let index = Int32(exactly: texts.count)
+            guard wireText != nil, entry.kind == .text, entry.audio == nil, let index = Int32(exactly: texts.count)
             else { return nil }
             record.frames = index
             flags.insert(.jsonText)

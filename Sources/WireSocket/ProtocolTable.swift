@@ -13,13 +13,6 @@ final class ProtocolTable {
     /// callbacks: see `Connection.writesAtOnce`).
     let offersDeflate: Bool
 
-    /// The buffer lws unmasks a connection's incoming payload into, one per connection (lws
-    /// allocates it when the connection opens): a message larger than it arrives in several
-    /// RECEIVE callbacks and is reassembled in `Connection.receive`. 8 KiB holds a 100 ms
-    /// chunk of either protocol's audio (Qwen's 4.3 KB of base64, multimodal's 3.2 KB) in one
-    /// callback; 64 KiB, as before issue 44, took up to 12 KiB of resident pages per session.
-    static let receiveBufferBytes = 8192
-
     typealias Callback =
         @convention(c) (
             OpaquePointer?, lws_callback_reasons, UnsafeMutableRawPointer?,
@@ -36,7 +29,7 @@ final class ProtocolTable {
         protocols.initialize(repeating: lws_protocols(), count: 2)
         protocols[0].name = UnsafePointer(protocolName)
         protocols[0].callback = callback
-        protocols[0].rx_buffer_size = Self.receiveBufferBytes
+        protocols[0].rx_buffer_size = 65536
         extensions = .allocate(capacity: 2)
         extensions.initialize(repeating: lws_extension(), count: 2)
         if deflate {
