@@ -54,7 +54,7 @@ import WireSocket
         for _ in 0..<3 { statuses.append(Self.put(port: port, path: "/_mock/scenario", body: body)) }
         for _ in 0..<50 {
             RawWebSocket(port: port, path: "/nowhere", headers: [])?.close(reset: true)
-            RawWebSocket(port: port, path: qwenPath, headers: ["Authorization: Basic x"])?.close(reset: true)
+            RawWebSocket(port: port, path: Self.qwenPath, headers: ["Authorization: Basic x"])?.close(reset: true)
         }
         let after = try #require(Self.residentKiB(server.pid))
         let limit = before + before / 10 + 2048
