@@ -20,7 +20,6 @@ import WireSocket
         // A first, small round makes what is made once (engines, the scenario's answers, lws'
         // pools): the level before the flood is that of a server that has served.
         Self.flood(port: port, connections: 12)
-        Self.oversizedMessage(port: port)
         let before = try await Self.settledResidentKiB(server)
         let frames = Self.flood(port: port, connections: 300)
         Self.oversizedMessage(port: port)
