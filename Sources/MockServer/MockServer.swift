@@ -220,6 +220,12 @@ public final class MockServer: @unchecked Sendable {
     /// Sessions open now on the protocol routes.
     public var openSessionCount: Int { router.sessions.openCount }
 
+    /// Runs `work` once on every service thread (soon, between their events); returns how many.
+    package func runOnServiceThreads(_ work: @escaping @Sendable () -> Void) -> Int {
+        for server in servers { server.execute(work) }
+        return servers.count
+    }
+
     /// The service thread of every recorded session, in opening order (nil before it opened).
     func sessionThreads() -> [String?] { router.sessions.all.map(\.serviceThreadName) }
 

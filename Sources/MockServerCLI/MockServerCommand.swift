@@ -134,7 +134,9 @@ enum MockServerCommand: Command {
         }
         printLine("listening \(server.baseURL)")
         let memoryRelease = IdleMemoryRelease()
-        memoryRelease.start(openSessions: { server.openSessionCount }, logger: configuration.logger)
+        memoryRelease.start(
+            openSessions: { server.openSessionCount }, onServiceThreads: { server.runOnServiceThreads($0) },
+            logger: configuration.logger)
 
         var received: Int32 = 0
         sigwait(&signals, &received)

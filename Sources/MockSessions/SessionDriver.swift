@@ -60,8 +60,10 @@ package final class SessionDriver<Session: ProtocolSession>: ConnectionHandler {
         // engine decoded; the engine's commands (journal notes among them) run after the entry.
         var entry: JournalEntry
         let commands: [SessionCommand]
+        var wireText: [UInt8]?
         switch message {
         case .text(let bytes):
+            wireText = bytes
             let classification = session.classify(text: bytes)
             if let json = classification.json {
                 entry = textEntry(t: t, .in, json: json, eventType: classification.eventType, byteLength: bytes.count)
@@ -88,7 +90,7 @@ package final class SessionDriver<Session: ProtocolSession>: ConnectionHandler {
         }
         let level = session.takeReceivedAudioLevel()
         entry.audio?.level = level
-        journal.record(entry)
+        journal.record(entry, wireText: wireText)
         execute(commands)
     }
 
@@ -178,7 +180,7 @@ package final class SessionDriver<Session: ProtocolSession>: ConnectionHandler {
             if let json = frame.json ?? (try? JSONValue.decode(frame.bytes)) {
                 var entry = textEntry(t: t, .out, json: json, eventType: frame.eventType, byteLength: frame.bytes.count)
                 entry.audio?.level = frame.audioLevel
-                journal.record(entry)
+                journal.record(entry, wireText: frame.bytes)
             } else {
                 journal.record(
                     JournalEntry(

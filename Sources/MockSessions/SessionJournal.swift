@@ -20,7 +20,7 @@ package final class SessionJournal: Sendable {
     package let scenario: String?
 
     private struct State {
-        package var entries: [JournalEntry] = []
+        var entries = JournalStorage()
         package var isOpen = true
         package var framesIn = 0
         package var framesOut = 0
@@ -74,14 +74,16 @@ package final class SessionJournal: Sendable {
                 t: elapsed(atMicros: now), direction: direction, kind: .close, closeCode: code, closeReason: reason))
     }
 
-    package func record(_ entry: JournalEntry) {
+    /// Journals `entry`. `wireText`: a text frame's bytes when `entry.json` is their parse (or
+    /// they are its encoding): the journal then keeps the bytes, not the tree, and parses them
+    /// again when read (see ``JournalStorage``).
+    package func record(_ entry: JournalEntry, wireText: [UInt8]? = nil) {
         state.withLock { state in
             let isFrame = entry.kind == .text || entry.kind == .binary
             if isFrame && state.storedFrames >= frameLimit {
                 state.framesNotJournaled += 1
             } else {
-                state.entries.append(entry)
-                state.retainedBytes += Self.estimatedBytes(of: entry)
+                state.retainedBytes += state.entries.append(entry, wireText: wireText)
                 if isFrame { state.storedFrames += 1 }
             }
             if isFrame {
@@ -109,14 +111,10 @@ package final class SessionJournal: Sendable {
         }
     }
 
-    /// Estimated memory the kept entries hold: each entry, plus the wire size of the frame it
-    /// keeps (its JSON tree or raw text, a binary frame's bytes); what `--keep-sessions-bytes` bounds.
+    /// Estimated memory the kept entries hold: each entry's record, plus what it keeps beside
+    /// it (a JSON frame's bytes, raw text, a binary frame's bytes, a whole entry); what
+    /// `--keep-sessions-bytes` bounds.
     package var retainedBytes: Int { state.withLock { $0.retainedBytes } }
-
-    private static func estimatedBytes(of entry: JournalEntry) -> Int {
-        let kept = entry.json != nil ? entry.byteLength ?? 0 : entry.text?.utf8.count ?? 0
-        return MemoryLayout<JournalEntry>.stride + kept + (entry.payload?.count ?? 0)
-    }
 
     package func markClosed() {
         state.withLock { state in
@@ -134,14 +132,19 @@ package final class SessionJournal: Sendable {
     }
 
     /// The entries so far.
-    package var entries: [JournalEntry] { state.withLock { $0.entries } }
+    package var entries: [JournalEntry] { entriesSnapshot(from: 0) }
 
     /// The journal as JSON Lines.
     package var jsonLines: String { jsonLines(from: 0) }
 
     /// The journal as JSON Lines from its entry `from` on (0-based; past the end: empty).
     package func jsonLines(from: Int) -> String {
-        JournalEntry.encodeLines(state.withLock { Array($0.entries.dropFirst(from)) })
+        JournalEntry.encodeLines(entriesSnapshot(from: from))
+    }
+
+    /// The entries from `from` on, rebuilt outside the lock from a snapshot of the storage.
+    private func entriesSnapshot(from: Int) -> [JournalEntry] {
+        state.withLock { $0.entries }.entries(from: from)
     }
 
     /// The summary the session list shows.

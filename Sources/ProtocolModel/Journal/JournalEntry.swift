@@ -151,6 +151,10 @@ package struct JournalEntry: Sendable, Hashable {
         return entry
     }
 
+    /// Whether one of the rare members (text, state, fault, violation, close code or reason,
+    /// payload, undelivered) is set: an entry without them is all in its common members.
+    package var hasRareMembers: Bool { details != nil }
+
     /// Whether this entry is a frame (text or binary) sent in `direction`.
     package func isFrame(_ direction: Direction) -> Bool {
         self.direction == direction && (kind == .text || kind == .binary)
