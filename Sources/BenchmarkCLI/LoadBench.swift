@@ -114,7 +114,8 @@ enum LoadBench: AsyncCommand {
             }
             settings.protocolName = dialogProtocol.rawValue
             settings.config.sessions = Int32(try arguments.value(of: sessions))
-            settings.config.ramp_per_second = try arguments.value(of: ramp) ?? defaultRamp(sessions: Int(settings.config.sessions))
+            settings.config.ramp_per_second =
+                try arguments.value(of: ramp) ?? defaultRamp(sessions: Int(settings.config.sessions))
             settings.config.idle_seconds = try arguments.value(of: idle)
             settings.config.warmup_seconds = try arguments.value(of: warmup)
             settings.config.duration_seconds = try arguments.value(of: duration)
