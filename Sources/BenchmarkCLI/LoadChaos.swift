@@ -253,7 +253,8 @@ struct ChaosReport {
         case Int(LG_HOSTILE_GARBAGE_FRAMES.rawValue): ["close 1002", "closed without a close frame", "reset"]
         case Int(LG_HOSTILE_NON_UTF8_TEXT.rawValue): ["close 1007"]
         case Int(LG_HOSTILE_OVERSIZE.rawValue): ["close 1009"]
-        case Int(LG_HOSTILE_BAD_JSON.rawValue): dialogProtocol == .multimodalDialog ? ["close 1000"] : ["kept open"]
+        case Int(LG_HOSTILE_BAD_JSON.rawValue):
+            dialogProtocol.descriptor.notJSONFirstFrameEndsTheSession ? ["close 1000"] : ["kept open"]
         case Int(LG_HOSTILE_BAD_CLOSE_REASON.rawValue): ["closed without a close frame", "reset"]
         case Int(LG_HOSTILE_SLOWLORIS.rawValue): ["closed without a close frame", "kept open"]
         case Int(LG_HOSTILE_NEVER_READS.rawValue): ["kept open", "close 1008"]

@@ -27,7 +27,6 @@ typedef struct {
     uint8_t *in; size_t in_len, in_cap;          /* bytes received, not yet parsed */
     uint8_t *msg; size_t msg_len, msg_cap; int msg_opcode; /* a fragmented message */
     uint8_t *out; size_t out_len, out_off, out_cap; /* bytes to write */
-    int out_armed;                                 /* EPOLLOUT is in the fd's epoll events */
     double started_at, phase_deadline;
     int streaming; double stream_t0; long chunk;  /* uplink schedule */
     double pending_turn_end;                       /* last voiced chunk of the open turn (0: none) */
@@ -93,8 +92,6 @@ static void fail(run_t *r, session *s, const char *why) {
 /* ---- output ------------------------------------------------------------------------- */
 
 static void want_write(run_t *r, session *s, int on) {
-    if (s->out_armed == on) return; /* one epoll_ctl per change, not per frame sent */
-    s->out_armed = on;
     struct epoll_event ev = { .events = EPOLLIN | (on ? EPOLLOUT : 0), .data.u32 = (uint32_t)s->index };
     epoll_ctl(r->ep, EPOLL_CTL_MOD, s->fd, &ev);
 }
@@ -428,8 +425,7 @@ static void on_readable(run_t *r, session *s) {
     double t = now_s();
     for (;;) {
         if (s->in_cap - s->in_len < 65536) { s->in_cap = s->in_cap * 2 + 65536; s->in = realloc(s->in, s->in_cap); }
-        size_t room = s->in_cap - s->in_len;
-        ssize_t n = recv(s->fd, s->in + s->in_len, room, 0);
+        ssize_t n = recv(s->fd, s->in + s->in_len, s->in_cap - s->in_len, 0);
         if (n == 0) { fail(r, s, "connection closed"); return; }
         if (n < 0) { if (errno == EAGAIN || errno == EWOULDBLOCK) return; fail(r, s, "recv failed"); return; }
         s->in_len += (size_t)n;
@@ -449,9 +445,6 @@ static void on_readable(run_t *r, session *s) {
             handshake_done(r, s);
         }
         if (parse_frames(r, s, t) < 0) return;
-        /* A short read emptied the socket: epoll (level-triggered) reports what comes next, so
-         * no second recv only to hear EAGAIN. */
-        if ((size_t)n < room) return;
     }
 }
 
@@ -467,7 +460,6 @@ static void start_connect(run_t *r, session *s, double t) {
     s->phase = P_CONNECTING;
     struct epoll_event ev = { .events = EPOLLIN | EPOLLOUT, .data.u32 = (uint32_t)s->index };
     epoll_ctl(r->ep, EPOLL_CTL_ADD, s->fd, &ev);
-    s->out_armed = 1;
     if (connect(s->fd, (struct sockaddr *)&a, sizeof a) < 0 && errno != EINPROGRESS) fail(r, s, "connect failed");
 }
 

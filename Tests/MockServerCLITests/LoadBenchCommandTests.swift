@@ -127,8 +127,11 @@ import WireJSON
         #expect(chaos["controlStatuses"] == [200, 200])
         let verdict = try #require(chaos["verdict"])
         #expect(verdict["pass"] == false)
-        #expect((verdict["untouchedLatenessP99Ms"]?.doubleValue ?? 0) > 5)
-        #expect((verdict["reasons"]?.arrayValue?.count ?? 0) >= 1)
+        // The throttled answers show as late chunks or as frames still unsent at the end, as the
+        // run's timing falls (the test's 4 s window is short): either is the harm, named.
+        let reasons = verdict["reasons"]?.arrayValue?.compactMap(\.stringValue) ?? []
+        #expect(
+            reasons.contains { $0.contains("lateness") || $0.contains("lost") || $0.contains("differ") }, "\(reasons)")
         #expect(result.status == 1)
     }
 

@@ -33,6 +33,7 @@ package struct MultiModalDialogDescriptor: ProtocolDescriptor {
     }
 
     package var errorFrameNeedsTaskID: Bool { true }
+    package var notJSONFirstFrameEndsTheSession: Bool { true }
 
     /// `task-failed` under the client's task id (empty when it sent none).
     package func errorFrame(code: String, message: String, taskID: String?) -> JSONValue {

@@ -39,6 +39,9 @@ package protocol ProtocolDescriptor: Sendable {
     /// Whether ``errorFrame(code:message:taskID:)`` needs the client's task id (a reply frame
     /// without one would not reach the client's task).
     var errorFrameNeedsTaskID: Bool { get }
+    /// Whether a first client frame that is not JSON ends the session (multimodal: `task-failed`,
+    /// close 1000) rather than getting an error event on a connection that stays open (Qwen).
+    var notJSONFirstFrameEndsTheSession: Bool { get }
     /// The frame that tells a client the server failed (a proxy's upstream, a replay's injected
     /// error), in this protocol: `code` and `message` as the client reads them.
     func errorFrame(code: String, message: String, taskID: String?) -> JSONValue

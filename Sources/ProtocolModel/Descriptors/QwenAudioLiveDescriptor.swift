@@ -27,6 +27,7 @@ package struct QwenAudioLiveDescriptor: ProtocolDescriptor {
     package func serverMessageName(of frame: JSONValue?) -> String? { frame?["type"]?.stringValue }
 
     package var errorFrameNeedsTaskID: Bool { false }
+    package var notJSONFirstFrameEndsTheSession: Bool { false }
 
     /// An `error` event (the OpenAI Live shape, inferred: `error{code, message}`).
     package func errorFrame(code: String, message: String, taskID: String?) -> JSONValue {

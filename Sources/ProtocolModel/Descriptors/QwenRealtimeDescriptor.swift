@@ -24,6 +24,7 @@ package struct QwenRealtimeDescriptor: ProtocolDescriptor {
     package func serverMessageName(of frame: JSONValue?) -> String? { frame?["type"]?.stringValue }
 
     package var errorFrameNeedsTaskID: Bool { false }
+    package var notJSONFirstFrameEndsTheSession: Bool { false }
 
     /// An `error` event of type `server_error`.
     package func errorFrame(code: String, message: String, taskID: String?) -> JSONValue {
