@@ -123,7 +123,7 @@ package final class ControlAPI: Sendable {
             guard let journal = sessions.journal(parameters[0]) else {
                 return .error(404, "NotFound", "no session \(parameters[0]); GET /_mock/sessions lists them")
             }
-            guard let report = journal.entries.last(where: { $0.kind == .report })?.json else {
+            guard let report = journal.lastEntry(ofKind: .report)?.json else {
                 let why = journal.isOpen ? "is still open" : "journaled none (its scenario has no sessionReport policy)"
                 return .error(404, "NoReport", "session \(parameters[0]) has no report: it \(why)")
             }

@@ -219,6 +219,17 @@ extension DashboardAssets {
             $("#fault-kind-summary").textContent = kind.summary;
           }
 
+          // Runs a control request, says in `message` what it did (or why it failed), then reloads the
+          // list it changed.
+          async function act(message, request, describe, reload) {
+            try {
+              show($(message), describe(await request()), true);
+            } catch (error) {
+              show($(message), error.message, false);
+            }
+            reload();
+          }
+
           async function loadFaults() {
             try {
               const answer = await call("GET", API.faults);
@@ -246,33 +257,18 @@ extension DashboardAssets {
             }
             const body = { fault };
             body[$("#fault-target-kind").value] = $("#fault-target").value.trim();
-            try {
-              const answer = await call("POST", API.faults, body);
-              show($("#fault-message"), "Armed " + answer.id + (answer.openSessions !== undefined ? " (" + answer.openSessions + " open sessions)" : ""), true);
-            } catch (error) {
-              show($("#fault-message"), error.message, false);
-            }
-            loadFaults();
+            await act("#fault-message", () => call("POST", API.faults, body),
+              (answer) => "Armed " + answer.id + (answer.openSessions !== undefined ? " (" + answer.openSessions + " open sessions)" : ""),
+              loadFaults);
           }
 
           async function removeFault(id) {
-            try {
-              await call("DELETE", API.fault(id));
-              show($("#fault-message"), "Removed " + id, true);
-            } catch (error) {
-              show($("#fault-message"), error.message, false);
-            }
-            loadFaults();
+            await act("#fault-message", () => call("DELETE", API.fault(id)), () => "Removed " + id, loadFaults);
           }
 
           async function removeAllFaults() {
-            try {
-              const answer = await call("DELETE", API.faults);
-              show($("#fault-message"), "Removed " + (answer.removed.length ? answer.removed.join(", ") : "nothing"), true);
-            } catch (error) {
-              show($("#fault-message"), error.message, false);
-            }
-            loadFaults();
+            await act("#fault-message", () => call("DELETE", API.faults),
+              (answer) => "Removed " + (answer.removed.length ? answer.removed.join(", ") : "nothing"), loadFaults);
           }
 
           async function loadTests() {
@@ -308,23 +304,13 @@ extension DashboardAssets {
               show($("#scenario-message"), "The scenario is not JSON: " + error.message, false);
               return;
             }
-            try {
-              const answer = await call("PUT", API.testScenario(testId), $("#scenario-json").value);
-              show($("#scenario-message"), "Test " + answer.testId + " gets " + (answer.scenario && answer.scenario.name), true);
-            } catch (error) {
-              show($("#scenario-message"), error.message, false);
-            }
-            loadTests();
+            await act("#scenario-message", () => call("PUT", API.testScenario(testId), $("#scenario-json").value),
+              (answer) => "Test " + answer.testId + " gets " + (answer.scenario && answer.scenario.name), loadTests);
           }
 
           async function removeTestScenario(testId) {
-            try {
-              await call("DELETE", API.testScenario(testId));
-              show($("#scenario-message"), "Removed the scenario of " + testId, true);
-            } catch (error) {
-              show($("#scenario-message"), error.message, false);
-            }
-            loadTests();
+            await act("#scenario-message", () => call("DELETE", API.testScenario(testId)),
+              () => "Removed the scenario of " + testId, loadTests);
           }
 
           // MARK: server

@@ -58,6 +58,10 @@ struct JournalStorage: Sendable {
     /// Entries appended.
     var count: Int { records.count }
 
+    /// The last entry kept whole that `matches`, without rebuilding the frames (every entry that
+    /// is not a frame is kept whole: notes, states, faults, reports).
+    func lastKept(where matches: (JournalEntry) -> Bool) -> JournalEntry? { kept.last(where: matches) }
+
     /// Appends `entry`; `wireText` is the text frame's bytes when `entry.json` is their parse.
     /// Returns the bytes of memory it takes (an estimate: records, kept entries, the frames they
     /// hold, a new name).

@@ -142,6 +142,13 @@ package final class SessionJournal: Sendable {
         JournalEntry.encodeLines(entriesSnapshot(from: from))
     }
 
+    /// The last entry of `kind`, a kind that is not a frame, read without rebuilding the frames
+    /// (the report route runs on a service thread).
+    package func lastEntry(ofKind kind: JournalEntry.Kind) -> JournalEntry? {
+        precondition(kind != .text && kind != .binary, "frames are not kept whole")
+        return state.withLock { $0.entries.lastKept { $0.kind == kind } }
+    }
+
     /// The entries from `from` on, rebuilt outside the lock from a snapshot of the storage.
     private func entriesSnapshot(from: Int) -> [JournalEntry] {
         state.withLock { $0.entries }.entries(from: from)
