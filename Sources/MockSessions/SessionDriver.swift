@@ -14,7 +14,9 @@ package final class SessionDriver<Session: ProtocolSession>: ConnectionHandler {
     private let metrics: ServerMetrics
     private let logger: Logger
     private weak var connection: Connection?
-    private var timers: [SessionTimer: TimerID] = [:]
+    /// The session's set timers: a handful at most, so a list searched by equality (no string
+    /// hashing per timer, as a dictionary keyed by the timer's name would do).
+    private var timers: [(timer: SessionTimer, id: TimerID)] = []
     /// Set by a `fragment` fault: every later frame is split into pieces of this size.
     private var persistentFragmentBytes: Int?
     private var ended = false
@@ -132,13 +134,14 @@ package final class SessionDriver<Session: ProtocolSession>: ConnectionHandler {
             case .transport(let action, let time):
                 at(time, on: connection) { [self] in perform(action) }
             case .scheduleTimer(let timer, let time):
-                if let existing = timers.removeValue(forKey: timer) { connection.cancelTimer(existing) }
-                timers[timer] = connection.schedule(atMicros: time) { [self] in
-                    timers[timer] = nil
+                if let existing = removeTimer(timer) { connection.cancelTimer(existing) }
+                let id = connection.schedule(atMicros: time) { [self] in
+                    _ = removeTimer(timer)
                     execute(session.timerFired(timer))
                 }
+                timers.append((timer, id))
             case .cancelTimer(let timer):
-                if let existing = timers.removeValue(forKey: timer) { connection.cancelTimer(existing) }
+                if let existing = removeTimer(timer) { connection.cancelTimer(existing) }
             case .journal(let note):
                 record(note)
             case .awaitAudio(let handle, let timer):
@@ -147,6 +150,15 @@ package final class SessionDriver<Session: ProtocolSession>: ConnectionHandler {
                 handle.whenReady { executor.execute { ready.value() } }
             }
         }
+    }
+
+    /// Forgets `timer` and returns its id, when it is set.
+    private func removeTimer(_ timer: SessionTimer) -> TimerID? {
+        guard let index = timers.firstIndex(where: { $0.timer == timer }) else { return nil }
+        let id = timers[index].id
+        timers.swapAt(index, timers.count - 1)
+        timers.removeLast()
+        return id
     }
 
     /// An answer the session waited for is rendered (on this service thread again).

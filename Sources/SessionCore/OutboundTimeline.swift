@@ -25,6 +25,12 @@ package struct OutboundTimeline<Action: TimelineAction>: Sendable {
         package var group: Int?
         /// What to do.
         package var action: Action
+
+        @usableFromInline init(dueAt: Int64, group: Int?, action: Action) {
+            self.dueAt = dueAt
+            self.group = group
+            self.action = action
+        }
     }
 
     /// What the engine does next: run a due step, or wait for a step's audio.
@@ -39,20 +45,23 @@ package struct OutboundTimeline<Action: TimelineAction>: Sendable {
     package let timer: SessionTimer
     /// The steps in due order from `head` on; those before `head` ran and are cut off in bulk, so
     /// running a step and planning a response's steps (already in order) cost O(1) each.
-    private var steps: [Step] = []
-    private var head = 0
+    @usableFromInline var steps: [Step] = []
+    @usableFromInline var head = 0
     /// The time the engine timer is set for (nil: not set).
-    private var timerAt: Int64?
+    @usableFromInline var timerAt: Int64?
     /// The send lane: the time of the latest frame planned on it. Frames planned with
     /// ``lane(_:)`` never go out before an earlier one.
-    package private(set) var laneTime: Int64 = 0
+    package var laneTime: Int64 { lanePlanned }
+    @usableFromInline var lanePlanned: Int64 = 0
 
     /// A timeline driven by the engine timer `timerName`.
+    @inlinable
     package init(timer timerName: String) {
         timer = .engine(timerName)
     }
 
     /// Adds a step due at `dueAt`.
+    @inlinable
     package mutating func add(_ action: Action, at dueAt: Int64, group: Int? = nil) {
         let step = Step(dueAt: dueAt, group: group, action: action)
         guard let last = steps.last, last.dueAt > dueAt else {
@@ -70,18 +79,21 @@ package struct OutboundTimeline<Action: TimelineAction>: Sendable {
     }
 
     /// A time on the send lane: `time`, or the latest time planned so far if that is later.
+    @inlinable
     package mutating func lane(_ time: Int64) -> Int64 {
-        laneTime = max(laneTime, time)
-        return laneTime
+        lanePlanned = max(lanePlanned, time)
+        return lanePlanned
     }
 
     /// Restarts the lane at `time` (session open; an interrupt that drops what was planned).
+    @inlinable
     package mutating func resetLane(to time: Int64) {
-        laneTime = time
+        lanePlanned = time
     }
 
     /// The next thing to do at `now`: the earliest due step (removed), a wait for its audio
     /// (the step stays), or nil when nothing is due.
+    @inlinable
     package mutating func next(now: Int64) -> Next? {
         guard head < steps.count, steps[head].dueAt <= now else { return nil }
         let first = steps[head]
@@ -98,17 +110,20 @@ package struct OutboundTimeline<Action: TimelineAction>: Sendable {
     }
 
     /// The commands that wait for `audio` and then fire the timer (no timer meanwhile).
+    @inlinable
     package mutating func awaitAudio(_ audio: AnswerAudioHandle) -> [SessionCommand] {
         timerAt = nextDue
         return [.cancelTimer(timer), .awaitAudio(audio, then: timer)]
     }
 
     /// The timer fired: it is no longer set.
+    @inlinable
     package mutating func timerFired() {
         timerAt = nil
     }
 
     /// The commands that move the engine timer to the earliest pending step (or cancel it).
+    @inlinable
     package mutating func retime() -> [SessionCommand] {
         let next = nextDue
         guard next != timerAt else { return [] }
@@ -119,24 +134,37 @@ package struct OutboundTimeline<Action: TimelineAction>: Sendable {
 
     /// Drops every pending step of `group`; returns the dropped steps.
     @discardableResult
+    @inlinable
     package mutating func drop(group: Int) -> [Step] {
-        let pending = steps[head...]
-        let dropped = pending.filter { $0.group == group }
-        steps = pending.filter { $0.group != group }
+        // One pass in place: the kept steps move down over the ran and dropped ones.
+        var dropped: [Step] = []
+        var kept = 0
+        for index in head..<steps.count {
+            if steps[index].group == group {
+                dropped.append(steps[index])
+            } else {
+                if kept != index { steps.swapAt(kept, index) }
+                kept += 1
+            }
+        }
+        steps.removeSubrange(kept...)
         head = 0
         return dropped
     }
 
     /// Drops everything.
+    @inlinable
     package mutating func removeAll() {
         steps.removeAll()
         head = 0
     }
 
     /// When the earliest step is due, or nil when nothing is pending.
+    @inlinable
     package var nextDue: Int64? { head < steps.count ? steps[head].dueAt : nil }
 
     /// How many pending steps of `group` satisfy `predicate`.
+    @inlinable
     package func count(group: Int, where predicate: (Action) -> Bool) -> Int {
         steps[head...].reduce(0) { $0 + ($1.group == group && predicate($1.action) ? 1 : 0) }
     }

@@ -257,10 +257,16 @@ final class ServiceLoop: @unchecked Sendable {
     private func fireTimers() {
         timerArmedFor = .max
         batchingWrites {
+            // Everything due at one reading of the clock, then again for what came due meanwhile.
+            var now = MonotonicClock.nowMicros()
             while !finished {
-                let due = timers.popDue(now: MonotonicClock.nowMicros())
-                if due.isEmpty { break }
-                for action in due { action() }
+                guard let action = timers.popDue(now: now) else {
+                    let later = MonotonicClock.nowMicros()
+                    guard later != now, timers.nextDue().map({ $0 <= later }) == true else { break }
+                    now = later
+                    continue
+                }
+                action()
             }
         }
         armTimer()
