@@ -6,7 +6,7 @@ import Testing
 /// Issue 39, through `conformance run` on real client processes: a client that does nothing,
 /// hangs or crashes gets no `pass` on either suite, and each case says why; audio whose format
 /// lies about its rate is a MUST finding.
-@Suite("Honest verdicts", .serialized)
+@Suite("Honest verdicts")
 struct HonestVerdictTests {
     static let protocols = ["qwen-realtime", "multimodal-dialog"]
 

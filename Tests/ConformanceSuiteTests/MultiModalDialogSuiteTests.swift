@@ -7,7 +7,7 @@ import Testing
 /// The multimodal dialog suite against the Swift reference client (issue 6 "Done when") and
 /// against every faulty client of the adapter (issue 7): each is caught on the case(s) covering
 /// the obligation it breaks, with that obligation among the failed checks.
-@Suite(.serialized)
+@Suite
 struct MultiModalDialogSuiteTests {
     static let protocolName = "multimodal-dialog"
 

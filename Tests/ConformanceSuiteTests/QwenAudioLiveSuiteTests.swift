@@ -11,7 +11,7 @@ import WireJSON
 /// client (the adapter) and every faulty client of `dialogmock-adapter --fault` for
 /// qwen-audio-live. The fault → obligation table is the adapter's `--list-faults`; each fault
 /// runs on the cases that name its obligation.
-@Suite("Qwen-Audio-Live conformance suite", .serialized)
+@Suite("Qwen-Audio-Live conformance suite")
 struct QwenAudioLiveSuiteTests {
     static let protocolName = DialogProtocol.qwenAudioLive.rawValue
 

@@ -8,7 +8,7 @@ import WireJSON
 
 /// The Qwen realtime suite against the Swift reference client (the adapter) and against every
 /// faulty client of `dialogmock-adapter --fault` for qwen-realtime (issues 6 and 7).
-@Suite("Qwen realtime conformance suite", .serialized)
+@Suite("Qwen realtime conformance suite")
 struct QwenRealtimeSuiteTests {
     /// A faulty client, the case(s) that cover the obligation it breaks, and what it must get.
     struct FaultExpectation: Sendable, CustomTestStringConvertible {

@@ -6,7 +6,7 @@ import Testing
 /// Issue 40 rows 11 and 12 with the unmodified dashscope `OmniRealtimeConversation`: its
 /// `workspace` (the `X-DashScope-WorkSpace` header) is accepted, and a realtime client pointed at
 /// the multimodal path is told which path it meant.
-@Suite("dashscope realtime client: workspace header, wrong path", .serialized)
+@Suite("dashscope realtime client: workspace header, wrong path")
 struct EndpointSDKTests {
     @Test func theWorkspaceHeaderIsAccepted() async throws {
         let server = try SDKProcess.startMock()

@@ -5,7 +5,7 @@ import Testing
 
 /// `dashscope.multimodal.MultiModalDialog` (dashscope 2.0.2, unmodified) against the mock's
 /// multimodal dialog route, with real speech made by espeak-ng + sox.
-@Suite("dashscope MultiModalDialog against the mock", .serialized)
+@Suite("dashscope MultiModalDialog against the mock")
 struct MultiModalDialogSDKTests {
     private func run(
         _ flow: String, scenario: String? = nil, journal: ((String) -> Void)? = nil

@@ -5,7 +5,7 @@ import Testing
 
 /// `dashscope.audio.qwen_omni.OmniRealtimeConversation` (dashscope 2.0.2, unmodified) against
 /// the mock's Qwen realtime route.
-@Suite("dashscope OmniRealtimeConversation against the mock", .serialized)
+@Suite("dashscope OmniRealtimeConversation against the mock")
 struct OmniRealtimeSDKTests {
     static let model = "qwen3-omni-flash-realtime"
 

@@ -9,7 +9,7 @@ import Testing
 /// `response.audio.delta`, …), which the SDK's GA types call `response.output_text.delta` etc.;
 /// the SDK parses those frames with its lenient fallback type, so their fields stay readable —
 /// this test pins that down.
-@Suite("openai realtime client against the mock", .serialized)
+@Suite("openai realtime client against the mock")
 struct OpenAIRealtimeSDKTests {
     @Test func textTurnThroughTheOpenAIClient() async throws {
         let server = try SDKProcess.startMock()

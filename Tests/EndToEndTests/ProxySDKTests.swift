@@ -10,7 +10,7 @@ import WireSocket
 /// The unmodified dashscope SDK → a mock in proxy mode (`--proxy-upstream`) → a second mock as
 /// the upstream, both protocols: the SDK's flow works as it does directly, both journals hold
 /// the same frames, and the SDK's API key (a canary) reached the upstream and no output.
-@Suite("dashscope SDK through the mock's proxy mode", .serialized)
+@Suite("dashscope SDK through the mock's proxy mode")
 struct ProxySDKTests {
     static let key = "sk-proxy-canary-5e1f0b"
 

@@ -7,7 +7,7 @@ import WireSocket
 /// on read it: Python's `websockets` (under the `openai` realtime client), `websocket-client`
 /// (under the `dashscope` SDK) and the package's own Swift client. Each must see the HTTP status
 /// and the service's JSON error body, not "did not receive a valid HTTP response".
-@Suite("Refused upgrades through real client libraries", .serialized)
+@Suite("Refused upgrades through real client libraries")
 struct RefusedUpgradeClientTests {
     static let goodKey = "sk-refusal-test"
     static let qwenModel = "qwen3-omni-flash-realtime"

@@ -17,7 +17,7 @@ import WireSocket
 /// running mock does not answer with "unknown client event type", a server event with a schema
 /// in `conformance/protocols/<protocol>/server/`, a parameter path declared in the protocol's
 /// client schema (so the harness validates it).
-@Suite("Official SDK names against the mock (drift)", .serialized)
+@Suite("Official SDK names against the mock (drift)")
 struct SDKDriftTests {
     static let protocols = SDKProcess.root.appendingPathComponent("conformance/protocols")
 

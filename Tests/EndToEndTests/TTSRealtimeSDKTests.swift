@@ -5,7 +5,7 @@ import Testing
 
 /// Issue 12 item 5: `dashscope.audio.qwen_tts_realtime.QwenTtsRealtime` (dashscope 2.0.2,
 /// unmodified) against the mock's text-to-speech profile of the realtime route.
-@Suite("dashscope QwenTtsRealtime against the mock", .serialized)
+@Suite("dashscope QwenTtsRealtime against the mock")
 struct TTSRealtimeSDKTests {
     /// The events of one response, deltas collapsed.
     static let response = [
