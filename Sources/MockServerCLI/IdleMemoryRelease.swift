@@ -19,9 +19,11 @@ import Synchronization
 final class IdleMemoryRelease: Sendable {
     private let stopping = Atomic<Bool>(false)
 
-    /// Growth of the resident set without a session that calls for a release: a twentieth of
-    /// the level after the last one, at least 1 MiB (less is the allocator's own slack).
-    static func releaseThresholdKiB(afterReleaseAt levelKiB: Int) -> Int { max(levelKiB / 20, 1024) }
+    /// Growth of the resident set without a session that calls for a release: a tenth of the
+    /// level after the last one, at least 1 MiB. Less is the allocator's slack and a closed
+    /// session's late teardown (a twentieth made a second release 2 s after the first in a busy
+    /// test run: +1.5 MiB on 27 MiB); a flood grows it many times that.
+    static func releaseThresholdKiB(afterReleaseAt levelKiB: Int) -> Int { max(levelKiB / 10, 1024) }
 
     /// The M_TRIM_THRESHOLD kept while sessions run (see ``keepArenaTopsWhileBusy(logger:)``).
     static let busyTrimThreshold: Int32 = 256 << 20

@@ -100,7 +100,9 @@ package struct OutboundTimeline<Action: TimelineAction>: Sendable {
         if let audio = first.action.awaitedAudio, audio.rendered == nil { return .awaitAudio(audio) }
         head += 1
         if head == steps.count {
-            steps.removeAll(keepingCapacity: true)
+            // Its buffer goes too: a planned answer's steps take kilobytes, and a session spends
+            // most of its time between answers (one allocation per answer is cheap).
+            steps = []
             head = 0
         } else if head >= 64, head * 2 >= steps.count {
             steps.removeFirst(head)
@@ -147,7 +149,11 @@ package struct OutboundTimeline<Action: TimelineAction>: Sendable {
                 kept += 1
             }
         }
-        steps.removeSubrange(kept...)
+        if kept == 0 {
+            steps = []  // nothing pending: the buffer goes (see `next(now:)`)
+        } else {
+            steps.removeSubrange(kept...)
+        }
         head = 0
         return dropped
     }
