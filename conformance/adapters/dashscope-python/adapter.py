@@ -1019,11 +1019,20 @@ class QwenDriver:
         if response:
             log.warning("response fields OmniRealtimeConversation.create_response cannot send: %s", sorted(response))
         M = self.sdk.MultiModality
-        self.conversation.create_response(instructions=instructions,
-                                          output_modalities=[M(m) for m in modalities] if modalities else None)
         with self.lock:
-            # until response.created arrives, treat it as in progress (no second create)
+            # In progress from before the create goes out (no second create) until response.done:
+            # marked after the send, a response the server created and ended at once (an empty
+            # answer, 2 ms) could be over on the SDK's reader thread first and stay "pending".
             self.response_id = self.response_id or "pending"
+        try:
+            self.conversation.create_response(
+                instructions=instructions, output_modalities=[M(m) for m in modalities] if modalities else None)
+        except Exception:
+            with self.lock:
+                if self.response_id == "pending":
+                    self.response_id = None
+                    self.lock.notify_all()
+            raise
 
     def cmd_cancel_response(self, cmd):
         self._check_open()
