@@ -21,12 +21,16 @@ import WireSocket
         // pools): the level before the flood is that of a server that has served.
         _ = await Self.offPool { Self.flood(port: port, connections: 12) }
         let before = try await Self.settledResidentKiB(server)
+        // The flood's growth is judged at its peak: on a busy machine the flood is spread out,
+        // and the server may already have given memory back between its rounds.
+        let peakWasReset = Self.resetPeakResident(server.pid)
         let frames = await Self.offPool {
             let frames = Self.flood(port: port, connections: 300)
             Self.oversizedMessage(port: port)
             return frames
         }
         let after = try #require(Self.residentKiB(server.pid))
+        let peak = peakWasReset ? try #require(Self.residentKiB(server.pid, field: "VmHWM:")) : after
         // 10 %, plus 2 MiB: what the closed sessions' journals keep (the flood's ~250 sessions
         // stay listed, `--keep-sessions`, a few KiB each) and the allocator's partly used pages.
         let limit = before + before / 10 + 2048
@@ -37,9 +41,10 @@ import WireSocket
             waited += 250
             settled = try #require(Self.residentKiB(server.pid))
         }
-        let trace = "RSS \(before) KiB before, \(after) KiB after \(frames) frames, \(settled) KiB \(waited) ms later"
+        let trace =
+            "RSS \(before) KiB before, peak \(peak) KiB, \(after) KiB after \(frames) frames, \(settled) KiB \(waited) ms later"
         #expect(frames > 1_500, "\(trace)")
-        #expect(after > before + 8_192, "the flood should have grown the server: \(trace)")
+        #expect(peak > before + 8_192, "the flood should have grown the server: \(trace)")
         #expect(settled <= limit, "\(trace)")
     }
 
@@ -74,12 +79,21 @@ import WireSocket
         return sessions.count
     }
 
-    /// `/proc/PID/status` VmRSS.
-    static func residentKiB(_ pid: Int32) -> Int? {
+    /// `/proc/PID/status` VmRSS (or another field in KiB, e.g. VmHWM, the peak).
+    static func residentKiB(_ pid: Int32, field: String = "VmRSS:") -> Int? {
         guard let bytes = try? FileBytes.read(path: "/proc/\(pid)/status") else { return nil }
         let text = String(decoding: bytes, as: UTF8.self)
-        guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmRSS:") }) else { return nil }
+        guard let line = text.split(separator: "\n").first(where: { $0.hasPrefix(field) }) else { return nil }
         return line.split(separator: " ").dropFirst().first.flatMap { Int($0) }
+    }
+
+    /// Starts the process's peak resident set (VmHWM) anew from its current one (`5` into
+    /// `/proc/PID/clear_refs`); false where that is not allowed.
+    static func resetPeakResident(_ pid: Int32) -> Bool {
+        let descriptor = open("/proc/\(pid)/clear_refs", O_WRONLY)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        return write(descriptor, "5", 1) == 1
     }
 
     /// `connections` hostile clients, six kinds in turn; returns the frames sent.
