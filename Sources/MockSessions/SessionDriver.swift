@@ -155,10 +155,7 @@ package final class SessionDriver<Session: ProtocolSession>: ConnectionHandler {
     /// Forgets `timer` and returns its id, when it is set.
     private func removeTimer(_ timer: SessionTimer) -> TimerID? {
         guard let index = timers.firstIndex(where: { $0.timer == timer }) else { return nil }
-        let id = timers[index].id
-        timers.swapAt(index, timers.count - 1)
-        timers.removeLast()
-        return id
+        return timers.remove(at: index).id
     }
 
     /// An answer the session waited for is rendered (on this service thread again).

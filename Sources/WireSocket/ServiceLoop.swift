@@ -262,7 +262,7 @@ final class ServiceLoop: @unchecked Sendable {
             while !finished {
                 guard let action = timers.popDue(now: now) else {
                     let later = MonotonicClock.nowMicros()
-                    guard later != now, timers.nextDue().map({ $0 <= later }) == true else { break }
+                    guard let next = timers.nextDue(), next <= later else { break }
                     now = later
                     continue
                 }
