@@ -30,6 +30,7 @@ let package = Package(
         .systemLibrary(name: "COpus", pkgConfig: "opus", providers: [.apt(["libopus-dev"])]),
         .systemLibrary(name: "COgg", pkgConfig: "ogg", providers: [.apt(["libogg-dev"])]),
         .systemLibrary(name: "CLame", pkgConfig: "lame", providers: [.apt(["libmp3lame-dev"])]),
+        .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"])]),
         /// libev has no pkg-config file in Debian; the module map links -lev.
         .systemLibrary(name: "CLibev", providers: [.apt(["libev-dev"])]),
 
@@ -39,6 +40,8 @@ let package = Package(
         ),
         .target(name: "WireAudio", dependencies: ["COpus", "COgg", "CLame"], swiftSettings: settings),
         .target(name: "WireSocket", dependencies: ["CLibWebSockets", "CLibev"], swiftSettings: settings),
+        /// zstd for blocks kept in memory (session journals).
+        .target(name: "WireCompression", dependencies: ["CZstd"], swiftSettings: settings),
 
         // MARK: - Domain
         .target(name: "JSONSchema", dependencies: ["WireJSON"], swiftSettings: settings),
@@ -80,7 +83,10 @@ let package = Package(
         /// Sessions on the socket: the driver, journals, the registry, metrics, the scenario store.
         .target(
             name: "MockSessions",
-            dependencies: ["AnswerAudio", "SessionCore", "ScenarioEngine", "WireSocket", "WireJSON", "ProtocolModel"],
+            dependencies: [
+                "AnswerAudio", "CLISupport", "SessionCore", "ScenarioEngine", "WireCompression", "WireSocket",
+                "WireJSON", "ProtocolModel",
+            ],
             swiftSettings: settings),
         /// The HTTP control API under `/_mock/` over the sessions, scenarios and refusals.
         .target(
@@ -180,6 +186,7 @@ let package = Package(
         .testTarget(
             name: "WireAudioTests", dependencies: ["WireAudio"], exclude: ["Fixtures"], swiftSettings: settings),
         .testTarget(name: "WireSocketTests", dependencies: ["WireSocket"], swiftSettings: settings),
+        .testTarget(name: "WireCompressionTests", dependencies: ["WireCompression"], swiftSettings: settings),
         .testTarget(
             name: "AnswerAudioTests", dependencies: ["AnswerAudio", "ProtocolModel", "ScenarioEngine", "WireAudio"],
             swiftSettings: settings),

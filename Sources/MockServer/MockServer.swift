@@ -117,6 +117,8 @@ public final class MockServer: @unchecked Sendable {
     /// With several service threads: the one listening socket that hands them connections.
     private var listener: SharedListener?
     let router: Router
+    /// Compresses the journals of sessions gone quiet (idle ones) while serving.
+    private let journalCompactor: JournalCompactor
 
     /// - Throws: `ScenarioFileError` when `configuration.scenarioSource` is not a valid scenario.
     public init(configuration: Configuration = Configuration()) throws(ScenarioFileError) {
@@ -125,6 +127,7 @@ public final class MockServer: @unchecked Sendable {
             configuration.eventLoop, isAvailable: \.isAvailable, logger: configuration.logger)
         self.configuration = configuration
         router = try Router(configuration: configuration)
+        journalCompactor = JournalCompactor(registry: router.sessions)
         let router = router
         servers = (0..<max(1, configuration.threads)).map { _ in
             var socketConfiguration = WebSocketServer.Configuration()
@@ -155,7 +158,9 @@ public final class MockServer: @unchecked Sendable {
     @discardableResult
     public func start() throws(StartError) -> UInt16 {
         do {
-            return try startServing()
+            let port = try startServing()
+            journalCompactor.start()
+            return port
         } catch {
             throw StartError(description: error.description)
         }
@@ -281,6 +286,7 @@ public final class MockServer: @unchecked Sendable {
 
     /// Stops accepting, closes sessions with 1001, and returns when the service thread is gone.
     public func stop() {
+        journalCompactor.stop()
         listener?.stop()
         DispatchQueue.concurrentPerform(iterations: servers.count) { servers[$0].stop(closeCode: .goingAway) }
         // The sessions' upstream connections got their closes; the proxy's client thread goes last.

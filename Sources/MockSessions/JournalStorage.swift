@@ -1,188 +1,290 @@
 import ProtocolModel
+import WireCompression
 import WireJSON
 
 /// How a ``SessionJournal`` keeps its entries in memory, compactly: a streaming session journals
 /// every frame, and at thousands of sessions the journals are most of the server's memory.
 ///
 /// - A frame entry of common members only (time, direction, kind, length, event type, audio
-///   summary with its level: every audio frame) is one fixed 40-byte record; event types and
-///   codecs are kept once per journal and referred to by number (a 128-byte ``JournalEntry``
-///   plus a heap string for an event type of 16 bytes or more before).
-/// - A text frame whose JSON the journal keeps is kept as its wire bytes, the bytes the JSON
+///   summary with its level: every audio frame) is encoded into a byte log in a few bytes;
+///   event types and codecs are kept once per journal and referred to by number.
+/// - A text frame whose JSON the journal keeps is encoded as its wire bytes, the bytes the JSON
 ///   was parsed from (or encoded to), not as the parsed tree (several times their size): it is
 ///   parsed again when read. The line it gives is the same: the journal line encodes that
 ///   parse either way.
+/// - The log is cut into blocks of about ``blockBytes``; a full block is compressed
+///   (``BlockCompression``: a streaming session's JSON events and audio summaries take about a
+///   quarter of their size), and so is the last one when the session closes.
 /// - Every other entry (states, faults, violations, closes, reports, raw text, payloads) is
-///   kept as it is.
+///   kept as it is; the log refers to it by number.
 ///
-/// Reading (``entry(at:)``, ``entries(from:)``) gives back entries equal to those appended.
+/// Reading (``entries(from:)``) gives back entries equal to those appended.
 struct JournalStorage: Sendable {
-    /// One entry: a frame's common members in place, or where the rest of it is kept.
-    private struct Record: Sendable {
-        var t: Int64
-        var durationMs: Double
-        /// The frame's byte length; for a kept entry its index in `kept`.
-        var byteLength: Int32
-        /// Codec frames of the audio summary; for a JSON frame the index of its bytes in `texts`.
-        var frames: Int32
-        var sampleRate: Int32
-        var level: AudioLevel
-        /// 1 + the index in `names`; 0: none.
-        var eventType: UInt16
-        /// 1 + the index in `names` of the audio summary's codec; 0: no audio summary.
-        var codec: UInt16
-        var flags: Flags
+    /// The encoded entries after which the open block is compressed. Smaller blocks compress
+    /// less (4 KiB of Qwen events: 3.8×; 16 KiB: 5.8×) but an open block holds its entries
+    /// uncompressed, and a streaming session always has one.
+    static let blockBytes = 4096
+
+    /// A sealed part of the log.
+    private struct Block: Sendable {
+        /// The index of its first entry.
+        var firstEntry: Int
+        /// The size of its encoded entries.
+        var encodedCount: Int
+        /// The encoded entries compressed; or as they are when compressing did not make them
+        /// smaller (then `bytes.count == encodedCount`).
+        var bytes: [UInt8]
+
+        var encoded: [UInt8] {
+            if bytes.count == encodedCount { return bytes }
+            guard let restored = BlockCompression.decompress(bytes, originalCount: encodedCount) else {
+                preconditionFailure("a journal block does not restore to its \(encodedCount) bytes")
+            }
+            return restored
+        }
     }
 
+    /// What an encoded entry has (a varint at its start).
     private struct Flags: OptionSet, Sendable {
-        let rawValue: UInt8
+        let rawValue: UInt64
         static let inbound = Flags(rawValue: 1 << 0)
         static let outbound = Flags(rawValue: 1 << 1)
         static let binary = Flags(rawValue: 1 << 2)
-        static let hasByteLength = Flags(rawValue: 1 << 3)
-        static let hasSampleRate = Flags(rawValue: 1 << 4)
-        static let hasLevel = Flags(rawValue: 1 << 5)
-        /// The entry is in `kept`.
-        static let kept = Flags(rawValue: 1 << 6)
-        /// A text frame whose JSON is in `texts`.
-        static let jsonText = Flags(rawValue: 1 << 7)
+        static let byteLength = Flags(rawValue: 1 << 3)
+        static let eventType = Flags(rawValue: 1 << 4)
+        static let audio = Flags(rawValue: 1 << 5)
+        static let sampleRate = Flags(rawValue: 1 << 6)
+        static let level = Flags(rawValue: 1 << 7)
+        /// A text frame whose JSON follows as its bytes.
+        static let jsonText = Flags(rawValue: 1 << 8)
+        /// The entry is in `kept`; its index follows.
+        static let kept = Flags(rawValue: 1 << 9)
     }
 
-    private static let silent = AudioLevel(rmsDb: AudioLevel.floorDb, peakDb: AudioLevel.floorDb)
-
-    private var records: [Record] = []
+    private var blocks: [Block] = []
+    /// Encoded entries since the last sealed block.
+    private var open: [UInt8] = []
+    private var openFirstEntry = 0
     private var kept: [JournalEntry] = []
-    private var texts: [[UInt8]] = []
     private var names: [String] = []
 
     /// Entries appended.
-    var count: Int { records.count }
+    private(set) var count = 0
 
-    /// The last entry kept whole that `matches`, without rebuilding the frames (every entry that
-    /// is not a frame is kept whole: notes, states, faults, reports).
+    /// The last entry kept whole that `matches`, without decoding the log (every entry that is
+    /// not a frame is kept whole: notes, states, faults, reports).
     func lastKept(where matches: (JournalEntry) -> Bool) -> JournalEntry? { kept.last(where: matches) }
 
     /// Appends `entry`; `wireText` is the text frame's bytes when `entry.json` is their parse.
-    /// Returns the bytes of memory it takes (an estimate: records, kept entries, the frames they
-    /// hold, a new name).
+    /// Returns the change in bytes of memory it holds (an estimate: the encoded entry, a kept
+    /// entry and what it keeps, a new name; negative when a block was compressed).
     mutating func append(_ entry: JournalEntry, wireText: [UInt8]?) -> Int {
+        count += 1
+        let before = open.count
         let namesBefore = names.count
-        guard let record = compact(entry, wireText: wireText) else {
+        if open.isEmpty { open.reserveCapacity(Self.blockBytes / 4) }
+        guard encode(entry, wireText: wireText) else {
+            open.removeSubrange(before...)
             names.removeSubrange(namesBefore...)
-            records.append(keptRecord(t: entry.t, index: kept.count))
+            Self.write(Flags.kept.rawValue, to: &open)
+            Self.write(signed: entry.t, to: &open)
+            Self.write(UInt64(kept.count), to: &open)
             kept.append(entry)
             let frame = entry.json != nil ? entry.byteLength ?? 0 : entry.text?.utf8.count ?? 0
-            // As before records existed: the entry (its record is the size of its slot) and the
-            // frame it keeps.
-            return MemoryLayout<JournalEntry>.stride + frame + (entry.payload?.count ?? 0)
+            // The entry and the frame it keeps (its few bytes in the log are not counted).
+            return MemoryLayout<JournalEntry>.stride + frame + (entry.payload?.count ?? 0) + sealIfFull()
         }
-        records.append(record)
-        var bytes = MemoryLayout<Record>.stride
-        if record.flags.contains(.jsonText), let wireText {
-            texts.append(Self.fitted(wireText))
-            bytes += MemoryLayout<[UInt8]>.stride + 32 + wireText.count
-        }
+        var bytes = open.count - before
         for name in names[namesBefore...] { bytes += MemoryLayout<String>.stride + name.utf8.count }
-        return bytes
+        return bytes + sealIfFull()
     }
 
-    /// `bytes`, or a copy of them without the spare capacity they were built with (a frame
-    /// encoder reserves 256 bytes and doubles; a kept frame would hold up to twice its size).
-    private static func fitted(_ bytes: [UInt8]) -> [UInt8] {
-        guard bytes.capacity > bytes.count + 32 else { return bytes }
-        return [UInt8](unsafeUninitializedCapacity: bytes.count) { buffer, count in
-            count = buffer.initialize(fromContentsOf: bytes)
-        }
+    /// Compresses the open block, however full (the session closed: it grows no more).
+    /// Returns the change in bytes held.
+    mutating func seal() -> Int {
+        guard !open.isEmpty else { return 0 }
+        let encodedCount = open.count
+        let compressed = open.withUnsafeBytes { BlockCompression.compress($0) }
+        blocks.append(Block(firstEntry: openFirstEntry, encodedCount: encodedCount, bytes: compressed ?? open))
+        open = []
+        openFirstEntry = count
+        return (compressed?.count ?? encodedCount) - encodedCount
     }
 
-    /// The entry at `index` (0-based), as appended.
-    func entry(at index: Int) -> JournalEntry {
-        let record = records[index]
-        let flags = record.flags
-        if flags.contains(.kept) { return kept[Int(record.byteLength)] }
-        var audio: AudioSummary?
-        if record.codec > 0 {
-            audio = AudioSummary(
-                codec: names[Int(record.codec) - 1], durationMs: record.durationMs, frames: Int(record.frames),
-                sampleRate: flags.contains(.hasSampleRate) ? Int(record.sampleRate) : nil,
-                level: flags.contains(.hasLevel) ? record.level : nil)
-        }
-        // The bytes parsed when the frame was journaled: they parse again.
-        let json = flags.contains(.jsonText) ? try? JSONValue.decode(texts[Int(record.frames)]) : nil
-        return JournalEntry(
-            t: record.t,
-            direction: flags.contains(.inbound) ? .in : flags.contains(.outbound) ? .out : nil,
-            kind: flags.contains(.binary) ? .binary : .text,
-            byteLength: flags.contains(.hasByteLength) ? Int(record.byteLength) : nil,
-            eventType: record.eventType > 0 ? names[Int(record.eventType) - 1] : nil, json: json, audio: audio)
-    }
+    private mutating func sealIfFull() -> Int { open.count >= Self.blockBytes ? seal() : 0 }
 
     /// The entries from `from` on (0-based; past the end: none).
     func entries(from: Int) -> [JournalEntry] {
-        guard from < records.count else { return [] }
-        return (max(0, from)..<records.count).map(entry(at:))
+        let from = max(0, from)
+        guard from < count else { return [] }
+        var result: [JournalEntry] = []
+        result.reserveCapacity(count - from)
+        // The last block starting at or before `from`, then every one after it.
+        var first = blocks.count
+        while first > 0 && blocks[first - 1].firstEntry > from { first -= 1 }
+        if first > 0 { first -= 1 }
+        if from >= openFirstEntry { first = blocks.count }
+        for block in blocks[first...] {
+            decode(block.encoded, firstEntry: block.firstEntry, from: from, into: &result)
+        }
+        decode(open, firstEntry: openFirstEntry, from: from, into: &result)
+        return result
     }
 
-    /// The index in `kept` is stored in `byteLength`.
-    private func keptRecord(t: Int64, index: Int) -> Record {
-        Record(
-            t: t, durationMs: 0, byteLength: Int32(truncatingIfNeeded: index), frames: 0, sampleRate: 0,
-            level: Self.silent, eventType: 0, codec: 0, flags: .kept)
-    }
+    // MARK: - Encoding
 
-    /// The record of a frame entry of common members only; nil for any other entry (or a
-    /// value out of a record's range).
-    private mutating func compact(_ entry: JournalEntry, wireText: [UInt8]?) -> Record? {
-        guard entry.kind == .text || entry.kind == .binary, !entry.hasRareMembers else { return nil }
+    /// Encodes a frame entry of common members only into `open`; false (leaving `open` and
+    /// `names` to be cut back) for any other entry.
+    private mutating func encode(_ entry: JournalEntry, wireText: [UInt8]?) -> Bool {
+        guard entry.kind == .text || entry.kind == .binary, !entry.hasRareMembers else { return false }
         var flags: Flags = entry.kind == .binary ? .binary : []
         switch entry.direction {
         case .in: flags.insert(.inbound)
         case .out: flags.insert(.outbound)
         case nil: break
         }
-        var record = Record(
-            t: entry.t, durationMs: 0, byteLength: 0, frames: 0, sampleRate: 0, level: Self.silent, eventType: 0,
-            codec: 0, flags: [])
-        if let byteLength = entry.byteLength {
-            guard let narrow = Int32(exactly: byteLength) else { return nil }
-            record.byteLength = narrow
-            flags.insert(.hasByteLength)
-        }
-        if let eventType = entry.eventType {
-            guard let number = nameNumber(eventType) else { return nil }
-            record.eventType = number
-        }
+        var text: [UInt8]?
         if entry.json != nil {
             // The tree is kept as the bytes it was parsed from; an audio summary beside it
             // (`--journal-audio`) keeps the whole entry.
-            guard wireText != nil, entry.kind == .text, entry.audio == nil, let index = Int32(exactly: texts.count)
-            else { return nil }
-            record.frames = index
+            guard let wireText, entry.kind == .text, entry.audio == nil else { return false }
+            text = wireText
             flags.insert(.jsonText)
-        } else if let audio = entry.audio {
-            guard let codec = nameNumber(audio.codec), let frames = Int32(exactly: audio.frames) else { return nil }
-            record.codec = codec
-            record.frames = frames
-            record.durationMs = audio.durationMs
-            if let sampleRate = audio.sampleRate {
-                guard let narrow = Int32(exactly: sampleRate) else { return nil }
-                record.sampleRate = narrow
-                flags.insert(.hasSampleRate)
-            }
-            if let level = audio.level {
-                record.level = level
-                flags.insert(.hasLevel)
-            }
         }
-        record.flags = flags
-        return record
+        var eventType = 0
+        if let name = entry.eventType {
+            guard let number = nameNumber(name) else { return false }
+            eventType = number
+            flags.insert(.eventType)
+        }
+        var codec = 0
+        if let audio = entry.audio {
+            guard let number = nameNumber(audio.codec) else { return false }
+            codec = number
+            flags.insert(.audio)
+            if audio.sampleRate != nil { flags.insert(.sampleRate) }
+            if audio.level != nil { flags.insert(.level) }
+        }
+        if entry.byteLength != nil { flags.insert(.byteLength) }
+        Self.write(flags.rawValue, to: &open)
+        Self.write(signed: entry.t, to: &open)
+        if let byteLength = entry.byteLength { Self.write(signed: Int64(byteLength), to: &open) }
+        if flags.contains(.eventType) { Self.write(UInt64(eventType), to: &open) }
+        if let audio = entry.audio {
+            Self.write(UInt64(codec), to: &open)
+            Self.write(signed: Int64(audio.frames), to: &open)
+            // Byte-swapped, a duration with a short mantissa (100, 20.5) takes 2 or 3 bytes.
+            Self.write(audio.durationMs.bitPattern.byteSwapped, to: &open)
+            if let sampleRate = audio.sampleRate { Self.write(signed: Int64(sampleRate), to: &open) }
+            if let level = audio.level { Self.write(UInt64(level.packed), to: &open) }
+        }
+        if let text {
+            Self.write(UInt64(text.count), to: &open)
+            open.append(contentsOf: text)
+        }
+        return true
     }
 
     /// 1 + the index of `name` in `names`, added when new; nil when the table is full.
-    private mutating func nameNumber(_ name: String) -> UInt16? {
-        if let index = names.firstIndex(of: name) { return UInt16(index + 1) }
+    private mutating func nameNumber(_ name: String) -> Int? {
+        if let index = names.firstIndex(of: name) { return index + 1 }
         guard names.count < Int(UInt16.max) else { return nil }
         names.append(name)
-        return UInt16(names.count)
+        return names.count
+    }
+
+    /// LEB128: seven bits a byte, low first.
+    private static func write(_ value: UInt64, to bytes: inout [UInt8]) {
+        var value = value
+        while value >= 0x80 {
+            bytes.append(UInt8(truncatingIfNeeded: value) | 0x80)
+            value >>= 7
+        }
+        bytes.append(UInt8(value))
+    }
+
+    /// Zigzag, then LEB128: small magnitudes of either sign take few bytes.
+    private static func write(signed value: Int64, to bytes: inout [UInt8]) {
+        write(UInt64(bitPattern: (value << 1) ^ (value >> 63)), to: &bytes)
+    }
+
+    // MARK: - Decoding
+
+    /// Appends the entries encoded in `bytes` (the first of them being entry `firstEntry`) from
+    /// entry `from` on to `result`.
+    private func decode(_ bytes: [UInt8], firstEntry: Int, from: Int, into result: inout [JournalEntry]) {
+        var reader = Reader(bytes: bytes)
+        var index = firstEntry
+        while !reader.isAtEnd {
+            let entry = decodeEntry(&reader, building: index >= from)
+            if let entry { result.append(entry) }
+            index += 1
+        }
+    }
+
+    /// The next entry of `reader`; nil (its bytes skipped) when not `building`.
+    private func decodeEntry(_ reader: inout Reader, building: Bool) -> JournalEntry? {
+        let flags = Flags(rawValue: reader.read())
+        let t = reader.readSigned()
+        if flags.contains(.kept) {
+            let index = Int(reader.read())
+            return building ? kept[index] : nil
+        }
+        let byteLength = flags.contains(.byteLength) ? Int(reader.readSigned()) : nil
+        let eventType = flags.contains(.eventType) ? names[Int(reader.read()) - 1] : nil
+        var audio: AudioSummary?
+        if flags.contains(.audio) {
+            let codec = names[Int(reader.read()) - 1]
+            let frames = Int(reader.readSigned())
+            let durationMs = Double(bitPattern: reader.read().byteSwapped)
+            let sampleRate = flags.contains(.sampleRate) ? Int(reader.readSigned()) : nil
+            let level = flags.contains(.level) ? AudioLevel(packed: UInt32(truncatingIfNeeded: reader.read())) : nil
+            audio = AudioSummary(
+                codec: codec, durationMs: durationMs, frames: frames, sampleRate: sampleRate, level: level)
+        }
+        var json: JSONValue?
+        if flags.contains(.jsonText) {
+            let length = Int(reader.read())
+            // The bytes parsed when the frame was journaled: they parse again.
+            if building { json = reader.withBytes(length) { try? JSONValue.decode($0) } } else { reader.skip(length) }
+        }
+        guard building else { return nil }
+        return JournalEntry(
+            t: t,
+            direction: flags.contains(.inbound) ? .in : flags.contains(.outbound) ? .out : nil,
+            kind: flags.contains(.binary) ? .binary : .text,
+            byteLength: byteLength, eventType: eventType, json: json, audio: audio)
+    }
+
+    /// Reads what ``JournalStorage/write(_:to:)`` wrote.
+    private struct Reader {
+        let bytes: [UInt8]
+        var position = 0
+
+        var isAtEnd: Bool { position >= bytes.count }
+
+        mutating func read() -> UInt64 {
+            var value: UInt64 = 0
+            var shift: UInt64 = 0
+            while true {
+                let byte = bytes[position]
+                position += 1
+                value |= UInt64(byte & 0x7F) << shift
+                if byte < 0x80 { return value }
+                shift += 7
+            }
+        }
+
+        mutating func readSigned() -> Int64 {
+            let value = read()
+            return Int64(bitPattern: value >> 1) ^ -Int64(bitPattern: value & 1)
+        }
+
+        mutating func skip(_ count: Int) { position += count }
+
+        mutating func withBytes<Result>(_ count: Int, _ body: ([UInt8]) -> Result) -> Result {
+            defer { position += count }
+            return body(Array(bytes[position..<position + count]))
+        }
     }
 }

@@ -34,6 +34,8 @@ package final class SessionJournal: Sendable {
         package var framesNotJournaled = 0
         /// Estimated memory the kept entries hold (see ``retainedBytes``).
         package var retainedBytes = 0
+        /// When the last entry was appended (microseconds since the session started).
+        var lastAppendMicros: Int64 = 0
     }
 
     private let state = Mutex(State())
@@ -84,6 +86,7 @@ package final class SessionJournal: Sendable {
                 state.framesNotJournaled += 1
             } else {
                 state.retainedBytes += state.entries.append(entry, wireText: wireText)
+                state.lastAppendMicros = entry.t
                 if isFrame { state.storedFrames += 1 }
             }
             if isFrame {
@@ -116,9 +119,21 @@ package final class SessionJournal: Sendable {
     /// `--keep-sessions-bytes` bounds.
     package var retainedBytes: Int { state.withLock { $0.retainedBytes } }
 
+    /// Compresses the journal's last block when nothing was appended for `quietMicros` before
+    /// `now` (see ``JournalCompactor``).
+    package func compactIfQuiet(atMicros now: Int64, quietMicros: Int64) {
+        let t = elapsed(atMicros: now)
+        state.withLock { state in
+            guard t - state.lastAppendMicros >= quietMicros else { return }
+            state.retainedBytes += state.entries.seal()
+        }
+    }
+
     package func markClosed() {
         state.withLock { state in
             state.isOpen = false
+            // It grows no more: its last block is compressed too.
+            state.retainedBytes += state.entries.seal()
             if let record { record.writer.close(record.path) }
         }
     }

@@ -96,6 +96,17 @@ package struct AudioLevel: Sendable, Hashable {
         self = level
     }
 
+    /// Both levels in four bytes (RMS tenths high, peak tenths low), as a journal keeps them.
+    package var packed: UInt32 {
+        UInt32(UInt16(bitPattern: rmsTenths)) << 16 | UInt32(UInt16(bitPattern: peakTenths))
+    }
+
+    /// The level whose ``packed`` form is `packed`.
+    package init(packed: UInt32) {
+        rmsTenths = Int16(bitPattern: UInt16(truncatingIfNeeded: packed >> 16))
+        peakTenths = Int16(bitPattern: UInt16(truncatingIfNeeded: packed))
+    }
+
     private static func tenths(_ decibels: Double) -> Int16 {
         guard decibels.isFinite else { return Int16(floorDb * 10) }
         return Int16((min(3000, max(floorDb, decibels)) * 10).rounded())

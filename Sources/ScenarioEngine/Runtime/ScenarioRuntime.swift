@@ -7,7 +7,10 @@ package import WireJSON
 /// ``outbound(_:)``. Same scenario, seed and inputs give the same actions and ids.
 package struct ScenarioRuntime<Clock: ScenarioClock>: Sendable {
     /// The scenario being run.
-    package let scenario: Scenario
+    package var scenario: Scenario { _read { yield scenarioBox.value } }
+    /// Shared, not copied into every session: a `Scenario` is 432 bytes of fields (issue 44:
+    /// an idle session's memory).
+    private let scenarioBox: ScenarioBox
     /// The time source.
     package let clock: Clock
     /// Deterministic ids for the session (dialog_id, event_id, item_id, resp_…).
@@ -57,7 +60,7 @@ package struct ScenarioRuntime<Clock: ScenarioClock>: Sendable {
     ///     scenario's.
     package init(scenario: Scenario, clock: Clock, seed: UInt64? = nil, sessionOrdinal: UInt64 = 0) {
         let effectiveSeed = seed ?? scenario.seed
-        self.scenario = scenario
+        scenarioBox = ScenarioBox(scenario)
         self.clock = clock
         ids = IDGenerator(seed: effectiveSeed, sessionOrdinal: sessionOrdinal)
         faultStage = FaultStage(faults: scenario.faults, seed: effectiveSeed)
@@ -197,4 +200,10 @@ package struct ScenarioRuntime<Clock: ScenarioClock>: Sendable {
     package func textPieces(of text: String) -> [TextCadence.Piece] {
         scenario.timing.text.pieces(of: text)
     }
+}
+
+/// A scenario behind one reference (see ``ScenarioRuntime/scenario``).
+private final class ScenarioBox: Sendable {
+    let value: Scenario
+    init(_ value: Scenario) { self.value = value }
 }
