@@ -283,11 +283,42 @@ let package = Package(
     ]
 )
 
-// `DIALOGMOCK_TEST_TARGETS=A,B` keeps only those test targets: `.ci/sanitize --ci` builds just the
-// suites it runs under AddressSanitizer.
+/// The targets a product is made of.
+func targets(of product: Product) -> [String] {
+    (product as? Product.Executable)?.targets ?? (product as? Product.Library)?.targets ?? []
+}
+
+/// Keeps only the targets named and those they depend on, and the products made of kept targets.
+@MainActor func keepOnly(_ roots: [String]) {
+    var byName: [String: Target] = [:]
+    for target in package.targets { byName[target.name] = target }
+    var kept = Set<String>()
+    var queue = roots
+    while let name = queue.popLast() {
+        guard let target = byName[name], kept.insert(name).inserted else { continue }
+        for dependency in target.dependencies {
+            switch dependency {
+            case .targetItem(let name, _), .byNameItem(let name, _): queue.append(name)
+            default: break
+            }
+        }
+    }
+    package.targets.removeAll { !kept.contains($0.name) }
+    package.products.removeAll { !targets(of: $0).allSatisfy(kept.contains) }
+}
+
+// `DIALOGMOCK_TEST_TARGETS=A,B` keeps only those test targets and what they need: `.ci/sanitize --ci`
+// builds just the suites it runs under AddressSanitizer (not the executables and targets only other
+// suites use).
 if let kept = Context.environment["DIALOGMOCK_TEST_TARGETS"] {
+    keepOnly(kept.split(separator: ",").map(String.init))
+}
+
+// `DIALOGMOCK_PRODUCTS=A,B` keeps only those products and the targets they need (no tests):
+// `.ci/package` builds just the binaries it ships (not `dialogmock-bench` and the fuzz targets).
+if let kept = Context.environment["DIALOGMOCK_PRODUCTS"] {
     let names = Set(kept.split(separator: ",").map(String.init))
-    package.targets.removeAll { $0.type == .test && !names.contains($0.name) }
+    keepOnly(package.products.filter { names.contains($0.name) }.flatMap(targets(of:)))
 }
 
 // `dialogmock-fuzz`, libFuzzer's driver of the fuzz targets, exists only in fuzz builds
