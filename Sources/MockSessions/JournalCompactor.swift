@@ -36,7 +36,7 @@ package final class JournalCompactor: Sendable {
 
     /// One pass: every open journal quiet for ``quietMicros`` at `now` compresses its last block.
     package func compactQuietJournals(atMicros now: Int64) {
-        for journal in registry.all where journal.isOpen {
+        for journal in registry.openJournals {
             journal.compactIfQuiet(atMicros: now, quietMicros: Self.quietMicros)
         }
     }

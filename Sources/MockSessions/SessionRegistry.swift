@@ -199,6 +199,12 @@ package final class SessionRegistry: Sendable {
         state.withLock { state in state.order.compactMap { state.records[$0]?.journal } }
     }
 
+    /// The journals of the open sessions, in no particular order (read without hashing an id,
+    /// for a sweep over thousands of sessions).
+    package var openJournals: [SessionJournal] {
+        state.withLock { state in state.records.values.compactMap { $0.control != nil ? $0.journal : nil } }
+    }
+
     package func journal(_ id: String) -> SessionJournal? { state.withLock { $0.records[id]?.journal } }
 
     /// Arms `fault` on one open session; the fault gets an id (its own or `f<N>`).

@@ -86,7 +86,8 @@ extension SessionConfiguration {
             return fail(
                 .invalidValue("session.enable_search", "enable_search cannot be combined with tools."), "qrt.C5")
         }
-        object = merged
+        // Kept for the session's life: without the spare capacity the merge grew it with.
+        object = merged.compacted()
         return .success(result)
     }
 

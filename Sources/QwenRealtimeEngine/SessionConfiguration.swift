@@ -13,7 +13,7 @@ package struct SessionConfiguration: Sendable {
     /// The dialect's defaults of S2 for `model`.
     package init(dialect: any QwenDialect, model: String, sessionID: String) {
         self.dialect = dialect
-        object = dialect.sessionDefaults(model: model, sessionID: sessionID)
+        object = dialect.sessionDefaults(model: model, sessionID: sessionID).compacted()
     }
 
     /// The name of the dialect.

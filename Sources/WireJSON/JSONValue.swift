@@ -186,3 +186,40 @@ extension JSONObject {
         self[key] = .object(child)
     }
 }
+
+extension JSONObject {
+    /// The same object with its members, and every object and array inside it, at their exact
+    /// size: for an object a session keeps for its whole life and built member by member
+    /// (appending doubles an array's capacity; a session's configuration kept up to half its
+    /// arrays empty).
+    package func compacted() -> JSONObject {
+        var copy = JSONObject()
+        copy.keys = keys.withUnsafeBufferPointer { Array($0) }
+        copy.values = [JSONValue](unsafeUninitializedCapacity: values.count) { buffer, count in
+            for (index, value) in values.enumerated() {
+                (buffer.baseAddress! + index).initialize(to: value.compacted())
+            }
+            count = values.count
+        }
+        return copy
+    }
+}
+
+extension JSONValue {
+    /// The same value with every object and array inside it at its exact size (see
+    /// ``JSONObject/compacted()``).
+    package func compacted() -> JSONValue {
+        switch self {
+        case .object(let object): .object(object.compacted())
+        case .array(let elements):
+            .array(
+                [JSONValue](unsafeUninitializedCapacity: elements.count) { buffer, count in
+                    for (index, element) in elements.enumerated() {
+                        (buffer.baseAddress! + index).initialize(to: element.compacted())
+                    }
+                    count = elements.count
+                })
+        default: self
+        }
+    }
+}
