@@ -83,8 +83,8 @@ struct JournalStorage: Sendable {
         let before = open.count
         let namesBefore = names.count
         if open.isEmpty { open.reserveCapacity(Self.blockBytes / 4) }
+        // `encode` writes nothing to `open` before it can refuse; a name it added is taken back.
         guard encode(entry, wireText: wireText) else {
-            open.removeSubrange(before...)
             names.removeSubrange(namesBefore...)
             Self.write(Flags.kept.rawValue, to: &open)
             Self.write(signed: entry.t, to: &open)
@@ -133,8 +133,8 @@ struct JournalStorage: Sendable {
 
     // MARK: - Encoding
 
-    /// Encodes a frame entry of common members only into `open`; false (leaving `open` and
-    /// `names` to be cut back) for any other entry.
+    /// Encodes a frame entry of common members only into `open`; false, with nothing written
+    /// (a name may have been added), for any other entry.
     private mutating func encode(_ entry: JournalEntry, wireText: [UInt8]?) -> Bool {
         guard entry.kind == .text || entry.kind == .binary, !entry.hasRareMembers else { return false }
         var flags: Flags = entry.kind == .binary ? .binary : []
